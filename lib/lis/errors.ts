@@ -1,0 +1,76 @@
+/**
+ * The one error type the LIS layer throws. It carries only what is safe to show
+ * an operator (never request headers, so never the Bearer token) and what a
+ * flow needs to decide what to do next.
+ */
+export type LisErrorCode =
+  | 'NOT_CONFIGURED' // no URL for the endpoint, or a ${VAR} that is not set
+  | 'INVALID_URL' // the configured address is not an http(s) URL
+  | 'INVALID_INPUT' // the message given to the node breaks the spec's schema
+  | 'HTTP_STATUS' // the LIS answered with a status that is not a success
+  | 'REDIRECT' // the LIS answered 3xx; redirects are not followed
+  | 'TIMEOUT' // no complete answer within the configured time-out
+  | 'NETWORK' // the connection failed (refused, reset, DNS, TLS ...)
+  | 'INVALID_RESPONSE' // the LIS answered 2xx with a body that is not JSON or breaks the schema
+  | 'SAMPLE_MISMATCH' // every attempt returned an order for another sample
+  | 'CANCELLED'; // the node was stopped (redeploy, shutdown) mid-request
+
+/** What a transient failure allows: another attempt after the transient back-off. */
+export type RetryKind = 'transient' | 'mismatch';
+
+export interface LisErrorInit {
+  code: LisErrorCode;
+  status?: number;
+  errors?: string[];
+  requestId?: string;
+  retry?: RetryKind;
+}
+
+export class LisError extends Error {
+  readonly code: LisErrorCode;
+  readonly status?: number;
+  readonly errors?: string[];
+  readonly requestId?: string;
+  /** Set when the failure may be retried under spec 7 / 8; the caller decides whether it still may. */
+  readonly retry?: RetryKind;
+  /** How many HTTP attempts were made before giving up (set by the retry loop). */
+  attempts?: number;
+  /** X-Request-ID of every attempt, oldest first (set by the retry loop). */
+  requestIds?: string[];
+
+  constructor(message: string, init: LisErrorInit) {
+    super(message);
+    this.name = 'LisError';
+    this.code = init.code;
+    if (init.status !== undefined) this.status = init.status;
+    if (init.errors !== undefined && init.errors.length > 0) this.errors = init.errors;
+    if (init.requestId !== undefined) this.requestId = init.requestId;
+    if (init.retry !== undefined) this.retry = init.retry;
+    // Node-RED copies an error's own `code`, `stack` and `cause` into the msg.error a
+    // Catch node receives, and nothing else: `cause` carries the LIS-side details there.
+    const cause: Record<string, unknown> = {};
+    if (this.status !== undefined) cause.status = this.status;
+    if (this.errors !== undefined) cause.errors = this.errors;
+    if (this.requestId !== undefined) cause.requestId = this.requestId;
+    if (Object.keys(cause).length > 0) Object.defineProperty(this, 'cause', { value: cause, enumerable: false, writable: true, configurable: true });
+  }
+
+  /** Node-RED logs and Catch messages use toString(): the message alone reads best there. */
+  override toString(): string {
+    return this.message;
+  }
+
+  /** The shape flows see as `msg.error` (DESIGN.md conventions). */
+  toMsgError(): { message: string; code: LisErrorCode; status?: number; errors?: string[]; requestId?: string; attempts?: number } {
+    const out: ReturnType<LisError['toMsgError']> = { message: this.message, code: this.code };
+    if (this.status !== undefined) out.status = this.status;
+    if (this.errors !== undefined) out.errors = [...this.errors];
+    if (this.requestId !== undefined) out.requestId = this.requestId;
+    if (this.attempts !== undefined) out.attempts = this.attempts;
+    return out;
+  }
+}
+
+export function invalidInput(message: string, errors: string[]): LisError {
+  return new LisError(errors.length > 0 ? `${message}: ${errors.join('; ')}` : message, { code: 'INVALID_INPUT', errors });
+}

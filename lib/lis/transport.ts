@@ -1,0 +1,177 @@
+/**
+ * One HTTP POST to a LIS endpoint, with the spec's headers (section 5), and
+ * the outcome classified into a LisError the retry policy can read. Retrying
+ * is not done here: each call is exactly one request.
+ */
+import { randomUUID } from 'node:crypto';
+import axios, { type AxiosResponse } from 'axios';
+import { LisError } from './errors';
+import { ErrorBodySchema } from './schemas';
+import type { EndpointName } from './endpoints';
+
+export interface PostRequest {
+  endpoint: EndpointName;
+  url: string;
+  body: unknown;
+  /** Sent as `Authorization: Bearer <token>` when non-empty; no header at all otherwise (spec 5.2). */
+  bearerToken?: string | undefined;
+  /** Extra headers, e.g. X-Expected-Sample on order requests (spec 4.2). */
+  headers?: Record<string, string>;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  signal?: AbortSignal | undefined;
+}
+
+export interface PostResponse {
+  status: number;
+  statusText: string;
+  /** The body parsed as JSON; undefined when the body was empty or not JSON (see jsonError). */
+  json: unknown;
+  /** Why the body could not be read as JSON, when it was not empty. */
+  jsonError?: string;
+  /** The body as received, for answers whose shape the spec does not show. */
+  text: string;
+  contentType: string;
+  requestId: string;
+  elapsedMs: number;
+}
+
+/** Headers every request carries (spec 5). A new X-Request-ID per HTTP request, retries included. */
+export function requestHeaders(bearerToken: string | undefined, extra: Record<string, string> = {}): Record<string, string> {
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    Accept: 'application/json',
+    'X-Request-ID': randomUUID(),
+    // ISO 8601 in UTC with milliseconds and a Z: the spec says only "UTC timestamp" (4.5).
+    'X-Request-Timestamp': new Date().toISOString(),
+    ...extra,
+  };
+  const token = bearerToken?.trim();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  return headers;
+}
+
+/** Network error codes after which the request may be sent again (orders and processed only). */
+const TRANSIENT_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ETIMEDOUT', 'ECONNABORTED']);
+
+export async function postJson(req: PostRequest): Promise<PostResponse> {
+  const headers = requestHeaders(req.bearerToken, req.headers);
+  const requestId = headers['X-Request-ID']!;
+  const where = `LIS ${req.endpoint}`;
+  const started = performance.now();
+
+  // A deadline for the whole exchange: axios's own `timeout` is a socket idle
+  // timer, which a LIS trickling bytes would never trip.
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), req.timeoutMs);
+  const signal = req.signal ? AbortSignal.any([req.signal, deadline.signal]) : deadline.signal;
+
+  let res: AxiosResponse<string>;
+  try {
+    res = await axios.request<string>({
+      method: 'POST',
+      url: req.url,
+      data: JSON.stringify(req.body),
+      headers,
+      signal,
+      maxRedirects: 0,
+      responseType: 'text',
+      transformResponse: [(data: string) => data],
+      validateStatus: () => true,
+      maxContentLength: req.maxResponseBytes,
+      maxBodyLength: Infinity,
+      // Never read proxy settings from the environment for LIS traffic: a proxy
+      // meant for the internet must not see patient data bound for the LIS.
+      proxy: false,
+    });
+  } catch (err) {
+    throw classifyFailure(err, { where, requestId, deadlineHit: deadline.signal.aborted, req });
+  } finally {
+    clearTimeout(timer);
+  }
+
+  const elapsedMs = Math.round(performance.now() - started);
+  const text = typeof res.data === 'string' ? res.data : '';
+  const contentType = String(res.headers['content-type'] ?? '');
+  const status = res.status;
+  const statusText = res.statusText || '';
+  const statusLine = `${status}${statusText ? ` ${statusText}` : ''}`;
+
+  if (status >= 300 && status < 400) {
+    const location = res.headers.location;
+    throw new LisError(
+      `${where} answered ${statusLine}${location ? ` redirecting to ${String(location)}` : ' without a Location'}; redirects are not followed: configure the final address`,
+      { code: 'REDIRECT', status, requestId },
+    );
+  }
+  if (status < 200 || status >= 300) {
+    const transient = status >= 500 || status === 408;
+    const { detail, errors } = readErrorBody(text);
+    throw new LisError(`${where} answered ${statusLine}${detail}`, {
+      code: 'HTTP_STATUS',
+      status,
+      errors,
+      requestId,
+      ...(transient ? { retry: 'transient' as const } : {}),
+    });
+  }
+
+  const out: PostResponse = { status, statusText, json: undefined, text, contentType, requestId, elapsedMs };
+  if (text.trim() !== '') {
+    try {
+      out.json = JSON.parse(text);
+    } catch {
+      out.jsonError = `body is not JSON (Content-Type ${contentType || 'none'}): ${snippet(text)}`;
+    }
+  }
+  return out;
+}
+
+function readErrorBody(text: string): { detail: string; errors: string[] } {
+  if (text.trim() === '') return { detail: '', errors: [] };
+  try {
+    const parsed = ErrorBodySchema.safeParse(JSON.parse(text));
+    if (parsed.success) return { detail: `: ${parsed.data.message}`, errors: parsed.data.errors ?? [] };
+  } catch {
+    // not JSON: fall through to the snippet
+  }
+  return { detail: ` (body not in the spec's error format: ${snippet(text)})`, errors: [] };
+}
+
+/** A short one-line excerpt of a body for error messages. */
+export function snippet(text: string, max = 120): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return JSON.stringify(flat.length > max ? `${flat.slice(0, max)}…` : flat);
+}
+
+interface FailureContext {
+  where: string;
+  requestId: string;
+  deadlineHit: boolean;
+  req: PostRequest;
+}
+
+function classifyFailure(err: unknown, ctx: FailureContext): LisError {
+  const { where, requestId } = ctx;
+  if (ctx.req.signal?.aborted) {
+    return new LisError(`${where}: request cancelled (node stopped)`, { code: 'CANCELLED', requestId });
+  }
+  if (ctx.deadlineHit) {
+    return new LisError(`${where}: no answer within ${ctx.req.timeoutMs} ms`, { code: 'TIMEOUT', requestId, retry: 'transient' });
+  }
+  const e = err as { code?: string; message?: string; cause?: { code?: string } };
+  const code = e.code ?? e.cause?.code ?? '';
+  if (code === 'ERR_BAD_RESPONSE' && /maxContentLength/i.test(e.message ?? '')) {
+    return new LisError(`${where}: answer larger than ${ctx.req.maxResponseBytes} bytes`, { code: 'INVALID_RESPONSE', requestId });
+  }
+  if (code === 'ERR_INVALID_URL' || code === 'ERR_BAD_OPTION_VALUE') {
+    return new LisError(`${where}: invalid URL`, { code: 'INVALID_URL', requestId });
+  }
+  const reason = code || 'connection failed';
+  const detail = e.message && !e.message.includes(reason) ? `${reason} ${e.message}` : (e.message ?? reason);
+  return new LisError(`${where}: ${detail}`, {
+    code: 'NETWORK',
+    requestId,
+    ...(TRANSIENT_NETWORK_CODES.has(code) ? { retry: 'transient' as const } : {}),
+  });
+}

@@ -1,0 +1,17 @@
+/** Runtime types shared by the node adapters. */
+import type { Node, NodeMessage } from 'node-red';
+import type { LisClient } from '../../lib/lis/client';
+
+/** The runtime face of a deployed lis-config node. */
+export interface LisConfigNode extends Node {
+  /** The client, or the reason the config cannot make one (bad tuning values). */
+  readonly client: LisClient | undefined;
+  readonly configErrors: string[];
+}
+
+export type Msg = NodeMessage & Record<string, unknown>;
+export type Send = (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void;
+export type Done = (err?: Error) => void;
+
+/** Node-RED's i18n namespace of the catalog that holds the strings every LIS node shares. */
+export const SHARED_NS = 'node-red-contrib-lis-bridge/lis-config';

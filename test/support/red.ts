@@ -1,0 +1,61 @@
+/**
+ * Running the package's nodes in a real Node-RED runtime (node-red-node-test-helper).
+ * Tests run from the repository root, which the helper needs to find package.json.
+ */
+import { join } from 'node:path';
+import helper from 'node-red-node-test-helper';
+import type { Node } from 'node-red';
+
+helper.init(require.resolve('node-red'));
+
+export { helper };
+
+const NODES_DIR = join(__dirname, '..', '..', 'nodes');
+
+/** The built node modules, in the form helper.load() takes. */
+export function nodeModules(...types: string[]): unknown[] {
+  return types.map((t) => require(join(NODES_DIR, `${t}.js`)));
+}
+
+export const ALL_LIS_NODES = ['lis-config', 'lis-get-tests', 'lis-get-order', 'lis-send-results', 'lis-mark-processed', 'lis-push-in'];
+
+/** The next message a node sends on its output(s), via a helper node wired to it. */
+export function nextMessage<T = Record<string, unknown>>(helperNodeId: string, timeoutMs = 5000): Promise<T> {
+  const n = helper.getNode(helperNodeId);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no message at ${helperNodeId} within ${timeoutMs} ms`)), timeoutMs);
+    n.once('input', (msg: T) => {
+      clearTimeout(timer);
+      resolve(msg);
+    });
+  });
+}
+
+/** Every message that reaches a helper node, in order. */
+export function collect(helperNodeId: string): Array<Record<string, unknown>> {
+  const got: Array<Record<string, unknown>> = [];
+  helper.getNode(helperNodeId).on('input', (msg: Record<string, unknown>) => got.push(msg));
+  return got;
+}
+
+/** Every status a node has shown, oldest first. */
+export function statuses(node: Node): Array<{ fill?: string; shape?: string; text?: string }> {
+  const spy = (node as unknown as { status: { args: unknown[][] } }).status;
+  return spy.args.map((a) => a[0] as { fill?: string; shape?: string; text?: string });
+}
+
+export function lastStatus(node: Node): { fill?: string; shape?: string; text?: string } | undefined {
+  return statuses(node).at(-1);
+}
+
+export function waitUntil(check: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const tick = () => {
+      if (check()) return resolve();
+      if (Date.now() - started > timeoutMs) return reject(new Error(`timed out waiting for ${what}`));
+      setTimeout(tick, 10);
+    };
+    tick();
+  });
+}
