@@ -11,5 +11,5 @@ mkdirSync(out, { recursive: true });
 for (const file of readdirSync(join(root, 'nodes'))) {
   if (file.endsWith('.html')) cpSync(join(root, 'nodes', file), join(out, file));
 }
-cpSync(join(root, 'nodes', 'locales'), join(out, 'locales'), { recursive: true });
+if (existsSync(join(root, 'nodes', 'locales'))) cpSync(join(root, 'nodes', 'locales'), join(out, 'locales'), { recursive: true });
 if (existsSync(join(root, 'icons'))) cpSync(join(root, 'icons'), join(out, 'icons'), { recursive: true });
