@@ -23,6 +23,7 @@ export function readPushedOrders(body: unknown): PushedOrders {
     candidates = b.orders;
     root = (i) => `orders[${i}]`;
   } else if ('order' in b) {
+    if (isEmpty(b.order)) return { ok: false, message: MISSING, errors: ['order is empty'] };
     candidates = [b.order];
     root = () => 'order';
   } else if (Object.keys(b).length > 0) {
@@ -35,7 +36,7 @@ export function readPushedOrders(body: unknown): PushedOrders {
   const orders: Order[] = [];
   const errors: string[] = [];
   candidates.forEach((candidate, i) => {
-    if (candidate === null || candidate === undefined || (typeof candidate === 'object' && Object.keys(candidate).length === 0)) {
+    if (isEmpty(candidate)) {
       errors.push(`${root(i)}: ${MISSING}`);
       return;
     }
@@ -45,4 +46,8 @@ export function readPushedOrders(body: unknown): PushedOrders {
   });
   if (errors.length > 0) return { ok: false, message: 'order data invalid: nothing was accepted', errors };
   return { ok: true, orders };
+}
+
+function isEmpty(v: unknown): boolean {
+  return v === null || v === undefined || (typeof v === 'object' && Object.keys(v).length === 0);
 }

@@ -1,0 +1,80 @@
+/**
+ * The Bearer Token may appear in the Authorization header and nowhere else:
+ * not in messages, errors, statuses, warnings, logs, or request bodies.
+ */
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { LisStub, anOrder } from '../support/lis-stub';
+import { ALL_LIS_NODES, helper, nodeModules, waitUntil } from '../support/red';
+import { FAST } from '../support/lis-flow';
+
+const TOKEN = 'Zq8-secret-bearer-token-41c9';
+let stub: LisStub;
+
+beforeEach(async () => {
+  stub = await new LisStub().start();
+  await helper.startServer();
+});
+afterEach(async () => {
+  await helper.unload();
+  await helper.stopServer();
+  await stub.stop();
+});
+
+/** Everything a value could show of itself, Error internals included. */
+function dump(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) => {
+    if (v instanceof Error) return { ...v, name: v.name, message: v.message, stack: v.stack, cause: v.cause, str: String(v) };
+    if (typeof v === 'function') return '[fn]';
+    return v;
+  });
+}
+
+describe('secrets', () => {
+  it('the Bearer Token appears only in the Authorization header, on success and on every kind of failure', async () => {
+    stub.reply('/orders', { body: { status: 'success', order: anOrder('S1') } }, { status: 401, body: { message: 'bad token', errors: [] } }, { status: 503 }, { status: 302, headers: { Location: '/x' } });
+    stub.reply('/results', { status: 500, body: { message: 'no', errors: ['x'] } });
+    stub.reply('/processed', { body: 'not json' });
+    stub.reply('/tests', { body: { tests: [{ ID: 1 }] } });
+    const cfg = { id: 'cfg', type: 'lis-config', labTestsApiUrl: stub.url('/tests'), transactionInfoApiUrl: stub.url('/orders'), resultApiUrl: stub.url('/results'), orderCompletedApiUrl: stub.url('/processed'), ...FAST, orderAttempts: 1 };
+    const flow = [
+      cfg,
+      { id: 'o', type: 'lis-get-order', lis: 'cfg', wires: [['h'], ['h']] },
+      { id: 'r', type: 'lis-send-results', lis: 'cfg', wires: [['h']] },
+      { id: 'p', type: 'lis-mark-processed', lis: 'cfg', wires: [['h']] },
+      { id: 't', type: 'lis-get-tests', lis: 'cfg', wires: [['h']] },
+      { id: 'bad', type: 'lis-config', timeout: 'soon' },
+      { id: 'o2', type: 'lis-get-order', lis: 'bad', wires: [['h'], ['h']] },
+      { id: 'h', type: 'helper' },
+      { id: 'catcher', type: 'catch', scope: null, uncaught: false, wires: [['h']] },
+    ];
+    await helper.load(nodeModules(...ALL_LIS_NODES) as never, flow as never, { cfg: { bearerToken: TOKEN }, bad: { bearerToken: TOKEN } } as never);
+    const seen: unknown[] = [];
+    helper.getNode('h').on('input', (m: unknown) => seen.push(m));
+
+    for (let i = 0; i < 4; i++) helper.getNode('o').receive({ payload: `S${i === 0 ? 1 : i + 10}` } as never);
+    helper.getNode('r').receive({ payload: [{ SampleNumber: 'S1', TestCode: 'GLU', Result: '1' }] } as never);
+    helper.getNode('r').receive({ payload: [{ SampleNumber: 'S1' }] } as never);
+    helper.getNode('p').receive({ payload: { SampleNumber: 'S1', Tests: ['T'] } } as never);
+    helper.getNode('t').receive({ payload: {} } as never);
+    helper.getNode('o2').receive({ payload: 'S1' } as never);
+    await waitUntil(() => seen.length >= 9, 8000, 'all outcomes');
+
+    const haystack: string[] = [dump(seen)];
+    for (const id of ['cfg', 'bad', 'o', 'r', 'p', 't', 'o2']) {
+      const n = helper.getNode(id) as unknown as Record<'status' | 'error' | 'warn' | 'log' | 'debug' | 'trace', { args: unknown[][] }>;
+      for (const spy of ['status', 'error', 'warn', 'log', 'debug', 'trace'] as const) haystack.push(dump(n[spy].args));
+    }
+    haystack.push(dump(helper.log().args));
+    for (const req of stub.requests) {
+      const { authorization, ...rest } = req.headers;
+      assert.equal(authorization, `Bearer ${TOKEN}`);
+      haystack.push(dump(rest), req.body);
+    }
+    const all = haystack.join('\n');
+    assert.ok(all.length > 1000, 'the check looked at real output');
+    assert.ok(all.includes('S1'), 'the check looked at real output');
+    assert.ok(!all.includes(TOKEN), 'the token leaked');
+    assert.ok(!all.includes(TOKEN.slice(0, 12)), 'part of the token leaked');
+  });
+});
