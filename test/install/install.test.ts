@@ -1,0 +1,90 @@
+/**
+ * The package as an integrator gets it: `npm pack`, `npm install <tarball>` into a
+ * fresh Node-RED 4.1 userDir, Node-RED started from it. Every node must load
+ * with no warning, and a deployed Bearer Token must stay out of the flows.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startNodeRed, type RunningNodeRed } from '../support/node-red-process';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; 'node-red': { nodes: Record<string, string> } };
+const TYPES = Object.keys(PKG['node-red'].nodes);
+const TOKEN = 'install-test-token-9d2e';
+
+let work: string;
+let userDir: string;
+let red: RunningNodeRed | undefined;
+
+before(async () => {
+  work = mkdtempSync(join(tmpdir(), 'lis-install-'));
+  userDir = join(work, 'userDir');
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const packed = execFileSync(npm, ['pack', '--silent', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop()!;
+  execFileSync('mkdir', ['-p', userDir]);
+  writeFileSync(join(userDir, 'package.json'), JSON.stringify({ name: 'node-red-project', private: true, version: '0.0.1' }));
+  execFileSync(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, packed)], { cwd: userDir, stdio: 'pipe' });
+  red = await startNodeRed(userDir);
+});
+
+after(async () => {
+  await red?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('installed into a fresh Node-RED userDir', () => {
+  it('loads every node of the package, enabled and without error', async () => {
+    const res = await fetch(`${red!.url}/nodes`, { headers: { Accept: 'application/json' } });
+    const sets = (await res.json()) as Array<{ module: string; name: string; types: string[]; enabled: boolean; loaded: boolean; err?: string }>;
+    const ours = sets.filter((s) => s.module === PKG.name);
+    assert.deepEqual(ours.map((s) => s.name).sort(), [...TYPES].sort());
+    for (const set of ours) {
+      assert.equal(set.err, undefined, `${set.name}: ${set.err}`);
+      assert.ok(set.enabled && set.loaded, `${set.name} enabled and loaded`);
+      assert.deepEqual(set.types, [set.name]);
+    }
+  });
+
+  it('logs no warning or error while starting', () => {
+    const bad = red!.output().split('\n').filter((l) => /\[(warn|error)\]/.test(l));
+    assert.deepEqual(bad, []);
+  });
+
+  it('serves each node editor definition, help and message catalog', async () => {
+    const html = await (await fetch(`${red!.url}/nodes`, { headers: { Accept: 'text/html' } })).text();
+    for (const type of TYPES) {
+      assert.ok(html.includes(`RED.nodes.registerType('${type}'`), `editor definition of ${type}`);
+      assert.ok(html.includes(`data-template-name="${type}"`), `edit dialog of ${type}`);
+      assert.ok(html.includes(`data-help-name="${type}"`), `help of ${type}`);
+      const catalog = (await (await fetch(`${red!.url}/locales/${PKG.name}/${type}?lng=en-US`)).json()) as Record<string, unknown>;
+      assert.ok(catalog[type], `message catalog of ${type}`);
+    }
+    assert.match(html, /data-palette-type|category: 'LIS'|category: "LIS"/);
+  });
+
+  it('keeps the Bearer Token out of the flows, the exported flows and the logs', async () => {
+    const flows = [
+      { id: 'tab1', type: 'tab', label: 'LIS' },
+      { id: 'cfg', type: 'lis-config', name: 'site LIS', transactionInfoApiUrl: 'http://127.0.0.1:9/orders', credentials: { bearerToken: TOKEN } },
+      { id: 'o', type: 'lis-get-order', z: 'tab1', lis: 'cfg', x: 200, y: 100, wires: [[], []] },
+    ];
+    const deploy = await fetch(`${red!.url}/flows`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Node-RED-Deployment-Type': 'full' },
+      body: JSON.stringify(flows),
+    });
+    assert.equal(deploy.status, 204);
+    const exported = await (await fetch(`${red!.url}/flows`)).text();
+    assert.ok(exported.includes('site LIS'));
+    assert.ok(!exported.includes(TOKEN), 'token in GET /flows');
+    const creds = (await (await fetch(`${red!.url}/credentials/lis-config/cfg`)).json()) as Record<string, unknown>;
+    assert.deepEqual(creds, { has_bearerToken: true });
+    assert.ok(!readFileSync(join(userDir, 'flows.json'), 'utf8').includes(TOKEN), 'token in flows.json');
+    assert.ok(!readFileSync(join(userDir, 'flows_cred.json'), 'utf8').includes(TOKEN), 'token in clear in flows_cred.json');
+    assert.ok(!red!.output().includes(TOKEN), 'token in the log');
+  });
+});
