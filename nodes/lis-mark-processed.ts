@@ -13,15 +13,12 @@ export = function register(RED: NodeAPI): void {
       this,
       def,
       async (msg, { client, hooks }) => {
-        if (!client.isConfigured('OrderCompletedAPI')) return { passThrough: msg };
         const answer = await client.markProcessed(msg.payload, hooks);
         msg.payload = answer.body;
         msg.lis = lisInfo(answer.info);
         return { send: msg, elapsedMs: answer.info.elapsedMs, warning: answer.warning };
       },
-      (client, status) => {
-        if (!client.isConfigured('OrderCompletedAPI')) status.disabled();
-      },
+      { disabledWhen: (client) => !client.isConfigured('OrderCompletedAPI') },
     );
   }
   RED.nodes.registerType('lis-mark-processed', LisMarkProcessed);

@@ -36,7 +36,7 @@ export = function register(RED: NodeAPI): void {
           : undefined;
     if (problem !== undefined) {
       node.status({ fill: 'red', shape: 'ring', text: t('failed', { reason: 'config' }) });
-      node.error(new Error(problem), { payload: undefined, error: { message: problem, code: 'NOT_CONFIGURED' } });
+      node.error(Object.assign(new Error(problem), { code: 'NOT_CONFIGURED' }), { payload: undefined, error: { message: problem, code: 'NOT_CONFIGURED' } });
       return;
     }
 
@@ -67,7 +67,7 @@ export = function register(RED: NodeAPI): void {
       (err: Error) => {
         node.status({ fill: 'red', shape: 'ring', text: t('failed', { reason: 'port' }) });
         // A synthetic message so Catch nodes hear of it (a one-argument error would not reach them).
-        node.error(err, { payload: undefined, error: { message: err.message, code: 'LISTEN_FAILED' } });
+        node.error(Object.assign(err, { code: 'LISTEN_FAILED' }), { payload: undefined, error: { message: err.message, code: 'LISTEN_FAILED' } });
       },
     );
 

@@ -61,12 +61,13 @@ export class LisError extends Error {
   }
 
   /** The shape flows see as `msg.error` (DESIGN.md conventions). */
-  toMsgError(): { message: string; code: LisErrorCode; status?: number; errors?: string[]; requestId?: string; attempts?: number } {
+  toMsgError(): { message: string; code: LisErrorCode; status?: number; errors?: string[]; requestId?: string; attempts?: number; requestIds?: string[] } {
     const out: ReturnType<LisError['toMsgError']> = { message: this.message, code: this.code };
     if (this.status !== undefined) out.status = this.status;
     if (this.errors !== undefined) out.errors = [...this.errors];
     if (this.requestId !== undefined) out.requestId = this.requestId;
     if (this.attempts !== undefined) out.attempts = this.attempts;
+    if (this.requestIds !== undefined && this.requestIds.length > 0) out.requestIds = [...this.requestIds];
     return out;
   }
 }

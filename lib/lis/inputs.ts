@@ -17,7 +17,7 @@ export function orderRequestFrom(payload: unknown, nodeAllTests: boolean): { sam
   if (typeof payload === 'object' && payload !== null && !Array.isArray(payload)) {
     const p = payload as Record<string, unknown>;
     raw = p.SampleNumber;
-    if (p.allTests !== undefined) allTests = p.allTests === true || p.allTests === '1' || p.allTests === 1;
+    if (p.allTests !== undefined) allTests = [true, 1, '1', 'true'].includes(p.allTests as never);
   }
   if (typeof raw !== 'string') {
     throw invalidInput('order not requested', [`msg.payload must be a sample number string or { SampleNumber }, got ${describe(raw)}`]);

@@ -21,11 +21,19 @@ export interface RequestContext {
   status: StatusReporter;
 }
 
-export type RequestOutcome =
-  /** Send these outputs and show success with this latency. */
-  | { send: Msg | Array<Msg | null>; elapsedMs: number; warning?: string | undefined }
-  /** Send the message on untouched and show the node as disabled. */
-  | { passThrough: Msg };
+export interface RequestOutcome {
+  /** The outputs to send. */
+  send: Msg | Array<Msg | null>;
+  /** Shown on the status as the latency of the exchange. */
+  elapsedMs: number;
+  /** Logged as a warning: the request succeeded but something looked odd. */
+  warning?: string | undefined;
+}
+
+export interface RequestNodeOptions {
+  /** When true for the configured client, messages pass on untouched and the node shows "disabled". */
+  disabledWhen?: (client: LisClient) => boolean;
+}
 
 export type RequestHandler = (msg: Msg, ctx: RequestContext) => Promise<RequestOutcome>;
 
@@ -34,7 +42,7 @@ export function setupLisRequestNode(
   node: Node,
   def: LisNodeDef,
   handler: RequestHandler,
-  onReady?: (client: LisClient, status: StatusReporter) => void,
+  options: RequestNodeOptions = {},
 ): void {
   const status = new StatusReporter(RED, node);
   const config = (def.lis ? RED.nodes.getNode(def.lis) : null) as LisConfigNode | null;
@@ -42,15 +50,20 @@ export function setupLisRequestNode(
 
   if (!config) status.noConfig();
   else if (!config.client) status.failed(configError(config));
-  else onReady?.(config.client, status);
+  else if (options.disabledWhen?.(config.client)) status.disabled();
 
   node.on('input', (rawMsg, rawSend, rawDone) => {
     const msg = rawMsg as Msg;
     const send = rawSend as Send;
     const done = rawDone as Done;
-    if (!config) return fail(node, status, msg, new LisError('no lis-config selected: open the node and choose one', { code: 'NOT_CONFIGURED' }), done);
-    if (!config.client) return fail(node, status, msg, configError(config), done);
+    if (!config) return fail(status, msg, new LisError('no lis-config selected: open the node and choose one', { code: 'NOT_CONFIGURED' }), done);
+    if (!config.client) return fail(status, msg, configError(config), done);
 
+    if (options.disabledWhen?.(config.client)) {
+      status.disabled();
+      send(msg);
+      return done();
+    }
     const abort = new AbortController();
     inFlight.add(abort);
     const hooks: AttemptHooks = {
@@ -60,17 +73,12 @@ export function setupLisRequestNode(
     status.waiting();
     handler(msg, { client: config.client, hooks, status })
       .then((outcome) => {
-        if ('passThrough' in outcome) {
-          status.disabled();
-          send(outcome.passThrough);
-        } else {
-          status.ok(outcome.elapsedMs);
-          if (outcome.warning) node.warn(outcome.warning);
-          send(outcome.send);
-        }
+        status.ok(outcome.elapsedMs);
+        if (outcome.warning) node.warn(outcome.warning);
+        send(outcome.send);
         done();
       })
-      .catch((err: unknown) => fail(node, status, msg, err, done))
+      .catch((err: unknown) => fail(status, msg, err, done))
       .finally(() => inFlight.delete(abort));
   });
 
@@ -95,19 +103,18 @@ function configError(config: LisConfigNode): LisError {
 }
 
 /**
- * Reports a failure the way Catch nodes can see it: msg.error set, node.error(err, msg),
- * then done() (not done(err) as well, which would report it twice).
+ * Reports a failure the way Catch nodes can see it: msg.error set, then
+ * done(err), which Node-RED turns into node.error(err, msg) and which keeps
+ * the message away from Complete nodes (it did not complete).
  */
-export function fail(node: Node, status: StatusReporter, msg: Msg, err: unknown, done: Done): void {
+export function fail(status: StatusReporter, msg: Msg, err: unknown, done: Done): void {
+  status.failed(err);
   if (err instanceof LisError) {
     msg.error = err.toMsgError();
-    status.failed(err);
-    node.error(err, msg);
+    done(err);
   } else {
     const message = err instanceof Error ? err.message : String(err);
     msg.error = { message, code: 'INTERNAL' };
-    status.failed(err);
-    node.error(err instanceof Error ? err : new Error(message), msg);
+    done(Object.assign(err instanceof Error ? err : new Error(message), { code: 'INTERNAL' }));
   }
-  done();
 }

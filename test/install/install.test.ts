@@ -39,18 +39,21 @@ after(async () => {
 describe('installed into a fresh Node-RED userDir', () => {
   it('loads every node of the package, enabled and without error', async () => {
     const res = await fetch(`${red!.url}/nodes`, { headers: { Accept: 'application/json' } });
-    const sets = (await res.json()) as Array<{ module: string; name: string; types: string[]; enabled: boolean; loaded: boolean; err?: string }>;
+    const sets = (await res.json()) as Array<{ module: string; name: string; types: string[]; enabled: boolean; err?: string }>;
     const ours = sets.filter((s) => s.module === PKG.name);
     assert.deepEqual(ours.map((s) => s.name).sort(), [...TYPES].sort());
     for (const set of ours) {
       assert.equal(set.err, undefined, `${set.name}: ${set.err}`);
-      assert.ok(set.enabled && set.loaded, `${set.name} enabled and loaded`);
+      assert.equal(set.enabled, true, `${set.name} enabled`);
       assert.deepEqual(set.types, [set.name]);
     }
   });
 
   it('logs no warning or error while starting', () => {
-    const bad = red!.output().split('\n').filter((l) => /\[(warn|error)\]/.test(l));
+    // Node-RED's own notices about its own features, printed whatever is installed:
+    // a first start (no credentials yet) and the Projects feature being off.
+    const firstStart = /Encrypted credentials not found|Projects disabled/;
+    const bad = red!.output().split('\n').filter((l) => /\[(warn|error)\]/.test(l) && !firstStart.test(l));
     assert.deepEqual(bad, []);
   });
 

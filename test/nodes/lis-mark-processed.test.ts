@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { LisStub } from '../support/lis-stub';
-import { helper, lastStatus } from '../support/red';
+import { helper, lastStatus, statuses } from '../support/red';
 import { FAST, TOKEN, loadLisFlow, run } from '../support/lis-flow';
 
 let stub: LisStub;
@@ -68,6 +68,7 @@ describe('lis-mark-processed', () => {
       assert.equal(msg.lis, undefined);
       const status = lastStatus(helper.getNode('n'));
       assert.equal(status?.fill, 'grey');
+      assert.ok(!statuses(helper.getNode('n')).some((s) => s.fill === 'blue'), 'never shown as requesting');
       await helper.unload();
     }
     assert.equal(stub.requests.length, 0);

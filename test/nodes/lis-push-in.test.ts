@@ -139,8 +139,9 @@ describe('lis-push-in', () => {
       // The failure may come before a listener could be attached to 'caught': read what the catch node sent.
       const sent = (helper.getNode('catcher') as unknown as { send: { args: unknown[][] } }).send;
       await waitUntil(() => sent.args.length === 1, 3000, 'catch');
-      const caught = sent.args[0]![0] as { error: { message: string } };
+      const caught = sent.args[0]![0] as { error: { message: string; code: string } };
       assert.match(caught.error.message, new RegExp(`${port}.*in use`));
+      assert.equal(caught.error.code, 'LISTEN_FAILED');
     } finally {
       await new Promise<void>((r) => blocker.close(() => r()));
     }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { LisStub } from '../support/lis-stub';
-import { helper, lastStatus } from '../support/red';
+import { ALL_LIS_NODES, collect, helper, lastStatus, nodeModules, waitUntil } from '../support/red';
 import { TOKEN, loadLisFlow, run } from '../support/lis-flow';
 
 let stub: LisStub;
@@ -111,6 +111,30 @@ describe('lis-send-results', () => {
     assert.equal(msg.payload, 'OK');
     const warn = (helper.getNode('n') as unknown as { warn: { args: unknown[][] } }).warn;
     assert.ok(warn.args.some((a) => /not JSON/.test(String(a[0]))));
+  });
+
+  it('tells Complete nodes of delivered batches only, and Catch nodes of failed ones', async () => {
+    stub.reply('/results', { body: { ok: 1 } }, { status: 500 });
+    await load();
+    await helper.unload();
+    const flow = [
+      { id: 'cfg', type: 'lis-config', resultApiUrl: stub.url('/results'), timeout: 1000 },
+      { id: 'n', type: 'lis-send-results', lis: 'cfg', wires: [['out1']] },
+      { id: 'out1', type: 'helper' },
+      { id: 'completer', type: 'complete', scope: ['n'], uncaught: false, wires: [['completed']] },
+      { id: 'completed', type: 'helper' },
+      { id: 'catcher', type: 'catch', scope: null, uncaught: false, wires: [['caught']] },
+      { id: 'caught', type: 'helper' },
+    ];
+    await helper.load(nodeModules(...ALL_LIS_NODES) as never, flow as never);
+    const completed = collect('completed');
+    const caught = collect('caught');
+    helper.getNode('n').receive({ payload: items, _id: 'first' } as never);
+    await waitUntil(() => completed.length === 1);
+    helper.getNode('n').receive({ payload: items, _id: 'second' } as never);
+    await waitUntil(() => caught.length === 1);
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(completed.length, 1, 'the failed batch did not reach the Complete node');
   });
 
   it('does not follow a redirect', async () => {

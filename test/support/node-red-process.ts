@@ -30,7 +30,6 @@ export async function startNodeRed(userDir: string, extraSettings: Record<string
   const redJs = require.resolve('node-red/red.js');
   const child: ChildProcess = spawn(process.execPath, [redJs, '-u', userDir, '-s', settingsFile], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_RED_ENABLE_PROJECTS: 'false' },
   });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
