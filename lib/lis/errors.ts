@@ -13,7 +13,8 @@ export type LisErrorCode =
   | 'NETWORK' // the connection failed (refused, reset, DNS, TLS ...)
   | 'INVALID_RESPONSE' // the LIS answered 2xx with a body that is not JSON or breaks the schema
   | 'SAMPLE_MISMATCH' // every attempt returned an order for another sample
-  | 'CANCELLED'; // the node was stopped (redeploy, shutdown) mid-request
+  | 'CANCELLED' // the node was stopped (redeploy, shutdown) mid-request
+  | 'UNMAPPED_TESTS'; // test-mapper: LIS tests with no instrument test, when set to fail
 
 /** What a transient failure allows: another attempt after the transient back-off. */
 export type RetryKind = 'transient' | 'mismatch';

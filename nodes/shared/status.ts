@@ -68,5 +68,7 @@ export function shortReason(err: unknown): string {
       return 'config';
     case 'CANCELLED':
       return 'cancelled';
+    case 'UNMAPPED_TESTS':
+      return 'unmapped';
   }
 }
