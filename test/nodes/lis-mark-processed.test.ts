@@ -1,29 +1,20 @@
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { LisStub } from '../support/lis-stub';
+import { useLisStub } from '../support/lifecycle';
 import { helper, lastStatus, statuses } from '../support/red';
 import { FAST, TOKEN, loadLisFlow, run } from '../support/lis-flow';
 
-let stub: LisStub;
-beforeEach(async () => {
-  stub = await new LisStub().start();
-  await helper.startServer();
-});
-afterEach(async () => {
-  await helper.unload();
-  await helper.stopServer();
-  await stub.stop();
-});
+const ctx = useLisStub();
 
-const load = (config: Record<string, unknown> = {}) => loadLisFlow(stub, { type: 'lis-mark-processed', config });
+const load = (config: Record<string, unknown> = {}) => loadLisFlow(ctx.stub, { type: 'lis-mark-processed', config });
 
 describe('lis-mark-processed', () => {
   it('sends Tests as a JSON-serialised string, not a nested array', async () => {
-    stub.reply('/processed', { body: { status: 'success' } });
+    ctx.stub.reply('/processed', { body: { status: 'success' } });
     await load();
     const { port, msg } = await run({ SampleNumber: 'S1', Tests: ['T-GLU', 'T-CREA'] });
     assert.equal(port, 'out1');
-    const [req] = stub.to('/processed');
+    const [req] = ctx.stub.to('/processed');
     assert.deepEqual(req!.json, { SampleNumber: 'S1', Tests: '["T-GLU","T-CREA"]' });
     assert.equal(typeof (req!.json as Record<string, unknown>).Tests, 'string');
     assert.equal(req!.headers.authorization, `Bearer ${TOKEN}`);
@@ -32,29 +23,29 @@ describe('lis-mark-processed', () => {
   });
 
   it('retries 5xx and 408 with the transient back-off', async () => {
-    stub.reply('/processed', { status: 503 }, { status: 408 }, { body: {} });
+    ctx.stub.reply('/processed', { status: 503 }, { status: 408 }, { body: {} });
     await load();
     const { port, msg } = await run({ SampleNumber: 'S2', Tests: ['T1'] });
     assert.equal(port, 'out1');
     assert.equal((msg.lis as Record<string, unknown>).attempts, 3);
-    const gaps = stub.gaps('/processed');
+    const gaps = ctx.stub.gaps('/processed');
     assert.ok(gaps[0]! >= 2 * FAST.transientBackoffMs - 3 && gaps[1]! >= 4 * FAST.transientBackoffMs - 3, gaps.join(','));
   });
 
   it('stops after 1 + transientRetries attempts', async () => {
-    stub.reply('/processed', { status: 500 });
+    ctx.stub.reply('/processed', { status: 500 });
     await load({ transientRetries: 1 });
     const { port } = await run({ SampleNumber: 'S3', Tests: ['T1'] });
     assert.equal(port, 'caught');
-    assert.equal(stub.to('/processed').length, 2);
+    assert.equal(ctx.stub.to('/processed').length, 2);
   });
 
   it('fails at once on 4xx', async () => {
-    stub.reply('/processed', { status: 404, body: { message: 'no such order', errors: [] } });
+    ctx.stub.reply('/processed', { status: 404, body: { message: 'no such order', errors: [] } });
     await load();
     const { port, msg } = await run({ SampleNumber: 'S4', Tests: ['T1'] });
     assert.equal(port, 'caught');
-    assert.equal(stub.to('/processed').length, 1);
+    assert.equal(ctx.stub.to('/processed').length, 1);
     assert.match(String((msg._error as Record<string, unknown>).message), /no such order/);
   });
 
@@ -71,7 +62,7 @@ describe('lis-mark-processed', () => {
       assert.ok(!statuses(helper.getNode('n')).some((s) => s.fill === 'blue'), 'never shown as requesting');
       await helper.unload();
     }
-    assert.equal(stub.requests.length, 0);
+    assert.equal(ctx.stub.requests.length, 0);
   });
 
   it('refuses input without SampleNumber or Tests', async () => {
@@ -81,6 +72,6 @@ describe('lis-mark-processed', () => {
       assert.equal(port, 'caught', JSON.stringify(payload));
       assert.equal((msg._error as Record<string, unknown>).code, 'INVALID_INPUT');
     }
-    assert.equal(stub.requests.length, 0);
+    assert.equal(ctx.stub.requests.length, 0);
   });
 });

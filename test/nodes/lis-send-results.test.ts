@@ -1,21 +1,12 @@
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { LisStub } from '../support/lis-stub';
+import { useLisStub } from '../support/lifecycle';
 import { ALL_LIS_NODES, collect, helper, lastStatus, nodeModules, waitUntil } from '../support/red';
 import { TOKEN, loadLisFlow, run } from '../support/lis-flow';
 
-let stub: LisStub;
-beforeEach(async () => {
-  stub = await new LisStub().start();
-  await helper.startServer();
-});
-afterEach(async () => {
-  await helper.unload();
-  await helper.stopServer();
-  await stub.stop();
-});
+const ctx = useLisStub();
 
-const load = (config: Record<string, unknown> = {}) => loadLisFlow(stub, { type: 'lis-send-results', config });
+const load = (config: Record<string, unknown> = {}) => loadLisFlow(ctx.stub, { type: 'lis-send-results', config });
 
 const items = [
   { SampleNumber: 'S1', TestCode: 'GLU', Result: '5.4' },
@@ -24,12 +15,12 @@ const items = [
 
 describe('lis-send-results', () => {
   it('posts { results } with the spec headers and outputs the LIS answer', async () => {
-    stub.reply('/results', { body: { status: 'success', accepted: 2 } });
+    ctx.stub.reply('/results', { body: { status: 'success', accepted: 2 } });
     await load();
     const { port, msg } = await run(items);
     assert.equal(port, 'out1');
     assert.deepEqual(msg.payload, { status: 'success', accepted: 2 });
-    const [req] = stub.to('/results');
+    const [req] = ctx.stub.to('/results');
     assert.deepEqual(req!.json, { results: items });
     assert.equal(req!.headers.authorization, `Bearer ${TOKEN}`);
     assert.equal(req!.headers['x-expected-sample'], undefined, 'X-Expected-Sample is for order requests only');
@@ -39,10 +30,10 @@ describe('lis-send-results', () => {
   });
 
   it('accepts { results: [...] } as well as a bare array', async () => {
-    stub.reply('/results', { body: {} });
+    ctx.stub.reply('/results', { body: {} });
     await load();
     await run({ results: items });
-    assert.deepEqual(stub.to('/results')[0]!.json, { results: items });
+    assert.deepEqual(ctx.stub.to('/results')[0]!.json, { results: items });
   });
 
   for (const [what, reply] of [
@@ -51,33 +42,33 @@ describe('lis-send-results', () => {
     ['500', { status: 500, body: { message: 'boom', errors: [] } }],
   ] as const) {
     it(`makes exactly one attempt on ${what}`, async () => {
-      stub.reply('/results', reply);
+      ctx.stub.reply('/results', reply);
       await load();
       const { port, msg } = await run(items);
       assert.equal(port, 'caught');
       await new Promise((r) => setTimeout(r, 300));
-      assert.equal(stub.to('/results').length, 1);
+      assert.equal(ctx.stub.to('/results').length, 1);
       assert.equal((msg._error as Record<string, unknown>).code, 'HTTP_STATUS');
     });
   }
 
   it('makes exactly one attempt on a time-out', async () => {
-    stub.reply('/results', { delayMs: 800, body: {} });
+    ctx.stub.reply('/results', { delayMs: 800, body: {} });
     await load({ timeout: 100 });
     const { port, msg } = await run(items);
     assert.equal(port, 'caught');
     await new Promise((r) => setTimeout(r, 300));
-    assert.equal(stub.to('/results').length, 1);
+    assert.equal(ctx.stub.to('/results').length, 1);
     assert.equal((msg._error as Record<string, unknown>).code, 'TIMEOUT');
   });
 
   it('validates every item before sending anything', async () => {
-    stub.reply('/results', { body: {} });
+    ctx.stub.reply('/results', { body: {} });
     await load();
     const bad = [...items, { SampleNumber: 'S2', TestCode: '', Result: 7.2 }, { TestCode: 'X', Result: '1' }];
     const { port, msg } = await run(bad);
     assert.equal(port, 'caught');
-    assert.equal(stub.requests.length, 0, 'nothing sent');
+    assert.equal(ctx.stub.requests.length, 0, 'nothing sent');
     const err = msg._error as { code: string; errors: string[] };
     assert.equal(err.code, 'INVALID_INPUT');
     assert.ok(err.errors.some((e) => e.startsWith('results[2].TestCode:')), err.errors.join(' | '));
@@ -92,11 +83,11 @@ describe('lis-send-results', () => {
       assert.equal(port, 'caught', JSON.stringify(payload));
       assert.equal((msg._error as Record<string, unknown>).code, 'INVALID_INPUT');
     }
-    assert.equal(stub.requests.length, 0);
+    assert.equal(ctx.stub.requests.length, 0);
   });
 
   it('treats an empty 2xx answer as success with a null payload', async () => {
-    stub.reply('/results', { status: 204 });
+    ctx.stub.reply('/results', { status: 204 });
     await load();
     const { port, msg } = await run(items);
     assert.equal(port, 'out1');
@@ -104,7 +95,7 @@ describe('lis-send-results', () => {
   });
 
   it('treats a non-JSON 2xx answer as delivered, with a warning, never as a failure to resend', async () => {
-    stub.reply('/results', { headers: { 'Content-Type': 'text/plain' }, body: 'OK' });
+    ctx.stub.reply('/results', { headers: { 'Content-Type': 'text/plain' }, body: 'OK' });
     await load();
     const { port, msg } = await run(items);
     assert.equal(port, 'out1');
@@ -114,11 +105,11 @@ describe('lis-send-results', () => {
   });
 
   it('tells Complete nodes of delivered batches only, and Catch nodes of failed ones', async () => {
-    stub.reply('/results', { body: { ok: 1 } }, { status: 500 });
+    ctx.stub.reply('/results', { body: { ok: 1 } }, { status: 500 });
     await load();
     await helper.unload();
     const flow = [
-      { id: 'cfg', type: 'lis-config', resultApiUrl: stub.url('/results'), timeout: 1000 },
+      { id: 'cfg', type: 'lis-config', resultApiUrl: ctx.stub.url('/results'), timeout: 1000 },
       { id: 'n', type: 'lis-send-results', lis: 'cfg', wires: [['out1']] },
       { id: 'out1', type: 'helper' },
       { id: 'completer', type: 'complete', scope: ['n'], uncaught: false, wires: [['completed']] },
@@ -138,11 +129,11 @@ describe('lis-send-results', () => {
   });
 
   it('does not follow a redirect', async () => {
-    stub.reply('/results', { status: 307, headers: { Location: stub.url('/moved') } });
+    ctx.stub.reply('/results', { status: 307, headers: { Location: ctx.stub.url('/moved') } });
     await load();
     const { port, msg } = await run(items);
     assert.equal(port, 'caught');
-    assert.equal(stub.to('/moved').length, 0);
+    assert.equal(ctx.stub.to('/moved').length, 0);
     assert.equal((msg._error as Record<string, unknown>).code, 'REDIRECT');
   });
 });

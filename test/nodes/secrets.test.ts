@@ -2,24 +2,16 @@
  * The Bearer Token may appear in the Authorization header and nowhere else:
  * not in messages, errors, statuses, warnings, logs, or request bodies.
  */
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { LisStub, anOrder } from '../support/lis-stub';
+import { anOrder } from '../support/lis-stub';
+import { useLisStub } from '../support/lifecycle';
 import { ALL_LIS_NODES, helper, nodeModules, waitUntil } from '../support/red';
 import { FAST } from '../support/lis-flow';
 
 const TOKEN = 'Zq8-secret-bearer-token-41c9';
-let stub: LisStub;
 
-beforeEach(async () => {
-  stub = await new LisStub().start();
-  await helper.startServer();
-});
-afterEach(async () => {
-  await helper.unload();
-  await helper.stopServer();
-  await stub.stop();
-});
+const ctx = useLisStub();
 
 /** Everything a value could show of itself, Error internals included. */
 function dump(value: unknown): string {
@@ -32,11 +24,11 @@ function dump(value: unknown): string {
 
 describe('secrets', () => {
   it('the Bearer Token appears only in the Authorization header, on success and on every kind of failure', async () => {
-    stub.reply('/orders', { body: { status: 'success', order: anOrder('S1') } }, { status: 401, body: { message: 'bad token', errors: [] } }, { status: 503 }, { status: 302, headers: { Location: '/x' } });
-    stub.reply('/results', { status: 500, body: { message: 'no', errors: ['x'] } });
-    stub.reply('/processed', { body: 'not json' });
-    stub.reply('/tests', { body: { tests: [{ ID: 1 }] } });
-    const cfg = { id: 'cfg', type: 'lis-config', labTestsApiUrl: stub.url('/tests'), transactionInfoApiUrl: stub.url('/orders'), resultApiUrl: stub.url('/results'), orderCompletedApiUrl: stub.url('/processed'), ...FAST, orderAttempts: 1 };
+    ctx.stub.reply('/orders', { body: { status: 'success', order: anOrder('S1') } }, { status: 401, body: { message: 'bad token', errors: [] } }, { status: 503 }, { status: 302, headers: { Location: '/x' } });
+    ctx.stub.reply('/results', { status: 500, body: { message: 'no', errors: ['x'] } });
+    ctx.stub.reply('/processed', { body: 'not json' });
+    ctx.stub.reply('/tests', { body: { tests: [{ ID: 1 }] } });
+    const cfg = { id: 'cfg', type: 'lis-config', labTestsApiUrl: ctx.stub.url('/tests'), transactionInfoApiUrl: ctx.stub.url('/orders'), resultApiUrl: ctx.stub.url('/results'), orderCompletedApiUrl: ctx.stub.url('/processed'), ...FAST, orderAttempts: 1 };
     const flow = [
       cfg,
       { id: 'o', type: 'lis-get-order', lis: 'cfg', wires: [['h'], ['h']] },
@@ -66,7 +58,7 @@ describe('secrets', () => {
       for (const spy of ['status', 'error', 'warn', 'log', 'debug', 'trace'] as const) haystack.push(dump(n[spy].args));
     }
     haystack.push(dump(helper.log().args));
-    for (const req of stub.requests) {
+    for (const req of ctx.stub.requests) {
       const { authorization, ...rest } = req.headers;
       assert.equal(authorization, `Bearer ${TOKEN}`);
       haystack.push(dump(rest), req.body);
