@@ -67,6 +67,11 @@ export function toLisResults(results: readonly unknown[], rows: readonly Mapping
       out.rejected.push({ result: raw, reason: `instrument test ${label} maps to several LIS tests (${lisIds.join(', ')}) and the order does not tell which` });
       return;
     }
+    const subCodes = [...new Set(candidates.map((c) => c.lisSubCode ?? ''))];
+    if (subCodes.length > 1) {
+      out.rejected.push({ result: raw, reason: `instrument test ${label} maps to several LIS sub-tests of ${lisIds[0]} (${subCodes.join(', ')})` });
+      return;
+    }
     const row = candidates[0]!;
     const item: ResultItem = { SampleNumber: r.SampleNumber, TestCode: row.lisCode, Result: r.Result };
     if (row.lisSubCode) item.SubTestCode = row.lisSubCode;

@@ -45,6 +45,16 @@ describe('instrument -> LIS', () => {
     assert.match(out.rejected[4]!.reason, /instrumentCode/);
   });
 
+  it('refuses a result that two rows of one LIS test map to different LIS sub-tests', () => {
+    const rows: MappingRow[] = [
+      { lisTestId: 'T-LIP', lisCode: 'LIPID', lisName: 'Lipids', instrumentCode: 'CHOL', lisSubCode: 'CHOL' },
+      { lisTestId: 'T-LIP', lisCode: 'LIPID', lisName: 'Lipids', instrumentCode: 'CHOL', lisSubCode: 'TC' },
+    ];
+    const out = toLisResults([r('CHOL', '4')], rows);
+    assert.deepEqual(out.items, []);
+    assert.match(out.rejected[0]!.reason, /several LIS sub-tests of T-LIP \(CHOL, TC\)/);
+  });
+
   it('uses the ordered tests to choose among LIS tests sharing an instrument code', () => {
     const out = toLisResults([r('CRP', '3')], ROWS, { orderedTests: ['T-HSCRP'] });
     assert.deepEqual(out.items, [{ SampleNumber: 'S1', TestCode: 'HSCRP', Result: '3' }]);

@@ -1,0 +1,118 @@
+/**
+ * Admin endpoints behind the test-mapper dialog (relative URLs under the
+ * editor's root, guarded by Node-RED's permissions):
+ *
+ * POST lis-bridge/catalog      { config, bearerToken?, rows? } -> { tests, rows }   (lis.write)
+ * POST lis-bridge/mapping/csv  { csv } -> { rows, problems }                      (lis.read)
+ * POST lis-bridge/mapping/csv-export { rows } -> { csv }
+ *
+ * The catalog call uses the lis-config as the dialog has it, deployed or not.
+ * The one thing the editor cannot send is a stored Bearer Token (Node-RED never
+ * gives passwords back to the browser): a token typed since the last deploy
+ * comes with the request; otherwise the deployed config's stored token is used,
+ * but only towards the LabTestsAPI URL it was deployed with, so an edited URL
+ * can never carry the stored token somewhere else.
+ */
+import type { NodeAPI } from 'node-red';
+import type { Request, Response } from 'express';
+import { LisClient } from '../../lib/lis/client';
+import { LisError } from '../../lib/lis/errors';
+import { parseTuning } from '../../lib/lis/tuning';
+import { MappingSchema, cleanRow } from '../../lib/mapping/model';
+import { mergeCatalog } from '../../lib/mapping/catalog-merge';
+import { formatCsv, parseCsv } from '../../lib/mapping/csv';
+import { describeIssues } from '../../lib/lis/schemas';
+import type { LisConfigNode } from './types';
+
+const registered = new WeakSet<object>();
+/** Catalog look-ups from the dialog should not keep the operator waiting for the runtime's full time-out. */
+const CATALOG_TIMEOUT_CAP_MS = 15000;
+
+interface CatalogRequest {
+  config?: Record<string, unknown> & { id?: string };
+  bearerToken?: string;
+  rows?: unknown;
+}
+
+export function registerMappingRoutes(RED: NodeAPI): void {
+  const admin = RED.httpAdmin as unknown as { post: (path: string, ...handlers: unknown[]) => void };
+  if (registered.has(admin)) return;
+  registered.add(admin);
+  const read = RED.auth.needsPermission('lis.read');
+  // The catalog call reaches the LIS with the stored token: not for read-only editor users.
+  const write = RED.auth.needsPermission('lis.write');
+
+  admin.post('/lis-bridge/catalog', write, (req: Request, res: Response) => {
+    catalog(RED, req.body as CatalogRequest).then(
+      (body) => res.json(body),
+      (err: unknown) => sendError(res, err),
+    );
+  });
+
+  admin.post('/lis-bridge/mapping/csv', read, (req: Request, res: Response) => {
+    const csv = (req.body as { csv?: unknown }).csv;
+    if (typeof csv !== 'string') return sendError(res, new LisError('csv must be the text of a CSV file', { code: 'INVALID_INPUT' }));
+    res.json(parseCsv(csv));
+  });
+
+  admin.post('/lis-bridge/mapping/csv-export', read, (req: Request, res: Response) => {
+    const parsed = MappingSchema.safeParse((req.body as { rows?: unknown }).rows ?? []);
+    if (!parsed.success) {
+      return sendError(res, new LisError('rows are not a valid mapping', { code: 'INVALID_INPUT', errors: describeIssues(parsed.error, 'rows') }));
+    }
+    res.json({ csv: formatCsv(parsed.data.map(cleanRow)) });
+  });
+}
+
+async function catalog(RED: NodeAPI, body: CatalogRequest): Promise<{ tests: unknown[]; rows: unknown[] }> {
+  const config = body.config ?? {};
+  const { tuning, errors } = parseTuning(config);
+  if (errors.length > 0) throw new LisError(`the LIS config is invalid: ${errors.join('; ')}`, { code: 'NOT_CONFIGURED', errors });
+  const deployed = config.id ? (RED.nodes.getNode(config.id) as LisConfigNode | null) : null;
+  // The deployed config node sees the global env of Node-RED's settings as well as the process's.
+  const env = (name: string) => RED.util.getSetting(deployed as never, name) ?? undefined;
+  const requested = new LisClient({ ...tuning, urls: { LabTestsAPI: String(config.labTestsApiUrl ?? '') }, env });
+  const url = requested.resolveUrl('LabTestsAPI');
+
+  // A token typed (or cleared: "") in the dialog since the last deploy wins; otherwise the stored one.
+  let bearerToken: string | undefined = typeof body.bearerToken === 'string' ? body.bearerToken.trim() || undefined : undefined;
+  if (typeof body.bearerToken !== 'string' && config.id) {
+    const stored = (RED.nodes as unknown as { getCredentials(id: string): { bearerToken?: string } | undefined }).getCredentials(config.id)?.bearerToken;
+    if (stored) {
+      if (!deployed?.client) {
+        throw new LisError('the deployed LIS config is invalid: fix and deploy it, or type the Bearer Token again in the LIS config', { code: 'NOT_CONFIGURED' });
+      }
+      let deployedUrl: string | undefined;
+      try {
+        deployedUrl = deployed.client.resolveUrl('LabTestsAPI');
+      } catch {
+        deployedUrl = undefined;
+      }
+      if (deployedUrl !== url) {
+        throw new LisError('the LabTestsAPI URL differs from the deployed one: type the Bearer Token again in the LIS config, or deploy first', { code: 'NOT_CONFIGURED' });
+      }
+      bearerToken = stored;
+    }
+  }
+  const rows = MappingSchema.safeParse(body.rows ?? []);
+  if (!rows.success) throw new LisError('rows are not a valid mapping', { code: 'INVALID_INPUT', errors: describeIssues(rows.error, 'rows') });
+  const client = new LisClient({
+    ...tuning,
+    timeoutMs: Math.min(tuning.timeoutMs, CATALOG_TIMEOUT_CAP_MS),
+    urls: { LabTestsAPI: url },
+    env,
+    bearerToken,
+  });
+  const { tests } = await client.getTests({});
+  return { tests, rows: mergeCatalog(rows.data.map(cleanRow), tests) };
+}
+
+function sendError(res: Response, err: unknown): void {
+  if (err instanceof LisError) {
+    // 502: the LIS (not this server) failed; 400: the request or config is unusable.
+    const lisSide = ['HTTP_STATUS', 'REDIRECT', 'TIMEOUT', 'NETWORK', 'INVALID_RESPONSE'].includes(err.code);
+    res.status(lisSide ? 502 : 400).json(err.toMsgError());
+    return;
+  }
+  res.status(500).json({ message: err instanceof Error ? err.message : String(err), code: 'INTERNAL' });
+}
