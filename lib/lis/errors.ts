@@ -14,7 +14,9 @@ export type LisErrorCode =
   | 'INVALID_RESPONSE' // the LIS answered 2xx with a body that is not JSON or breaks the schema
   | 'SAMPLE_MISMATCH' // every attempt returned an order for another sample
   | 'CANCELLED' // the node was stopped (redeploy, shutdown) mid-request
-  | 'UNMAPPED_TESTS'; // test-mapper: LIS tests with no instrument test, when set to fail
+  | 'UNMAPPED_TESTS' // test-mapper: LIS tests with no instrument test, when set to fail
+  | 'SEND_FAILED' // astm-link: the analyzer did not accept a message we sent
+  | 'ORDER_REFUSED'; // astm-message: an order the analyzer can no longer take (query cancelled or expired)
 
 /** What a transient failure allows: another attempt after the transient back-off. */
 export type RetryKind = 'transient' | 'mismatch';

@@ -70,5 +70,9 @@ export function shortReason(err: unknown): string {
       return 'cancelled';
     case 'UNMAPPED_TESTS':
       return 'unmapped';
+    case 'SEND_FAILED':
+      return 'not accepted';
+    case 'ORDER_REFUSED':
+      return 'order refused';
   }
 }

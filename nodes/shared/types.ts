@@ -15,3 +15,8 @@ export type Done = (err?: Error) => void;
 
 /** Node-RED's i18n namespace of the catalog that holds the strings every LIS node shares. */
 export const SHARED_NS = 'node-red-contrib-lis-bridge/lis-config';
+
+/** msg.topic of a message for astm-link to transmit to the analyzer. */
+export const ASTM_SEND_TOPIC = 'astm:send';
+/** msg.topic of a complete message astm-link received from the analyzer. */
+export const ASTM_MESSAGE_TOPIC = 'astm:message';

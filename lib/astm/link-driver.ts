@@ -1,0 +1,71 @@
+/**
+ * Runs a link state machine against real time: carries out its actions through
+ * callbacks and keeps exactly one timer armed at its next deadline. Shared by
+ * the astm-link node, the analyzer simulator and the benchmarks, so all three
+ * drive the link the same way.
+ */
+import type { LinkAction, LinkState } from './link/actions';
+
+/** What a driver needs of a link: the pure state machine's interface. */
+export interface LinkMachine {
+  readonly state: LinkState;
+  receive(bytes: Uint8Array, now: number): LinkAction[];
+  send(message: Uint8Array, id: string, now: number): LinkAction[];
+  tick(now: number): LinkAction[];
+  nextDeadline(): number | null;
+  confirmStored(id: string, now: number): LinkAction[];
+}
+
+export type LinkListener = (action: LinkAction) => void;
+
+export class LinkDriver {
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly link: LinkMachine,
+    private readonly listener: LinkListener,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  get state(): LinkState {
+    return this.link.state;
+  }
+
+  receive(bytes: Uint8Array): void {
+    this.run(this.link.receive(bytes, this.now()));
+  }
+
+  send(message: Uint8Array, id: string): void {
+    this.run(this.link.send(message, id, this.now()));
+  }
+
+  confirmStored(id: string): void {
+    this.run(this.link.confirmStored(id, this.now()));
+  }
+
+  /** Stops the timer; the link is not driven any more. */
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private run(actions: LinkAction[]): void {
+    if (this.closed) return;
+    for (const action of actions) this.listener(action);
+    this.arm();
+  }
+
+  private arm(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const deadline = this.link.nextDeadline();
+    if (deadline === null || this.closed) return;
+    const wait = Math.max(0, Math.ceil(deadline - this.now()));
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.run(this.link.tick(this.now()));
+    }, wait);
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * astm-link: the ASTM E1381 link layer between a serial (or TCP) node and the
+ * rest of the flow.
+ *
+ * Input: line bytes (msg.payload Buffer or string, from serial in / tcp in),
+ * or, with msg.topic "astm:send", a message to transmit (its records, CR-ended).
+ * Output 1: bytes to write to the line (wire to serial out / tcp out).
+ * Output 2: each complete message received (msg.payload = its bytes).
+ * Output 3: each message we sent, once the analyzer acknowledged it.
+ * One link per TCP session (msg._session), so one node can serve a TCP server.
+ */
+import type { Node, NodeAPI, NodeDef } from 'node-red';
+import { AstmLink } from '../lib/astm/link';
+import type { LinkAction } from '../lib/astm/link/actions';
+import { LinkDriver, type LinkMachine } from '../lib/astm/link-driver';
+import { UnframedLink } from '../lib/astm/unframed-link';
+import { LisError, invalidInput } from '../lib/lis/errors';
+import { fail } from './shared/lis-request-node';
+import { StatusReporter } from './shared/status';
+import { ASTM_MESSAGE_TOPIC, ASTM_SEND_TOPIC, SHARED_NS, type Done, type Msg } from './shared/types';
+
+interface Def extends NodeDef {
+  framing?: 'framed' | 'unframed';
+  checksums?: boolean;
+  framePerRecord?: boolean;
+  frameTextMax?: string | number;
+  replyTimeoutMs?: string | number;
+  receiveTimeoutMs?: string | number;
+  busyWaitMs?: string | number;
+  contentionWaitMs?: string | number;
+}
+
+interface Session {
+  driver: LinkDriver;
+  /** The messages asked to be sent, by link message id, until sent or failed. */
+  outgoing: Map<string, { msg: Msg }>;
+  /** Node-RED's TCP session of this link, echoed on the bytes we write. */
+  session: unknown;
+}
+
+export = function register(RED: NodeAPI): void {
+  function AstmLinkNode(this: Node, def: Def) {
+    RED.nodes.createNode(this, def);
+    const node = this;
+    const status = new StatusReporter(RED, node);
+    const t = (key: string, vars?: Record<string, string | number>) => RED._(`${SHARED_NS}:common.link.${key}`, vars);
+    const sessions = new Map<string, Session>();
+    let sentCount = 0;
+    let nextId = 0;
+
+    const options = {
+      checksums: def.checksums !== false,
+      framePerRecord: def.framePerRecord === true,
+      frameTextMax: num(def.frameTextMax, 240),
+      replyTimeoutMs: num(def.replyTimeoutMs, 15000),
+      receiveTimeoutMs: num(def.receiveTimeoutMs, 30000),
+      busyWaitMs: num(def.busyWaitMs, 10000),
+      contentionWaitMs: num(def.contentionWaitMs, 20000),
+    };
+
+    const sessionFor = (msg: Msg): Session => {
+      const s = msg._session as { id?: unknown } | undefined;
+      const key = s && s.id !== undefined ? String(s.id) : 'line';
+      let found = sessions.get(key);
+      if (found) return found;
+      const machine: LinkMachine =
+        def.framing === 'unframed'
+          ? new UnframedLink({ receiveTimeoutMs: options.receiveTimeoutMs })
+          : new AstmLink({ ...options, messageIdPrefix: `${node.id}-${key}` });
+      const created: Session = { driver: undefined as never, outgoing: new Map(), session: msg._session };
+      created.driver = new LinkDriver(machine, (action) => onAction(created, action));
+      sessions.set(key, created);
+      return (found = created);
+    };
+
+    function onAction(s: Session, action: LinkAction): void {
+      switch (action.type) {
+        case 'write':
+          node.send([withSession({ payload: action.bytes }, s), null, null] as never);
+          break;
+        case 'message':
+          node.send([null, withSession({ payload: action.bytes, topic: ASTM_MESSAGE_TOPIC, astm: { link: node.id, messageId: action.id, end: action.end, receivedAt: new Date().toISOString() } }, s), null] as never);
+          break;
+        case 'sent': {
+          const pending = s.outgoing.get(action.id);
+          s.outgoing.delete(action.id);
+          sentCount++;
+          if (pending) {
+            pending.msg.astm = { ...(pending.msg.astm as object), sent: true, messageId: action.id };
+            node.send([null, null, pending.msg] as never);
+          }
+          break;
+        }
+        case 'sendFailed': {
+          const pending = s.outgoing.get(action.id);
+          s.outgoing.delete(action.id);
+          const err = new LisError(`the analyzer did not accept message ${action.id}: ${action.reason}`, { code: 'SEND_FAILED' });
+          const msg = pending?.msg ?? ({ payload: undefined } as Msg);
+          msg.error = err.toMsgError();
+          status.failed(err);
+          node.error(err, msg);
+          break;
+        }
+        case 'discarded': {
+          const text = `partial message discarded (${action.bytes.length} bytes): ${action.reason}`;
+          node.warn(text);
+          node.status({ fill: 'yellow', shape: 'ring', text: t('discarded') });
+          break;
+        }
+        case 'warning':
+          node.warn(action.text);
+          break;
+        case 'state':
+          node.status({ fill: action.state === 'idle' ? 'green' : 'blue', shape: action.state === 'idle' ? 'dot' : 'ring', text: action.state === 'idle' ? t('idle', { n: sentCount }) : action.detail });
+          break;
+      }
+    }
+
+    node.status({ fill: 'green', shape: 'dot', text: t('idle', { n: 0 }) });
+
+    node.on('input', (rawMsg, _send, rawDone) => {
+      const msg = rawMsg as Msg;
+      const done = rawDone as Done;
+      try {
+        const s = sessionFor(msg);
+        if (msg.topic === ASTM_SEND_TOPIC) {
+          const bytes = toBytes(msg.payload);
+          if (!bytes) return fail(status, msg, invalidInput('nothing sent', ['msg.payload of an astm:send message must be the message text (string) or bytes (Buffer)']), done);
+          const id = `${node.id}-tx-${++nextId}`;
+          s.outgoing.set(id, { msg });
+          s.driver.send(bytes, id);
+          return done();
+        }
+        const bytes = toBytes(msg.payload);
+        if (!bytes) return fail(status, msg, invalidInput('not read', ['msg.payload must be the bytes read from the line (Buffer or string)']), done);
+        s.driver.receive(bytes);
+        done();
+      } catch (err) {
+        fail(status, msg, err, done);
+      }
+    });
+
+    node.on('close', (_removed: boolean, done: () => void) => {
+      for (const s of sessions.values()) {
+        s.driver.close();
+        for (const { msg } of s.outgoing.values()) {
+          const err = new LisError('not sent: the flow was stopped before the analyzer accepted it', { code: 'CANCELLED' });
+          msg.error = err.toMsgError();
+          node.error(err, msg);
+        }
+      }
+      sessions.clear();
+      node.status({});
+      done();
+    });
+  }
+
+  RED.nodes.registerType('astm-link', AstmLinkNode as never);
+};
+
+/** Serial and TCP nodes give Buffers in binary mode; strings are taken as latin1 so every byte survives. */
+function toBytes(payload: unknown): Buffer | undefined {
+  if (Buffer.isBuffer(payload)) return payload;
+  if (payload instanceof Uint8Array) return Buffer.from(payload);
+  if (typeof payload === 'string') return Buffer.from(payload, 'latin1');
+  return undefined;
+}
+
+function withSession(msg: Msg, s: Session): Msg {
+  if (s.session !== undefined) msg._session = s.session;
+  return msg;
+}
+
+function num(value: string | number | undefined, fallback: number): number {
+  if (value === undefined || value === null || String(value).trim() === '') return fallback;
+  const n = Number(value);
+  return Number.isFinite(n) && n >= 0 ? n : fallback;
+}
