@@ -1,0 +1,77 @@
+/**
+ * The dialect profiles. Adding an analyzer: write its profile file (every
+ * value with its source), add its fixtures, and add one line to PROFILES.
+ */
+import { ABBOTT_ARCHITECT } from './abbott-architect';
+import { CEPHEID_GENEXPERT } from './cepheid-genexpert';
+import { ERBA_EM200 } from './erba-em200';
+import { EUROIMMUN_ANALYZER1 } from './euroimmun-analyzer1';
+import { GENERIC_LIS2A2 } from './generic-lis2a2';
+import { HOLOGIC_PANTHER } from './hologic-panther';
+import { HORIBA_PENTRA } from './horiba-pentra';
+import { HORIBA_YUMIZEN } from './horiba-yumizen';
+import { IMMUCOR } from './immucor';
+import { MINDRAY_CL } from './mindray-cl';
+import { PHADIA_IMMUNOCAP } from './phadia-immunocap';
+import { ROCHE_COBAS_C311 } from './roche-cobas-c311';
+import { ROCHE_COBAS_E411 } from './roche-cobas-e411';
+import { ROCHE_COBAS_E411_ELECSYS } from './roche-cobas-e411-elecsys';
+import { SIEMENS_DCA_VANTAGE } from './siemens-dca-vantage';
+import { STAGO_STA } from './stago-sta';
+import { SYSMEX_XN } from './sysmex-xn';
+import type { DialectProfile } from './types';
+import { deepFreeze } from './freeze';
+
+export type * from './types';
+export { DialectProfileError, assertProfile, profileProblems } from './validate';
+export {
+  ABBOTT_ARCHITECT,
+  CEPHEID_GENEXPERT,
+  ERBA_EM200,
+  EUROIMMUN_ANALYZER1,
+  GENERIC_LIS2A2,
+  HOLOGIC_PANTHER,
+  HORIBA_PENTRA,
+  HORIBA_YUMIZEN,
+  IMMUCOR,
+  MINDRAY_CL,
+  PHADIA_IMMUNOCAP,
+  ROCHE_COBAS_C311,
+  ROCHE_COBAS_E411,
+  ROCHE_COBAS_E411_ELECSYS,
+  SIEMENS_DCA_VANTAGE,
+  STAGO_STA,
+  SYSMEX_XN,
+};
+
+/** Every profile, the generic one first. Frozen: a profile is shared data, never edited in place. */
+export const PROFILES: readonly DialectProfile[] = deepFreeze([
+  GENERIC_LIS2A2,
+  ROCHE_COBAS_E411,
+  ROCHE_COBAS_E411_ELECSYS,
+  ROCHE_COBAS_C311,
+  MINDRAY_CL,
+  SYSMEX_XN,
+  HORIBA_PENTRA,
+  HORIBA_YUMIZEN,
+  STAGO_STA,
+  ABBOTT_ARCHITECT,
+  IMMUCOR,
+  ERBA_EM200,
+  SIEMENS_DCA_VANTAGE,
+  CEPHEID_GENEXPERT,
+  EUROIMMUN_ANALYZER1,
+  PHADIA_IMMUNOCAP,
+  HOLOGIC_PANTHER,
+]);
+
+export function findProfile(id: string): DialectProfile | undefined {
+  return PROFILES.find((p) => p.id === id);
+}
+
+/** The profile with this id; an unknown id throws with the list of known ones (it comes from node configuration). */
+export function getProfile(id: string): DialectProfile {
+  const found = findProfile(id);
+  if (found === undefined) throw new RangeError(`unknown dialect profile ${JSON.stringify(id)}; known: ${PROFILES.map((p) => p.id).join(', ')}`);
+  return found;
+}

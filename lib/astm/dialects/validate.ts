@@ -1,0 +1,100 @@
+/**
+ * Checks a profile's internal consistency. Profiles are configuration, so a
+ * broken one is a programming error: it is caught once, when the profile is
+ * used (and by the profile tests), not in the middle of a patient's results.
+ */
+import { checkDelimiters, formatAstmTimestamp } from '../records';
+import type { DialectProfile, Locator } from './types';
+
+export class DialectProfileError extends Error {
+  readonly problems: readonly string[];
+
+  constructor(id: string, problems: readonly string[]) {
+    super(`dialect profile ${JSON.stringify(id)} is not usable: ${problems.join('; ')}`);
+    this.name = 'DialectProfileError';
+    this.problems = problems;
+  }
+}
+
+const ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** Every problem of a profile, as sentences; [] when it is usable. */
+export function profileProblems(p: DialectProfile): string[] {
+  const out: string[] = [];
+  const position = (what: string, n: number, allowNegative: boolean) => {
+    if (!Number.isInteger(n) || n === 0 || (!allowNegative && n < 0)) out.push(`${what} must be ${allowNegative ? 'a non-zero' : 'a positive'} integer, got ${String(n)}`);
+  };
+  const locator = (what: string, l: Locator) => {
+    position(`${what}.component`, l.component, true);
+    if (l.split !== undefined) {
+      if (l.split.separator.length === 0) out.push(`${what}.split.separator must not be empty`);
+      position(`${what}.split.part`, l.split.part, false);
+      if (l.alsoComponents !== undefined) out.push(`${what} cannot both split and join components`);
+    }
+    for (const c of l.alsoComponents ?? []) position(`${what}.alsoComponents`, c, true);
+    if (l.alsoComponents !== undefined && (l.joinWith === undefined || l.joinWith === '')) out.push(`${what}.joinWith must be given with alsoComponents`);
+  };
+
+  if (!ID.test(p.id)) out.push(`id ${JSON.stringify(p.id)} must be lower-case words joined by '-'`);
+  if (p.label.trim() === '' || p.vendor.trim() === '' || p.model.trim() === '') out.push('label, vendor and model must not be empty');
+  if (!Number.isFinite(p.queryDeadlineMs) || p.queryDeadlineMs <= 0) out.push('queryDeadlineMs must be a positive number');
+  if (p.timeZone !== undefined) {
+    try {
+      formatAstmTimestamp(new Date(0), p.timeZone);
+    } catch {
+      out.push(`timeZone ${JSON.stringify(p.timeZone)} is not a known IANA zone`);
+    }
+  }
+  if (p.sampleId.record === 'O' && p.sampleId.field !== 'specimenId' && p.sampleId.field !== 'instrumentSpecimenId') out.push('an O sample ID must be read from specimenId or instrumentSpecimenId');
+  if (p.sampleId.record === 'P' && p.sampleId.field !== 'practicePatientId' && p.sampleId.field !== 'laboratoryPatientId') out.push('a P sample ID must be read from practicePatientId or laboratoryPatientId');
+  position('sampleId.component', p.sampleId.component, true);
+  if (p.query !== undefined) {
+    position('query.component', p.query.component, false);
+    if (p.query.bareRepeatComponent !== undefined) position('query.bareRepeatComponent', p.query.bareRepeatComponent, false);
+  }
+  locator('testId.code', p.testId.code);
+  if (p.testId.subCode !== undefined) locator('testId.subCode', p.testId.subCode);
+  if (typeof p.results.value.component === 'number') position('results.value.component', p.results.value.component, true);
+  p.qc.forEach((rule, i) => {
+    position(`qc[${i}].component`, rule.component, false);
+    if (rule.anyOf.length === 0) out.push(`qc[${i}].anyOf must list at least one value`);
+  });
+
+  const order = p.order;
+  if (order !== undefined) {
+    try {
+      checkDelimiters(order.delimiters);
+    } catch (err) {
+      out.push(`order.delimiters: ${(err as Error).message}`);
+    }
+    position('order.order.test.codeComponent', order.order.test.codeComponent, false);
+    position('order.order.test.components', order.order.test.components, false);
+    if (order.order.test.components < order.order.test.codeComponent) out.push('order.order.test.components is smaller than its codeComponent');
+    if (order.patient.nameComponents !== undefined) position('order.patient.nameComponents', order.patient.nameComponents, false);
+    for (const e of order.order.echo ?? []) {
+      position('order.order.echo.from', e.from, false);
+      position('order.order.echo.to', e.to, false);
+      if (e.to < e.from) out.push('order.order.echo: to is before from');
+    }
+    if (order.order.echo !== undefined && order.order.echo.length > 0 && p.acceptsUnsolicitedOrders) {
+      out.push('a profile whose orders echo the query cannot accept unsolicited orders (there is no query to echo)');
+    }
+    const policy = order.textDelimiters;
+    if (policy !== 'escape') {
+      const d = order.delimiters;
+      if ([d.field, d.repeat, d.component, d.escape].some((c) => policy.replaceWith.includes(c))) out.push('order.textDelimiters.replaceWith must not hold a delimiter');
+    }
+    if (p.noOrder === undefined) out.push('a profile that builds orders needs a noOrder layout to answer queries it has no order for');
+  } else if (p.acceptsUnsolicitedOrders) {
+    out.push('acceptsUnsolicitedOrders needs an order layout');
+  }
+  if (p.noOrder !== undefined && order === undefined) out.push('a noOrder layout needs an order layout (its delimiters and header)');
+  return out;
+}
+
+/** Throws DialectProfileError when the profile is not usable; returns it otherwise. */
+export function assertProfile(p: DialectProfile): DialectProfile {
+  const problems = profileProblems(p);
+  if (problems.length > 0) throw new DialectProfileError(p.id, problems);
+  return p;
+}

@@ -1,0 +1,11 @@
+/**
+ * Lab-level translation of ASTM messages: analyzer messages -> lab events
+ * (queries, results, QC), LIS orders -> order downloads, and the bookkeeping
+ * that decides whether an order may still be sent. Plain TypeScript, no I/O.
+ */
+export { buildNoInformation, buildOrderMessage } from './build-order';
+export { LabOrderError } from './errors';
+export { nameComponents } from './patient-name';
+export { QueryBook, type QueryBookOptions, type QueryDecision } from './query-book';
+export { toLabEvents } from './to-lab-events';
+export type * from './types';

@@ -1,0 +1,34 @@
+/**
+ * The sample number an order group belongs to, read exactly where the profile
+ * says. Anything doubtful is refused with a reason: a result filed under the
+ * wrong sample is worse than a result reported as unassigned.
+ */
+import type { AstmValue, OrderRecord, PatientRecord } from '../records';
+import { repeatsOf } from '../records';
+import type { SampleIdRule } from '../dialects';
+import { componentOf, fieldLabel } from './fields';
+
+export type SampleRead = { sample: string } | { problem: string };
+
+export function readSample(rule: SampleIdRule, order: OrderRecord, orderRecord: number, patient: PatientRecord | undefined): SampleRead {
+  let value: AstmValue | undefined;
+  let where: string;
+  if (rule.record === 'O') {
+    value = order[rule.field];
+    where = `${fieldLabel('O', rule.field)} of O record ${orderRecord}`;
+  } else {
+    if (patient === undefined) return { problem: `O record ${orderRecord} has no P record before it, and the sample number is read from ${fieldLabel('P', rule.field)}` };
+    value = patient[rule.field];
+    where = `${fieldLabel('P', rule.field)} of the P record before O record ${orderRecord}`;
+  }
+  const repeats = repeatsOf(value);
+  if (repeats.length > 1) return { problem: `${where} holds ${repeats.length} repeats; one result cannot belong to several samples` };
+  const components = repeats[0] ?? [];
+  const raw = componentOf(components, rule.component);
+  const sample = rule.trim ? raw.trim() : raw;
+  if (sample.trim() === '') return { problem: `${where} has no sample number at component ${rule.component}` };
+  if (rule.singleComponent && components.length > 1) {
+    return { problem: `${where} has components (${JSON.stringify(components.join('^'))}); this profile does not know which one is the sample number, so it does not guess` };
+  }
+  return { sample };
+}
