@@ -15,6 +15,8 @@ interface LisConfigDef extends NodeDef {
   transientRetries?: string | number;
   transientBackoffMs?: string | number;
   maxResponseBytes?: string | number;
+  /** Name of an environment variable holding the token, for flows shared between sites (never the token itself). */
+  bearerTokenEnv?: string;
 }
 
 interface LisConfigCredentials {
@@ -40,7 +42,7 @@ export = function register(RED: NodeAPI): void {
             },
             // Flow, group and global env as well as the process environment.
             env: (name) => RED.util.getSetting(this, name) ?? undefined,
-            bearerToken: this.credentials?.bearerToken,
+            bearerToken: this.credentials?.bearerToken || (def.bearerTokenEnv ? RED.util.getSetting(this, def.bearerTokenEnv.trim()) : undefined),
           });
     if (errors.length > 0) this.error(`lis-config "${def.name || def.id}" is invalid: ${errors.join('; ')}`);
   }

@@ -66,6 +66,18 @@ describe('lis-get-order', () => {
     assert.equal(ctx.stub.to('/orders')[0]!.headers.authorization, undefined);
   });
 
+  it('takes the token from the environment variable named by bearerTokenEnv when the credential is empty', async () => {
+    process.env.LIS_TEST_TOKEN_VAR = 'token-from-env';
+    ctx.stub.reply('/orders', { body: { status: 'success', order: anOrder('S1') } });
+    await load({ bearerTokenEnv: 'LIS_TEST_TOKEN_VAR' }, {}, null);
+    await run('S1', 2);
+    assert.equal(ctx.stub.to('/orders')[0]!.headers.authorization, 'Bearer token-from-env');
+    await helper.unload();
+    await load({ bearerTokenEnv: 'LIS_TEST_TOKEN_VAR' });
+    await run('S1', 2);
+    assert.equal(ctx.stub.to('/orders')[1]!.headers.authorization, `Bearer ${TOKEN}`, 'the credential wins');
+  });
+
   it('accepts { SampleNumber, allTests } and sends allTests as the text "1"', async () => {
     ctx.stub.reply('/orders', { body: { status: 'success', order: anOrder('S2') } });
     await load();
