@@ -6,7 +6,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startNodeRed, type RunningNodeRed } from '../support/node-red-process';
@@ -67,6 +67,14 @@ describe('installed into a fresh Node-RED userDir', () => {
       assert.ok(catalog[type], `message catalog of ${type}`);
     }
     assert.match(html, /data-palette-type|category: 'LIS'|category: "LIS"/);
+  });
+
+  it('offers every example flow under Import > Examples', async () => {
+    const listed = (await (await fetch(`${red!.url}/library/examples/flows/${PKG.name}`)).json()) as Array<{ fn?: string }>;
+    const names = listed.map((e) => e.fn).sort();
+    const files = readdirSync(join(ROOT, 'examples')).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, '')).sort();
+    assert.ok(files.length >= 3);
+    assert.deepEqual(names, files);
   });
 
   it('keeps the Bearer Token out of the flows, the exported flows and the logs', async () => {

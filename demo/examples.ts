@@ -1,0 +1,250 @@
+/**
+ * The importable example flows in examples/, generated from one template so
+ * every analyzer's flow has the same, tested shape. `npm run examples` writes
+ * them; a test fails when a committed example differs from what this makes.
+ *
+ * Every site setting comes from environment variables (README, "Example flows"),
+ * so one flow file serves every site and holds no secret.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { getProfile } from '../lib/astm/dialects';
+
+export interface ExampleSpec {
+  /** File name without .json: `<vendor>-<model>-<transport>`. */
+  file: string;
+  dialect: string;
+  transport: 'serial' | 'tcp';
+  /** LIS test ID (flows/lis-catalog.json) -> the analyzer's test code. */
+  tests: Array<{ lisTestId: string; instrumentCode: string; instrumentSubCode?: string }>;
+  /** Analyzer-specific set-up notes for the comment node. */
+  notes: string[];
+}
+
+export const EXAMPLES: ExampleSpec[] = [
+  {
+    file: 'generic-lis2a2-serial',
+    dialect: 'generic-lis2a2',
+    transport: 'serial',
+    tests: [
+      { lisTestId: 'T-GLU', instrumentCode: 'GLU' },
+      { lisTestId: 'T-CREA', instrumentCode: 'CREA' },
+      { lisTestId: 'T-UREA', instrumentCode: 'UREA' },
+      { lisTestId: 'T-ALT', instrumentCode: 'ALT' },
+      { lisTestId: 'T-CHOL', instrumentCode: 'CHOL' },
+      { lisTestId: 'T-CRP', instrumentCode: 'CRP' },
+    ],
+    notes: ['Any analyzer that follows CLSI LIS1-A / LIS2-A2 strictly: sample number in O-3, test code in component 4 of the universal test ID (^^^GLU).'],
+  },
+  {
+    file: 'roche-cobas-e411-serial',
+    dialect: 'roche-cobas-e411-elecsys',
+    transport: 'serial',
+    tests: [
+      { lisTestId: 'T-TSH', instrumentCode: '10' },
+      { lisTestId: 'T-FT4', instrumentCode: '30' },
+      { lisTestId: 'T-HCG', instrumentCode: '40' },
+      { lisTestId: 'T-PSA', instrumentCode: '50' },
+      { lisTestId: 'T-CA125', instrumentCode: '60' },
+    ],
+    notes: [
+      'cobas e 411 host interface in "Elecsys type" records (set on the analyzer), real-time query mode.',
+      'The analyzer gives up on a query after about 15 s: keep the LIS fast, or orders are refused (ORDER_REFUSED).',
+      'Test codes are the analyzer\'s application numbers: check them on the analyzer and edit the mapping.',
+    ],
+  },
+  {
+    file: 'mindray-cl2000i-tcp',
+    dialect: 'mindray-cl',
+    transport: 'tcp',
+    tests: [
+      { lisTestId: 'T-TSH', instrumentCode: '1' },
+      { lisTestId: 'T-FT4', instrumentCode: '2' },
+      { lisTestId: 'T-CA125', instrumentCode: '3' },
+      { lisTestId: 'T-PSA', instrumentCode: '4' },
+    ],
+    notes: [
+      'Mindray CL-2000i / CL-2200i over TCP/IP, ASTM mode: Node-RED connects to the analyzer at ANALYZER_HOST:ANALYZER_TCP_PORT.',
+      'Test codes are the analyzer\'s assay numbers (O-5 / R-3 component 1): check them on the analyzer and edit the mapping.',
+    ],
+  },
+];
+
+type FlowNode = Record<string, unknown> & { id: string; type: string };
+
+interface CatalogTest {
+  ID: string;
+  Name: string;
+  Code: string;
+  Type?: string;
+}
+
+const ROOT = join(__dirname, '..', '..');
+
+export function loadCatalog(): CatalogTest[] {
+  return JSON.parse(readFileSync(join(ROOT, 'flows', 'lis-catalog.json'), 'utf8')) as CatalogTest[];
+}
+
+/** The environment variables every example reads. */
+export const EXAMPLE_ENV = {
+  serial: ['LIS_TESTS_URL', 'LIS_ORDERS_URL', 'LIS_RESULTS_URL', 'LIS_PROCESSED_URL', 'LIS_TOKEN', 'ANALYZER_PORT', 'ANALYZER_BAUD'],
+  tcp: ['LIS_TESTS_URL', 'LIS_ORDERS_URL', 'LIS_RESULTS_URL', 'LIS_PROCESSED_URL', 'LIS_TOKEN', 'ANALYZER_HOST', 'ANALYZER_TCP_PORT'],
+} as const;
+
+export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCatalog()): FlowNode[] {
+  const profile = getProfile(spec.dialect);
+  const id = (role: string) => createHash('sha256').update(`${spec.file}/${role}`).digest('hex').slice(0, 16);
+  const tab = id('tab');
+  const at = (x: number, y: number) => ({ z: tab, x, y });
+  const serial = profile.transport.serial ?? { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 };
+
+  const mapping = spec.tests.map((t) => {
+    const test = catalog.find((c) => c.ID === t.lisTestId);
+    if (!test) throw new Error(`${spec.file}: ${t.lisTestId} is not in flows/lis-catalog.json`);
+    return { lisTestId: test.ID, lisCode: test.Code, lisName: test.Name, ...(test.Type ? { lisType: test.Type } : {}), instrumentCode: t.instrumentCode, ...(t.instrumentSubCode ? { instrumentSubCode: t.instrumentSubCode } : {}) };
+  });
+
+  const env = EXAMPLE_ENV[spec.transport];
+  const info = [
+    `# ${profile.label}: ${profile.vendor} ${profile.model}`,
+    '',
+    'Queries, order downloads and results between the analyzer and the LIS (spec 1.5): the analyzer scans a barcode, lis-get-order asks the LIS, the order goes down mapped to the analyzer\'s test codes; results come back mapped to LIS codes and are sent once; each processed sample is reported.',
+    '',
+    '## Site settings (environment variables)',
+    ...env.map((v) => `- \`${v}\``),
+    '',
+    spec.transport === 'serial'
+      ? `## Serial line\n${serial.baudRate} baud, ${serial.dataBits} data bits, parity ${serial.parity}, ${serial.stopBits} stop bit(s) (ANALYZER_BAUD overrides the speed). The serial port config must stay *binary*, split on an empty character.`
+      : '## TCP\nNode-RED connects to the analyzer as a TCP client; astm-link keeps one link per connection.',
+    '',
+    '## Test codes',
+    ...mapping.map((m) => `- ${m.lisName} (${m.lisTestId}, LIS code ${m.lisCode}) = analyzer test \`${m.instrumentCode}\``),
+    '',
+    '## Notes',
+    ...spec.notes.map((n) => `- ${n}`),
+    '- The Bearer Token is read from LIS_TOKEN (lis-config: "Bearer Token from env var"); the flow holds no secret.',
+    '- lis-push-in listens on 127.0.0.1:8181 for orders the LIS pushes.',
+  ].join('\n');
+
+  const lis = id('lis-config');
+  const nodes: FlowNode[] = [
+    { id: tab, type: 'tab', label: `${profile.vendor} ${profile.model}`.slice(0, 60), disabled: false, info: '' },
+    { id: id('comment'), type: 'comment', name: `How to set up: ${profile.label}`, info, ...at(200, 40), wires: [] },
+    {
+      id: lis,
+      type: 'lis-config',
+      name: 'LIS',
+      labTestsApiUrl: '${LIS_TESTS_URL}',
+      transactionInfoApiUrl: '${LIS_ORDERS_URL}',
+      resultApiUrl: '${LIS_RESULTS_URL}',
+      orderCompletedApiUrl: '${LIS_PROCESSED_URL}',
+      bearerTokenEnv: 'LIS_TOKEN',
+      timeout: '30000',
+      orderAttempts: '3',
+      orderBackoffMs: '100',
+      transientRetries: '2',
+      transientBackoffMs: '1000',
+      maxResponseBytes: '10485760',
+    },
+  ];
+
+  // The line: serial or TCP in -> astm-link -> serial or TCP out.
+  const link = id('astm-link');
+  const astm = id('astm-message');
+  const lineOut = id('line-out');
+  if (spec.transport === 'serial') {
+    const port = id('serial-port');
+    nodes.push(
+      {
+        id: port,
+        type: 'serial-port',
+        name: 'analyzer',
+        serialport: '${ANALYZER_PORT}',
+        serialbaud: '${ANALYZER_BAUD}',
+        databits: String(serial.dataBits),
+        parity: serial.parity,
+        stopbits: String(serial.stopBits),
+        waitfor: '',
+        dtr: 'none',
+        rts: 'none',
+        cts: 'none',
+        dsr: 'none',
+        newline: '',
+        bin: 'bin',
+        out: 'char',
+        addchar: '',
+        responsetimeout: '10000',
+      },
+      { id: id('line-in'), type: 'serial in', name: 'analyzer', serial: port, ...at(120, 140), wires: [[link]] },
+      { id: lineOut, type: 'serial out', name: 'analyzer', serial: port, ...at(560, 100), wires: [] },
+    );
+  } else {
+    nodes.push(
+      { id: id('line-in'), type: 'tcp in', name: 'analyzer', server: 'client', host: '${ANALYZER_HOST}', port: '${ANALYZER_TCP_PORT}', datamode: 'stream', datatype: 'buffer', newline: '', topic: '', trim: false, base64: false, tls: '', ...at(120, 140), wires: [[link]] },
+      { id: lineOut, type: 'tcp out', name: 'analyzer', host: '', port: '', beserver: 'reply', base64: false, end: false, tls: '', ...at(560, 100), wires: [] },
+    );
+  }
+
+  const getOrder = id('lis-get-order');
+  const toAnalyzer = id('map-to-analyzer');
+  const toLis = id('map-to-lis');
+  const send = id('lis-send-results');
+  const processed = id('processed-list');
+  const split = id('split-processed');
+  const markProcessed = id('lis-mark-processed');
+  const unmappedDebug = id('debug-unmapped');
+  const otherDebug = id('debug-other');
+  const errorsDebug = id('debug-errors');
+  const mapper = (role: string, direction: string, wires: string[][], x: number, y: number, name: string): FlowNode => ({
+    id: role,
+    type: 'test-mapper',
+    name,
+    lis,
+    instrument: `${profile.vendor} ${profile.model}`,
+    direction,
+    unmapped: 'warn',
+    mapping,
+    ...at(x, y),
+    wires,
+  });
+  const debug = (nodeId: string, name: string, x: number, y: number): FlowNode => ({
+    id: nodeId,
+    type: 'debug',
+    name,
+    active: true,
+    tosidebar: true,
+    console: false,
+    tostatus: false,
+    complete: 'true',
+    targetType: 'full',
+    statusVal: '',
+    statusType: 'auto',
+    ...at(x, y),
+    wires: [],
+  });
+
+  nodes.push(
+    { id: link, type: 'astm-link', name: 'ASTM link', framing: 'framed', checksums: profile.link.checksums !== false, framePerRecord: profile.link.framePerRecord === true, frameTextMax: String(profile.link.frameTextMax ?? 240), replyTimeoutMs: '15000', receiveTimeoutMs: '30000', busyWaitMs: '10000', contentionWaitMs: '20000', ...at(330, 140), wires: [[lineOut], [astm], []] },
+    { id: astm, type: 'astm-message', name: profile.label.slice(0, 40), dialect: profile.id, timeZone: '', ...at(560, 200), wires: [[getOrder], [toLis], [link], [otherDebug]] },
+    { id: getOrder, type: 'lis-get-order', name: 'order for the scanned sample', lis, allTests: false, ...at(820, 160), wires: [[toAnalyzer], [astm]] },
+    mapper(toAnalyzer, 'toInstrument', [[astm], []], 1080, 160, 'LIS -> analyzer codes'),
+    mapper(toLis, 'toLis', [[send], [unmappedDebug]], 820, 260, 'analyzer -> LIS codes'),
+    { id: send, type: 'lis-send-results', name: 'send results', lis, ...at(1080, 260), wires: [[processed]] },
+    { id: processed, type: 'change', name: 'processed per sample', rules: [{ t: 'set', p: 'payload', pt: 'msg', to: 'processed', tot: 'msg' }], action: '', property: '', from: '', to: '', reg: false, ...at(1300, 260), wires: [[split]] },
+    { id: split, type: 'split', name: '', splt: '\\n', spltType: 'str', arraySplt: 1, arraySpltType: 'len', stream: false, addname: '', property: 'payload', ...at(1480, 260), wires: [[markProcessed]] },
+    { id: markProcessed, type: 'lis-mark-processed', name: 'mark processed', lis, ...at(1640, 260), wires: [[]] },
+    debug(unmappedDebug, 'results with no LIS test', 1080, 320),
+    debug(otherDebug, 'QC, unassigned, other', 820, 380),
+    // Orders the LIS pushes: mapped and downloaded unsolicited (where the analyzer takes them).
+    { id: id('lis-push-in'), type: 'lis-push-in', name: 'orders pushed by the LIS', localApiAddress: '127.0.0.1', localApiPort: '8181', bodyLimit: '1048576', ...at(160, 460), wires: [[id('map-pushed')]] },
+    mapper(id('map-pushed'), 'toInstrument', [[astm], []], 420, 460, 'pushed order -> analyzer codes'),
+    // Set-up: the LIS test catalog, for checking the mapping.
+    { id: id('inject-catalog'), type: 'inject', name: 'read the LIS catalog', props: [{ p: 'payload' }], repeat: '', crontab: '', once: false, onceDelay: 0.1, topic: '', payload: '', payloadType: 'date', ...at(160, 540), wires: [[id('lis-get-tests')]] },
+    { id: id('lis-get-tests'), type: 'lis-get-tests', name: 'LIS test catalog', lis, filterName: '', filterCode: '', ...at(400, 540), wires: [[id('debug-catalog')]] },
+    debug(id('debug-catalog'), 'catalog', 620, 540),
+    { id: id('catch'), type: 'catch', name: 'every error', scope: null, uncaught: false, ...at(160, 620), wires: [[errorsDebug]] },
+    debug(errorsDebug, 'errors', 400, 620),
+  );
+  return nodes;
+}

@@ -1,0 +1,32 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { EXAMPLES, EXAMPLE_ENV, buildExample } from '../../demo/examples';
+
+const DIR = join(__dirname, '..', '..', '..', 'examples');
+
+describe('example flows', () => {
+  it('are exactly what demo/examples.ts makes (run `npm run examples` after changing it)', () => {
+    assert.deepEqual(readdirSync(DIR).filter((f) => f.endsWith('.json')).sort(), EXAMPLES.map((e) => `${e.file}.json`).sort());
+    for (const spec of EXAMPLES) {
+      assert.deepEqual(JSON.parse(readFileSync(join(DIR, `${spec.file}.json`), 'utf8')), buildExample(spec), spec.file);
+    }
+  });
+
+  it('read every site setting from the environment and hold no secret', () => {
+    for (const spec of EXAMPLES) {
+      const text = JSON.stringify(buildExample(spec));
+      for (const v of EXAMPLE_ENV[spec.transport].filter((x) => x !== 'LIS_TOKEN')) assert.ok(text.includes(`\${${v}}`), `${spec.file} reads ${v}`);
+      assert.ok(text.includes('"bearerTokenEnv":"LIS_TOKEN"'), `${spec.file} takes the token from LIS_TOKEN`);
+      assert.ok(!/credentials|bearerToken"\s*:/.test(text), `${spec.file} carries no credential`);
+    }
+  });
+
+  it('use every node type of the package, and a comment node explaining the set-up', () => {
+    const pkg = JSON.parse(readFileSync(join(DIR, '..', 'package.json'), 'utf8')) as { 'node-red': { nodes: Record<string, string> } };
+    const used = new Set(EXAMPLES.flatMap((s) => buildExample(s).map((n) => n.type)));
+    for (const type of Object.keys(pkg['node-red'].nodes)) assert.ok(used.has(type), type);
+    for (const spec of EXAMPLES) assert.ok(buildExample(spec).some((n) => n.type === 'comment' && String(n.info).includes('Test codes')));
+  });
+});
