@@ -4,7 +4,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ptyPair, type PtyPair } from '../support/socat';
+import { ptyPair, type PtyPair } from '../../demo/pty';
 import { AnalyzerPeer } from '../support/analyzer-peer';
 import { collect, helper, nodeModules, waitUntil } from '../support/red';
 import { serialNodesModule, serialPortConfig } from '../support/serial-flow';

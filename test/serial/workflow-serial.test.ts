@@ -7,7 +7,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ptyPair, type PtyPair } from '../support/socat';
+import { ptyPair, type PtyPair } from '../../demo/pty';
 import { AnalyzerPeer } from '../support/analyzer-peer';
 import { LisStub, anOrder } from '../support/lis-stub';
 import { ALL_LIS_NODES, collect, helper, nodeModules, waitUntil } from '../support/red';
