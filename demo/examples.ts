@@ -71,6 +71,9 @@ export const EXAMPLES: ExampleSpec[] = [
   },
 ];
 
+/** The flow `npm start` runs (flows/demo-flow.json). */
+export const DEMO_FLOW: ExampleSpec = EXAMPLES[0]!;
+
 type FlowNode = Record<string, unknown> & { id: string; type: string };
 
 interface CatalogTest {

@@ -1,7 +1,7 @@
 /** `npm run examples`: (re)writes examples/*.json from demo/examples.ts. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXAMPLES, buildExample } from './examples';
+import { DEMO_FLOW, EXAMPLES, buildExample } from './examples';
 
 const dir = join(__dirname, '..', '..', 'examples');
 mkdirSync(dir, { recursive: true });
@@ -9,3 +9,7 @@ for (const spec of EXAMPLES) {
   writeFileSync(join(dir, `${spec.file}.json`), `${JSON.stringify(buildExample(spec), null, 4)}\n`);
   console.log(`examples/${spec.file}.json`);
 }
+
+// npm start runs the demo flow: the generic example, kept in flows/ beside the demo LIS's catalog.
+writeFileSync(join(dir, '..', 'flows', 'demo-flow.json'), `${JSON.stringify(buildExample(DEMO_FLOW), null, 4)}\n`);
+console.log('flows/demo-flow.json');

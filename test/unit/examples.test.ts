@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXAMPLES, EXAMPLE_ENV, buildExample } from '../../demo/examples';
+import { DEMO_FLOW, EXAMPLES, EXAMPLE_ENV, buildExample } from '../../demo/examples';
 
 const DIR = join(__dirname, '..', '..', '..', 'examples');
 
@@ -12,6 +12,10 @@ describe('example flows', () => {
     for (const spec of EXAMPLES) {
       assert.deepEqual(JSON.parse(readFileSync(join(DIR, `${spec.file}.json`), 'utf8')), buildExample(spec), spec.file);
     }
+  });
+
+  it('include the demo flow npm start runs (flows/demo-flow.json)', () => {
+    assert.deepEqual(JSON.parse(readFileSync(join(DIR, '..', 'flows', 'demo-flow.json'), 'utf8')), buildExample(DEMO_FLOW));
   });
 
   it('read every site setting from the environment and hold no secret', () => {
