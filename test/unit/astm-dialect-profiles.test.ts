@@ -4,7 +4,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { GENERIC_LIS2A2, MINDRAY_CL, PROFILES, ROCHE_COBAS_E411, findProfile, getProfile, profileProblems, assertProfile, DialectProfileError, type DialectProfile } from '../../lib/astm/dialects';
+import { GENERIC_LIS2A2, IMMUCOR, MINDRAY_CL, PROFILES, ROCHE_COBAS_E411, SYSMEX_XN, findProfile, getProfile, profileProblems, assertProfile, DialectProfileError, type DialectProfile } from '../../lib/astm/dialects';
 import { resolveOptions } from '../../lib/astm/link/options';
 
 describe('dialect profiles', () => {
@@ -44,7 +44,12 @@ describe('dialect profiles', () => {
       if (p.order !== undefined) assert.ok(p.noOrder !== undefined, p.id);
     }
     // The bidirectional ones the brief asks for.
-    for (const id of ['generic-lis2a2', 'roche-cobas-e411', 'roche-cobas-e411-elecsys', 'mindray-cl']) assert.ok(getProfile(id).order !== undefined, id);
+    for (const id of ['generic-lis2a2', 'roche-cobas-e411', 'roche-cobas-e411-elecsys', 'mindray-cl', 'immucor', 'sysmex-xn']) assert.ok(getProfile(id).order !== undefined, id);
+  });
+
+  it('give at least four vendors the whole round: read a query, answer it with a download or "no information"', () => {
+    const vendors = new Set(PROFILES.filter((p) => p.vendor !== 'any' && p.query !== undefined && p.order !== undefined && p.noOrder !== undefined).map((p) => p.vendor));
+    for (const v of ['Roche', 'Mindray', 'Immucor', 'Sysmex']) assert.ok(vendors.has(v), v);
   });
 
   it('take the cobas e 411 deadline from its manual and stay conservative elsewhere', () => {
@@ -70,6 +75,22 @@ describe('profileProblems', () => {
     assert.ok(order !== undefined);
     assert.match(profileProblems(broken({ order: { ...order, order: { ...order.order, test: { codeComponent: 5, components: 4 } } } })).join(), /smaller than its codeComponent/);
     assert.match(profileProblems(broken({ order: { ...order, textDelimiters: { replaceWith: '|' } } })).join(), /replaceWith/);
+    const patient = order.patient;
+    assert.match(profileProblems(broken({ order: { ...order, patient: { ...patient, nameOrder: ['', 'first', 'last'] } } })).join(), /nameComponents or nameOrder, not both/);
+    assert.match(profileProblems(broken({ order: { ...order, patient: { ...patient, nameComponents: undefined, nameOrder: ['first', ''] } } })).join(), /"last" once/);
+    assert.match(profileProblems(broken({ order: { ...order, order: { ...order.order, sampleType: { field: 'specimenDescriptor', map: { Blood: [] } } } } })).join(), /"Blood"\] has no components/);
+  });
+
+  it('refuses an echo into the sample field that does not carry the queried sample', () => {
+    const xn = SYSMEX_XN.order;
+    assert.ok(xn !== undefined);
+    const echo = (from: number, to: number): DialectProfile => ({ ...SYSMEX_XN, order: { ...xn, order: { ...xn.order, echo: [{ field: 'specimenId', from, to }] } } });
+    assert.deepEqual(profileProblems(echo(1, 4)), []);
+    assert.match(profileProblems(echo(1, 2)).join(), /must cover the query component that names the sample/);
+    assert.match(profileProblems({ ...echo(1, 4), query: undefined }).join(), /must cover the query component/);
+    // An echo elsewhere (Roche: O-4) is not held to it.
+    assert.deepEqual(profileProblems(ROCHE_COBAS_E411), []);
+    assert.deepEqual(profileProblems(IMMUCOR), []);
   });
 
   it('is thrown by assertProfile', () => {

@@ -7,7 +7,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeMessage, repeatsOf, component, type AstmMessage, type OrderRecord, type PatientRecord } from '../../lib/astm/records';
-import { GENERIC_LIS2A2, MINDRAY_CL, ROCHE_COBAS_E411, ROCHE_COBAS_E411_ELECSYS, SYSMEX_XN } from '../../lib/astm/dialects';
+import { GENERIC_LIS2A2, MINDRAY_CL, ROCHE_COBAS_E411, ROCHE_COBAS_E411_ELECSYS, STAGO_STA } from '../../lib/astm/dialects';
 import { LabOrderError, QueryBook, buildNoInformation, buildOrderMessage, nameComponents, toLabEvents, type LabEvent, type LabOrder, type QueriedSample } from '../../lib/astm/lab';
 import { fixtureText, loadFixture } from '../support/fixtures';
 
@@ -239,8 +239,9 @@ describe('generic LIS2-A2 orders', () => {
     assert.throws(() => buildOrderMessage({ ...ORDER, patient: { ...PATIENT, Name: 'A\u0003B' } }, GENERIC_LIS2A2, at), /control character/);
     assert.throws(() => buildOrderMessage({ ...ORDER, patient: { ...PATIENT, DateOfBirth: '1960-03-15' } }, GENERIC_LIS2A2, at), /not yyyymmdd/);
     assert.throws(() => buildOrderMessage({ ...ORDER, TransactionDate: '2009' }, GENERIC_LIS2A2, at), /TransactionDate/);
-    assert.throws(() => buildOrderMessage(ORDER, SYSMEX_XN, at), /no order download layout/);
-    assert.throws(() => buildNoInformation('S-1', SYSMEX_XN, at), /no order download layout/);
+    // The Stago STA profile reads results only (no download layout in its sources).
+    assert.throws(() => buildOrderMessage(ORDER, STAGO_STA, at), /no order download layout/);
+    assert.throws(() => buildNoInformation('S-1', STAGO_STA, at), /no order download layout/);
     assert.throws(() => buildOrderMessage(ORDER, GENERIC_LIS2A2, { ...at, timeZone: 'Nowhere/Town' }));
   });
 });

@@ -149,6 +149,9 @@ export interface QueryDerived {
 
 export type PatientPart = 'dateOfBirth' | 'age' | 'ageUnit';
 
+/** One P-6 component: the surname, the given name, or one left empty. */
+export type NamePart = 'last' | 'first' | '';
+
 /** How an order download is written. */
 export interface OrderLayout {
   readonly delimiters: Delimiters;
@@ -161,9 +164,16 @@ export interface OrderLayout {
   };
   readonly patient: {
     readonly fields: Template<PatientField>;
-    readonly id?: Extract<PatientField, 'practicePatientId' | 'laboratoryPatientId'>;
+    /** Where the LIS patient ID goes: P-3, P-4, or P-5 (Sysmex XN writes it in P-5). */
+    readonly id?: Extract<PatientField, 'practicePatientId' | 'laboratoryPatientId' | 'patientId3'>;
     /** P-6 with this many components: last^first^... (see lab/patient-name.ts). */
     readonly nameComponents?: number;
+    /**
+     * P-6 for analyzers that do not start with the surname: each component in
+     * order (Sysmex XN writes `^first^last`: ['', 'first', 'last']). Instead
+     * of nameComponents, never with it; the name is split as lab/patient-name.ts says.
+     */
+    readonly nameOrder?: readonly NamePart[];
     /** P-8 components, in order. */
     readonly birth?: readonly PatientPart[];
     readonly sex?: boolean;
@@ -180,11 +190,20 @@ export interface OrderLayout {
     readonly priority: { readonly S: string; readonly R: string; readonly absent: string };
     /** O-7 "requested date/time" from the LIS TransactionDate. */
     readonly requestedAtFromTransaction?: boolean;
-    /** O-16 (or another field) from the LIS SampleType; 'as-is' writes the LIS name. A type missing from the map is refused. */
-    readonly sampleType?: { readonly field: OrderField; readonly map: 'as-is' | Readonly<Record<string, string>> };
+    /**
+     * O-16 (or another field) from the LIS SampleType; 'as-is' writes the LIS
+     * name. A type missing from the map is refused. A code given as a list is
+     * written as components (Immucor `Blood^Patient`: type^source).
+     */
+    readonly sampleType?: { readonly field: OrderField; readonly map: 'as-is' | Readonly<Record<string, string | readonly string[]>> };
     readonly actionCode: { readonly queried: string; readonly unsolicited: string };
     readonly reportType: { readonly queried: string; readonly unsolicited: string };
-    /** Set when the answer must repeat what the query said about the tube's place; such a profile can only answer queries. */
+    /**
+     * Set when the answer must repeat what the query said about the tube's
+     * place; such a profile can only answer queries. An echo into the sample
+     * field itself (Sysmex XN O-3 = the query's rack^position^sample^attribute)
+     * must cover the query component that names the sample.
+     */
     readonly echo?: readonly QueryEcho[];
   };
   readonly terminator: Template<TerminatorField>;

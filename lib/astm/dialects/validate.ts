@@ -71,10 +71,30 @@ export function profileProblems(p: DialectProfile): string[] {
     position('order.order.test.components', order.order.test.components, false);
     if (order.order.test.components < order.order.test.codeComponent) out.push('order.order.test.components is smaller than its codeComponent');
     if (order.patient.nameComponents !== undefined) position('order.patient.nameComponents', order.patient.nameComponents, false);
+    const nameOrder = order.patient.nameOrder;
+    if (nameOrder !== undefined) {
+      if (order.patient.nameComponents !== undefined) out.push('order.patient takes nameComponents or nameOrder, not both');
+      const count = (part: string) => nameOrder.filter((n) => n === part).length;
+      if (count('last') !== 1 || count('first') > 1) out.push('order.patient.nameOrder must name "last" once and "first" at most once');
+    }
+    const map = order.order.sampleType?.map;
+    if (map !== undefined && map !== 'as-is') {
+      for (const [type, code] of Object.entries(map)) {
+        if (typeof code !== 'string' && code.length === 0) out.push(`order.order.sampleType.map[${JSON.stringify(type)}] has no components`);
+      }
+    }
     for (const e of order.order.echo ?? []) {
       position('order.order.echo.from', e.from, false);
       position('order.order.echo.to', e.to, false);
       if (e.to < e.from) out.push('order.order.echo: to is before from');
+      // An echo that writes the sample field replaces the sample number the
+      // builder put there: it must carry the query's own sample component.
+      if (e.field === order.order.sampleField) {
+        const q = p.query;
+        if (q === undefined || q.component < e.from || q.component > e.to) {
+          out.push(`order.order.echo into ${e.field}, the sample field, must cover the query component that names the sample`);
+        }
+      }
     }
     if (order.order.echo !== undefined && order.order.echo.length > 0 && p.acceptsUnsolicitedOrders) {
       out.push('a profile whose orders echo the query cannot accept unsolicited orders (there is no query to echo)');

@@ -8,7 +8,9 @@
  * refused, never altered. The safety checks that matter most:
  * - an answer to a query must be for the sample the query named;
  * - a profile that echoes the query (Roche: rack and position) cannot write
- *   an answer without that query.
+ *   an answer without that query;
+ * - an echo that fills the sample field itself (Sysmex XN O-3) must carry
+ *   this sample where the query named it.
  */
 import { encodeMessage, formatAstmTimestamp, type AstmValue, type HeaderRecord, type OrderRecord, type PatientRecord, type TerminatorRecord } from '../records';
 import { assertProfile, type DialectProfile, type HeaderField, type OrderLayout, type Template } from '../dialects';
@@ -28,7 +30,7 @@ export function buildOrderMessage(order: LabOrder, profile: DialectProfile, opts
 
   const o: OrderRecord = { type: 'O', sequence: '1', ...copy(layout.order.fields) };
   o[layout.order.sampleField] = sample;
-  echoQuery(o, layout, query);
+  echoQuery(o, layout, profile, sample, query);
   o.universalTestId = testField(tests, layout);
   o.priority = priorityOf(order.Priority, layout);
   if (layout.order.requestedAtFromTransaction === true && order.TransactionDate !== undefined && order.TransactionDate !== null && order.TransactionDate !== '') {
@@ -64,7 +66,7 @@ export function buildNoInformation(sampleNumber: string, profile: DialectProfile
 
   const o: OrderRecord = { type: 'O', sequence: '1', ...copy(layout.order.fields) };
   o[layout.order.sampleField] = sample;
-  echoQuery(o, layout, query);
+  echoQuery(o, layout, profile, sample, query);
   o.universalTestId = '';
   o.priority = layout.order.priority.absent;
   o.actionCode = layout.order.actionCode.queried;
@@ -123,6 +125,13 @@ function patientRecord(order: LabOrder, layout: OrderLayout): PatientRecord {
     checkText(patient.Name, 'patient.Name');
     p.name = nameComponents(freeText(patient.Name, layout), spec.nameComponents);
   }
+  if (spec.nameOrder !== undefined) {
+    checkText(patient.Name, 'patient.Name');
+    // Split as for nameComponents (only "Last, First" is split), then put
+    // each part where the analyzer wants it (Sysmex XN: `^first^last`).
+    const [last = '', first = ''] = nameComponents(freeText(patient.Name, layout), spec.nameOrder.includes('first') ? 2 : 1);
+    p.name = spec.nameOrder.map((part) => (part === 'last' ? last : part === 'first' ? first : ''));
+  }
   if (spec.birth !== undefined) {
     const parts = spec.birth.map((part) => birthPart(part, order));
     p.birthdate = parts.length === 1 ? (parts[0] ?? '') : parts;
@@ -148,11 +157,22 @@ function terminatorRecord(layout: OrderLayout): TerminatorRecord {
   return { type: 'L', sequence: '1', ...copy(layout.terminator) };
 }
 
-function echoQuery(o: OrderRecord, layout: OrderLayout, query: QueriedSample | undefined): void {
+function echoQuery(o: OrderRecord, layout: OrderLayout, profile: DialectProfile, sample: string, query: QueriedSample | undefined): void {
   for (const e of layout.order.echo ?? []) {
     if (query === undefined) return;
     const parts: string[] = [];
     for (let n = e.from; n <= e.to; n++) parts.push(query.range[n - 1] ?? '');
+    if (e.field === layout.order.sampleField) {
+      // The echo replaces the sample number written before it (Sysmex XN
+      // O-3 = the query's rack^position^sample^attribute): it goes out only
+      // if the component the query named the sample in still holds this sample.
+      const at = profile.query === undefined ? -1 : profile.query.component - e.from;
+      const raw = parts[at];
+      const named = raw === undefined ? undefined : profile.query?.trim === true ? raw.trim() : raw;
+      if (named !== sample) {
+        throw new LabOrderError(`profile ${profile.id} repeats the query in ${e.field}, but the query's sample component ${JSON.stringify(raw ?? '')} is not sample ${JSON.stringify(sample)}`);
+      }
+    }
     o[e.field] = parts.length === 1 ? (parts[0] ?? '') : parts;
   }
 }
@@ -188,14 +208,16 @@ function priorityOf(priority: LabOrder['Priority'], layout: OrderLayout): string
   throw new LabOrderError(`Priority ${JSON.stringify(priority)} is not S or R`);
 }
 
-function sampleTypeCode(type: string, layout: OrderLayout, profile: DialectProfile, sample: string): string {
+function sampleTypeCode(type: string, layout: OrderLayout, profile: DialectProfile, sample: string): AstmValue {
   const rule = layout.order.sampleType;
   if (rule === undefined) return '';
   if (typeof type !== 'string' || type.trim() === '') throw new LabOrderError(`sample ${sample} has no SampleType`);
   if (rule.map === 'as-is') return freeText(type, layout);
-  const code = rule.map[type];
+  // Own keys only: a type named like an Object.prototype member is not a code.
+  const code = Object.hasOwn(rule.map, type) ? rule.map[type] : undefined;
   if (code === undefined) throw new LabOrderError(`sample type ${JSON.stringify(type)} of sample ${sample} has no code on ${profile.label} (known: ${Object.keys(rule.map).join(', ')})`);
-  return code;
+  // Components (Immucor type^source) are copied: the profile is frozen and shared.
+  return typeof code === 'string' ? code : [...code];
 }
 
 function checkText(text: unknown, what: string): asserts text is string {
