@@ -55,6 +55,38 @@ export const EXAMPLES: ExampleSpec[] = [
     ],
   },
   {
+    file: 'sysmex-xn-serial',
+    dialect: 'sysmex-xn',
+    transport: 'serial',
+    tests: [
+      { lisTestId: 'T-WBC', instrumentCode: 'WBC' },
+      { lisTestId: 'T-RBC', instrumentCode: 'RBC' },
+      { lisTestId: 'T-HGB', instrumentCode: 'HGB' },
+      { lisTestId: 'T-HCT', instrumentCode: 'HCT' },
+      { lisTestId: 'T-PLT', instrumentCode: 'PLT' },
+      { lisTestId: 'T-MCV', instrumentCode: 'MCV' },
+    ],
+    notes: [
+      'Sysmex XN-L / XN series, host query mode: the analyzer asks for every tube it reads (rack^position^sample in Q-3) and takes the order only as the answer to that query.',
+      'Test codes are the XN parameter names (R-3 component 5, e.g. ^^^^WBC^1).',
+    ],
+  },
+  {
+    file: 'immucor-galileo-serial',
+    dialect: 'immucor',
+    transport: 'serial',
+    tests: [
+      { lisTestId: 'T-ABORH', instrumentCode: 'ABORH' },
+      { lisTestId: 'T-ABSCR', instrumentCode: 'ABSCR' },
+      { lisTestId: 'T-XM', instrumentCode: 'Crossmatch' },
+    ],
+    notes: [
+      'Immucor Galileo / Echo / NEO blood bank analyzers: orders can be downloaded as answers to queries or unsolicited.',
+      'Orders must have sample type Blood (written as Blood^Patient in O-16).',
+      'Test codes are the analyzer\'s assay names: check them on the analyzer and edit the mapping.',
+    ],
+  },
+  {
     file: 'mindray-cl2000i-tcp',
     dialect: 'mindray-cl',
     transport: 'tcp',

@@ -30,7 +30,8 @@ describe('demo LIS: tests endpoint', () => {
     const lis = await startDemo(t);
     const ids = async (body: unknown) => ((await post(lis.url('/api/tests'), body)).json.tests as Array<{ ID: string }>).map((x) => x.ID);
     assert.deepEqual(await ids({ Name: 'CHOLEST' }), ['T-CHOL', 'T-HDL']);
-    assert.deepEqual(await ids({ Code: 'cr' }), ['T-CREA', 'T-CRP', 'T-UCREA']);
+    assert.deepEqual(await ids({ Code: 'cr' }), ['T-CREA', 'T-CRP', 'T-UCREA', 'T-ABSCR']);
+    assert.deepEqual(await ids({ Name: 'cross' }), ['T-XM']);
     assert.deepEqual(await ids({ Code: 'cr', Name: 'urine' }), ['T-UCREA']);
     assert.deepEqual(await ids({ Name: 'no such test' }), []);
     assert.deepEqual(await ids({ Name: '', Code: null }), (await ids({})));

@@ -81,7 +81,7 @@ describe('OrderBook', () => {
       assert.ok(Tests.length >= 2 && Tests.length <= 5, `${sample}: ${Tests.length}`);
     }
     assert.deepEqual([...sizes].sort(), [2, 3, 4, 5]);
-    assert.deepEqual([...types].sort(), ['EDTA', 'Plasma', 'Serum', 'Urine']);
+    assert.deepEqual([...types].sort(), ['Blood', 'EDTA', 'Plasma', 'Serum', 'Urine']);
     assert.deepEqual([...priorities].sort(), ['R', 'S']);
   });
 
