@@ -1,0 +1,11 @@
+/**
+ * The analyzer simulator: plays one analyzer of a chosen dialect against a
+ * host, for integrators' rehearsals, the end-to-end tests and the benchmarks.
+ */
+export { AnalyzerSimulator, SimulatorError } from './simulator';
+export type * from './types';
+export { analyteCodes, findAnalyte, simulateValue, type Analyte, type SimulatedValue } from './analytes';
+export { buildQuery, buildResults, queryRange, readHostMessage, type DownloadedOrder, type DownloadedPatient, type GeneratedResult, type HostAnswer, type ResultsInput, type Tube } from './messages';
+export { flavourOf, hasVendorFlavour, type AnalyzerFlavour } from './flavours';
+export { misbehaviourProblems, type Misbehaviour } from './misbehaviour';
+export { createTransport, MemoryTransport, SerialTransport, TcpClientTransport, TcpServerTransport, Transport, type TransportSpec } from './transport';

@@ -1,0 +1,338 @@
+/**
+ * The analyzer's messages, as the mirror image of lib/astm/lab: queries the
+ * host's toLabEvents reads with the same profile, results it files under the
+ * right sample and test, and the reading of the host's downloads that
+ * buildOrderMessage / buildNoInformation write.
+ *
+ * Every place an identifier goes comes from the profile (QueryRule, SampleIdRule,
+ * TestIdRule, ResultsRule, OrderLayout); flavours.ts only fills in what the
+ * profile leaves open. Messages are written with the record codec, so values
+ * are escaped and field counts follow the standard.
+ */
+import {
+  decodeMessage,
+  encodeMessage,
+  formatAstmTimestamp,
+  repeatsOf,
+  type AstmRecord,
+  type AstmValue,
+  type HeaderRecord,
+  type OrderRecord,
+  type PatientRecord,
+  type ResultRecord,
+} from '../astm/records';
+import type { DialectProfile, OrderField, OrderLayout, PatientPart } from '../astm/dialects';
+import { nameComponents } from '../astm/lab';
+import { simulateValue } from './analytes';
+import { flavourOf, placed, type AnalyzerFlavour, type MessageKind, type Tube } from './flavours';
+
+export type { Tube } from './flavours';
+
+export interface TimeOptions {
+  now: Date;
+  /** The site's IANA zone; the profile's own zone wins when it has one (as on the host side). */
+  timeZone: string;
+}
+
+function stamp(profile: DialectProfile, opts: TimeOptions): string {
+  return formatAstmTimestamp(opts.now, profile.timeZone ?? opts.timeZone);
+}
+
+function header(flavour: AnalyzerFlavour, kind: MessageKind, profile: DialectProfile, opts: TimeOptions): HeaderRecord {
+  const h: HeaderRecord = { type: 'H', delimiters: { ...flavour.delimiters }, ...structuredClone(flavour.header(kind)) };
+  if (flavour.headerTimestamp) h.timestamp = stamp(profile, opts);
+  return h;
+}
+
+function encode(flavour: AnalyzerFlavour, records: AstmRecord[]): string {
+  return encodeMessage({ delimiters: { ...flavour.delimiters }, records });
+}
+
+// ----- queries -----
+
+/** The components of Q-3 this query will carry, so the simulator can check the host's echo of them. */
+export function queryRange(profile: DialectProfile, sample: string, tube: Tube): string[] {
+  return flavourOf(profile).queryRange(sample, tube);
+}
+
+/**
+ * A host query for one sample: Q-3 with the sample at the component the
+ * profile's QueryRule reads, Q-13 'O' (request orders), or the profile's
+ * cancel code when the analyzer gives up on its earlier query.
+ */
+export function buildQuery(profile: DialectProfile, sample: string, tube: Tube, opts: TimeOptions & { cancel?: boolean }): string {
+  const rule = profile.query;
+  if (rule === undefined) throw new Error(`dialect ${profile.id} has no host query layout: this analyzer does not query`);
+  const flavour = flavourOf(profile);
+  let status = flavour.queryStatus;
+  if (opts.cancel === true) {
+    if (rule.cancelStatus === undefined) throw new Error(`dialect ${profile.id} has no query cancel code`);
+    status = rule.cancelStatus;
+  }
+  const range = flavour.queryRange(sample, tube);
+  return encode(flavour, [
+    header(flavour, 'query', profile, opts),
+    { type: 'Q', sequence: '1', startingRange: range.length === 1 ? (range[0] ?? '') : range, universalTestId: flavour.queryTests, statusCode: status },
+    { type: 'L', sequence: '1', terminationCode: 'N' },
+  ]);
+}
+
+// ----- the host's downloads -----
+
+export interface DownloadedPatient {
+  id?: string;
+  /** As the LIS wrote it: "Roe, Jane" when P-6 had last^first, else the one name. */
+  name?: string;
+  dateOfBirth?: string;
+  age?: string;
+  ageUnit?: string;
+  sex?: string;
+}
+
+export interface DownloadedOrder {
+  sampleNumber: string;
+  /** Instrument test codes, in download order. */
+  tests: string[];
+  /** Test names the download gave (Mindray O-5 assay names), by code. */
+  testNames: Record<string, string>;
+  priority?: 'S' | 'R';
+  /** The LIS sample type: the O field mapped back through the profile's table. */
+  sampleType?: string;
+  patient?: DownloadedPatient;
+  /** O-12 and O-26 as received. */
+  actionCode: string;
+  reportType: string;
+  /** The fields the profile's layout echoes from the query (Roche O-4), as received. */
+  echo: { field: OrderField; components: string[] }[];
+  /** Anything the analyzer would object to; empty when the download is as the profile describes it. */
+  problems: string[];
+}
+
+export type HostAnswer =
+  | { kind: 'order'; order: DownloadedOrder }
+  /** The dialect's "no information" answer; sampleNumber is absent in the terminator form (Mindray `L|1|I`). */
+  | { kind: 'noInformation'; sampleNumber?: string; problems: string[] }
+  | { kind: 'other'; reason: string };
+
+const first = (v: AstmValue | undefined, position = 1): string => (repeatsOf(v)[0]?.[position - 1] ?? '').trim();
+
+/** What a message from the host means to the analyzer: orders, "no information", or something else. */
+export function readHostMessage(text: string, profile: DialectProfile): HostAnswer[] {
+  const layout = profile.order;
+  if (layout === undefined) return [{ kind: 'other', reason: `dialect ${profile.id} has no order download layout: the simulator cannot read downloads for it` }];
+  let records: AstmRecord[];
+  try {
+    records = decodeMessage(text).records;
+  } catch (err) {
+    return [{ kind: 'other', reason: `message could not be decoded: ${(err as Error).message}` }];
+  }
+  const flavour = flavourOf(profile);
+  const out: HostAnswer[] = [];
+  let patient: PatientRecord | undefined;
+  let orders = 0;
+  let terminationCode = '';
+  for (const record of records) {
+    if (record.type === 'P') patient = record;
+    else if (record.type === 'L') terminationCode = first(record.terminationCode);
+    else if (record.type === 'O') {
+      orders++;
+      out.push(readOrder(record, patient, layout, profile, flavour));
+    }
+  }
+  if (orders === 0) {
+    const noOrder = profile.noOrder;
+    const code = noOrder?.form === 'terminator' ? noOrder.terminationCode : 'I';
+    if (terminationCode === code) out.push({ kind: 'noInformation', problems: [] });
+    else out.push({ kind: 'other', reason: `no order record and L-3 ${JSON.stringify(terminationCode)}, not the "no information" code ${JSON.stringify(code)}` });
+  }
+  return out;
+}
+
+function readOrder(o: OrderRecord, p: PatientRecord | undefined, layout: OrderLayout, profile: DialectProfile, flavour: AnalyzerFlavour): HostAnswer {
+  const sample = first(o[layout.order.sampleField]);
+  const reportType = first(o.reportType);
+  const problems: string[] = [];
+  const codeAt = layout.order.test.codeComponent;
+  const tests: string[] = [];
+  const testNames: Record<string, string> = {};
+  for (const r of repeatsOf(o.universalTestId)) {
+    const code = (r[codeAt - 1] ?? '').trim();
+    if (code === '') continue;
+    if (tests.includes(code)) problems.push(`test ${code} ordered twice`);
+    else tests.push(code);
+    const nameAt = flavour.downloadTestName;
+    const name = nameAt === undefined ? '' : (r[nameAt - 1] ?? '').trim();
+    if (name !== '') testNames[code] = name;
+  }
+  if (sample === '') problems.push(`the order names no sample in its ${layout.order.sampleField} field`);
+  if (tests.length === 0) {
+    // The "no information" answer in order form: an O record without tests (Roche).
+    const expected = profile.noOrder?.form === 'order' ? profile.noOrder.reportType : undefined;
+    if (expected !== undefined && reportType !== expected) problems.push(`O-26 ${JSON.stringify(reportType)} where the "no information" answer has ${JSON.stringify(expected)}`);
+    return { kind: 'noInformation', ...(sample === '' ? {} : { sampleNumber: sample }), problems };
+  }
+  const order: DownloadedOrder = {
+    sampleNumber: sample,
+    tests,
+    testNames,
+    actionCode: first(o.actionCode),
+    reportType,
+    echo: (layout.order.echo ?? []).map((e) => ({ field: e.field, components: repeatsOf(o[e.field])[0] ?? [] })),
+    problems,
+  };
+  const priority = first(o.priority);
+  if (priority === layout.order.priority.S) order.priority = 'S';
+  else if (priority === layout.order.priority.R) order.priority = 'R';
+  const sampleType = readSampleType(o, layout);
+  if (sampleType !== undefined) order.sampleType = sampleType;
+  if (p !== undefined) {
+    const patient = readPatient(p, layout);
+    if (Object.keys(patient).length > 0) order.patient = patient;
+  }
+  return { kind: 'order', order };
+}
+
+function readSampleType(o: OrderRecord, layout: OrderLayout): string | undefined {
+  const rule = layout.order.sampleType;
+  if (rule === undefined) return undefined;
+  const code = first(o[rule.field]);
+  if (code === '') return undefined;
+  if (rule.map === 'as-is') return code;
+  // Several LIS types may share a code (Roche: Serum and Plasma are both '1'): the first one names it.
+  return Object.entries(rule.map).find(([, c]) => c === code)?.[0] ?? code;
+}
+
+function readPatient(p: PatientRecord, layout: OrderLayout): DownloadedPatient {
+  const spec = layout.patient;
+  const out: DownloadedPatient = {};
+  if (spec.id !== undefined) {
+    const id = first(p[spec.id]);
+    if (id !== '') out.id = id;
+  }
+  if (spec.nameComponents !== undefined) {
+    const parts = repeatsOf(p.name)[0] ?? [];
+    const last = (parts[0] ?? '').trim();
+    const given = (parts[1] ?? '').trim();
+    // The mirror of lab/patient-name.ts: last^first came from "last, first".
+    const name = given === '' ? last : `${last}, ${given}`;
+    if (name !== '') out.name = name;
+  }
+  if (spec.birth !== undefined) {
+    const parts = repeatsOf(p.birthdate)[0] ?? [];
+    spec.birth.forEach((part: PatientPart, i) => {
+      const v = (parts[i] ?? '').trim();
+      if (v !== '') out[part] = v;
+    });
+  }
+  if (spec.sex === true) {
+    const sex = first(p.sex);
+    if (sex !== '') out.sex = sex;
+  }
+  return out;
+}
+
+// ----- results -----
+
+export interface ResultsInput {
+  sampleNumber: string;
+  tests: readonly string[];
+  testNames?: Readonly<Record<string, string>>;
+  /** A test reported although nobody ordered it (misbehaviour unorderedResult). */
+  unorderedTest?: string;
+  patient?: DownloadedPatient;
+  priority?: 'S' | 'R';
+  tube: Tube;
+  completedAt: Date;
+  timeZone: string;
+  seed: string;
+}
+
+export interface GeneratedResult {
+  code: string;
+  name?: string;
+  /** The value as the host should read it (decimal point). */
+  value: string;
+  units?: string;
+  referenceRange?: string;
+  flag?: 'N' | 'L' | 'H';
+  unordered?: true;
+}
+
+/**
+ * A result message for one sample, laid out so that toLabEvents with the same
+ * profile files every R under this sample: the sample number where SampleIdRule
+ * reads it, the code where TestIdRule reads it, the value where ResultsRule
+ * reads it, and the completion time in the field ResultsRule names, in the
+ * site zone.
+ */
+export function buildResults(profile: DialectProfile, input: ResultsInput): { text: string; results: GeneratedResult[] } {
+  const flavour = flavourOf(profile);
+  const opts: TimeOptions = { now: input.completedAt, timeZone: input.timeZone };
+  const done = stamp(profile, opts);
+  const codes = [...input.tests];
+  if (input.unorderedTest !== undefined && !codes.includes(input.unorderedTest)) codes.push(input.unorderedTest);
+  if (input.tests.length === 0) throw new Error(`no tests to report for sample ${input.sampleNumber}`);
+
+  const p: PatientRecord = { type: 'P', sequence: '1' };
+  const o: OrderRecord = { type: 'O', sequence: '1', ...structuredClone(flavour.resultOrder(input.tube)) };
+  const rule = profile.sampleId;
+  if (rule.record === 'P') p[rule.field] = placeSample(input.sampleNumber, rule.component, p[rule.field]);
+  else o[rule.field] = placeSample(input.sampleNumber, rule.component, o[rule.field]);
+  if (rule.record === 'O') echoPatient(p, profile.order, input.patient);
+
+  o.universalTestId = input.tests.map((code) => flavour.orderTestId(code, input.testNames?.[code]));
+  o.priority = input.priority === 'S' ? 'S' : 'R';
+  // LIS2-A2 O-26 'F': final results.
+  o.reportType = 'F';
+  const when = profile.results.completedAt;
+  if (when.record === 'O') o[when.field] = done;
+
+  const results: GeneratedResult[] = [];
+  const rs: ResultRecord[] = codes.map((code, i) => {
+    const name = input.testNames?.[code];
+    const v = simulateValue(input.seed, input.sampleNumber, code, name);
+    // EUROIMMUN writes decimal commas; its profile turns them into points, so the analyzer sends commas.
+    const text = profile.results.value.decimalComma === 'dot' ? v.value.replace('.', ',') : v.value;
+    const r: ResultRecord = { type: 'R', sequence: String(i + 1), universalTestId: flavour.resultTestId(code, name ?? v.analyte?.code), value: flavour.value(text) };
+    const generated: GeneratedResult = { code, value: v.value };
+    if (name !== undefined) generated.name = name;
+    if (v.units !== undefined) r.units = generated.units = v.units;
+    if (v.low !== undefined && v.high !== undefined) {
+      const range = flavour.range(v.low, v.high);
+      if (range !== undefined) {
+        r.referenceRange = range;
+        generated.referenceRange = typeof range === 'string' ? range : repeatsOf(range)[0]?.join(flavour.delimiters.component);
+      }
+    }
+    if (v.flag !== undefined) r.abnormalFlags = generated.flag = v.flag;
+    // LIS2-A2 R-9 'F': final result.
+    r.resultStatus = 'F';
+    if (when.record === 'R') r[when.field] = done;
+    if (flavour.instrumentId !== undefined) r.instrumentId = structuredClone(flavour.instrumentId);
+    if (!input.tests.includes(code)) generated.unordered = true;
+    results.push(generated);
+    return r;
+  });
+
+  const text = encode(flavour, [header(flavour, 'results', profile, opts), p, o, ...rs, { type: 'L', sequence: '1', terminationCode: 'N' }]);
+  return { text, results };
+}
+
+/** The sample number at its component of a field, keeping what the flavour wrote in the others. */
+function placeSample(sample: string, component: number, existing: AstmValue | undefined): AstmValue {
+  const parts = repeatsOf(existing)[0] ?? [];
+  const length = Math.max(parts.length, component);
+  if (length === 1) return sample;
+  const out = placed('', component, length).map((_, i) => parts[i] ?? '');
+  out[component - 1] = sample;
+  return out;
+}
+
+/** Analyzers report the patient they were given: ID and name where the download put them. */
+function echoPatient(p: PatientRecord, layout: OrderLayout | undefined, patient: DownloadedPatient | undefined): void {
+  if (layout === undefined || patient === undefined) return;
+  const spec = layout.patient;
+  if (spec.id !== undefined && patient.id !== undefined) p[spec.id] = patient.id;
+  if (spec.nameComponents !== undefined && patient.name !== undefined) p.name = nameComponents(patient.name, spec.nameComponents);
+  if (spec.sex === true && patient.sex !== undefined) p.sex = patient.sex;
+}

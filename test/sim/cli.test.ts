@@ -1,0 +1,201 @@
+/**
+ * lis-analyzer-sim as integrators run it: a separate process on one end of a
+ * socat pty pair (or a TCP connection), a small host from the package's own
+ * pieces on the other. It must log every frame readably, exit 0 only when
+ * every sample got its order and its results were acknowledged, and stop
+ * cleanly on SIGTERM / SIGINT.
+ */
+import { describe, it, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { NAK } from '../../lib/astm/control';
+import { getProfile } from '../../lib/astm/dialects';
+import { SerialTransport, TcpServerTransport } from '../../lib/sim';
+import { parseCliOptions, UsageError } from '../../lib/sim/cli-options';
+import { TestHost, labOrder, waitUntil } from './support/host';
+import { cable } from './support/pty';
+
+const CLI = join(__dirname, '..', '..', 'lib', 'sim', 'cli.js');
+const BIN = join(__dirname, '..', '..', '..', 'bin', 'lis-analyzer-sim');
+
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of ['ANALYZER_PORT', 'ANALYZER_BAUD', 'ANALYZER_HOST', 'ANALYZER_TCP_PORT']) delete env[name];
+  return { ...env, ...extra };
+}
+
+interface Finished {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  out: string;
+}
+
+interface Running {
+  output: () => string;
+  kill: (signal: NodeJS.Signals) => void;
+  finished: Promise<Finished>;
+}
+
+function start(t: TestContext, args: string[], env = cleanEnv(), file = CLI): Running {
+  const child = spawn(process.execPath, [file, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const finished = new Promise<Finished>((resolve) => child.once('close', (code, signal) => resolve({ code, signal, out })));
+  t.after(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  return { output: () => out, kill: (s) => child.kill(s), finished };
+}
+
+async function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took more than ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([p, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A host on the far pty of a fresh socat pair, answering from `orders`. */
+async function serialHost(t: TestContext, dialect: string, orders: ReturnType<typeof labOrder>[], options: { silent?: boolean } = {}) {
+  const line = await cable();
+  const host = new TestHost({ profile: getProfile(dialect), transport: new SerialTransport(line.host), orders, ...options });
+  await host.start();
+  t.after(async () => {
+    await host.stop();
+    await line.close();
+  });
+  return { line, host };
+}
+
+const ISO = '\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z';
+
+describe('lis-analyzer-sim over a serial line', () => {
+  for (const dialect of ['generic-lis2a2', 'roche-cobas-e411', 'mindray-cl']) {
+    it(`${dialect}: runs the samples, logs readable frames, exits 0`, async (t) => {
+      const { line, host } = await serialHost(t, dialect, [labOrder('S1', ['GLU', 'CREA']), labOrder('S2', ['TSH'])]);
+      const run = start(t, ['--dialect', dialect, '--serial', line.analyzer, '--samples', 'S1,S2', '--interval', '300', '--analysis-ms', '30', '--tz', 'Europe/Berlin', '--seed', '5']);
+      const done = await within(run.finished, 15000, 'the run');
+      assert.equal(done.code, 0, done.out);
+      assert.match(done.out, new RegExp(`^${ISO} → <ENQ>$`, 'm'), 'ENQ sent, with a timestamp and an arrow');
+      assert.match(done.out, new RegExp(`^${ISO} ← <ACK>$`, 'm'), 'ACK received');
+      assert.match(done.out, /→ <STX>1H\|\\\^&.*<CR>Q\|1\|.*S1.*<ETX>[0-9A-F]{2}<CR><LF>$/m, 'the query frame in readable form');
+      assert.match(done.out, /← <STX>1H\|\\\^&.*<CR>O\|1\|.*S1.*<ETX>[0-9A-F]{2}<CR><LF>$/m, 'the download frame');
+      assert.match(done.out, /^Summary: 2 sample\(s\), 2 ok, 0 failed$/m);
+      assert.match(done.out, /messages sent 4, acknowledged 4, failed 0, received 2/);
+      assert.match(done.out, /S1: ok \(order GLU,CREA; results GLU=[\d.]+ mmol\/L.*; acknowledged\)/);
+      await waitUntil(() => host.results.length === 3, 'three results at the host', 3000, () => host.trace());
+      assert.deepEqual(
+        host.results.map((r) => [r.SampleNumber, r.instrumentCode]),
+        [
+          ['S1', 'GLU'],
+          ['S1', 'CREA'],
+          ['S2', 'TSH'],
+        ],
+      );
+    });
+  }
+
+  it('exits non-zero when a sample gets no order', async (t) => {
+    const { line } = await serialHost(t, 'generic-lis2a2', [labOrder('S1', ['GLU'])]);
+    const run = start(t, ['--dialect', 'generic-lis2a2', '--serial', line.analyzer, '--samples', 'S1,NOPE', '--interval', '200', '--analysis-ms', '0', '--quiet']);
+    const done = await within(run.finished, 15000, 'the run');
+    assert.equal(done.code, 1, done.out);
+    assert.match(done.out, /^Summary: 2 sample\(s\), 1 ok, 1 failed$/m);
+    assert.match(done.out, /NOPE: FAILED \(no order at the host\)/);
+    assert.doesNotMatch(done.out, /<ENQ>/, '--quiet logs no frames');
+  });
+
+  it('takes the port from ANALYZER_PORT, names samples from --count/--prefix, and injects faults on request', async (t) => {
+    const { line, host } = await serialHost(t, 'generic-lis2a2', [labOrder('E001', ['K']), labOrder('E002', ['NA'])]);
+    const run = start(t, ['--dialect', 'generic-lis2a2', '--count', '2', '--prefix', 'E', '--interval', '300', '--analysis-ms', '0', '--corrupt-checksum', '1'], cleanEnv({ ANALYZER_PORT: line.analyzer, ANALYZER_BAUD: '19200' }));
+    const done = await within(run.finished, 15000, 'the run');
+    assert.equal(done.code, 0, done.out);
+    assert.match(done.out, /serial .*analyzer 19200 8N1/);
+    assert.match(done.out, /! corruptChecksum: frame 1 sent with a wrong checksum/);
+    assert.ok(host.written().includes(NAK), 'the host NAKed the corrupted frame');
+    assert.match(done.out, /E001: ok/);
+    assert.match(done.out, /E002: ok/);
+  });
+
+  it('stops cleanly on SIGTERM, with a summary', async (t) => {
+    const { line, host } = await serialHost(t, 'roche-cobas-e411', [], { silent: true });
+    const run = start(t, ['--dialect', 'roche-cobas-e411', '--serial', line.analyzer, '--samples', 'S1,S2', '--query-timeout-ms', '60000']);
+    await waitUntil(() => host.queries.length === 1, 'the query at the host', 10000, run.output);
+    run.kill('SIGTERM');
+    const done = await within(run.finished, 5000, 'stopping');
+    assert.equal(done.code, 143, done.out);
+    assert.match(done.out, /SIGTERM: stopping/);
+    assert.match(done.out, /^Summary: 2 sample\(s\), 0 ok, 2 failed$/m);
+    assert.match(done.out, /S1: FAILED \(the simulator was stopped\)/);
+  });
+});
+
+describe('lis-analyzer-sim over TCP', () => {
+  it('connects to ANALYZER_HOST:ANALYZER_TCP_PORT', async (t) => {
+    const server = new TcpServerTransport(0);
+    const host = new TestHost({ profile: getProfile('mindray-cl'), transport: server, orders: [labOrder('M1', ['TSH'])] });
+    await host.start();
+    t.after(() => host.stop());
+    const run = start(t, ['--dialect', 'mindray-cl', '--samples', 'M1', '--analysis-ms', '0'], cleanEnv({ ANALYZER_HOST: '127.0.0.1', ANALYZER_TCP_PORT: String(server.boundPort) }));
+    const done = await within(run.finished, 15000, 'the run');
+    assert.equal(done.code, 0, done.out);
+    assert.match(done.out, /tcp client to 127\.0\.0\.1:\d+/);
+  });
+
+  it('stops on SIGINT while it listens for a host that never comes', async (t) => {
+    const run = start(t, ['--dialect', 'generic-lis2a2', '--listen', '0', '--samples', 'S1']);
+    await waitUntil(() => /waiting for the host to connect/.test(run.output()), 'the listening line', 10000, run.output);
+    run.kill('SIGINT');
+    const done = await within(run.finished, 5000, 'stopping');
+    assert.equal(done.code, 130, done.out);
+    assert.match(done.out, /S1: FAILED/);
+  });
+});
+
+describe('lis-analyzer-sim command line', () => {
+  it('the bin launcher runs the built CLI', async () => {
+    assert.match(readFileSync(BIN, 'utf8'), /^#!\/usr\/bin\/env node\n/);
+    const { code, stdout } = await new Promise<{ code: number; stdout: string }>((resolve) =>
+      execFile(process.execPath, [BIN, '--help'], { env: cleanEnv(), timeout: 10000 }, (err, stdout) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout })),
+    );
+    assert.equal(code, 0);
+    assert.match(stdout, /^lis-analyzer-sim: plays one analyzer/);
+    assert.match(stdout, /--corrupt-checksum/);
+  });
+
+  it('a usage error exits 2', async (t) => {
+    const done = await within(start(t, ['--dialect', 'generic-lis2a2', '--samples', 'S1']).finished, 10000, 'the run');
+    assert.equal(done.code, 2);
+    assert.match(done.out, /no line given: use --serial, --tcp or --listen/);
+  });
+
+  it('parses samples, lines, environment and misbehaviour', () => {
+    const env = cleanEnv();
+    const c = parseCliOptions(['--dialect', 'mindray-cl', '--count', '3', '--prefix', 'Q', '--tcp', 'lab-host:5100', '--drop-ack', '2', '--contend', '--split-records', 'record', '--pause-ms', '100', '--unordered-result', 'auto'], env);
+    assert.deepEqual(c.samples, ['Q001', 'Q002', 'Q003']);
+    assert.deepEqual(c.transport, { kind: 'tcp', host: 'lab-host', port: 5100 });
+    assert.deepEqual(c.misbehaviour, { dropAck: 2, contend: 1, splitRecords: 'record', pauseMs: 100, unorderedResult: true });
+    const serial = parseCliOptions(['--dialect', 'generic-lis2a2', '--samples', 'A, B', '--baud', '4800'], { ...env, ANALYZER_PORT: '/dev/ttyUSB0', ANALYZER_BAUD: '1200' });
+    assert.deepEqual(serial.samples, ['A', 'B']);
+    assert.deepEqual(serial.transport, { kind: 'serial', path: '/dev/ttyUSB0', settings: { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 }, baudRate: 4800 });
+    assert.deepEqual(parseCliOptions(['--dialect', 'generic-lis2a2', '--samples', 'A', '--listen', '0.0.0.0:5000'], env).transport, { kind: 'listen', port: 5000, host: '0.0.0.0' });
+    assert.equal(parseCliOptions(['--dialect', 'generic-lis2a2', '--samples', 'A', '--serial', '/x', '--corrupt-checksum', '0.1'], env).misbehaviour.corruptChecksum, 0.1);
+    const bad: [string[], RegExp][] = [
+      [['--samples', 'A', '--serial', '/x'], /--dialect is required/],
+      [['--dialect', 'generic-lis2a2', '--serial', '/x', '--tcp', 'h:1', '--samples', 'A'], /one of --serial, --tcp and --listen/],
+      [['--dialect', 'generic-lis2a2', '--serial', '/x'], /no samples given/],
+      [['--dialect', 'generic-lis2a2', '--serial', '/x', '--samples', 'A', '--count', '2'], /--samples or --count, not both/],
+      [['--dialect', 'generic-lis2a2', '--tcp', 'nohost', '--samples', 'A'], /--tcp must be host:port/],
+      [['--dialect', 'generic-lis2a2', '--serial', '/x', '--samples', 'A', '--interval', 'soon'], /--interval must be a whole number/],
+      [['--dialect', 'generic-lis2a2', '--serial', '/x', '--samples', 'A', '--frobnicate'], /Unknown option/],
+    ];
+    for (const [args, error] of bad) assert.throws(() => parseCliOptions(args, env), (err: unknown) => err instanceof UsageError && error.test(err.message));
+  });
+});
