@@ -29,11 +29,14 @@ function describeOutcome(s: SampleOutcome): string {
 }
 
 function printSummary(summary: RunSummary, print: Print): void {
+  // Samples never started (the run was stopped) are counted, not listed one by one.
+  const notRun = summary.samples.filter((s) => !s.ok && s.order === undefined && s.noInformation !== true && /^not run/.test(s.error ?? ''));
   const ok = summary.samples.filter((s) => s.ok).length;
   const c = summary.counters;
-  print(`Summary: ${summary.samples.length} sample(s), ${ok} ok, ${summary.samples.length - ok} failed`);
+  const tail = notRun.length > 0 ? `, ${notRun.length} not run (stopped)` : '';
+  print(`Summary: ${summary.samples.length} sample(s), ${ok} ok, ${summary.samples.length - ok - notRun.length} failed${tail}`);
   print(`  messages sent ${c.sent}, acknowledged ${c.acked}, failed ${c.failed}, received ${c.received}; frames out ${c.framesOut}, in ${c.framesIn}`);
-  for (const s of summary.samples) print(`  ${describeOutcome(s)}`);
+  for (const s of summary.samples) if (!notRun.includes(s)) print(`  ${describeOutcome(s)}`);
 }
 
 async function run(config: CliConfig, print: Print, printError: Print): Promise<number> {
