@@ -211,13 +211,13 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
         addchar: '',
         responsetimeout: '10000',
       },
-      { id: id('line-in'), type: 'serial in', name: 'analyzer', serial: port, ...at(120, 140), wires: [[link]] },
-      { id: lineOut, type: 'serial out', name: 'analyzer', serial: port, ...at(560, 100), wires: [] },
+      { id: id('line-in'), type: 'serial in', name: 'analyzer', serial: port, ...at(130, 140), wires: [[link]] },
+      { id: lineOut, type: 'serial out', name: 'analyzer', serial: port, ...at(560, 80), wires: [] },
     );
   } else {
     nodes.push(
-      { id: id('line-in'), type: 'tcp in', name: 'analyzer', server: 'client', host: '${ANALYZER_HOST}', port: '${ANALYZER_TCP_PORT}', datamode: 'stream', datatype: 'buffer', newline: '', topic: '', trim: false, base64: false, tls: '', ...at(120, 140), wires: [[link]] },
-      { id: lineOut, type: 'tcp out', name: 'analyzer', host: '', port: '', beserver: 'reply', base64: false, end: false, tls: '', ...at(560, 100), wires: [] },
+      { id: id('line-in'), type: 'tcp in', name: 'analyzer', server: 'client', host: '${ANALYZER_HOST}', port: '${ANALYZER_TCP_PORT}', datamode: 'stream', datatype: 'buffer', newline: '', topic: '', trim: false, base64: false, tls: '', ...at(130, 140), wires: [[link]] },
+      { id: lineOut, type: 'tcp out', name: 'analyzer', host: '', port: '', beserver: 'reply', base64: false, end: false, tls: '', ...at(560, 80), wires: [] },
     );
   }
 
@@ -259,27 +259,37 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
     wires: [],
   });
 
+  // Everything the analyzer must receive (orders, "no information" answers) enters
+  // astm-message through one link-in, so the flow reads left to right.
+  const toAnalyzerIn = id('link-in-to-analyzer');
+  const linkOut = (role: string, name: string, x: number, y: number): FlowNode => ({ id: id(role), type: 'link out', name, mode: 'link', links: [toAnalyzerIn], ...at(x, y), wires: [] });
+  const outs = { order: id('link-out-order'), noOrder: id('link-out-no-order'), pushed: id('link-out-pushed') };
+
   nodes.push(
     { id: link, type: 'astm-link', name: 'ASTM link', framing: 'framed', checksums: profile.link.checksums !== false, framePerRecord: profile.link.framePerRecord === true, frameTextMax: String(profile.link.frameTextMax ?? 240), replyTimeoutMs: '15000', receiveTimeoutMs: '30000', busyWaitMs: '10000', contentionWaitMs: '20000', ...at(330, 140), wires: [[lineOut], [astm], []] },
-    { id: astm, type: 'astm-message', name: profile.label.slice(0, 40), dialect: profile.id, timeZone: '', ...at(560, 200), wires: [[getOrder], [toLis], [link], [otherDebug]] },
-    { id: getOrder, type: 'lis-get-order', name: 'order for the scanned sample', lis, allTests: false, ...at(820, 160), wires: [[toAnalyzer], [astm]] },
-    mapper(toAnalyzer, 'toInstrument', [[astm], []], 1080, 160, 'LIS -> analyzer codes'),
-    mapper(toLis, 'toLis', [[send], [unmappedDebug]], 820, 260, 'analyzer -> LIS codes'),
-    { id: send, type: 'lis-send-results', name: 'send results', lis, ...at(1080, 260), wires: [[processed]] },
-    { id: processed, type: 'change', name: 'processed per sample', rules: [{ t: 'set', p: 'payload', pt: 'msg', to: 'processed', tot: 'msg' }], action: '', property: '', from: '', to: '', reg: false, ...at(1300, 260), wires: [[split]] },
-    { id: split, type: 'split', name: '', splt: '\\n', spltType: 'str', arraySplt: 1, arraySpltType: 'len', stream: false, addname: '', property: 'payload', ...at(1480, 260), wires: [[markProcessed]] },
-    { id: markProcessed, type: 'lis-mark-processed', name: 'mark processed', lis, ...at(1640, 260), wires: [[]] },
-    debug(unmappedDebug, 'results with no LIS test', 1080, 320),
-    debug(otherDebug, 'QC, unassigned, other', 820, 380),
+    { id: toAnalyzerIn, type: 'link in', name: 'to the analyzer', links: [outs.order, outs.noOrder, outs.pushed], ...at(390, 240), wires: [[astm]] },
+    { id: astm, type: 'astm-message', name: profile.label.slice(0, 40), dialect: profile.id, timeZone: '', ...at(620, 220), wires: [[getOrder], [toLis], [link], [otherDebug]] },
+    { id: getOrder, type: 'lis-get-order', name: 'order for the scanned sample', lis, allTests: false, ...at(940, 160), wires: [[toAnalyzer], [outs.noOrder]] },
+    mapper(toAnalyzer, 'toInstrument', [[outs.order], []], 1210, 140, 'LIS -> analyzer codes'),
+    linkOut('link-out-order', 'order', 1400, 140),
+    linkOut('link-out-no-order', 'no order', 1210, 200),
+    mapper(toLis, 'toLis', [[send], [unmappedDebug]], 940, 280, 'analyzer -> LIS codes'),
+    { id: send, type: 'lis-send-results', name: 'send results', lis, ...at(1180, 280), wires: [[processed]] },
+    { id: processed, type: 'change', name: 'processed per sample', rules: [{ t: 'set', p: 'payload', pt: 'msg', to: 'processed', tot: 'msg' }], action: '', property: '', from: '', to: '', reg: false, ...at(1390, 280), wires: [[split]] },
+    { id: split, type: 'split', name: '', splt: '\\n', spltType: 'str', arraySplt: 1, arraySpltType: 'len', stream: false, addname: '', property: 'payload', ...at(1550, 280), wires: [[markProcessed]] },
+    { id: markProcessed, type: 'lis-mark-processed', name: 'mark processed', lis, ...at(1690, 280), wires: [[]] },
+    debug(unmappedDebug, 'results with no LIS test', 1200, 340),
+    debug(otherDebug, 'QC, unassigned, other', 940, 400),
     // Orders the LIS pushes: mapped and downloaded unsolicited (where the analyzer takes them).
-    { id: id('lis-push-in'), type: 'lis-push-in', name: 'orders pushed by the LIS', localApiAddress: '127.0.0.1', localApiPort: '8181', bodyLimit: '1048576', ...at(160, 460), wires: [[id('map-pushed')]] },
-    mapper(id('map-pushed'), 'toInstrument', [[astm], []], 420, 460, 'pushed order -> analyzer codes'),
+    { id: id('lis-push-in'), type: 'lis-push-in', name: 'orders pushed by the LIS', localApiAddress: '127.0.0.1', localApiPort: '8181', bodyLimit: '1048576', ...at(170, 480), wires: [[id('map-pushed')]] },
+    mapper(id('map-pushed'), 'toInstrument', [[outs.pushed], []], 430, 480, 'pushed order -> analyzer codes'),
+    linkOut('link-out-pushed', 'pushed order', 640, 480),
     // Set-up: the LIS test catalog, for checking the mapping.
-    { id: id('inject-catalog'), type: 'inject', name: 'read the LIS catalog', props: [{ p: 'payload' }], repeat: '', crontab: '', once: false, onceDelay: 0.1, topic: '', payload: '', payloadType: 'date', ...at(160, 540), wires: [[id('lis-get-tests')]] },
-    { id: id('lis-get-tests'), type: 'lis-get-tests', name: 'LIS test catalog', lis, filterName: '', filterCode: '', ...at(400, 540), wires: [[id('debug-catalog')]] },
-    debug(id('debug-catalog'), 'catalog', 620, 540),
-    { id: id('catch'), type: 'catch', name: 'every error', scope: null, uncaught: false, ...at(160, 620), wires: [[errorsDebug]] },
-    debug(errorsDebug, 'errors', 400, 620),
+    { id: id('inject-catalog'), type: 'inject', name: 'read the LIS catalog', props: [{ p: 'payload' }], repeat: '', crontab: '', once: false, onceDelay: 0.1, topic: '', payload: '', payloadType: 'date', ...at(170, 560), wires: [[id('lis-get-tests')]] },
+    { id: id('lis-get-tests'), type: 'lis-get-tests', name: 'LIS test catalog', lis, filterName: '', filterCode: '', ...at(410, 560), wires: [[id('debug-catalog')]] },
+    debug(id('debug-catalog'), 'catalog', 630, 560),
+    { id: id('catch'), type: 'catch', name: 'every error', scope: null, uncaught: false, ...at(160, 640), wires: [[errorsDebug]] },
+    debug(errorsDebug, 'errors', 400, 640),
   );
   return nodes;
 }
