@@ -108,6 +108,40 @@ export const DEMO_FLOW: ExampleSpec = EXAMPLES[0]!;
 
 type FlowNode = Record<string, unknown> & { id: string; type: string };
 
+/**
+ * A node-red-node-serialport config node set up as astm-link needs it: binary, and
+ * an empty split character so every byte is its own message: an ENQ or ACK is never
+ * held back waiting for a delimiter, and no buffer limit can cut a long frame.
+ */
+export function serialPortNode(
+  id: string,
+  name: string,
+  path: string,
+  baud: string,
+  line: { dataBits: number; parity: string; stopBits: number } = { dataBits: 8, parity: 'none', stopBits: 1 },
+): FlowNode {
+  return {
+    id,
+    type: 'serial-port',
+    name,
+    serialport: path,
+    serialbaud: baud,
+    databits: String(line.dataBits),
+    parity: line.parity,
+    stopbits: String(line.stopBits),
+    waitfor: '',
+    dtr: 'none',
+    rts: 'none',
+    cts: 'none',
+    dsr: 'none',
+    newline: '',
+    bin: 'bin',
+    out: 'char',
+    addchar: '',
+    responsetimeout: '10000',
+  };
+}
+
 interface CatalogTest {
   ID: string;
   Name: string;
@@ -191,26 +225,7 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
   if (spec.transport === 'serial') {
     const port = id('serial-port');
     nodes.push(
-      {
-        id: port,
-        type: 'serial-port',
-        name: 'analyzer',
-        serialport: '${ANALYZER_PORT}',
-        serialbaud: '${ANALYZER_BAUD}',
-        databits: String(serial.dataBits),
-        parity: serial.parity,
-        stopbits: String(serial.stopBits),
-        waitfor: '',
-        dtr: 'none',
-        rts: 'none',
-        cts: 'none',
-        dsr: 'none',
-        newline: '',
-        bin: 'bin',
-        out: 'char',
-        addchar: '',
-        responsetimeout: '10000',
-      },
+      serialPortNode(port, 'analyzer', '${ANALYZER_PORT}', '${ANALYZER_BAUD}', serial),
       { id: id('line-in'), type: 'serial in', name: 'analyzer', serial: port, ...at(130, 140), wires: [[link]] },
       { id: lineOut, type: 'serial out', name: 'analyzer', serial: port, ...at(560, 80), wires: [] },
     );
