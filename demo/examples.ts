@@ -281,7 +281,7 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
   const outs = { order: id('link-out-order'), noOrder: id('link-out-no-order'), pushed: id('link-out-pushed') };
 
   nodes.push(
-    { id: link, type: 'astm-link', name: 'ASTM link', framing: 'framed', checksums: profile.link.checksums !== false, framePerRecord: profile.link.framePerRecord === true, frameTextMax: String(profile.link.frameTextMax ?? 240), replyTimeoutMs: '15000', receiveTimeoutMs: '30000', busyWaitMs: '10000', contentionWaitMs: '20000', ...at(330, 140), wires: [[lineOut], [astm], []] },
+    { id: link, type: 'astm-link', name: 'ASTM link', framing: 'framed', checksums: profile.link.checksums !== false, framePerRecord: profile.link.framePerRecord === true, frameTextMax: String(profile.link.frameTextMax ?? 240), replyTimeoutMs: '15000', receiveTimeoutMs: '30000', busyWaitMs: '10000', contentionWaitMs: '20000', retryDelayMs: '10000', ...at(330, 140), wires: [[lineOut], [astm], []] },
     { id: toAnalyzerIn, type: 'link in', name: 'to the analyzer', links: [outs.order, outs.noOrder, outs.pushed], ...at(390, 240), wires: [[astm]] },
     { id: astm, type: 'astm-message', name: profile.label.slice(0, 40), dialect: profile.id, timeZone: '', ...at(620, 220), wires: [[getOrder], [toLis], [link], [otherDebug]] },
     { id: getOrder, type: 'lis-get-order', name: 'order for the scanned sample', lis, allTests: false, ...at(940, 160), wires: [[toAnalyzer], [outs.noOrder]] },

@@ -28,7 +28,11 @@ interface Def extends NodeDef {
   receiveTimeoutMs?: string | number;
   busyWaitMs?: string | number;
   contentionWaitMs?: string | number;
+  retryDelayMs?: string | number;
 }
+
+/** Links kept at once (one per TCP connection); far more than one Node-RED should serve. */
+const MAX_SESSIONS = 1024;
 
 interface Session {
   driver: LinkDriver;
@@ -56,24 +60,42 @@ export = function register(RED: NodeAPI): void {
       receiveTimeoutMs: num(def.receiveTimeoutMs, 30000),
       busyWaitMs: num(def.busyWaitMs, 10000),
       contentionWaitMs: num(def.contentionWaitMs, 20000),
+      retryDelayMs: num(def.retryDelayMs, 10000),
     };
 
     const sessionFor = (msg: Msg): Session => {
-      const s = msg._session as { id?: unknown } | undefined;
-      const key = s && s.id !== undefined ? String(s.id) : 'line';
-      let found = sessions.get(key);
-      if (found) return found;
+      const tcp = msg._session as { id?: unknown } | undefined;
+      const key = tcp && tcp.id !== undefined ? String(tcp.id) : 'line';
+      const known = sessions.get(key);
+      if (known) {
+        // Most recently used last, so the oldest idle session is the first to go.
+        sessions.delete(key);
+        sessions.set(key, known);
+        return known;
+      }
       const machine: LinkMachine =
         def.framing === 'unframed'
           ? new UnframedLink({ receiveTimeoutMs: options.receiveTimeoutMs })
           : new AstmLink({ ...options, messageIdPrefix: `${node.id}-${key}` });
-      const created: Session = { driver: undefined as never, outgoing: new Map(), session: msg._session };
-      created.driver = new LinkDriver(machine, (action) => onAction(created, action));
+      const context = { outgoing: new Map<string, { msg: Msg }>(), session: msg._session };
+      const created: Session = { ...context, driver: new LinkDriver(machine, (action) => onAction(context, action)) };
       sessions.set(key, created);
-      return (found = created);
+      forgetIdleSessions();
+      return created;
     };
 
-    function onAction(s: Session, action: LinkAction): void {
+    /** TCP analyzers reconnect with new session ids: keep at most MAX_SESSIONS links, dropping idle ones first. */
+    function forgetIdleSessions(): void {
+      for (const [key, s] of sessions) {
+        if (sessions.size <= MAX_SESSIONS) break;
+        if (s.driver.state === 'idle' && s.outgoing.size === 0) {
+          s.driver.close();
+          sessions.delete(key);
+        }
+      }
+    }
+
+    function onAction(s: Pick<Session, 'outgoing' | 'session'>, action: LinkAction): void {
       switch (action.type) {
         case 'write':
           node.send([withSession({ payload: action.bytes }, s), null, null] as never);
@@ -166,7 +188,7 @@ function toBytes(payload: unknown): Buffer | undefined {
   return undefined;
 }
 
-function withSession(msg: Msg, s: Session): Msg {
+function withSession(msg: Msg, s: Pick<Session, 'session'>): Msg {
   if (s.session !== undefined) msg._session = s.session;
   return msg;
 }

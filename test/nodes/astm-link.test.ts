@@ -1,0 +1,110 @@
+/** astm-link in a Node-RED runtime, fed bytes directly: sessions, NAKs, time-outs, sending. */
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { collect, helper, nodeModules, waitUntil } from '../support/red';
+import { buildFrames } from '../../lib/astm/link';
+
+beforeEach(() => helper.startServer());
+afterEach(async () => {
+  await helper.unload();
+  await helper.stopServer();
+});
+
+const MSG = 'H|\\^&\rP|1\rO|1|S1||^^^GLU\rR|1|^^^GLU|5.4\rL|1|N\r';
+const ENQ = Buffer.from([0x05]);
+const EOT = Buffer.from([0x04]);
+const ACK = 0x06;
+const NAK = 0x15;
+
+async function load(props: Record<string, unknown> = {}): Promise<void> {
+  const flow = [
+    { id: 'link', type: 'astm-link', wires: [['line'], ['messages'], ['sent']], ...props },
+    { id: 'line', type: 'helper' },
+    { id: 'messages', type: 'helper' },
+    { id: 'sent', type: 'helper' },
+    { id: 'catcher', type: 'catch', scope: null, uncaught: false, wires: [['caught']] },
+    { id: 'caught', type: 'helper' },
+  ];
+  await helper.load(nodeModules('astm-link') as never, flow as never);
+}
+
+const feed = (bytes: Buffer, session?: { id: string }) => helper.getNode('link').receive({ payload: bytes, ...(session ? { _session: session } : {}) } as never);
+const frames = (text: string) => buildFrames(Buffer.from(text, 'latin1'), { frameTextMax: 240 });
+
+describe('astm-link node', () => {
+  it('keeps one link per TCP session and answers each on its own session', async () => {
+    await load();
+    const line = collect('line');
+    const messages = collect('messages');
+    const a = { id: 'conn-a' };
+    const b = { id: 'conn-b' };
+    feed(ENQ, a);
+    feed(ENQ, b);
+    for (const f of frames(MSG)) {
+      feed(f, a);
+      feed(f, b);
+    }
+    feed(EOT, a);
+    feed(EOT, b);
+    await waitUntil(() => messages.length === 2);
+    assert.deepEqual(messages.map((m) => (m._session as { id: string }).id).sort(), ['conn-a', 'conn-b']);
+    assert.ok(messages.every((m) => (m.payload as Buffer).toString('latin1') === MSG));
+    assert.ok(line.every((m) => (m.payload as Buffer)[0] === ACK), 'every reply an ACK');
+    assert.equal(line.filter((m) => (m._session as { id: string }).id === 'conn-a').length, line.length / 2);
+  });
+
+  it('NAKs a frame with a bad checksum and delivers the message once after the resend', async () => {
+    await load();
+    const line = collect('line');
+    const messages = collect('messages');
+    const [frame] = frames(MSG);
+    const bad = Buffer.from(frame!);
+    bad[bad.length - 3] = bad[bad.length - 3] === 0x30 ? 0x31 : 0x30; // one checksum digit off
+    feed(ENQ);
+    feed(bad);
+    await waitUntil(() => line.length === 2);
+    assert.equal((line[1]!.payload as Buffer)[0], NAK);
+    feed(frame!);
+    feed(EOT);
+    await waitUntil(() => messages.length === 1);
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(messages.length, 1);
+  });
+
+  it('discards a half-received message on the receive time-out, with a warning, and never delivers it', async () => {
+    await load({ receiveTimeoutMs: 100 });
+    const messages = collect('messages');
+    const long = frames(`H|\\^&\rP|1\rO|1|S1||^^^GLU\r${'C|1|I|'.padEnd(400, 'x')}\rL|1|N\r`);
+    assert.ok(long.length > 1);
+    feed(ENQ);
+    feed(long[0]!);
+    const warn = (helper.getNode('link') as unknown as { warn: { args: unknown[][] } }).warn;
+    await waitUntil(() => warn.args.some((a) => /discarded/.test(String(a[0]))), 3000, 'the discard warning');
+    assert.equal(messages.length, 0);
+  });
+
+  it('sends an astm:send message frame by frame and reports it on output 3', async () => {
+    await load();
+    const line = collect('line');
+    const sent = collect('sent');
+    helper.getNode('link').receive({ topic: 'astm:send', payload: MSG, tag: 'order-1' } as never);
+    await waitUntil(() => line.length === 1);
+    assert.deepEqual([...(line[0]!.payload as Buffer)], [0x05], 'ENQ first');
+    feed(Buffer.from([ACK]));
+    await waitUntil(() => line.length === 2);
+    feed(Buffer.from([ACK]));
+    await waitUntil(() => line.length === 3);
+    assert.deepEqual([...(line[2]!.payload as Buffer)], [0x04], 'EOT last');
+    await waitUntil(() => sent.length === 1);
+    assert.equal(sent[0]!.tag, 'order-1');
+  });
+
+  it('reports a message the analyzer never accepts to Catch nodes (SEND_FAILED)', async () => {
+    await load({ replyTimeoutMs: 30, retryDelayMs: 20 });
+    const caught = collect('caught');
+    const link = helper.getNode('link') as unknown as { receive(m: unknown): void };
+    link.receive({ topic: 'astm:send', payload: MSG });
+    await waitUntil(() => caught.length === 1, 5000, 'SEND_FAILED');
+    assert.equal((caught[0]!.error as Record<string, unknown>).code, 'SEND_FAILED');
+  });
+});
