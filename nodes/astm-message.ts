@@ -12,7 +12,7 @@ import type { Node, NodeAPI, NodeDef } from 'node-red';
 import type { Request, Response } from 'express';
 import { decodeMessage, splitMessages } from '../lib/astm/records';
 import { PROFILES, findProfile, type DialectProfile } from '../lib/astm/dialects';
-import { QueryBook, buildNoInformation, buildOrderMessage, toLabEvents, type LabEvent, type LabOrder } from '../lib/astm/lab';
+import { AnswerOrder, QueryBook, buildNoInformation, buildOrderMessage, toLabEvents, type LabEvent, type LabOrder } from '../lib/astm/lab';
 import { LisError, invalidInput } from '../lib/lis/errors';
 import { fail } from './shared/lis-request-node';
 import { StatusReporter } from './shared/status';
@@ -59,6 +59,11 @@ export = function register(RED: NodeAPI): void {
     }
     const dialect: DialectProfile = profile;
     const book = new QueryBook(dialect);
+    // "No information" answers that name no sample wait until their query is the oldest open one on their link.
+    const anonymousNoInfo = dialect.noOrder?.form === 'terminator';
+    const answerOrder = new AnswerOrder(dialect.queryDeadlineMs);
+    const held: Array<{ link: string; sample: string; msg: Msg; text: string }> = [];
+    let releaseTimer: NodeJS.Timeout | undefined;
     const ordered = new Map<string, { tests: string[]; at: number }>();
     const counts = { queries: 0, results: 0, orders: 0 };
     const showCounts = () => node.status({ fill: 'green', shape: 'dot', text: t('counts', { q: counts.queries, r: counts.results, o: counts.orders }) });
@@ -90,6 +95,8 @@ export = function register(RED: NodeAPI): void {
         switch (event.type) {
           case 'query':
             book.onQuery(event, now);
+            if (event.cancel) event.samples.forEach((q) => answerOrder.settled(linkOf(msg), q.sampleNumber));
+            else answerOrder.queried(linkOf(msg), event.samples.map((q) => q.sampleNumber), now);
             if (event.cancel) {
               node.warn(`the analyzer cancelled its query for ${event.samples.map((s) => s.sampleNumber).join(', ')}: an order arriving now is not sent`);
               break;
@@ -148,6 +155,8 @@ export = function register(RED: NodeAPI): void {
       remember(order, now);
       counts.orders++;
       toAnalyzer(msg, text, send);
+      answerOrder.settled(linkOf(msg), order.SampleNumber);
+      releaseHeld();
     }
 
     function answerNoOrder(msg: Msg, sampleNumber: string, send: Send): void {
@@ -159,8 +168,56 @@ export = function register(RED: NodeAPI): void {
       }
       const text = buildNoInformation(sampleNumber, dialect, { now: new Date(now), timeZone, queried: true, query: decision.query });
       book.onAnswered(sampleNumber, now);
+      const link = linkOf(msg);
+      if (anonymousNoInfo && !answerOrder.isOldest(link, sampleNumber, now)) {
+        held.push({ link, sample: sampleNumber, msg, text });
+        armRelease();
+        return;
+      }
       toAnalyzer(msg, text, send);
+      answerOrder.settled(link, sampleNumber);
+      releaseHeld();
     }
+
+    /** Sends held "no information" answers whose query has become the oldest open one; drops those past their deadline. */
+    function releaseHeld(): void {
+      for (let progress = true; progress; ) {
+        progress = false;
+        const now = Date.now();
+        for (let i = 0; i < held.length; i++) {
+          const h = held[i]!;
+          if (!answerOrder.isOpen(h.link, h.sample, now)) {
+            held.splice(i, 1);
+            node.warn(`"no information" for sample ${h.sample} not sent: an earlier query on the same link was still unanswered when the analyzer's ${dialect.queryDeadlineMs} ms ran out, and the answer names no sample`);
+            progress = true;
+            break;
+          }
+          if (answerOrder.isOldest(h.link, h.sample, now)) {
+            held.splice(i, 1);
+            // Its input message completed long ago: a node-originated send.
+            toAnalyzer(h.msg, h.text, (m) => node.send(m as never));
+            answerOrder.settled(h.link, h.sample);
+            progress = true;
+            break;
+          }
+        }
+      }
+      armRelease();
+    }
+
+    function armRelease(): void {
+      if (releaseTimer) clearTimeout(releaseTimer);
+      releaseTimer = undefined;
+      if (held.length === 0) return;
+      const next = answerOrder.nextDeadline(Date.now());
+      if (next !== undefined) releaseTimer = setTimeout(releaseHeld, Math.max(0, next - Date.now()) + 1);
+    }
+
+    node.on('close', (_removed: boolean, done: () => void) => {
+      if (releaseTimer) clearTimeout(releaseTimer);
+      held.length = 0;
+      done();
+    });
 
     function toAnalyzer(msg: Msg, text: string, send: Send): void {
       msg.payload = Buffer.from(text, dialect.charset === 'utf8' ? 'utf8' : 'latin1');
@@ -190,6 +247,12 @@ export = function register(RED: NodeAPI): void {
 
   RED.nodes.registerType('astm-message', AstmMessageNode as never);
 };
+
+/** The link a message came over: its TCP session, or the one serial line. */
+function linkOf(msg: Msg): string {
+  const session = msg._session as { id?: unknown } | undefined;
+  return session && session.id !== undefined ? String(session.id) : 'line';
+}
 
 function isLabOrder(payload: unknown): payload is LabOrder {
   return typeof payload === 'object' && payload !== null && Array.isArray((payload as { instrumentTests?: unknown }).instrumentTests) && typeof (payload as { SampleNumber?: unknown }).SampleNumber === 'string';

@@ -133,3 +133,23 @@ describe('astm-message', () => {
     for (const id of ['generic-lis2a2', 'roche-cobas-e411', 'mindray-cl', 'sysmex-xn']) assert.ok(ids.includes(id), id);
   });
 });
+
+describe('astm-message answer order', () => {
+  it('holds a "no information" answer that names no sample until the earlier query is answered', async () => {
+    await load('generic-lis2a2');
+    const sent = collect('send');
+    const node = helper.getNode('m');
+    node.receive(received('H|\\^&\rQ|1|^SLOW1||ALL||||||||O\rL|1|N\r') as never);
+    node.receive(received('H|\\^&\rQ|1|^NOORDER-FAST||ALL||||||||O\rL|1|N\r') as never);
+    // The LIS answers the later query first: "not found".
+    node.receive({ payload: 'NOORDER-FAST' } as never);
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(sent.length, 0, 'L|1|I would be paired with SLOW1, the oldest open query: it waits');
+    node.receive({ payload: { ...anOrder('SLOW1'), instrumentTests: ['GLU'] } } as never);
+    await waitUntil(() => sent.length === 2);
+    const first = decodeMessage((sent[0]!.payload as Buffer).toString('latin1'));
+    const second = decodeMessage((sent[1]!.payload as Buffer).toString('latin1'));
+    assert.equal((first.records.find((r) => r.type === 'O') as unknown as Record<string, unknown>).specimenId, 'SLOW1');
+    assert.equal((second.records.at(-1) as unknown as Record<string, unknown>).terminationCode, 'I');
+  });
+});

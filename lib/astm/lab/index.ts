@@ -7,5 +7,6 @@ export { buildNoInformation, buildOrderMessage } from './build-order';
 export { LabOrderError } from './errors';
 export { nameComponents } from './patient-name';
 export { QueryBook, type QueryBookOptions, type QueryDecision } from './query-book';
+export { AnswerOrder } from './answer-order';
 export { toLabEvents } from './to-lab-events';
 export type * from './types';
