@@ -53,7 +53,10 @@ export class LinkDriver {
 
   private run(actions: LinkAction[]): void {
     if (this.closed) return;
-    for (const action of actions) this.listener(action);
+    // Replies to the other side go out before anything is done with what it sent:
+    // the ACK of a frame never waits on decoding (or on the LIS).
+    for (const action of actions) if (action.type === 'write') this.listener(action);
+    for (const action of actions) if (action.type !== 'write') this.listener(action);
     this.arm();
   }
 
