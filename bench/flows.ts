@@ -1,0 +1,82 @@
+/**
+ * The flows the bench deploys. All of them are the generic LIS2-A2 example as
+ * shipped (examples/generic-lis2a2-serial.json) or as demo/examples.ts builds
+ * its TCP variant, with two changes said out loud:
+ * - lis-push-in listens on a free port instead of 8181, so a bench run never
+ *   collides with a test or a demo that holds 8181 at the same time;
+ * - for the scale section, the TCP variant's `tcp in` listens (server mode)
+ *   instead of connecting to one analyzer, so N analyzers can connect to one
+ *   Node-RED; `tcp out` stays "reply to TCP" and astm-link keeps one link per
+ *   msg._session, so each analyzer has its own link.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EXAMPLES, buildExample } from '../demo/examples';
+import { ROOT, type FlowNode } from './node-red';
+
+const GENERIC = EXAMPLES[0]!;
+
+function withPushPort(flow: FlowNode[], pushPort: number): FlowNode[] {
+  const push = flow.filter((n) => n.type === 'lis-push-in');
+  if (push.length !== 1) throw new Error(`expected one lis-push-in in the example, found ${push.length}`);
+  push[0]!.localApiPort = String(pushPort);
+  return flow;
+}
+
+/** examples/generic-lis2a2-serial.json as committed (env: ANALYZER_PORT, ANALYZER_BAUD, LIS_*). */
+export function serialExampleFlow(pushPort: number): FlowNode[] {
+  const flow = JSON.parse(readFileSync(join(ROOT, 'examples', `${GENERIC.file}.json`), 'utf8')) as FlowNode[];
+  return withPushPort(flow, pushPort);
+}
+
+/** The TCP variant: Node-RED is a TCP client of the analyzer at ANALYZER_HOST:ANALYZER_TCP_PORT. */
+export function tcpClientExampleFlow(pushPort: number): FlowNode[] {
+  return withPushPort(buildExample({ ...GENERIC, transport: 'tcp' }) as FlowNode[], pushPort);
+}
+
+/** The TCP variant with `tcp in` listening on ANALYZER_TCP_PORT: every analyzer connects as a client. */
+export function tcpServerExampleFlow(pushPort: number): FlowNode[] {
+  const flow = withPushPort(buildExample({ ...GENERIC, file: `${GENERIC.file}-bench-server`, transport: 'tcp' }) as FlowNode[], pushPort);
+  const lineIn = flow.filter((n) => n.type === 'tcp in');
+  if (lineIn.length !== 1) throw new Error('expected one tcp in node in the TCP example');
+  Object.assign(lineIn[0]!, { server: 'server', host: '', port: '${ANALYZER_TCP_PORT}' });
+  return flow;
+}
+
+/**
+ * Section 4's comparison: the same LIS call made by Node-RED's core
+ * `http request` node. A line "<sample>\n" on a TCP connection to
+ * BENCH_TRIGGER_PORT triggers it (the bench times from outside, through the
+ * same kind of TCP edge the analyzer path has); a function node builds the
+ * body and the headers lis-get-order sends (Content-Type, Accept,
+ * X-Request-ID, X-Request-Timestamp, X-Expected-Sample, Authorization); the
+ * http request node POSTs to LIS_ORDERS_URL with keep-alive (our nodes'
+ * HTTP client keeps connections too) and parses the JSON answer; the reply
+ * goes back on the same connection.
+ */
+export function httpRequestTab(): FlowNode[] {
+  const tab = 'bench-http-request-tab';
+  const at = (x: number, y: number) => ({ z: tab, x, y });
+  const build = [
+    'const sample = String(msg.payload).trim();',
+    'msg.sample = sample;',
+    'msg.payload = { SampleNumber: sample };',
+    'msg.headers = {',
+    "  'Content-Type': 'application/json',",
+    "  Accept: 'application/json',",
+    "  'X-Request-ID': RED.util.generateId(),",
+    "  'X-Request-Timestamp': new Date().toISOString(),",
+    "  'X-Expected-Sample': sample,",
+    "  Authorization: 'Bearer ' + env.get('LIS_TOKEN'),",
+    '};',
+    'return msg;',
+  ].join('\n');
+  return [
+    { id: tab, type: 'tab', label: 'bench: core http request', disabled: false, info: '' },
+    { id: 'bench-trigger', type: 'tcp in', name: 'trigger', server: 'server', host: '', port: '${BENCH_TRIGGER_PORT}', datamode: 'stream', datatype: 'utf8', newline: '\\n', topic: '', trim: false, base64: false, tls: '', ...at(120, 80), wires: [['bench-build']] },
+    { id: 'bench-build', type: 'function', name: 'order request', func: build, outputs: 1, timeout: 0, noerr: 0, initialize: '', finalize: '', libs: [], ...at(300, 80), wires: [['bench-http']] },
+    { id: 'bench-http', type: 'http request', name: 'LIS orders', method: 'POST', ret: 'obj', paytoqs: 'ignore', url: '${LIS_ORDERS_URL}', tls: '', persist: true, proxy: '', insecureHTTPParser: false, authType: '', senderr: false, headers: [], ...at(480, 80), wires: [['bench-answer']] },
+    { id: 'bench-answer', type: 'change', name: 'answer', rules: [{ t: 'set', p: 'payload', pt: 'msg', to: 'sample', tot: 'msg' }], action: '', property: '', from: '', to: '', reg: false, ...at(660, 80), wires: [['bench-reply']] },
+    { id: 'bench-reply', type: 'tcp out', name: 'reply', host: '', port: '', beserver: 'reply', base64: false, end: false, tls: '', ...at(840, 80), wires: [] },
+  ];
+}
