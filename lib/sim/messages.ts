@@ -81,7 +81,7 @@ export function buildQuery(profile: DialectProfile, sample: string, tube: Tube, 
 
 export interface DownloadedPatient {
   id?: string;
-  /** As the LIS wrote it: "Roe, Jane" when P-6 had last^first, else the one name. */
+  /** As the LIS wrote it: "Roe, Jane" when P-6 had a surname and a given name where the layout puts them, else the one name. */
   name?: string;
   dateOfBirth?: string;
   age?: string;
@@ -95,6 +95,7 @@ export interface DownloadedOrder {
   tests: string[];
   /** Test names the download gave (Mindray O-5 assay names), by code. */
   testNames: Record<string, string>;
+  /** Absent when O-6 does not say: a code the layout writes for both priorities (Sysmex XN), or none it writes. */
   priority?: 'S' | 'R';
   /** The LIS sample type: the O field mapped back through the profile's table. */
   sampleType?: string;
@@ -148,8 +149,40 @@ export function readHostMessage(text: string, profile: DialectProfile): HostAnsw
   return out;
 }
 
+/**
+ * The component of the layout's sample field that holds the sample number.
+ * The host writes the sample as the whole field, unless the layout echoes the
+ * query into that field (Sysmex XN O-3 = the query's Q-3 rack^position^sample^
+ * attribute): the echo replaces what was there, and the sample sits where the
+ * profile's QueryRule reads it in the query, counted from the echo's start
+ * (lib/astm/lab/build-order.ts echoQuery).
+ */
+export function downloadSampleComponent(profile: DialectProfile, layout: OrderLayout): number {
+  const field = layout.order.sampleField;
+  // The host writes the echoes in order: the last one into the field is what stays there.
+  const echo = (layout.order.echo ?? []).filter((e) => e.field === field).at(-1);
+  const query = profile.query;
+  if (echo === undefined || query === undefined) return 1;
+  return query.component - echo.from + 1;
+}
+
+/**
+ * O-6 as the analyzer understands it: 'S' or 'R' when the code names one
+ * priority only. A code the layout writes for both (Sysmex XN leaves O-6 empty
+ * for STAT and routine) or for neither says nothing: undefined, not a guess.
+ * The code for "no priority given" is the routine one where it equals it.
+ */
+export function readPriority(code: string, layout: OrderLayout): 'S' | 'R' | undefined {
+  const map = layout.order.priority;
+  const stat = code === map.S;
+  const routine = code === map.R;
+  if (stat === routine) return undefined;
+  return stat ? 'S' : 'R';
+}
+
 function readOrder(o: OrderRecord, p: PatientRecord | undefined, layout: OrderLayout, profile: DialectProfile, flavour: AnalyzerFlavour): HostAnswer {
-  const sample = first(o[layout.order.sampleField]);
+  const sampleAt = downloadSampleComponent(profile, layout);
+  const sample = first(o[layout.order.sampleField], sampleAt);
   const reportType = first(o.reportType);
   const problems: string[] = [];
   const codeAt = layout.order.test.codeComponent;
@@ -164,7 +197,10 @@ function readOrder(o: OrderRecord, p: PatientRecord | undefined, layout: OrderLa
     const name = nameAt === undefined ? '' : (r[nameAt - 1] ?? '').trim();
     if (name !== '') testNames[code] = name;
   }
-  if (sample === '') problems.push(`the order names no sample in its ${layout.order.sampleField} field`);
+  if (sample === '') {
+    const where = sampleAt === 1 ? `its ${layout.order.sampleField} field` : `component ${sampleAt} of its ${layout.order.sampleField} field (where the echo of the query puts it)`;
+    problems.push(`the order names no sample in ${where}`);
+  }
   if (tests.length === 0) {
     // The "no information" answer in order form: an O record without tests (Roche).
     const expected = profile.noOrder?.form === 'order' ? profile.noOrder.reportType : undefined;
@@ -180,9 +216,8 @@ function readOrder(o: OrderRecord, p: PatientRecord | undefined, layout: OrderLa
     echo: (layout.order.echo ?? []).map((e) => ({ field: e.field, components: repeatsOf(o[e.field])[0] ?? [] })),
     problems,
   };
-  const priority = first(o.priority);
-  if (priority === layout.order.priority.S) order.priority = 'S';
-  else if (priority === layout.order.priority.R) order.priority = 'R';
+  const priority = readPriority(first(o.priority), layout);
+  if (priority !== undefined) order.priority = priority;
   const sampleType = readSampleType(o, layout);
   if (sampleType !== undefined) order.sampleType = sampleType;
   if (p !== undefined) {
@@ -209,14 +244,8 @@ function readPatient(p: PatientRecord, layout: OrderLayout): DownloadedPatient {
     const id = first(p[spec.id]);
     if (id !== '') out.id = id;
   }
-  if (spec.nameComponents !== undefined) {
-    const parts = repeatsOf(p.name)[0] ?? [];
-    const last = (parts[0] ?? '').trim();
-    const given = (parts[1] ?? '').trim();
-    // The mirror of lab/patient-name.ts: last^first came from "last, first".
-    const name = given === '' ? last : `${last}, ${given}`;
-    if (name !== '') out.name = name;
-  }
+  const name = readName(p, spec);
+  if (name !== undefined) out.name = name;
   if (spec.birth !== undefined) {
     const parts = repeatsOf(p.birthdate)[0] ?? [];
     spec.birth.forEach((part: PatientPart, i) => {
@@ -229,6 +258,38 @@ function readPatient(p: PatientRecord, layout: OrderLayout): DownloadedPatient {
     if (sex !== '') out.sex = sex;
   }
   return out;
+}
+
+/**
+ * P-6 where the layout writes it: last^first^... (nameComponents), or each
+ * component in the layout's nameOrder (Sysmex XN `^first^last`). The mirror of
+ * lab/patient-name.ts: a surname and a given name came from "last, first".
+ */
+function readName(p: PatientRecord, spec: OrderLayout['patient']): string | undefined {
+  const parts = repeatsOf(p.name)[0] ?? [];
+  const at = (i: number): string => (i < 0 ? '' : (parts[i] ?? '').trim());
+  let last: string;
+  let given: string;
+  if (spec.nameComponents !== undefined) {
+    last = at(0);
+    given = spec.nameComponents < 2 ? '' : at(1);
+  } else if (spec.nameOrder !== undefined) {
+    last = at(spec.nameOrder.indexOf('last'));
+    given = at(spec.nameOrder.indexOf('first'));
+  } else {
+    return undefined;
+  }
+  const name = given === '' ? last : `${last}, ${given}`;
+  return name === '' ? undefined : name;
+}
+
+/** P-6 for a name, laid out as the download layout writes it (lib/astm/lab/build-order.ts). */
+function nameField(name: string, spec: OrderLayout['patient']): string[] | undefined {
+  if (spec.nameComponents !== undefined) return nameComponents(name, spec.nameComponents);
+  const order = spec.nameOrder;
+  if (order === undefined) return undefined;
+  const [last = '', given = ''] = nameComponents(name, order.includes('first') ? 2 : 1);
+  return order.map((part) => (part === 'last' ? last : part === 'first' ? given : ''));
 }
 
 // ----- results -----
@@ -333,6 +394,7 @@ function echoPatient(p: PatientRecord, layout: OrderLayout | undefined, patient:
   if (layout === undefined || patient === undefined) return;
   const spec = layout.patient;
   if (spec.id !== undefined && patient.id !== undefined) p[spec.id] = patient.id;
-  if (spec.nameComponents !== undefined && patient.name !== undefined) p.name = nameComponents(patient.name, spec.nameComponents);
+  const name = patient.name === undefined ? undefined : nameField(patient.name, spec);
+  if (name !== undefined) p.name = name;
   if (spec.sex === true && patient.sex !== undefined) p.sex = patient.sex;
 }

@@ -425,9 +425,11 @@ export class AnalyzerSimulator extends EventEmitter<SimulatorEvents> {
   private echoProblems(order: DownloadedOrder, range: string[]): string[] {
     const out: string[] = [];
     for (const e of this.profile.order?.order.echo ?? []) {
-      const expected = range.slice(e.from - 1, e.to);
+      // The host copies components from..to, an empty one for each the query did
+      // not have (Sysmex XN: Q-3 `^^S100` comes back as O-3 `^^S100^`).
+      const expected = Array.from({ length: e.to - e.from + 1 }, (_, i) => range[e.from - 1 + i] ?? '');
       const got = order.echo.find((x) => x.field === e.field)?.components ?? [];
-      const same = expected.length === Math.max(expected.length, got.length) && expected.every((c, i) => c === (got[i] ?? ''));
+      const same = got.length <= expected.length && expected.every((c, i) => c === (got[i] ?? ''));
       if (!same) out.push(`${e.field} is ${JSON.stringify(got.join('^'))} where the query gave ${JSON.stringify(expected.join('^'))}`);
     }
     return out;

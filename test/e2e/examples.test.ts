@@ -1,0 +1,79 @@
+/**
+ * Every example flow in examples/, end to end, as an integrator runs it: the
+ * package packed and installed into a fresh Node-RED userDir (once for this
+ * file), the example's JSON as the flows file, Node-RED as its own process with
+ * the example's environment variables pointing at a loopback LIS, and the
+ * analyzer simulator of the example's dialect on the other end of the line
+ * (a socat pty pair for serial examples; for the TCP example the simulator
+ * listens and Node-RED's tcp in connects to it).
+ *
+ * Per example the analyzer scans three samples with orders and one the LIS
+ * does not know (NOORDER-..., every example's dialect has a "no information"
+ * answer), with a fixed seed so values are the same on every run. Then:
+ * at the LIS, one order request per scan naming its sample, every acknowledged
+ * result once under its own sample with the mapped LIS code and the value
+ * sent, one processed notification per sample; at the analyzer, each download
+ * with the sample's mapped tests and patient.
+ *
+ * The examples run one after another: each one's lis-push-in listens on
+ * 127.0.0.1:8181.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { EXAMPLES } from '../../demo/examples';
+import { checkDownloads, checkLine, checkNodeRedLog, checkNoOrderSamples, checkOrderRequests, checkProcessed, checkRequestHeaders, checkResults } from './checks';
+import { E2eRun, exampleFiles, installPackage, loadExample, withDiagnostics, type Installation } from './harness';
+
+const FILES = exampleFiles();
+
+let installation: Installation | undefined;
+
+before(() => {
+  installation = installPackage();
+});
+
+after(() => {
+  installation?.remove();
+});
+
+it('finds the five example flows of demo/examples.ts in examples/', () => {
+  assert.deepEqual(FILES, EXAMPLES.map((e) => e.file).sort());
+  assert.equal(FILES.length, 5);
+});
+
+/** A short, distinct prefix per example: GEN, ROC, SYS, IMM, MIN. */
+function prefixOf(file: string): string {
+  return file.slice(0, 3).toUpperCase();
+}
+
+for (const file of FILES) {
+  describe(`example ${file}`, () => {
+    let run: E2eRun | undefined;
+    const check = (fn: (r: E2eRun) => void) => () => withDiagnostics(run, () => fn(run!));
+
+    before(async () => {
+      assert.ok(installation, 'the package was not installed');
+      const example = loadExample(file);
+      const p = prefixOf(file);
+      // The NOORDER sample comes second: the samples after it must go through as if it had not been there.
+      run = new E2eRun({ example, installation, samples: [`${p}1001`, `NOORDER-${p}`, `${p}1002`, `${p}1003`], seed: 20261121 });
+      await withDiagnostics(run, async () => {
+        await run!.start();
+        await run!.run();
+      });
+    });
+
+    after(async () => {
+      await run?.stop();
+    });
+
+    it('sends the Bearer Token from LIS_TOKEN, a fresh X-Request-ID and an ISO X-Request-Timestamp on every LIS request', check(checkRequestHeaders));
+    it('asks the LIS once per scanned sample, with X-Expected-Sample equal to the SampleNumber', check(checkOrderRequests));
+    it('downloads each sample\'s LIS tests as the mapped instrument codes, with its patient, as the answer to the query', check(checkDownloads));
+    it('delivers every acknowledged result once, for its own sample, with the mapped LIS code and the value sent', check(checkResults));
+    it('reports each sample processed once, after its results, with the LIS test IDs that came back', check(checkProcessed));
+    it('answers the NOORDER sample "no information" and sends nothing of it to the LIS', check(checkNoOrderSamples));
+    it('leaves no message of the analyzer undelivered', check(checkLine));
+    it('logs no error in Node-RED', check(checkNodeRedLog));
+  });
+}

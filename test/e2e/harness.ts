@@ -1,0 +1,570 @@
+/**
+ * End-to-end harness: the package as an integrator runs it. It is packed and
+ * installed once per test file into a fresh Node-RED userDir; each run writes
+ * one example flow (examples/*.json, unchanged) as that userDir's flows file,
+ * starts Node-RED as its own process with the example's environment variables
+ * pointing at a loopback LIS stand-in, and puts the analyzer simulator on the
+ * other end of the line (a socat pty pair, or a TCP server Node-RED's tcp in
+ * connects to). Everything the run produced (requests at the LIS, what the
+ * simulator sent and received, Node-RED's log, the frame log) is kept in memory
+ * for the checks in ./checks.ts and for the diagnostics of a failing test.
+ *
+ * Every process started here is stopped by E2eRun.stop() (the test files call
+ * it in after hooks) and, as a last resort, killed when the test process exits.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EXAMPLES, loadCatalog, type ExampleSpec } from '../../demo/examples';
+import { getProfile, type DialectProfile } from '../../lib/astm/dialects';
+import { AnalyzerSimulator, TcpServerTransport, type HostAnswer, type Misbehaviour, type RunSummary } from '../../lib/sim';
+import { LisStub, anOrder, type RecordedRequest } from '../support/lis-stub';
+import { freePort } from '../support/ports';
+
+/** The repository root (this file runs as dist/test/e2e/harness.js). */
+export const ROOT = join(__dirname, '..', '..', '..');
+/** The Bearer Token the flows read from LIS_TOKEN. */
+export const TOKEN = 'e2e-bearer-7f3a91c2';
+/** Node-RED's zone (TZ) and the simulator's: both sides read ASTM timestamps in it. */
+export const TIME_ZONE = 'Europe/Berlin';
+/** Every example's lis-push-in listens here; two Node-RED with an example cannot run at once. */
+export const PUSH_PORT = 8181;
+
+// ----- processes: every child is known, and killed if the test process ends first -----
+
+const live = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of live) {
+    try {
+      child.kill('SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+});
+
+function track(child: ChildProcess): Promise<void> {
+  live.add(child);
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      live.delete(child);
+      resolve();
+    };
+    if (child.exitCode !== null || child.signalCode !== null) done();
+    else child.once('exit', done);
+  });
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<void>, graceMs: number): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export async function waitUntil(cond: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const started = Date.now();
+  while (!cond()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(25);
+  }
+}
+
+/** Keeps the last `max` lines, for the tail shown when a test fails. */
+export class LineLog {
+  private readonly lines: string[] = [];
+  constructor(private readonly max = 400) {}
+  push(line: string): void {
+    this.lines.push(line);
+    if (this.lines.length > this.max) this.lines.splice(0, this.lines.length - this.max);
+  }
+  tail(n: number): string {
+    return this.lines.slice(-n).join('\n');
+  }
+}
+
+// ----- the package, installed once per file -----
+
+export interface Installation {
+  userDir: string;
+  remove(): void;
+}
+
+/** `npm pack` the built package and `npm install` the tarball into a fresh Node-RED userDir (test/install does the same). */
+export function installPackage(): Installation {
+  const work = mkdtempSync(join(tmpdir(), 'lis-e2e-'));
+  try {
+    const userDir = join(work, 'userDir');
+    mkdirSync(userDir);
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    const packed = execFileSync(npm, ['pack', '--silent', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop()!;
+    writeFileSync(join(userDir, 'package.json'), JSON.stringify({ name: 'node-red-project', private: true, version: '0.0.1' }));
+    execFileSync(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, packed)], { cwd: userDir, stdio: 'pipe' });
+    if (!existsSync(join(userDir, 'node_modules', 'node-red-node-serialport'))) throw new Error('node-red-node-serialport did not come with the package');
+    return { userDir, remove: () => rmSync(work, { recursive: true, force: true }) };
+  } catch (err) {
+    rmSync(work, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+// ----- the examples -----
+
+export type FlowNode = Record<string, unknown> & { id: string; type: string };
+
+export interface MappedTest {
+  lisTestId: string;
+  lisCode: string;
+  instrumentCode: string;
+}
+
+export interface Example {
+  file: string;
+  spec: ExampleSpec;
+  profile: DialectProfile;
+  flow: FlowNode[];
+  /** The example's mapping (EXAMPLES + the LIS catalog), in its order. */
+  tests: MappedTest[];
+}
+
+/** The example flows shipped in examples/, by file name without .json. */
+export function exampleFiles(): string[] {
+  return readdirSync(join(ROOT, 'examples'))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -'.json'.length))
+    .sort();
+}
+
+export function loadExample(file: string): Example {
+  const spec = EXAMPLES.find((e) => e.file === file);
+  if (spec === undefined) throw new Error(`examples/${file}.json has no entry in EXAMPLES (demo/examples.ts)`);
+  const catalog = loadCatalog();
+  const tests = spec.tests.map((t) => {
+    const entry = catalog.find((c) => c.ID === t.lisTestId);
+    if (entry === undefined) throw new Error(`${file}: ${t.lisTestId} is not in the LIS catalog`);
+    return { lisTestId: t.lisTestId, lisCode: entry.Code, instrumentCode: t.instrumentCode };
+  });
+  const flow = JSON.parse(readFileSync(join(ROOT, 'examples', `${file}.json`), 'utf8')) as FlowNode[];
+  // The checks expect what EXAMPLES says; the flow must map the same way, or every check would fail obscurely.
+  for (const mapper of flow.filter((n) => n.type === 'test-mapper')) {
+    const rows = (mapper.mapping as MappedTest[]).map((m) => ({ lisTestId: m.lisTestId, lisCode: m.lisCode, instrumentCode: m.instrumentCode }));
+    if (JSON.stringify(rows) !== JSON.stringify(tests)) throw new Error(`examples/${file}.json: test-mapper ${mapper.id} maps ${JSON.stringify(rows)}, EXAMPLES says ${JSON.stringify(tests)}`);
+  }
+  return { file, spec, profile: getProfile(spec.dialect), flow, tests };
+}
+
+// ----- the LIS -----
+
+export interface PlannedOrder {
+  sample: string;
+  /** LIS test IDs, in the order the LIS lists them. */
+  tests: string[];
+  patient: { ID: string; Name: string; Sex: 'M' | 'F'; DateOfBirth: string };
+  sampleType: string;
+}
+
+const PATIENTS: Array<{ last: string; first: string; sex: 'M' | 'F'; born: string }> = [
+  { last: 'Roe', first: 'Jane', sex: 'F', born: '19800229' },
+  { last: 'Doe', first: 'John', sex: 'M', born: '19650714' },
+  { last: 'Novak', first: 'Petra', sex: 'F', born: '19921103' },
+  { last: 'Okafor', first: 'Chidi', sex: 'M', born: '20010530' },
+  { last: 'Lindqvist', first: 'Sara', sex: 'F', born: '19770118' },
+  { last: 'Moreau', first: 'Luc', sex: 'M', born: '19580906' },
+];
+
+/**
+ * An order per sample, each with its own patient and its own selection of the
+ * example's tests (all of them, then two from the ends in reverse, then a middle
+ * run), so results filed under the wrong sample cannot match by accident.
+ * Samples starting with NOORDER get none.
+ */
+export function planOrders(example: Example, samples: readonly string[]): Map<string, PlannedOrder> {
+  const sampleType = sampleTypeOf(example);
+  const ids = example.tests.map((t) => t.lisTestId);
+  const n = ids.length;
+  const selections = [ids, n > 1 ? [ids[n - 1]!, ids[0]!] : ids, ids.slice(1, Math.max(2, n - 1))];
+  const plan = new Map<string, PlannedOrder>();
+  let i = 0;
+  for (const sample of samples) {
+    if (sample.startsWith('NOORDER')) continue;
+    const p = PATIENTS[i % PATIENTS.length]!;
+    plan.set(sample, {
+      sample,
+      tests: [...selections[i % selections.length]!],
+      patient: { ID: `PID-${sample}`, Name: `${p.last}, ${p.first}`, Sex: p.sex, DateOfBirth: p.born },
+      sampleType,
+    });
+    i++;
+  }
+  return plan;
+}
+
+/** The LIS sample type of the example's tests (the catalog's Type: Serum, EDTA, Blood). */
+function sampleTypeOf(example: Example): string {
+  const catalog = loadCatalog();
+  const types = new Set(example.tests.map((t) => catalog.find((c) => c.ID === t.lisTestId)?.Type ?? 'Serum'));
+  if (types.size !== 1) throw new Error(`${example.file}: tests of several sample types ${[...types].join(', ')}`);
+  return [...types][0]!;
+}
+
+/** The loopback LIS: fast answers (unless `orderDelayMs` says otherwise for a sample), an order for every planned sample, "not found" for NOORDER samples. */
+export async function startLis(plan: Map<string, PlannedOrder>, orderDelayMs: (sample: string) => number = () => 0): Promise<LisStub> {
+  const stub = await new LisStub().start();
+  stub.reply('/tests', { body: loadCatalog() });
+  stub.handle('/orders', (req) => {
+    const sample = (req.json as { SampleNumber?: unknown } | undefined)?.SampleNumber;
+    const planned = typeof sample === 'string' ? plan.get(sample) : undefined;
+    const delayMs = typeof sample === 'string' ? orderDelayMs(sample) : 0;
+    if (typeof sample !== 'string' || sample.startsWith('NOORDER') || planned === undefined) return { delayMs, body: { status: 'not found' } };
+    return { delayMs, body: { status: 'success', order: anOrder(sample, { Tests: planned.tests, SampleType: planned.sampleType, patient: planned.patient }) } };
+  });
+  stub.reply('/results', { body: { status: 'success' } });
+  stub.reply('/processed', { body: { status: 'success' } });
+  return stub;
+}
+
+// ----- Node-RED as its own process -----
+
+export interface NodeRedProcess {
+  url: string;
+  output(): string;
+  tail(lines: number): string;
+  waitForLog(pattern: RegExp, timeoutMs: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Variables the examples read: never inherited from the environment the tests run in. */
+const EXAMPLE_VARS = /^(LIS_|ANALYZER_)/;
+
+/**
+ * Writes `flows` as the userDir's flows file and starts `node red.js -u userDir`
+ * with `env` on top of a clean copy of this process's environment. Resolves once
+ * Node-RED started its flows.
+ */
+export async function startNodeRed(userDir: string, flows: unknown[], env: Record<string, string>): Promise<NodeRedProcess> {
+  const port = await freePort();
+  for (const stale of ['flows_cred.json', '.flows.json.backup', '.flows_cred.json.backup']) rmSync(join(userDir, stale), { force: true });
+  writeFileSync(join(userDir, 'flows.json'), JSON.stringify(flows, null, 2));
+  const settings = {
+    uiHost: '127.0.0.1',
+    uiPort: port,
+    flowFile: 'flows.json',
+    credentialSecret: 'e2e-secret',
+    telemetry: { enabled: false },
+    editorTheme: { tours: false },
+    // tcp in (client) reconnects quickly after a dropped connection.
+    socketReconnectTime: 500,
+    logging: { console: { level: 'info', metrics: false, audit: false } },
+  };
+  const settingsFile = join(userDir, 'settings.js');
+  writeFileSync(settingsFile, `module.exports = ${JSON.stringify(settings, null, 2)};\n`);
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !EXAMPLE_VARS.test(k)));
+  const child = spawn(process.execPath, [require.resolve('node-red/red.js'), '-u', userDir, '-s', settingsFile], {
+    env: { ...base, TZ: TIME_ZONE, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = track(child);
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const proc: NodeRedProcess = {
+    url: `http://127.0.0.1:${port}`,
+    output: () => out,
+    tail: (lines) => out.split('\n').slice(-lines).join('\n'),
+    waitForLog: async (pattern, timeoutMs) => {
+      const started = Date.now();
+      while (!pattern.test(out)) {
+        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`Node-RED exited (code ${child.exitCode}) while waiting for ${pattern}`);
+        if (Date.now() - started > timeoutMs) throw new Error(`Node-RED did not log ${pattern} within ${timeoutMs} ms`);
+        await sleep(50);
+      }
+    },
+    stop: () => stopChild(child, exited, 10_000),
+  };
+  try {
+    await proc.waitForLog(/Started flows/, 60_000);
+  } catch (err) {
+    await proc.stop();
+    throw new Error(`${(err as Error).message}\n--- Node-RED log ---\n${proc.tail(60)}`);
+  }
+  return proc;
+}
+
+// ----- the serial cable -----
+
+export interface PtyPair {
+  /** The end Node-RED's serial port config opens (ANALYZER_PORT). */
+  host: string;
+  /** The end the simulator opens. */
+  analyzer: string;
+  stop(): Promise<void>;
+}
+
+export async function ptyPair(): Promise<PtyPair> {
+  const dir = mkdtempSync(join(tmpdir(), 'lis-e2e-pty-'));
+  const host = join(dir, 'host');
+  const analyzer = join(dir, 'analyzer');
+  const child = spawn('socat', [`pty,raw,echo=0,link=${host}`, `pty,raw,echo=0,link=${analyzer}`], { stdio: 'ignore' });
+  const exited = track(child);
+  let spawnError: Error | undefined;
+  child.once('error', (err) => (spawnError = err));
+  const stop = async () => {
+    await stopChild(child, exited, 3_000);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const started = Date.now();
+  while (!(existsSync(host) && existsSync(analyzer))) {
+    if (spawnError !== undefined || child.exitCode !== null) {
+      await stop();
+      throw new Error(`socat did not start (${spawnError?.message ?? `exit ${child.exitCode}`}): is it installed? (apt-get install socat)`);
+    }
+    if (Date.now() - started > 5_000) {
+      await stop();
+      throw new Error('socat made no pty pair within 5 s');
+    }
+    await sleep(20);
+  }
+  return { host, analyzer, stop };
+}
+
+// ----- the analyzer -----
+
+export interface SimRecord {
+  /** Readable frame log, notes and events, newest last. */
+  log: LineLog;
+  /** Frames and control characters, in and out, in order. */
+  frames: Array<{ direction: 'in' | 'out'; text: string; bytes: Buffer }>;
+  /** Complete messages received from the host (order downloads, "no information"), with what the simulator read in them. */
+  received: Array<{ text: string; answers: HostAnswer[] }>;
+  /** Order downloads read, whether a scan waited for them or not. */
+  orders: Array<{ sampleNumber: string; tests: string[] }>;
+  /** Messages the host acknowledged, by kind and sample. */
+  acked: Array<{ kind: string; sampleNumber: string; text: string }>;
+  failed: Array<{ kind: string; sampleNumber: string; reason: string }>;
+  misbehaviour: string[];
+  warnings: string[];
+}
+
+function record(sim: AnalyzerSimulator): SimRecord {
+  const r: SimRecord = { log: new LineLog(600), frames: [], received: [], orders: [], acked: [], failed: [], misbehaviour: [], warnings: [] };
+  // UTC, marked Z: Node-RED's log beside it is in TIME_ZONE.
+  const stamp = () => `${new Date().toISOString().slice(11, 23)}Z`;
+  sim.on('frame', (f) => {
+    r.frames.push({ direction: f.direction, text: f.text, bytes: f.bytes });
+    r.log.push(`${f.at.toISOString().slice(11, 23)}Z ${f.direction === 'out' ? '→' : '←'} ${f.text}`);
+  });
+  sim.on('received', (m) => r.received.push({ text: m.text, answers: m.answers }));
+  sim.on('order', (o) => {
+    r.orders.push({ sampleNumber: o.sampleNumber, tests: [...o.tests] });
+    r.log.push(`${stamp()} order for ${o.sampleNumber}: ${o.tests.join(',')}`);
+  });
+  sim.on('sent', (m) => {
+    r.acked.push({ kind: m.kind, sampleNumber: m.sampleNumber, text: m.text });
+    r.log.push(`${stamp()} acknowledged: ${m.kind} for ${m.sampleNumber}`);
+  });
+  sim.on('failed', (m) => {
+    r.failed.push({ kind: m.kind, sampleNumber: m.sampleNumber, reason: m.reason });
+    r.log.push(`${stamp()} FAILED: ${m.kind} for ${m.sampleNumber}: ${m.reason}`);
+  });
+  sim.on('misbehaviour', (note) => {
+    r.misbehaviour.push(note);
+    r.log.push(`${stamp()} misbehaviour: ${note}`);
+  });
+  sim.on('warning', (w) => {
+    r.warnings.push(w);
+    r.log.push(`${stamp()} warning: ${w}`);
+  });
+  sim.on('outcome', (o) => r.log.push(`${stamp()} outcome ${o.sampleNumber}: ${o.ok ? 'ok' : `not ok (${o.error ?? '?'})`}`));
+  sim.on('connect', (p) => r.log.push(`${stamp()} connected: ${p}`));
+  sim.on('disconnect', (p) => r.log.push(`${stamp()} disconnected: ${p}`));
+  return r;
+}
+
+// ----- one run: LIS, line, Node-RED with the example, simulator -----
+
+export interface RunConfig {
+  example: Example;
+  installation: Installation;
+  /** Sample numbers to scan; those starting with NOORDER get "not found" from the LIS. */
+  samples: string[];
+  seed?: number;
+  intervalMs?: number;
+  analysisMs?: number;
+  misbehaviour?: Misbehaviour;
+  /** How long the LIS takes to answer the order request of a sample; default at once. */
+  orderDelayMs?: (sample: string) => number;
+}
+
+export class E2eRun {
+  readonly example: Example;
+  readonly plan: Map<string, PlannedOrder>;
+  stub: LisStub | undefined;
+  red: NodeRedProcess | undefined;
+  sim: AnalyzerSimulator | undefined;
+  simRecord: SimRecord | undefined;
+  summary: RunSummary | undefined;
+  /** Date.now() when the run started: the earliest X-Request-Timestamp allowed. */
+  startedAt = 0;
+  private pty: PtyPair | undefined;
+  private stopped = false;
+
+  constructor(readonly config: RunConfig) {
+    this.example = config.example;
+    this.plan = planOrders(config.example, config.samples);
+  }
+
+  /** Starts the LIS, the line, Node-RED and the simulator, and waits until the simulator is connected. */
+  async start(): Promise<void> {
+    const { example, installation } = this.config;
+    this.startedAt = Date.now();
+    await portFree(PUSH_PORT, 10_000);
+    this.stub = await startLis(this.plan, this.config.orderDelayMs);
+    const stub = this.stub;
+    const env: Record<string, string> = {
+      LIS_TESTS_URL: stub.url('/tests'),
+      LIS_ORDERS_URL: stub.url('/orders'),
+      LIS_RESULTS_URL: stub.url('/results'),
+      LIS_PROCESSED_URL: stub.url('/processed'),
+      LIS_TOKEN: TOKEN,
+    };
+    const simOptions = {
+      dialect: example.spec.dialect,
+      timeZone: TIME_ZONE,
+      seed: this.config.seed ?? 42,
+      analysisMs: this.config.analysisMs ?? 300,
+      intervalMs: this.config.intervalMs ?? 700,
+      ...(this.config.misbehaviour === undefined ? {} : { misbehaviour: this.config.misbehaviour }),
+    };
+    if (example.spec.transport === 'serial') {
+      this.pty = await ptyPair();
+      env.ANALYZER_PORT = this.pty.host;
+      env.ANALYZER_BAUD = '9600';
+      this.red = await startNodeRed(installation.userDir, example.flow, env);
+      // The serial port config opens the line after the flows started.
+      await this.red.waitForLog(/serial port \S+ opened at/, 15_000);
+      this.sim = new AnalyzerSimulator({ ...simOptions, transport: { kind: 'serial', path: this.pty.analyzer } });
+      this.simRecord = record(this.sim);
+      await this.sim.start();
+    } else {
+      // Node-RED's tcp in is the client: the simulator listens first, on a port the system picks.
+      const transport = new TcpServerTransport(0, '127.0.0.1');
+      this.sim = new AnalyzerSimulator({ ...simOptions, transport });
+      this.simRecord = record(this.sim);
+      await this.sim.start();
+      env.ANALYZER_HOST = '127.0.0.1';
+      env.ANALYZER_TCP_PORT = String(transport.boundPort);
+      this.red = await startNodeRed(installation.userDir, example.flow, env);
+    }
+    await withTimeout(this.sim.waitConnected(), 15_000, 'the line to connect');
+  }
+
+  /** Scans every sample (runSamples) and waits until the LIS has every result and processed notification the simulator's acknowledged results call for. */
+  async run(): Promise<RunSummary> {
+    const sim = this.sim!;
+    const interval = this.config.intervalMs ?? 700;
+    // Generous: every sample's query, download, analysis and results, with misbehaviour's repeats.
+    const budget = 20_000 + this.config.samples.length * (interval + 3_000);
+    const samples = this.config.samples;
+    this.summary = await withTimeout(sim.runSamples(samples), budget, 'the simulator to finish its samples');
+    const expectedResults = this.summary.samples.filter((s) => s.resultsAcked).reduce((n, s) => n + (s.results?.length ?? 0), 0);
+    const expectedProcessed = this.summary.samples.filter((s) => s.resultsAcked).length;
+    await waitUntil(
+      () => resultItems(this.stub!).length >= expectedResults && this.stub!.to('/processed').length >= expectedProcessed,
+      10_000,
+      `${expectedResults} results and ${expectedProcessed} processed notifications at the LIS (have ${resultItems(this.stub!).length} and ${this.stub!.to('/processed').length})`,
+    ).catch(() => undefined); // the checks say what is missing
+    // Anything sent twice would come now.
+    await sleep(750);
+    return this.summary;
+  }
+
+  /** The tails of Node-RED's log and of the simulator's frame log, for a failing test. */
+  diagnostics(): string {
+    const lis = (this.stub?.requests ?? []).slice(-30).map((r) => `${r.path} ${r.body}`);
+    return [
+      `--- ${this.example.file}: Node-RED log (tail) ---`,
+      this.red?.tail(80) ?? '(Node-RED not started)',
+      `--- ${this.example.file}: simulator frame log (tail) ---`,
+      this.simRecord?.log.tail(120) ?? '(simulator not started)',
+      `--- ${this.example.file}: LIS requests (last 30) ---`,
+      lis.join('\n') || '(none)',
+    ].join('\n');
+  }
+
+  /** Stops the simulator, Node-RED, socat and the LIS, whatever state the run is in. Safe to call twice. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    const errors: unknown[] = [];
+    const attempt = async (fn: (() => Promise<void>) | undefined) => {
+      try {
+        await fn?.();
+      } catch (err) {
+        errors.push(err);
+      }
+    };
+    await attempt(this.sim && (() => this.sim!.stop()));
+    await attempt(this.red && (() => this.red!.stop()));
+    await attempt(this.pty && (() => this.pty!.stop()));
+    await attempt(this.stub && (() => this.stub!.stop()));
+    if (errors.length > 0) throw errors[0];
+  }
+}
+
+/** Runs `fn`; a failure carries the run's diagnostics in its message. */
+export async function withDiagnostics(run: E2eRun | undefined, fn: () => void | Promise<void>): Promise<void> {
+  try {
+    await fn();
+  } catch (err) {
+    if (run !== undefined && err instanceof Error) err.message = `${err.message}\n${run.diagnostics()}`;
+    throw err;
+  }
+}
+
+// ----- small helpers -----
+
+export interface ResultItem {
+  SampleNumber: string;
+  TestCode: string;
+  SubTestCode?: string;
+  Result: string;
+}
+
+/** The result items of one request to the results endpoint (`{ results: [...] }` or a bare array). */
+export function itemsOf(req: RecordedRequest): ResultItem[] {
+  const body = req.json as { results?: unknown } | unknown[] | undefined;
+  const items = Array.isArray(body) ? body : Array.isArray(body?.results) ? body.results : [];
+  return items as ResultItem[];
+}
+
+/** Every result item the LIS received, request by request, in arrival order. */
+export function resultItems(stub: LisStub): ResultItem[] {
+  return stub.to('/results').flatMap(itemsOf);
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms);
+  });
+  return Promise.race([p, limit]).finally(() => clearTimeout(timer));
+}
+
+/** Waits until nothing listens on 127.0.0.1:port (the previous Node-RED's lis-push-in is gone). */
+async function portFree(port: number, timeoutMs: number): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    const free = await new Promise<boolean>((resolve) => {
+      const s = net.createServer();
+      s.once('error', () => resolve(false));
+      s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+    });
+    if (free) return;
+    if (Date.now() - started > timeoutMs) throw new Error(`127.0.0.1:${port} is in use: every example's lis-push-in needs it (is another Node-RED running?)`);
+    await sleep(200);
+  }
+}
