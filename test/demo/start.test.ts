@@ -30,7 +30,47 @@ after(() => {
   if (userDir) rmSync(userDir, { recursive: true, force: true });
 });
 
+async function waitForResults(lisPort: number, output: () => string, child: ChildProcess, timeoutMs: number): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    if (child.exitCode !== null) assert.fail(`the demo exited early:\n${output().slice(-3000)}`);
+    try {
+      const state = (await (await fetch(`http://127.0.0.1:${lisPort}/api/state`)).json()) as { requests: { results: unknown[] } };
+      if (state.requests.results.length > 0) return state.requests.results.length;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return 0;
+}
+
 describe('npm start', () => {
+  it('without socat says how to install it and runs the analyzer over TCP instead', async () => {
+    const [redPort, lisPort, tcpPort] = [await freePort(), await freePort(), await freePort()];
+    const dir = mkdtempSync(join(tmpdir(), 'lis-start-tcp-'));
+    // No PATH: socat cannot be found (the demo starts its children with this very node binary).
+    const demo = spawn(process.execPath, [join(ROOT, 'dist', 'demo', 'start.js')], {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, PATH: '/nonexistent', NODE_RED_PORT: String(redPort), DEMO_LIS_PORT: String(lisPort), DEMO_USER_DIR: dir, DEMO_SAMPLE_INTERVAL_MS: '1000', DEMO_ANALYZER_TCP_PORT: String(tcpPort) },
+    });
+    let out = '';
+    demo.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    demo.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    const closed = new Promise((r) => demo.once('close', r));
+    try {
+      assert.ok((await waitForResults(lisPort, () => out, demo, 60000)) > 0, `no result over TCP:\n${out.slice(-3000)}`);
+      assert.match(out, /socat is not installed \(apt-get install socat\): falling back to the TCP transport/);
+      assert.match(out, new RegExp(`analyzer on tcp 127\\.0\\.0\\.1:${tcpPort}`));
+    } finally {
+      process.kill(-demo.pid!, 'SIGINT');
+      await closed;
+      rmSync(dir, { recursive: true, force: true });
+    }
+    assert.deepEqual(groupMembers(demo.pid!), []);
+  });
+
   it('runs the demo until results reach the demo LIS, and Ctrl-C leaves no process behind', async () => {
     const [redPort, lisPort] = [await freePort(), await freePort()];
     userDir = mkdtempSync(join(tmpdir(), 'lis-start-'));
