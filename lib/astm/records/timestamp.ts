@@ -29,8 +29,27 @@ interface WallClock {
   second: number;
 }
 
+/**
+ * Parsed instants by zone, mode and value. A message repeats the same few
+ * timestamps on every record, and Intl's formatToParts is the costliest step
+ * of decoding at scale (npm run bench): the answer for a given input never
+ * changes, so it is kept, in a bounded map.
+ */
+const parsed = new Map<string, string>();
+const PARSED_MAX = 4096;
+
 /** `20261121093015` in Europe/Berlin -> `2026-11-21T08:30:15.000Z`. */
 export function parseAstmTimestamp(value: string, timeZone: string, options: ParseTimestampOptions = {}): string {
+  const key = `${timeZone}\u0000${options.disambiguation ?? 'compatible'}\u0000${value}`;
+  const known = parsed.get(key);
+  if (known !== undefined) return known;
+  const instant = placeWallClock(value, timeZone, options);
+  if (parsed.size >= PARSED_MAX) parsed.delete(parsed.keys().next().value as string);
+  parsed.set(key, instant);
+  return instant;
+}
+
+function placeWallClock(value: string, timeZone: string, options: ParseTimestampOptions): string {
   const wall = readWallClock(value);
   const format = formatterFor(timeZone, value);
   const target = wallMs(wall);
