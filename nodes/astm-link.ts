@@ -16,8 +16,8 @@ import { LinkDriver, type LinkMachine } from '../lib/astm/link-driver';
 import { UnframedLink } from '../lib/astm/unframed-link';
 import { LisError, invalidInput } from '../lib/lis/errors';
 import { fail } from './shared/lis-request-node';
-import { StatusReporter } from './shared/status';
-import { ASTM_MESSAGE_TOPIC, ASTM_SEND_TOPIC, SHARED_NS, type Done, type Msg } from './shared/types';
+import { StatusReporter, sharedTexts } from './shared/status';
+import { ASTM_MESSAGE_TOPIC, ASTM_SEND_TOPIC, type Done, type Msg } from './shared/types';
 
 interface Def extends NodeDef {
   framing?: 'framed' | 'unframed';
@@ -47,7 +47,7 @@ export = function register(RED: NodeAPI): void {
     RED.nodes.createNode(this, def);
     const node = this;
     const status = new StatusReporter(RED, node);
-    const t = (key: string, vars?: Record<string, string | number>) => RED._(`${SHARED_NS}:common.link.${key}`, vars);
+    const t = sharedTexts(RED, 'link');
     const sessions = new Map<string, Session>();
     let sentCount = 0;
     let nextId = 0;

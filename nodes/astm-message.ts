@@ -15,8 +15,8 @@ import { PROFILES, findProfile, type DialectProfile } from '../lib/astm/dialects
 import { AnswerOrder, QueryBook, buildNoInformation, buildOrderMessage, toLabEvents, type LabEvent, type LabOrder } from '../lib/astm/lab';
 import { LisError, invalidInput } from '../lib/lis/errors';
 import { fail } from './shared/lis-request-node';
-import { StatusReporter } from './shared/status';
-import { ASTM_MESSAGE_TOPIC, ASTM_SEND_TOPIC, SHARED_NS, type Done, type Msg, type Send } from './shared/types';
+import { StatusReporter, sharedTexts } from './shared/status';
+import { ASTM_MESSAGE_TOPIC, ASTM_SEND_TOPIC, type Done, type Msg, type Send } from './shared/types';
 
 interface Def extends NodeDef {
   dialect?: string;
@@ -42,7 +42,7 @@ export = function register(RED: NodeAPI): void {
     RED.nodes.createNode(this, def);
     const node = this;
     const status = new StatusReporter(RED, node);
-    const t = (key: string, vars?: Record<string, string | number>) => RED._(`${SHARED_NS}:common.message.${key}`, vars);
+    const t = sharedTexts(RED, 'message');
     const profile = findProfile(def.dialect || 'generic-lis2a2');
     const timeZone = (def.timeZone ?? '').trim() || Intl.DateTimeFormat().resolvedOptions().timeZone;
     const problem = !profile

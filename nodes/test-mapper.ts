@@ -11,9 +11,9 @@ import { toInstrumentTests } from '../lib/mapping/to-instrument';
 import { toLisResults } from '../lib/mapping/to-lis';
 import { detectDirection, type Direction } from '../lib/mapping/directions';
 import { fail } from './shared/lis-request-node';
-import { StatusReporter } from './shared/status';
+import { StatusReporter, sharedTexts } from './shared/status';
 import { registerMappingRoutes } from './shared/mapping-routes';
-import { SHARED_NS, type Done, type Msg, type Send } from './shared/types';
+import type { Done, Msg, Send } from './shared/types';
 
 interface Def extends NodeDef {
   lis?: string;
@@ -30,7 +30,7 @@ export = function register(RED: NodeAPI): void {
     RED.nodes.createNode(this, def);
     const node = this;
     const status = new StatusReporter(RED, node);
-    const t = (key: string, vars?: Record<string, string | number>) => RED._(`${SHARED_NS}:common.status.${key}`, vars);
+    const t = sharedTexts(RED, 'status');
     let rows: MappingRow[] = [];
     let mappingError: LisError | undefined;
 

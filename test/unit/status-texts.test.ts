@@ -1,0 +1,17 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { NodeAPI } from 'node-red';
+import { sharedTexts } from '../../nodes/shared/status';
+
+describe('shared status texts', () => {
+  it('translate each template once and fill in the values', () => {
+    const asked: string[] = [];
+    const RED = { _: (key: string) => (asked.push(key), key.endsWith('.ok') ? 'ok __ms__ ms' : 'retry __n__/__max__') } as unknown as NodeAPI;
+    const t = sharedTexts(RED, 'status');
+    assert.equal(t('ok', { ms: 5 }), 'ok 5 ms');
+    assert.equal(t('ok', { ms: 12 }), 'ok 12 ms');
+    assert.equal(t('retrying', { n: 2, max: 3 }), 'retry 2/3');
+    assert.equal(t('retrying', { n: 2 }), 'retry 2/__max__', 'a missing value stays visible rather than vanishing');
+    assert.deepEqual(asked, ['node-red-contrib-lis-bridge/lis-config:common.status.ok', 'node-red-contrib-lis-bridge/lis-config:common.status.retrying']);
+  });
+});
