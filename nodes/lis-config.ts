@@ -1,7 +1,8 @@
 /** lis-config: where the LIS is and how to talk to it. Shared by every LIS node. */
 import type { NodeAPI, NodeDef } from 'node-red';
 import { LisClient } from '../lib/lis/client';
-import { parseTuning } from '../lib/lis/tuning';
+import { LisError } from '../lib/lis/errors';
+import { parseTls, parseTuning } from '../lib/lis/tuning';
 import type { LisConfigNode } from './shared/types';
 
 interface LisConfigDef extends NodeDef {
@@ -17,6 +18,10 @@ interface LisConfigDef extends NodeDef {
   maxResponseBytes?: string | number;
   /** Name of an environment variable holding the token, for flows shared between sites (never the token itself). */
   bearerTokenEnv?: string;
+  /** PEM file of the certificate authority of the LIS's HTTPS certificate, added to Node's default ones. */
+  caFile?: string;
+  /** Explicit opt-out of certificate verification; warned about at start. */
+  allowUntrustedCertificates?: boolean | string;
 }
 
 interface LisConfigCredentials {
@@ -26,28 +31,59 @@ interface LisConfigCredentials {
 export = function register(RED: NodeAPI): void {
   function LisConfig(this: LisConfigNode & { credentials?: LisConfigCredentials }, def: LisConfigDef) {
     RED.nodes.createNode(this, def);
-    const { tuning, errors } = parseTuning(def as unknown as Record<string, unknown>);
+    const raw = def as unknown as Record<string, unknown>;
+    const { tuning, errors } = parseTuning(raw);
+    const tlsSettings = parseTls(raw);
     const self = this as { client: LisClient | undefined; configErrors: string[] };
     self.configErrors = errors;
-    self.client =
-      errors.length > 0
-        ? undefined
-        : new LisClient({
-            ...tuning,
-            urls: {
-              LabTestsAPI: def.labTestsApiUrl,
-              TransactionInfoAPI: def.transactionInfoApiUrl,
-              ResultAPI: def.resultApiUrl,
-              OrderCompletedAPI: def.orderCompletedApiUrl,
-            },
-            // Flow, group and global env as well as the process environment.
-            env: (name) => RED.util.getSetting(this, name) ?? undefined,
-            bearerToken: this.credentials?.bearerToken || (def.bearerTokenEnv ? RED.util.getSetting(this, def.bearerTokenEnv.trim()) : undefined),
-          });
-    if (errors.length > 0) this.error(`lis-config "${def.name || def.id}" is invalid: ${errors.join('; ')}`);
+    self.client = undefined;
+    if (errors.length === 0) {
+      try {
+        // Reads the CA file, once, now.
+        self.client = new LisClient({
+          ...tuning,
+          ...tlsSettings,
+          urls: {
+            LabTestsAPI: def.labTestsApiUrl,
+            TransactionInfoAPI: def.transactionInfoApiUrl,
+            ResultAPI: def.resultApiUrl,
+            OrderCompletedAPI: def.orderCompletedApiUrl,
+          },
+          // Flow, group and global env as well as the process environment.
+          env: (name) => RED.util.getSetting(this, name) ?? undefined,
+          bearerToken: this.credentials?.bearerToken || (def.bearerTokenEnv ? RED.util.getSetting(this, def.bearerTokenEnv.trim()) : undefined),
+        });
+      } catch (err) {
+        if (!(err instanceof LisError)) throw err;
+        errors.push(err.message);
+      }
+    }
+    const label = `lis-config "${def.name || def.id}"`;
+    if (errors.length > 0) this.error(`${label} is invalid: ${errors.join('; ')}`);
+    if (tlsSettings.allowUntrustedCertificates) {
+      this.warn(
+        `${label}: HTTPS certificate verification is OFF (allowUntrustedCertificates): anyone between Node-RED and the LIS can read and change ` +
+          `patient data and the Bearer Token. Set "CA file" to the LIS's certificate authority and clear this option.${usersOf(RED, def.id)}`,
+      );
+    }
+    this.on('close', () => self.client?.close());
   }
 
   RED.nodes.registerType('lis-config', LisConfig as never, {
     credentials: { bearerToken: { type: 'password' } },
   });
 };
+
+/** " Used by: lis-get-order "x", ..." for the warning, when the flows can be listed. */
+function usersOf(RED: NodeAPI, id: string): string {
+  const users: string[] = [];
+  try {
+    RED.nodes.eachNode((n) => {
+      const node = n as unknown as { lis?: string; type: string; name?: string; id: string };
+      if (node.lis === id) users.push(`${node.type} "${node.name || node.id}"`);
+    });
+  } catch {
+    return '';
+  }
+  return users.length > 0 ? ` Used by: ${users.join(', ')}.` : '';
+}

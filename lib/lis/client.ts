@@ -4,7 +4,8 @@
  */
 import { LisError, invalidInput } from './errors';
 import { ENDPOINTS, type EndpointName } from './endpoints';
-import { postJson, type PostResponse } from './transport';
+import type https from 'node:https';
+import { createHttpsAgent, postJson, type PostResponse, type TlsSettings } from './transport';
 import { withRetries, type AttemptHooks, type RetryPolicy } from './retry';
 import {
   OrderEnvelopeSchema,
@@ -43,7 +44,7 @@ export const DEFAULT_TUNING: LisTuning = {
   maxResponseBytes: 10 * 1024 * 1024,
 };
 
-export interface LisSettings extends LisTuning {
+export interface LisSettings extends LisTuning, TlsSettings {
   /** Configured addresses, as typed: they may hold ${VAR} placeholders. */
   urls: Partial<Record<EndpointName, string>>;
   env: EnvLookup;
@@ -74,7 +75,22 @@ export interface PlainAnswer {
 type AttemptLimits = Partial<RetryPolicy> & { maxAttempts: number };
 
 export class LisClient {
-  constructor(private readonly settings: LisSettings) {}
+  private readonly httpsAgent: https.Agent;
+
+  /** Reads the CA file (if any) now: throws a NOT_CONFIGURED LisError naming it when it is unusable. */
+  constructor(private readonly settings: LisSettings) {
+    this.httpsAgent = createHttpsAgent(settings);
+  }
+
+  /** True when requests skip certificate verification (the explicit allowUntrustedCertificates option). */
+  get verifiesCertificates(): boolean {
+    return this.settings.allowUntrustedCertificates !== true;
+  }
+
+  /** Closes idle kept-alive connections; the client still works afterwards. */
+  close(): void {
+    this.httpsAgent.destroy();
+  }
 
   /** The address of an endpoint, placeholders expanded; throws NOT_CONFIGURED or INVALID_URL. */
   resolveUrl(endpoint: EndpointName): string {
@@ -191,6 +207,7 @@ export class LisClient {
         timeoutMs: this.settings.timeoutMs,
         maxResponseBytes: this.settings.maxResponseBytes,
         signal: hooks.signal,
+        httpsAgent: this.httpsAgent,
       });
       status = res.status;
       return { value: read(res), requestId: res.requestId };

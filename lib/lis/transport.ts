@@ -3,7 +3,10 @@
  * the outcome classified into a LisError the retry policy can read. Retrying
  * is not done here: each call is exactly one request.
  */
-import { randomUUID } from 'node:crypto';
+import { X509Certificate, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import https from 'node:https';
+import tls from 'node:tls';
 import axios, { type AxiosResponse } from 'axios';
 import { LisError } from './errors';
 import { ErrorBodySchema } from './schemas';
@@ -20,6 +23,8 @@ export interface PostRequest {
   timeoutMs: number;
   maxResponseBytes: number;
   signal?: AbortSignal | undefined;
+  /** The agent for https:// addresses (certificate authorities, verification); Node's default agent when absent. */
+  httpsAgent?: https.Agent | undefined;
 }
 
 export interface PostResponse {
@@ -83,6 +88,7 @@ export async function postJson(req: PostRequest): Promise<PostResponse> {
       // Never read proxy settings from the environment for LIS traffic: a proxy
       // meant for the internet must not see patient data bound for the LIS.
       proxy: false,
+      ...(req.httpsAgent ? { httpsAgent: req.httpsAgent } : {}),
     });
   } catch (err) {
     throw classifyFailure(err, { where, requestId, deadlineHit: deadline.signal.aborted, req });
@@ -144,6 +150,90 @@ export function snippet(text: string, max = 120): string {
   return JSON.stringify(flat.length > max ? `${flat.slice(0, max)}…` : flat);
 }
 
+export interface TlsSettings {
+  /** Path of a PEM file with the certificate(s) of the authority that issued the LIS's certificate. */
+  caFile?: string | undefined;
+  /** Skip certificate verification altogether. Off unless explicitly set; the config node warns when it is on. */
+  allowUntrustedCertificates?: boolean | undefined;
+}
+
+/**
+ * The https.Agent for LIS requests. The CA file is read here, once: a file that
+ * cannot be read or holds no certificate is a configuration error naming it.
+ * Its certificates are added to Node's default authorities, so a LIS with a
+ * publicly trusted certificate keeps working when a CA file is set.
+ */
+export function createHttpsAgent(settings: TlsSettings): https.Agent {
+  const options: https.AgentOptions = { keepAlive: true };
+  const caFile = settings.caFile?.trim();
+  if (caFile) options.ca = [...defaultCertificates(), ...readCaFile(caFile)];
+  // Only ever false by the explicit, warned option; never as a fallback.
+  if (settings.allowUntrustedCertificates === true) options.rejectUnauthorized = false;
+  return new https.Agent(options);
+}
+
+/** Node's default authorities: the bundled ones, plus system and NODE_EXTRA_CA_CERTS ones where this Node can list them. */
+function defaultCertificates(): string[] {
+  const get = (tls as unknown as { getCACertificates?: (type?: string) => string[] }).getCACertificates;
+  return typeof get === 'function' ? get('default') : [...tls.rootCertificates];
+}
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
+
+function readCaFile(path: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const e = err as { code?: string; message?: string };
+    throw new LisError(`CA file ${JSON.stringify(path)} cannot be read (${e.code ?? e.message ?? 'unknown error'})`, { code: 'NOT_CONFIGURED' });
+  }
+  const pems = text.match(PEM_CERTIFICATE) ?? [];
+  if (pems.length === 0) {
+    throw new LisError(`CA file ${JSON.stringify(path)} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`, { code: 'NOT_CONFIGURED' });
+  }
+  pems.forEach((pem, i) => {
+    try {
+      new X509Certificate(pem);
+    } catch (err) {
+      throw new LisError(`CA file ${JSON.stringify(path)}: certificate ${i + 1} is not valid PEM (${(err as Error).message})`, { code: 'NOT_CONFIGURED' });
+    }
+  });
+  return pems;
+}
+
+/** Certificate verification failures (OpenSSL's and Node's codes): never transient, and explained. */
+const UNTRUSTED_ISSUER_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_DECRYPT_CERT_SIGNATURE',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'INVALID_CA',
+  'CERT_CHAIN_TOO_LONG',
+  'PATH_LENGTH_EXCEEDED',
+  'INVALID_PURPOSE',
+]);
+const VALIDITY_CODES = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'CERT_REVOKED']);
+const HOST_NAME_CODES = new Set(['ERR_TLS_CERT_ALTNAME_INVALID', 'HOSTNAME_MISMATCH']);
+
+function certificateAdvice(code: string): string | undefined {
+  if (UNTRUSTED_ISSUER_CODES.has(code)) {
+    return 'the LIS certificate was not issued by a trusted certificate authority: if the LIS uses a private (hospital) authority, set "CA file" in the LIS config to that authority\'s PEM certificate';
+  }
+  if (VALIDITY_CODES.has(code)) {
+    return "the LIS certificate is expired, not yet valid or revoked: have the LIS certificate renewed, and check this machine's clock";
+  }
+  if (HOST_NAME_CODES.has(code)) {
+    return 'the LIS certificate is not issued for the host in the configured URL: use the host name the certificate names, or have the certificate reissued for this one';
+  }
+  return undefined;
+}
+
 interface FailureContext {
   where: string;
   requestId: string;
@@ -166,6 +256,11 @@ function classifyFailure(err: unknown, ctx: FailureContext): LisError {
   }
   if (code === 'ERR_INVALID_URL' || code === 'ERR_BAD_OPTION_VALUE') {
     return new LisError(`${where}: invalid URL`, { code: 'INVALID_URL', requestId });
+  }
+  const advice = certificateAdvice(code);
+  if (advice) {
+    // Not transient: the same certificate will fail the same way on every retry.
+    return new LisError(`${where}: HTTPS certificate problem ${code}${e.message ? ` (${e.message})` : ''}; ${advice}`, { code: 'NETWORK', requestId });
   }
   const reason = code || 'connection failed';
   const detail = e.message && !e.message.includes(reason) ? `${reason} ${e.message}` : (e.message ?? reason);

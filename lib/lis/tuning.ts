@@ -5,6 +5,7 @@
  * never silently replaced.
  */
 import { DEFAULT_TUNING, type LisTuning } from './client';
+import type { TlsSettings } from './transport';
 
 interface Rule {
   key: keyof LisTuning;
@@ -36,4 +37,18 @@ export function parseTuning(raw: Record<string, unknown>): { tuning: LisTuning; 
     tuning[key] = n;
   }
   return { tuning, errors };
+}
+
+/**
+ * The HTTPS settings of a lis-config as stored in the flow: caFile a path (empty
+ * means none), allowUntrustedCertificates a checkbox. Only an explicit true (or
+ * "true") turns verification off.
+ */
+export function parseTls(raw: Record<string, unknown>): TlsSettings {
+  const caFile = typeof raw.caFile === 'string' ? raw.caFile.trim() : '';
+  const allow = raw.allowUntrustedCertificates;
+  return {
+    ...(caFile ? { caFile } : {}),
+    allowUntrustedCertificates: allow === true || allow === 'true',
+  };
 }

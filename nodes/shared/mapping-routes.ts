@@ -17,7 +17,7 @@ import type { NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
 import { LisClient } from '../../lib/lis/client';
 import { LisError } from '../../lib/lis/errors';
-import { parseTuning } from '../../lib/lis/tuning';
+import { parseTls, parseTuning } from '../../lib/lis/tuning';
 import { MappingSchema, cleanRow } from '../../lib/mapping/model';
 import { mergeCatalog } from '../../lib/mapping/catalog-merge';
 import { formatCsv, parseCsv } from '../../lib/mapping/csv';
@@ -91,19 +91,30 @@ async function catalog(RED: NodeAPI, body: CatalogRequest): Promise<{ tests: unk
       if (deployedUrl !== url) {
         throw new LisError('the LabTestsAPI URL differs from the deployed one: type the Bearer Token again in the LIS config, or deploy first', { code: 'NOT_CONFIGURED' });
       }
+      // Nor may the stored token travel over a connection the deployed config would have refused.
+      if (parseTls(config).allowUntrustedCertificates && deployed.client.verifiesCertificates) {
+        throw new LisError('certificate verification is off in the dialog but on in the deployed LIS config: type the Bearer Token again in the LIS config, or deploy first', { code: 'NOT_CONFIGURED' });
+      }
       bearerToken = stored;
     }
   }
   const rows = MappingSchema.safeParse(body.rows ?? []);
   if (!rows.success) throw new LisError('rows are not a valid mapping', { code: 'INVALID_INPUT', errors: describeIssues(rows.error, 'rows') });
+  // The dialog's HTTPS settings, as the deployed node would use them (the CA file is read for this call).
   const client = new LisClient({
     ...tuning,
+    ...parseTls(config),
     timeoutMs: Math.min(tuning.timeoutMs, CATALOG_TIMEOUT_CAP_MS),
     urls: { LabTestsAPI: url },
     env,
     bearerToken,
   });
-  const { tests } = await client.getTests({});
+  let tests;
+  try {
+    ({ tests } = await client.getTests({}));
+  } finally {
+    client.close();
+  }
   return { tests, rows: mergeCatalog(rows.data.map(cleanRow), tests) };
 }
 
