@@ -10,6 +10,8 @@ interface Def extends NodeDef {
   localApiAddress?: string;
   localApiPort?: string | number;
   bodyLimit?: string | number;
+  headersTimeoutMs?: string | number;
+  requestTimeoutMs?: string | number;
 }
 
 interface Credentials {
@@ -18,6 +20,8 @@ interface Credentials {
 
 const DEFAULT_PUSH_PORT = 8181;
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
+const DEFAULT_HEADERS_TIMEOUT_MS = 10000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 30000;
 
 export = function register(RED: NodeAPI): void {
   function LisPushIn(this: Node & { credentials?: Credentials }, def: Def) {
@@ -27,13 +31,19 @@ export = function register(RED: NodeAPI): void {
     const host = (def.localApiAddress ?? '').trim() || '127.0.0.1';
     const port = numberOr(def.localApiPort, DEFAULT_PUSH_PORT);
     const bodyLimit = numberOr(def.bodyLimit, DEFAULT_BODY_LIMIT);
+    const headersTimeoutMs = numberOr(def.headersTimeoutMs, DEFAULT_HEADERS_TIMEOUT_MS);
+    const requestTimeoutMs = numberOr(def.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS);
 
     const problem =
       port === undefined || port < 0 || port > 65535
         ? `LocalAPIPort must be a port number (0-65535), not ${JSON.stringify(def.localApiPort)}`
         : bodyLimit === undefined || bodyLimit < 1
           ? `bodyLimit must be a positive number of bytes, not ${JSON.stringify(def.bodyLimit)}`
-          : undefined;
+          : headersTimeoutMs === undefined || headersTimeoutMs < 1
+            ? `headersTimeoutMs must be a positive number of milliseconds, not ${JSON.stringify(def.headersTimeoutMs)}`
+            : requestTimeoutMs === undefined || requestTimeoutMs < 1
+              ? `requestTimeoutMs must be a positive number of milliseconds, not ${JSON.stringify(def.requestTimeoutMs)}`
+              : undefined;
     if (problem !== undefined) {
       node.status({ fill: 'red', shape: 'ring', text: t('failed', { reason: 'config' }) });
       node.error(Object.assign(new Error(problem), { code: 'NOT_CONFIGURED' }), { payload: undefined, error: { message: problem, code: 'NOT_CONFIGURED' } });
@@ -44,6 +54,8 @@ export = function register(RED: NodeAPI): void {
       host,
       port: port!,
       bodyLimit: bodyLimit!,
+      headersTimeoutMs: headersTimeoutMs!,
+      requestTimeoutMs: requestTimeoutMs!,
       authToken: node.credentials?.authToken,
       onOrders: (orders, meta) => {
         const receivedAt = new Date().toISOString();

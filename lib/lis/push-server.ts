@@ -35,9 +35,16 @@ export class PushServer {
   private readonly server: http.Server;
 
   constructor(private readonly options: PushServerOptions) {
-    this.server = http.createServer((req, res) => this.handle(req, res));
-    this.server.headersTimeout = options.headersTimeoutMs ?? 10000;
-    this.server.requestTimeout = options.requestTimeoutMs ?? 30000;
+    const headersTimeout = options.headersTimeoutMs ?? 10000;
+    const requestTimeout = options.requestTimeoutMs ?? 30000;
+    // Node checks both time-outs only every connectionsCheckingInterval (30 s by
+    // default), so a short time-out would be enforced up to 30 s late: check at
+    // least four times per time-out, at most once a second.
+    const connectionsCheckingInterval = Math.max(10, Math.min(1000, Math.floor(Math.min(headersTimeout, requestTimeout) / 4)));
+    this.server = http.createServer({ connectionsCheckingInterval }, (req, res) => this.handle(req, res));
+    // Set after creation: createServer refuses a headers time-out above the request time-out.
+    this.server.headersTimeout = headersTimeout;
+    this.server.requestTimeout = requestTimeout;
   }
 
   /** Resolves with the bound port once listening; rejects with a readable error (port in use, no permission). */
