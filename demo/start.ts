@@ -108,7 +108,17 @@ export async function main(): Promise<void> {
 
   const red = run('node-red', [require.resolve('node-red/red.js'), '-u', s.userDir, '-s', settingsFile], env, (line) => /Started flows/.test(line));
   children.push(red.child);
-  await red.started;
+  const exitedEarly = new Promise<never>((_, reject) => red.child.once('exit', (code) => reject(new Error(`Node-RED exited before its flows started (code ${code})`))));
+  exitedEarly.catch(() => undefined);
+  try {
+    await Promise.race([red.started, exitedEarly]);
+  } catch (err) {
+    // Leave nothing behind: the analyzer, socat and the demo LIS go too.
+    await Promise.all(children.map((c) => terminate(c)));
+    await pty?.stop();
+    await lis.stop();
+    throw err;
+  }
   if (serial) children.push(run('analyzer', simulatorArgs(['--serial', pty!.analyzer]), env).child);
 
   log(`Node-RED editor: http://127.0.0.1:${s.nodeRedPort}/`);

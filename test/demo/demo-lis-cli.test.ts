@@ -24,7 +24,7 @@ interface Running {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts the CLI and waits for the line with the page address. */
+/** Starts the CLI and waits for its whole start-up banner (it arrives through a pipe, possibly in pieces). */
 async function startCli(t: TestContext, args: string[], env: NodeJS.ProcessEnv = cleanEnv()): Promise<Running> {
   const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -37,7 +37,7 @@ async function startCli(t: TestContext, args: string[], env: NodeJS.ProcessEnv =
   const started = Date.now();
   for (;;) {
     const page = /Demo LIS running: open (\S+)/.exec(out)?.[1];
-    if (page) return { child, page, output: () => out, exited };
+    if (page && out.includes('Stop with Ctrl-C.')) return { child, page, output: () => out, exited };
     if (child.exitCode !== null) throw new Error(`the CLI exited early:\n${out}`);
     if (Date.now() - started > 10000) throw new Error(`the CLI did not start within 10 s:\n${out}`);
     await new Promise((r) => setTimeout(r, 25));
