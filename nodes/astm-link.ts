@@ -10,7 +10,8 @@
  * One link per TCP session (msg._session), so one node can serve a TCP server.
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
-import { AstmLink } from '../lib/astm/link';
+import { AstmLink, DEFAULT_OPTIONS } from '../lib/astm/link';
+import { readWholeNumbers } from '../lib/util/settings';
 import type { LinkAction } from '../lib/astm/link/actions';
 import { LinkDriver, type LinkMachine } from '../lib/astm/link-driver';
 import { UnframedLink } from '../lib/astm/unframed-link';
@@ -52,16 +53,23 @@ export = function register(RED: NodeAPI): void {
     let sentCount = 0;
     let nextId = 0;
 
-    const options = {
-      checksums: def.checksums !== false,
-      framePerRecord: def.framePerRecord === true,
-      frameTextMax: num(def.frameTextMax, 240),
-      replyTimeoutMs: num(def.replyTimeoutMs, 15000),
-      receiveTimeoutMs: num(def.receiveTimeoutMs, 30000),
-      busyWaitMs: num(def.busyWaitMs, 10000),
-      contentionWaitMs: num(def.contentionWaitMs, 20000),
-      retryDelayMs: num(def.retryDelayMs, 10000),
-    };
+    // LIS1-A's values as defaults (lib/astm/link/options.ts); a bad value is refused, not replaced.
+    const { values: numbers, errors } = readWholeNumbers(def as unknown as Record<string, unknown>, {
+      frameTextMax: { setting: 'frameTextMax', min: 1, fallback: DEFAULT_OPTIONS.frameTextMax },
+      replyTimeoutMs: { setting: 'replyTimeoutMs', min: 1, fallback: DEFAULT_OPTIONS.replyTimeoutMs },
+      receiveTimeoutMs: { setting: 'receiveTimeoutMs', min: 1, fallback: DEFAULT_OPTIONS.receiveTimeoutMs },
+      busyWaitMs: { setting: 'busyWaitMs', min: 0, fallback: DEFAULT_OPTIONS.busyWaitMs },
+      contentionWaitMs: { setting: 'contentionWaitMs', min: 1, fallback: DEFAULT_OPTIONS.contentionWaitMs },
+      retryDelayMs: { setting: 'retryDelayMs', min: 0, fallback: DEFAULT_OPTIONS.retryDelayMs },
+    });
+    if (errors.length > 0) {
+      const err = new LisError(`astm-link is misconfigured: ${errors.join('; ')}`, { code: 'NOT_CONFIGURED', errors });
+      status.failed(err);
+      node.error(err, { payload: undefined, error: err.toMsgError() });
+      node.on('input', (msg, _send, done) => fail(status, msg as Msg, err, done as Done));
+      return;
+    }
+    const options = { checksums: def.checksums !== false, framePerRecord: def.framePerRecord === true, ...numbers };
 
     const sessionFor = (msg: Msg): Session => {
       const tcp = msg._session as { id?: unknown } | undefined;
@@ -191,10 +199,4 @@ function toBytes(payload: unknown): Buffer | undefined {
 function withSession(msg: Msg, s: Pick<Session, 'session'>): Msg {
   if (s.session !== undefined) msg._session = s.session;
   return msg;
-}
-
-function num(value: string | number | undefined, fallback: number): number {
-  if (value === undefined || value === null || String(value).trim() === '') return fallback;
-  const n = Number(value);
-  return Number.isFinite(n) && n >= 0 ? n : fallback;
 }

@@ -4,7 +4,8 @@
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { PushServer } from '../lib/lis/push-server';
-import { SHARED_NS } from './shared/types';
+import { sharedTexts } from './shared/status';
+import { readWholeNumbers } from '../lib/util/settings';
 
 interface Def extends NodeDef {
   localApiAddress?: string;
@@ -27,23 +28,16 @@ export = function register(RED: NodeAPI): void {
   function LisPushIn(this: Node & { credentials?: Credentials }, def: Def) {
     RED.nodes.createNode(this, def);
     const node = this;
-    const t = (key: string, vars?: Record<string, string | number>) => RED._(`${SHARED_NS}:common.status.${key}`, vars);
+    const t = sharedTexts(RED, 'status');
     const host = (def.localApiAddress ?? '').trim() || '127.0.0.1';
-    const port = numberOr(def.localApiPort, DEFAULT_PUSH_PORT);
-    const bodyLimit = numberOr(def.bodyLimit, DEFAULT_BODY_LIMIT);
-    const headersTimeoutMs = numberOr(def.headersTimeoutMs, DEFAULT_HEADERS_TIMEOUT_MS);
-    const requestTimeoutMs = numberOr(def.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS);
-
-    const problem =
-      port === undefined || port < 0 || port > 65535
-        ? `LocalAPIPort must be a port number (0-65535), not ${JSON.stringify(def.localApiPort)}`
-        : bodyLimit === undefined || bodyLimit < 1
-          ? `bodyLimit must be a positive number of bytes, not ${JSON.stringify(def.bodyLimit)}`
-          : headersTimeoutMs === undefined || headersTimeoutMs < 1
-            ? `headersTimeoutMs must be a positive number of milliseconds, not ${JSON.stringify(def.headersTimeoutMs)}`
-            : requestTimeoutMs === undefined || requestTimeoutMs < 1
-              ? `requestTimeoutMs must be a positive number of milliseconds, not ${JSON.stringify(def.requestTimeoutMs)}`
-              : undefined;
+    const { values, errors } = readWholeNumbers(def as unknown as Record<string, unknown>, {
+      port: { setting: 'localApiPort', min: 0, max: 65535, fallback: DEFAULT_PUSH_PORT },
+      bodyLimit: { setting: 'bodyLimit', min: 1, fallback: DEFAULT_BODY_LIMIT },
+      headersTimeoutMs: { setting: 'headersTimeoutMs', min: 1, fallback: DEFAULT_HEADERS_TIMEOUT_MS },
+      requestTimeoutMs: { setting: 'requestTimeoutMs', min: 1, fallback: DEFAULT_REQUEST_TIMEOUT_MS },
+    });
+    const { port, bodyLimit, headersTimeoutMs, requestTimeoutMs } = values;
+    const problem = errors.length > 0 ? errors.join('; ') : undefined;
     if (problem !== undefined) {
       node.status({ fill: 'red', shape: 'ring', text: t('failed', { reason: 'config' }) });
       node.error(Object.assign(new Error(problem), { code: 'NOT_CONFIGURED' }), { payload: undefined, error: { message: problem, code: 'NOT_CONFIGURED' } });
@@ -52,10 +46,10 @@ export = function register(RED: NodeAPI): void {
 
     const server = new PushServer({
       host,
-      port: port!,
-      bodyLimit: bodyLimit!,
-      headersTimeoutMs: headersTimeoutMs!,
-      requestTimeoutMs: requestTimeoutMs!,
+      port,
+      bodyLimit,
+      headersTimeoutMs,
+      requestTimeoutMs,
       authToken: node.credentials?.authToken,
       onOrders: (orders, meta) => {
         const receivedAt = new Date().toISOString();
@@ -70,7 +64,7 @@ export = function register(RED: NodeAPI): void {
       },
     });
 
-    let boundPort: number | string = port!;
+    let boundPort: number | string = port;
     const listening = server.listen().then(
       (p) => {
         boundPort = p;
@@ -97,9 +91,3 @@ export = function register(RED: NodeAPI): void {
     credentials: { authToken: { type: 'password' } },
   });
 };
-
-function numberOr(value: string | number | undefined, fallback: number): number | undefined {
-  if (value === undefined || value === null || String(value).trim() === '') return fallback;
-  const n = Number(String(value).trim());
-  return Number.isInteger(n) ? n : undefined;
-}

@@ -6,37 +6,21 @@
  */
 import { DEFAULT_TUNING, type LisTuning } from './client';
 import type { TlsSettings } from './transport';
+import { readWholeNumbers, type WholeNumberRule } from '../util/settings';
 
-interface Rule {
-  key: keyof LisTuning;
-  setting: string;
-  min: number;
-}
-
-/** Each tuning value with the name of its lis-config property and its lower bound. */
-const RULES: Rule[] = [
-  { key: 'timeoutMs', setting: 'timeout', min: 1 },
-  { key: 'orderAttempts', setting: 'orderAttempts', min: 1 },
-  { key: 'orderBackoffMs', setting: 'orderBackoffMs', min: 0 },
-  { key: 'transientRetries', setting: 'transientRetries', min: 0 },
-  { key: 'transientBackoffMs', setting: 'transientBackoffMs', min: 0 },
-  { key: 'maxResponseBytes', setting: 'maxResponseBytes', min: 1024 },
-];
+/** Each tuning value with the name of its lis-config property, its lower bound and the spec's default. */
+const RULES = {
+  timeoutMs: { setting: 'timeout', min: 1, fallback: DEFAULT_TUNING.timeoutMs },
+  orderAttempts: { setting: 'orderAttempts', min: 1, fallback: DEFAULT_TUNING.orderAttempts },
+  orderBackoffMs: { setting: 'orderBackoffMs', min: 0, fallback: DEFAULT_TUNING.orderBackoffMs },
+  transientRetries: { setting: 'transientRetries', min: 0, fallback: DEFAULT_TUNING.transientRetries },
+  transientBackoffMs: { setting: 'transientBackoffMs', min: 0, fallback: DEFAULT_TUNING.transientBackoffMs },
+  maxResponseBytes: { setting: 'maxResponseBytes', min: 1024, fallback: DEFAULT_TUNING.maxResponseBytes },
+} satisfies Record<keyof LisTuning, WholeNumberRule>;
 
 export function parseTuning(raw: Record<string, unknown>): { tuning: LisTuning; errors: string[] } {
-  const tuning: LisTuning = { ...DEFAULT_TUNING };
-  const errors: string[] = [];
-  for (const { key, setting, min } of RULES) {
-    const value = raw[setting];
-    if (value === undefined || value === null || String(value).trim() === '') continue;
-    const n = Number(String(value).trim());
-    if (!Number.isInteger(n) || n < min) {
-      errors.push(`${setting} must be a whole number of at least ${min}, not ${JSON.stringify(value)}`);
-      continue;
-    }
-    tuning[key] = n;
-  }
-  return { tuning, errors };
+  const { values, errors } = readWholeNumbers(raw, RULES);
+  return { tuning: values, errors };
 }
 
 /**

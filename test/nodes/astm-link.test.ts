@@ -99,6 +99,15 @@ describe('astm-link node', () => {
     assert.equal(sent[0]!.tag, 'order-1');
   });
 
+  it('refuses a bad timer value by name instead of running with a default', async () => {
+    await load({ receiveTimeoutMs: 'soon' });
+    const caught = collect('caught');
+    feed(ENQ);
+    await waitUntil(() => caught.length === 1);
+    assert.equal((caught[0]!.error as Record<string, unknown>).code, 'NOT_CONFIGURED');
+    assert.match(String((caught[0]!._error as Record<string, unknown>).message), /receiveTimeoutMs must be a whole number of at least 1, not "soon"/);
+  });
+
   it('reports a message the analyzer never accepts to Catch nodes (SEND_FAILED)', async () => {
     await load({ replyTimeoutMs: 30, retryDelayMs: 20 });
     const caught = collect('caught');

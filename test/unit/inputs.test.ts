@@ -5,6 +5,7 @@ import { parseTuning } from '../../lib/lis/tuning';
 import { DEFAULT_TUNING } from '../../lib/lis/client';
 import { expandEnv, UnsetVariableError } from '../../lib/util/env-template';
 import { readPushedOrders } from '../../lib/lis/push-orders';
+import { readWholeNumbers } from '../../lib/util/settings';
 import { anOrder } from '../support/lis-stub';
 
 describe('node inputs', () => {
@@ -67,5 +68,16 @@ describe('pushed order bodies', () => {
     }
     const r = readPushedOrders({ orders: [anOrder('A'), anOrder('B', { Tests: [] })] });
     assert.ok(!r.ok && r.errors.some((e) => e.startsWith('orders[1].Tests:')));
+  });
+});
+
+describe('whole-number settings', () => {
+  it('take defaults for empty fields and name every bad value with its range', () => {
+    const rules = { port: { setting: 'localApiPort', min: 0, max: 65535, fallback: 8181 }, limit: { setting: 'bodyLimit', min: 1, fallback: 10 } };
+    assert.deepEqual(readWholeNumbers({ localApiPort: '', bodyLimit: ' 20 ' }, rules), { values: { port: 8181, limit: 20 }, errors: [] });
+    assert.deepEqual(readWholeNumbers({ localApiPort: 70000, bodyLimit: '1.5' }, rules).errors, [
+      'localApiPort must be a whole number from 0 to 65535, not 70000',
+      'bodyLimit must be a whole number of at least 1, not "1.5"',
+    ]);
   });
 });
