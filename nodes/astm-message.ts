@@ -15,6 +15,7 @@ import { PROFILES, findProfile, type DialectProfile } from '../lib/astm/dialects
 import { AnswerOrder, QueryBook, buildNoInformation, buildOrderMessage, toLabEvents, type LabEvent, type LabOrder } from '../lib/astm/lab';
 import { LisError, invalidInput } from '../lib/lis/errors';
 import { fail } from './shared/lis-request-node';
+import { installRoutesOnce } from './shared/admin';
 import { StatusReporter, sharedTexts } from './shared/status';
 import { ASTM_MESSAGE_TOPIC, ASTM_SEND_TOPIC, type Done, type Msg, type Send } from './shared/types';
 
@@ -27,16 +28,13 @@ interface Def extends NodeDef {
 const ORDERED_RETAIN_MS = 24 * 60 * 60_000;
 const ORDERED_MAX = 10_000;
 
-const registered = new WeakSet<object>();
-
 export = function register(RED: NodeAPI): void {
-  const admin = RED.httpAdmin as unknown as { get: (path: string, ...h: unknown[]) => void };
-  if (!registered.has(admin)) {
-    registered.add(admin);
+  installRoutesOnce(RED, 'dialects', () => {
+    const admin = RED.httpAdmin as unknown as { get: (path: string, ...h: unknown[]) => void };
     admin.get('/lis-bridge/dialects', RED.auth.needsPermission('lis.read'), (_req: Request, res: Response) => {
       res.json(PROFILES.map((p) => ({ id: p.id, label: p.label, vendor: p.vendor, model: p.model, transport: p.transport, queryDeadlineMs: p.queryDeadlineMs, orders: p.order !== undefined })));
     });
-  }
+  });
 
   function AstmMessageNode(this: Node, def: Def) {
     RED.nodes.createNode(this, def);

@@ -23,8 +23,8 @@ import { mergeCatalog } from '../../lib/mapping/catalog-merge';
 import { formatCsv, parseCsv } from '../../lib/mapping/csv';
 import { describeIssues } from '../../lib/lis/schemas';
 import type { LisConfigNode } from './types';
+import { installRoutesOnce } from './admin';
 
-const registered = new WeakSet<object>();
 /** Catalog look-ups from the dialog should not keep the operator waiting for the runtime's full time-out. */
 const CATALOG_TIMEOUT_CAP_MS = 15000;
 
@@ -35,9 +35,11 @@ interface CatalogRequest {
 }
 
 export function registerMappingRoutes(RED: NodeAPI): void {
+  installRoutesOnce(RED, 'mapping', () => installMappingRoutes(RED));
+}
+
+function installMappingRoutes(RED: NodeAPI): void {
   const admin = RED.httpAdmin as unknown as { post: (path: string, ...handlers: unknown[]) => void };
-  if (registered.has(admin)) return;
-  registered.add(admin);
   const read = RED.auth.needsPermission('lis.read');
   // The catalog call reaches the LIS with the stored token: not for read-only editor users.
   const write = RED.auth.needsPermission('lis.write');
