@@ -9,6 +9,7 @@
  * Output 3: each message we sent, once the analyzer acknowledged it.
  * One link per TCP session (msg._session), so one node can serve a TCP server.
  */
+import { randomUUID } from 'node:crypto';
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { AstmLink, DEFAULT_OPTIONS } from '../lib/astm/link';
 import { readWholeNumbers } from '../lib/util/settings';
@@ -17,6 +18,8 @@ import { LinkDriver, type LinkMachine } from '../lib/astm/link-driver';
 import { UnframedLink } from '../lib/astm/unframed-link';
 import { LisError, invalidInput } from '../lib/lis/errors';
 import { fail } from './shared/lis-request-node';
+import { journalFor } from './shared/journal';
+import type { ResultJournal } from '../lib/journal/journal';
 import { StatusReporter, sharedTexts } from './shared/status';
 import { ASTM_MESSAGE_TOPIC, ASTM_SEND_TOPIC, type Done, type Msg } from './shared/types';
 
@@ -30,6 +33,8 @@ interface Def extends NodeDef {
   busyWaitMs?: string | number;
   contentionWaitMs?: string | number;
   retryDelayMs?: string | number;
+  /** Store each received message in the result journal before its final ACK (default on). */
+  journal?: boolean;
 }
 
 /** Links kept at once (one per TCP connection); far more than one Node-RED should serve. */
@@ -69,7 +74,17 @@ export = function register(RED: NodeAPI): void {
       node.on('input', (msg, _send, done) => fail(status, msg as Msg, err, done as Done));
       return;
     }
-    const options = { checksums: def.checksums !== false, framePerRecord: def.framePerRecord === true, ...numbers };
+    const journaled = def.journal !== false;
+    const options = { checksums: def.checksums !== false, framePerRecord: def.framePerRecord === true, holdFinalAck: journaled, ...numbers };
+    const journal: Promise<ResultJournal> | undefined = journaled ? journalFor(RED) : undefined;
+    /** Messages being stored: closing waits for them, so a redeploy never cuts one in half. */
+    const storing = new Set<Promise<void>>();
+    let closed = false;
+    journal?.catch((err: unknown) => {
+      const e = new LisError(`the result journal could not be opened (${err instanceof Error ? err.message : String(err)}): every message will be refused with NAK until it can`, { code: 'JOURNAL' });
+      status.failed(e);
+      node.error(e, { payload: undefined, error: e.toMsgError() });
+    });
 
     const sessionFor = (msg: Msg): Session => {
       const tcp = msg._session as { id?: unknown } | undefined;
@@ -85,8 +100,8 @@ export = function register(RED: NodeAPI): void {
         def.framing === 'unframed'
           ? new UnframedLink({ receiveTimeoutMs: options.receiveTimeoutMs })
           : new AstmLink({ ...options, messageIdPrefix: `${node.id}-${key}` });
-      const context = { outgoing: new Map<string, { msg: Msg }>(), session: msg._session };
-      const created: Session = { ...context, driver: new LinkDriver(machine, (action) => onAction(context, action)) };
+      const created = { outgoing: new Map<string, { msg: Msg }>(), session: msg._session } as Session;
+      created.driver = new LinkDriver(machine, (action) => onAction(created, action));
       sessions.set(key, created);
       forgetIdleSessions();
       return created;
@@ -103,13 +118,14 @@ export = function register(RED: NodeAPI): void {
       }
     }
 
-    function onAction(s: Pick<Session, 'outgoing' | 'session'>, action: LinkAction): void {
+    function onAction(s: Session, action: LinkAction): void {
       switch (action.type) {
         case 'write':
           node.send([withSession({ payload: action.bytes }, s), null, null] as never);
           break;
         case 'message':
-          node.send([null, withSession({ payload: action.bytes, topic: ASTM_MESSAGE_TOPIC, astm: { link: node.id, messageId: action.id, end: action.end, receivedAt: new Date().toISOString() } }, s), null] as never);
+          if (journal) store(journal, s, action);
+          else emitMessage(s, action.bytes, { messageId: action.id, end: action.end, receivedAt: new Date().toISOString() });
           break;
         case 'sent': {
           const pending = s.outgoing.get(action.id);
@@ -146,6 +162,65 @@ export = function register(RED: NodeAPI): void {
       }
     }
 
+    function emitMessage(s: Pick<Session, 'session'>, bytes: Buffer, astm: Record<string, unknown>): void {
+      node.send([null, withSession({ payload: bytes, topic: ASTM_MESSAGE_TOPIC, astm: { link: node.id, ...astm } }, s), null] as never);
+    }
+
+    /**
+     * The message goes to disk before anything else happens to it: only then is
+     * its final frame ACKed and the message passed on. If it cannot be stored,
+     * the frame is NAKed and the analyzer sends it again.
+     */
+    function store(opening: Promise<ResultJournal>, s: Session, action: Extract<LinkAction, { type: 'message' }>): void {
+      const journalId = randomUUID();
+      const receivedAt = new Date().toISOString();
+      const work = opening
+        .then(async (j) => {
+          await j.received(node.id, journalId, action.bytes, action.end);
+          return j;
+        })
+        .then(
+          (j) => {
+            if (s.driver.closedForGood) {
+              // The final ACK can no longer go out, so the analyzer sends the message again: this copy must not be processed too.
+              if (action.held) return void j.planned(journalId, 0, 'the link closed before the final ACK; the analyzer sends the message again').catch(() => undefined);
+              return; // already ACKed: left unsettled, so the next start replays it
+            }
+            if (action.held) s.driver.confirmStored(action.id);
+            emitMessage(s, action.bytes, { messageId: action.id, journalId, end: action.end, receivedAt });
+          },
+          (err: unknown) => {
+            if (action.held && !s.driver.closedForGood) s.driver.rejectStored(action.id);
+            const e = new LisError(
+              `message ${action.id} could not be stored in the result journal (${err instanceof Error ? err.message : String(err)}): ${action.held ? 'its last frame was NAKed, so the analyzer sends it again' : 'it was acknowledged already, so it is passed on unstored'}`,
+              { code: 'JOURNAL' },
+            );
+            status.failed(e);
+            node.error(e, { payload: action.bytes, error: e.toMsgError() });
+            if (!action.held && !closed) emitMessage(s, action.bytes, { messageId: action.id, end: action.end, receivedAt });
+          },
+        )
+        .finally(() => storing.delete(work));
+      storing.add(work);
+    }
+
+    /** Messages stored and ACKed before a restart (or redeploy) but never handed to the LIS: processed again, once. */
+    async function replay(): Promise<void> {
+      if (!journal || closed) return;
+      const j = await journal;
+      const due = j.toReplay(node.id);
+      for (const m of due) {
+        await j.replayed(m.id);
+        emitMessage({ session: undefined }, m.data!, { journalId: m.id, end: m.end, receivedAt: new Date(m.at).toISOString(), replay: true });
+      }
+      if (due.length > 0) {
+        node.warn(`${due.length} message(s) stored before the last stop but never handed to the LIS were processed again`);
+        node.status({ fill: 'yellow', shape: 'dot', text: t('replayed', { n: due.length }) });
+      }
+    }
+    const onFlowsStarted = () => void replay().catch((err: unknown) => node.error(err));
+    if (journal) RED.events.once('flows:started', onFlowsStarted);
+
     node.status({ fill: 'green', shape: 'dot', text: t('idle', { n: 0 }) });
 
     node.on('input', (rawMsg, _send, rawDone) => {
@@ -171,6 +246,8 @@ export = function register(RED: NodeAPI): void {
     });
 
     node.on('close', (_removed: boolean, done: () => void) => {
+      closed = true;
+      RED.events.removeListener('flows:started', onFlowsStarted);
       for (const s of sessions.values()) {
         s.driver.close();
         for (const { msg } of s.outgoing.values()) {
@@ -181,7 +258,8 @@ export = function register(RED: NodeAPI): void {
       }
       sessions.clear();
       node.status({});
-      done();
+      // A message being stored finishes first, so the next start finds it in the journal.
+      void Promise.allSettled([...storing]).then(() => done());
     });
   }
 

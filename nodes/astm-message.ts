@@ -16,6 +16,7 @@ import { AnswerOrder, QueryBook, buildNoInformation, buildOrderMessage, toLabEve
 import { LisError, invalidInput } from '../lib/lis/errors';
 import { fail } from './shared/lis-request-node';
 import { installRoutesOnce } from './shared/admin';
+import { journalFor } from './shared/journal';
 import { StatusReporter, sharedTexts } from './shared/status';
 import { ASTM_MESSAGE_TOPIC, ASTM_SEND_TOPIC, type Done, type Msg, type Send } from './shared/types';
 
@@ -72,7 +73,7 @@ export = function register(RED: NodeAPI): void {
       const send = rawSend as Send;
       const done = rawDone as Done;
       try {
-        if (msg.topic === ASTM_MESSAGE_TOPIC) fromAnalyzer(msg, send);
+        if (msg.topic === ASTM_MESSAGE_TOPIC) fromAnalyzerJournaled(msg, send);
         else if (isLabOrder(msg.payload)) downloadOrder(msg, msg.payload, send);
         else if (typeof msg.payload === 'string') answerNoOrder(msg, msg.payload.trim(), send);
         else throw invalidInput('not understood', ['msg.payload must be a received message (msg.topic "astm:message"), a LIS order with instrumentTests, or a sample number with no order']);
@@ -83,7 +84,34 @@ export = function register(RED: NodeAPI): void {
       }
     });
 
-    function fromAnalyzer(msg: Msg, send: Send): void {
+    /**
+     * Tells the journal how many result batches a stored message made, so it
+     * knows when all of them have reached lis-send-results (and a message that
+     * could not be read is not replayed after a restart only to fail again).
+     */
+    function fromAnalyzerJournaled(msg: Msg, send: Send): void {
+      const journalId = (msg.astm as { journalId?: unknown } | undefined)?.journalId;
+      if (typeof journalId !== 'string') return void fromAnalyzer(msg, send, undefined);
+      let parts: number;
+      try {
+        parts = fromAnalyzer(msg, send, journalId);
+      } catch (err) {
+        notePlanned(journalId, 0, `not understood: ${err instanceof Error ? err.message : String(err)}`);
+        throw err;
+      }
+      notePlanned(journalId, parts);
+    }
+
+    function notePlanned(journalId: string, parts: number, note?: string): void {
+      journalFor(RED)
+        .then((j) => j.planned(journalId, parts, note))
+        .catch((err: unknown) => node.warn(`journal: could not note message ${journalId} as translated (${err instanceof Error ? err.message : String(err)}); it may be replayed after a restart, and lis-send-results will not send its results twice`));
+    }
+
+    /** Returns the number of result batches sent on (each tagged with its part number when the message is journaled). */
+    function fromAnalyzer(msg: Msg, send: Send, journalId: string | undefined): number {
+      const replay = (msg.astm as { replay?: unknown } | undefined)?.replay === true;
+      let parts = 0;
       if (!Buffer.isBuffer(msg.payload)) throw invalidInput('not decoded', ['an astm:message must carry the message bytes in msg.payload']);
       const text = msg.payload.toString(dialect.charset === 'utf8' ? 'utf8' : 'latin1');
       const events: LabEvent[] = [];
@@ -92,6 +120,11 @@ export = function register(RED: NodeAPI): void {
       for (const event of events) {
         switch (event.type) {
           case 'query':
+            if (replay) {
+              // The analyzer gave up waiting for this answer long ago; an order now would arrive unasked.
+              node.warn(`replayed message: the query for ${event.samples.map((q) => q.sampleNumber).join(', ')} is not answered again`);
+              break;
+            }
             book.onQuery(event, now);
             if (event.cancel) event.samples.forEach((q) => answerOrder.settled(linkOf(msg), q.sampleNumber));
             else answerOrder.queried(linkOf(msg), event.samples.map((q) => q.sampleNumber), now);
@@ -122,6 +155,8 @@ export = function register(RED: NodeAPI): void {
             out.astm = { ...(msg.astm as object), dialect: dialect.id, problems: event.problems };
             const tests = orderedTestsFor(event.results.map((r) => r.SampleNumber), now);
             if (tests.length > 0) out.orderedTests = tests;
+            if (journalId !== undefined) out.journal = { message: journalId, part: parts };
+            parts++;
             if (event.problems.length > 0) node.warn(`results: ${event.problems.join('; ')}`);
             send([null, out, null, null]);
             break;
@@ -141,6 +176,7 @@ export = function register(RED: NodeAPI): void {
           }
         }
       }
+      return parts;
     }
 
     function downloadOrder(msg: Msg, order: LabOrder, send: Send): void {

@@ -1,17 +1,282 @@
-/** lis-send-results: result items to the LIS (spec 4.3), exactly once. */
-import type { NodeAPI } from 'node-red';
+/**
+ * lis-send-results: result items to the LIS (spec 4.3), exactly once, through
+ * the journal. Failed and uncertain batches are held until an operator resends
+ * or discards them: msg.topic "lis:resend" / "lis:discard", or the admin
+ * endpoints under /lis-bridge/held.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Node, NodeAPI } from 'node-red';
+import type { Request, Response } from 'express';
 import { resultsFrom } from '../lib/lis/inputs';
-import { lisInfo, setupLisRequestNode, type LisNodeDef } from './shared/lis-request-node';
+import { LisError } from '../lib/lis/errors';
+import type { LisClient } from '../lib/lis/client';
+import type { AttemptHooks } from '../lib/lis/retry';
+import { ResultDelivery } from '../lib/journal/delivery';
+import type { BatchRecord, ResultJournal } from '../lib/journal/journal';
+import { readWholeNumbers } from '../lib/util/settings';
+import { fail, lisInfo, setupLisRequestNode, type LisNodeDef } from './shared/lis-request-node';
+import { installRoutesOnce } from './shared/admin';
+import { journalFor } from './shared/journal';
+import { StatusReporter } from './shared/status';
+import { DISCARD_TOPIC, RESEND_TOPIC, type Done, type LisConfigNode, type Msg } from './shared/types';
+
+interface Def extends LisNodeDef {
+  /** Send again, unasked, the held batches that provably never reached the LIS (connection refused). Off by default. */
+  autoResend?: boolean;
+  autoResendSeconds?: string | number;
+  heldWarnMinutes?: string | number;
+}
+
+
+/** How a deployed sender resends a batch for the admin endpoint. */
+interface Sender {
+  resend(key: string, by: string): Promise<void>;
+}
+const senders = new Map<string, Sender>();
 
 export = function register(RED: NodeAPI): void {
-  function LisSendResults(this: import('node-red').Node, def: LisNodeDef) {
+  installRoutesOnce(RED, 'held', () => installHeldRoutes(RED));
+
+  function LisSendResults(this: Node, def: Def) {
     RED.nodes.createNode(this, def);
-    setupLisRequestNode(RED, this, def, async (msg, { client, hooks }) => {
-      const answer = await client.sendResults(resultsFrom(msg.payload), hooks);
-      msg.payload = answer.body;
-      msg.lis = lisInfo(answer.info);
-      return { send: msg, elapsedMs: answer.info.elapsedMs, warning: answer.warning };
+    const node = this;
+    const status = new StatusReporter(RED, node);
+    const { values, errors } = readWholeNumbers(def as unknown as Record<string, unknown>, {
+      heldWarnMinutes: { setting: 'heldWarnMinutes', min: 1, fallback: 60 },
+      autoResendSeconds: { setting: 'autoResendSeconds', min: 1, fallback: 30 },
+    });
+    if (errors.length > 0) {
+      const err = new LisError(`lis-send-results is misconfigured: ${errors.join('; ')}`, { code: 'NOT_CONFIGURED', errors });
+      status.failed(err);
+      node.on('input', (msg, _send, done) => fail(status, msg as Msg, err, done as Done));
+      return;
+    }
+    const config = (def.lis ? RED.nodes.getNode(def.lis) : null) as LisConfigNode | null;
+    let delivery: ResultDelivery | undefined;
+    let stopWatching: (() => void) | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    let closed = false;
+
+    const ready: Promise<ResultDelivery> = journalFor(RED).then((journal) => {
+      delivery = new ResultDelivery(journal, node.id);
+      if (closed) return delivery;
+      stopWatching = journal.onChange(showHeld);
+      senders.set(node.id, { resend: (key, by) => resendOne(key, by).then(() => undefined) });
+      showHeld();
+      void checkHeld(journal);
+      timer = setInterval(() => void checkHeld(journal), values.autoResendSeconds * 1000);
+      timer.unref();
+      return delivery;
+    });
+    ready.catch((err: unknown) => {
+      const e = new LisError(`the result journal could not be opened, so no result can be sent safely: ${err instanceof Error ? err.message : String(err)}`, { code: 'JOURNAL' });
+      status.failed(e);
+      node.error(e, { payload: undefined, error: e.toMsgError() });
+    });
+
+    setupLisRequestNode(
+      RED,
+      node,
+      def,
+      async (msg, { client, hooks }) => {
+        const d = await ready.catch((err: unknown) => {
+          throw new LisError(`results not sent: the result journal is unavailable (${err instanceof Error ? err.message : String(err)})`, { code: 'JOURNAL' });
+        });
+        if (msg.topic === RESEND_TOPIC) return resendCommand(d, msg, client, hooks);
+        if (msg.topic === DISCARD_TOPIC) return discardCommand(d, msg);
+        const origin = msg.journal as { message?: unknown; part?: unknown } | undefined;
+        const fromMessage = typeof origin?.message === 'string' && typeof origin.part === 'number';
+        const outcome = await d.send(
+          client,
+          {
+            key: fromMessage ? `${origin.message as string}#${origin.part as number}` : `${node.id}:${randomUUID()}`,
+            message: fromMessage ? (origin.message as string) : undefined,
+            part: fromMessage ? (origin.part as number) : undefined,
+            items: resultsFrom(msg.payload),
+            context: contextOf(msg),
+          },
+          hooks,
+        );
+        if (outcome.kind === 'duplicate') {
+          // A replayed message whose batch was handed over before the restart.
+          node.warn(`batch ${outcome.batch.key} (samples ${outcome.batch.samples.join(', ')}) is already ${outcome.batch.state}: not sent twice`);
+          return { send: null, elapsedMs: 0 };
+        }
+        msg.payload = outcome.answer.body;
+        msg.lis = { ...lisInfo(outcome.answer.info), batch: outcome.batch.key };
+        return { send: msg, elapsedMs: outcome.answer.info.elapsedMs, warning: outcome.answer.warning };
+      },
+      { afterEach: () => showHeld() },
+    );
+
+    async function resendCommand(d: ResultDelivery, msg: Msg, client: LisClient, hooks: AttemptHooks) {
+      const keys = selectKeys(msg.payload, d.held());
+      const started = Date.now();
+      const failures: string[] = [];
+      for (const key of keys) {
+        try {
+          const { answer, batch } = await d.resend(client, key, 'message', hooks);
+          node.send(resentMessage(batch, answer.body, lisInfo(answer.info)) as never);
+        } catch (err) {
+          failures.push(`${key}: ${err instanceof Error ? err.message : String(err)}`);
+        }
+      }
+      if (failures.length > 0) throw new LisError(`${failures.length} of ${keys.length} held batch(es) not resent: ${failures.join('; ')}`, { code: 'HELD', errors: failures });
+      return { send: null, elapsedMs: Date.now() - started };
+    }
+
+    async function discardCommand(d: ResultDelivery, msg: Msg) {
+      const keys = selectKeys(msg.payload, d.held(), false);
+      for (const key of keys) {
+        const batch = await d.discard(key, 'message');
+        node.warn(`held batch ${key} (samples ${batch.samples.join(', ')}) discarded: it will not reach the LIS`);
+      }
+      return { send: null, elapsedMs: 0 };
+    }
+
+    /** For the admin endpoint and auto-resend: a node-originated send. */
+    async function resendOne(key: string, by: string): Promise<void> {
+      const d = await ready;
+      if (!config?.client) throw new LisError('no usable lis-config on this node', { code: 'NOT_CONFIGURED' });
+      try {
+        const { answer, batch } = await d.resend(config.client, key, by, {});
+        node.send(resentMessage(batch, answer.body, lisInfo(answer.info)) as never);
+      } finally {
+        showHeld();
+      }
+    }
+
+    function showHeld(): void {
+      if (!delivery || closed) return;
+      const held = delivery.held();
+      if (held.length === 0) return;
+      const limit = Date.now() - values.heldWarnMinutes * 60_000;
+      status.held(held.length, held.some((b) => b.at < limit));
+    }
+
+    /** Raises the age warning (once per batch) and, when asked to, resends what never reached the LIS. */
+    async function checkHeld(journal: ResultJournal): Promise<void> {
+      if (!delivery || closed) return;
+      const limit = Date.now() - values.heldWarnMinutes * 60_000;
+      for (const b of delivery.held()) {
+        if (b.at >= limit || b.warned) continue;
+        const minutes = Math.round((Date.now() - b.at) / 60_000);
+        const err = new LisError(`results for sample(s) ${b.samples.join(', ')} held for ${minutes} min (${b.state}: ${b.error?.message ?? 'no answer'}); resend or discard batch ${b.key}`, { code: 'HELD' });
+        node.error(err, { topic: 'lis:held', payload: heldSummary(b), error: err.toMsgError() });
+        await journal.warned(b.key).catch(() => undefined);
+      }
+      if (def.autoResend !== true || !config?.client) return;
+      for (const b of delivery.held()) {
+        if (!b.notSent || closed) continue;
+        await resendOne(b.key, 'auto-resend').catch(() => undefined);
+      }
+      showHeld();
+    }
+
+    node.on('close', (_removed: boolean, done: () => void) => {
+      closed = true;
+      if (timer) clearInterval(timer);
+      stopWatching?.();
+      senders.delete(node.id);
+      done();
     });
   }
-  RED.nodes.registerType('lis-send-results', LisSendResults);
+  RED.nodes.registerType('lis-send-results', LisSendResults as never);
 };
+
+function installHeldRoutes(RED: NodeAPI): void {
+  const admin = RED.httpAdmin as unknown as {
+    get: (path: string, ...h: unknown[]) => void;
+    post: (path: string, ...h: unknown[]) => void;
+  };
+  const who = (req: Request) => `admin:${(req as Request & { user?: { username?: string } }).user?.username ?? 'anonymous'}`;
+  const problem = (res: Response, status: number, err: unknown) => res.status(status).json({ error: err instanceof Error ? err.message : String(err) });
+
+  admin.get('/lis-bridge/held', RED.auth.needsPermission('lis.read'), (_req: Request, res: Response) => {
+    journalFor(RED)
+      .then((journal) => {
+        res.json({
+          batches: journal.held().map((b) => ({ ...heldSummary(b), deployed: senders.has(b.node) })),
+          stuck: journal.stuck().map((m) => ({ id: m.id, link: m.link, at: new Date(m.at).toISOString(), parts: m.parts ?? null, handed: m.handed.size, note: m.note ?? null })),
+        });
+      })
+      .catch((err: unknown) => problem(res, 500, err));
+  });
+
+  admin.post('/lis-bridge/held/:key/resend', RED.auth.needsPermission('lis.write'), (req: Request, res: Response) => {
+    const key = String(req.params.key);
+    journalFor(RED)
+      .then(async (journal) => {
+        const batch = journal.batch(key);
+        if (!batch) return problem(res, 404, `no batch ${key}`);
+        const sender = senders.get(batch.node);
+        if (!sender) return problem(res, 409, `the lis-send-results node ${batch.node} that held batch ${key} is not deployed: deploy it (or discard the batch)`);
+        try {
+          await sender.resend(key, who(req));
+          res.json(heldSummary(journal.batch(key)!));
+        } catch (err) {
+          problem(res, err instanceof LisError && err.code === 'INVALID_INPUT' ? 409 : 502, err);
+        }
+      })
+      .catch((err: unknown) => problem(res, 500, err));
+  });
+
+  admin.post('/lis-bridge/held/:key/discard', RED.auth.needsPermission('lis.write'), (req: Request, res: Response) => {
+    const key = String(req.params.key);
+    journalFor(RED)
+      .then(async (journal) => {
+        const batch = journal.batch(key);
+        if (!batch) return problem(res, 404, `no batch ${key}`);
+        try {
+          await new ResultDelivery(journal, batch.node).discard(key, who(req));
+          res.json(heldSummary(journal.batch(key)!));
+        } catch (err) {
+          problem(res, 409, err);
+        }
+      })
+      .catch((err: unknown) => problem(res, 500, err));
+  });
+}
+
+/** What an operator needs to decide about a held batch (no result values: those stay in the journal). */
+function heldSummary(b: BatchRecord): Record<string, unknown> {
+  return {
+    key: b.key,
+    node: b.node,
+    state: b.state,
+    samples: b.samples,
+    results: Array.isArray(b.body) ? b.body.length : 0,
+    firstSent: new Date(b.at).toISOString(),
+    updated: new Date(b.updatedAt).toISOString(),
+    error: b.error ?? null,
+    notSent: b.notSent,
+  };
+}
+
+/** The flow's message rebuilt for a resend, as the original send would have passed it on. */
+function resentMessage(batch: BatchRecord, body: unknown, info: ReturnType<typeof lisInfo>): Msg {
+  return { ...batch.msg, payload: body, lis: { ...info, batch: batch.key, resent: true } } as Msg;
+}
+
+/** The held batches a command names: a key, a list of keys, or "all" (resend also takes no payload as all). */
+function selectKeys(payload: unknown, held: BatchRecord[], emptyMeansAll = true): string[] {
+  if (payload === 'all' || (emptyMeansAll && (payload === undefined || payload === null || payload === ''))) return held.map((b) => b.key);
+  if (typeof payload === 'string') return [payload];
+  if (Array.isArray(payload) && payload.every((k) => typeof k === 'string')) return payload as string[];
+  throw new LisError('msg.payload must be a held batch key, an array of keys, or "all"', { code: 'INVALID_INPUT' });
+}
+
+/** The message's other properties, JSON-safe, kept with the batch so a resend after a restart gives the flow what it had. */
+function contextOf(msg: Msg): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(msg)) {
+    if (k === 'payload' || k === 'error' || k === 'req' || k === 'res' || k.startsWith('_')) continue;
+    try {
+      const json = JSON.stringify(v);
+      if (json !== undefined) out[k] = JSON.parse(json);
+    } catch {
+      // A value that cannot be stored (a cycle, a BigInt) is left out of the journal, not fatal.
+    }
+  }
+  return out;
+}

@@ -14,6 +14,7 @@ export interface LinkMachine {
   tick(now: number): LinkAction[];
   nextDeadline(): number | null;
   confirmStored(id: string, now: number): LinkAction[];
+  rejectStored(id: string, now: number): LinkAction[];
 }
 
 export type LinkListener = (action: LinkAction) => void;
@@ -42,6 +43,14 @@ export class LinkDriver {
 
   confirmStored(id: string): void {
     this.run(this.link.confirmStored(id, this.now()));
+  }
+
+  rejectStored(id: string): void {
+    this.run(this.link.rejectStored(id, this.now()));
+  }
+
+  get closedForGood(): boolean {
+    return this.closed;
   }
 
   /** Stops the timer; the link is not driven any more. */

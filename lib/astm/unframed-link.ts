@@ -72,7 +72,12 @@ export class UnframedLink implements LinkMachine {
     return this.pending.length > 0 ? this.lastByteAt + this.options.receiveTimeoutMs : null;
   }
 
+  /** Records-only framing has no ACK to hold back. */
   confirmStored(): LinkAction[] {
+    return [];
+  }
+
+  rejectStored(): LinkAction[] {
     return [];
   }
 

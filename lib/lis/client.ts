@@ -72,6 +72,13 @@ export interface PlainAnswer {
   warning?: string;
 }
 
+/** Spec 4.3's result items, validated: throws INVALID_INPUT naming each bad field. */
+export function checkResults(items: unknown): ResultItem[] {
+  const parsed = ResultItemsSchema.safeParse(items);
+  if (!parsed.success) throw invalidInput('results not sent', describeIssues(parsed.error, 'results'));
+  return parsed.data;
+}
+
 type AttemptLimits = Partial<RetryPolicy> & { maxAttempts: number };
 
 export class LisClient {
@@ -157,9 +164,7 @@ export class LisClient {
 
   /** Spec 4.3: exactly one attempt whatever happens; every item validated before anything is sent. */
   async sendResults(items: unknown, hooks: AttemptHooks = {}): Promise<PlainAnswer> {
-    const parsed = ResultItemsSchema.safeParse(items);
-    if (!parsed.success) throw invalidInput('results not sent', describeIssues(parsed.error, 'results'));
-    const results: ResultItem[] = parsed.data;
+    const results = checkResults(items);
     return this.plainCall('ResultAPI', { results }, { maxAttempts: 1 }, hooks);
   }
 

@@ -16,7 +16,10 @@ export type LisErrorCode =
   | 'CANCELLED' // the node was stopped (redeploy, shutdown) mid-request
   | 'UNMAPPED_TESTS' // test-mapper: LIS tests with no instrument test, when set to fail
   | 'SEND_FAILED' // astm-link: the analyzer did not accept a message we sent
-  | 'ORDER_REFUSED'; // astm-message: an order the analyzer can no longer take (query cancelled or expired)
+  | 'ORDER_REFUSED' // astm-message: an order the analyzer can no longer take (query cancelled or expired)
+  | 'JOURNAL' // the result journal could not store something: not acknowledged, not sent
+  | 'HELD' // lis-send-results: results held (failed or uncertain) longer than the warning age
+  | 'ALREADY_SENT'; // lis-send-results: this batch is already in the journal (a replay): not sent twice
 
 /** What a transient failure allows: another attempt after the transient back-off. */
 export type RetryKind = 'transient' | 'mismatch';
@@ -27,6 +30,8 @@ export interface LisErrorInit {
   errors?: string[];
   requestId?: string;
   retry?: RetryKind;
+  /** The request provably never reached the LIS (connection refused, no such host, TLS refused, no URL). */
+  notSent?: boolean;
 }
 
 export class LisError extends Error {
@@ -36,6 +41,8 @@ export class LisError extends Error {
   readonly requestId?: string;
   /** Set when the failure may be retried under spec 7 / 8; the caller decides whether it still may. */
   readonly retry?: RetryKind;
+  /** The request provably never reached the LIS: sending it again cannot make a duplicate. */
+  readonly notSent: boolean;
   /** How many HTTP attempts were made before giving up (set by the retry loop). */
   attempts?: number;
   /** X-Request-ID of every attempt, oldest first (set by the retry loop). */
@@ -49,6 +56,7 @@ export class LisError extends Error {
     if (init.errors !== undefined && init.errors.length > 0) this.errors = init.errors;
     if (init.requestId !== undefined) this.requestId = init.requestId;
     if (init.retry !== undefined) this.retry = init.retry;
+    this.notSent = init.notSent === true || init.code === 'NOT_CONFIGURED' || init.code === 'INVALID_URL';
     // Node-RED copies an error's own `code`, `stack` and `cause` into the msg.error a
     // Catch node receives, and nothing else: `cause` carries the LIS-side details there.
     const cause: Record<string, unknown> = {};

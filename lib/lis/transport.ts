@@ -57,6 +57,8 @@ export function requestHeaders(bearerToken: string | undefined, extra: Record<st
 }
 
 /** Network error codes after which the request may be sent again (orders and processed only). */
+/** Failures before any byte of the request could reach the LIS. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 const TRANSIENT_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ETIMEDOUT', 'ECONNABORTED']);
 
 export async function postJson(req: PostRequest): Promise<PostResponse> {
@@ -260,7 +262,7 @@ function classifyFailure(err: unknown, ctx: FailureContext): LisError {
   const advice = certificateAdvice(code);
   if (advice) {
     // Not transient: the same certificate will fail the same way on every retry.
-    return new LisError(`${where}: HTTPS certificate problem ${code}${e.message ? ` (${e.message})` : ''}; ${advice}`, { code: 'NETWORK', requestId });
+    return new LisError(`${where}: HTTPS certificate problem ${code}${e.message ? ` (${e.message})` : ''}; ${advice}`, { code: 'NETWORK', requestId, notSent: true });
   }
   const reason = code || 'connection failed';
   const detail = e.message && !e.message.includes(reason) ? `${reason} ${e.message}` : (e.message ?? reason);
@@ -268,5 +270,6 @@ function classifyFailure(err: unknown, ctx: FailureContext): LisError {
     code: 'NETWORK',
     requestId,
     ...(TRANSIENT_NETWORK_CODES.has(code) ? { retry: 'transient' as const } : {}),
+    ...(NOT_SENT_CODES.has(code) ? { notSent: true } : {}),
   });
 }

@@ -22,8 +22,8 @@ export interface RequestContext {
 }
 
 export interface RequestOutcome {
-  /** The outputs to send. */
-  send: Msg | Array<Msg | null>;
+  /** The outputs to send (null: nothing). */
+  send: Msg | Array<Msg | Msg[] | null> | null;
   /** Shown on the status as the latency of the exchange. */
   elapsedMs: number;
   /** Logged as a warning: the request succeeded but something looked odd. */
@@ -33,6 +33,8 @@ export interface RequestOutcome {
 export interface RequestNodeOptions {
   /** When true for the configured client, messages pass on untouched and the node shows "disabled". */
   disabledWhen?: (client: LisClient) => boolean;
+  /** After each message's status is shown (success or failure): lets a node add to it. */
+  afterEach?: () => void;
 }
 
 export type RequestHandler = (msg: Msg, ctx: RequestContext) => Promise<RequestOutcome>;
@@ -75,11 +77,14 @@ export function setupLisRequestNode(
       .then((outcome) => {
         status.ok(outcome.elapsedMs);
         if (outcome.warning) node.warn(outcome.warning);
-        send(outcome.send);
+        if (outcome.send) send(outcome.send as never);
         done();
       })
       .catch((err: unknown) => fail(status, msg, err, done))
-      .finally(() => inFlight.delete(abort));
+      .finally(() => {
+        inFlight.delete(abort);
+        options.afterEach?.();
+      });
   });
 
   node.on('close', (_removed: boolean, done: () => void) => {

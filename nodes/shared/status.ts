@@ -60,6 +60,11 @@ export class StatusReporter {
     this.node.status({ fill: 'grey', shape: 'ring', text: this.t('disabled') });
   }
 
+  /** Results waiting for an operator: yellow, or red once one is older than the warning age. */
+  held(count: number, overdue: boolean): void {
+    this.node.status({ fill: overdue ? 'red' : 'yellow', shape: 'ring', text: this.t('held', { n: count }) });
+  }
+
   clear(): void {
     this.node.status({});
   }
@@ -93,5 +98,11 @@ export function shortReason(err: unknown): string {
       return 'not accepted';
     case 'ORDER_REFUSED':
       return 'order refused';
+    case 'JOURNAL':
+      return 'journal';
+    case 'HELD':
+      return 'held';
+    case 'ALREADY_SENT':
+      return 'already sent';
   }
 }

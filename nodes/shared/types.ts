@@ -20,3 +20,7 @@ export const SHARED_NS = 'node-red-contrib-lis-bridge/lis-config';
 export const ASTM_SEND_TOPIC = 'astm:send';
 /** msg.topic of a complete message astm-link received from the analyzer. */
 export const ASTM_MESSAGE_TOPIC = 'astm:message';
+/** msg.topic asking lis-send-results to send held batches again (payload: a key, keys, or "all"). */
+export const RESEND_TOPIC = 'lis:resend';
+/** msg.topic asking lis-send-results to give up held batches (payload: a key, keys, or "all"). */
+export const DISCARD_TOPIC = 'lis:discard';

@@ -2,11 +2,48 @@
  * Running the package's nodes in a real Node-RED runtime (node-red-node-test-helper).
  * Tests run from the repository root, which the helper needs to find package.json.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import helper from 'node-red-node-test-helper';
 import type { Node } from 'node-red';
+import { closeAllJournals } from '../../lib/journal/registry';
 
 helper.init(require.resolve('node-red'));
+
+/**
+ * Every helper.load() gets a journal directory of its own: a message left
+ * unsettled by one test must not be replayed into the next one that happens
+ * to reuse a node id. The directory in use is journalDir().
+ */
+let currentJournalDir = '';
+const load = helper.load.bind(helper);
+helper.load = ((...args: Parameters<typeof helper.load>) => {
+  if (!keepJournal) currentJournalDir = mkdtempSync(join(tmpdir(), 'lis-journal-'));
+  keepJournal = false;
+  helper.settings({ lisBridge: { dir: currentJournalDir, ...extraBridgeSettings } } as never);
+  return load(...args);
+}) as typeof helper.load;
+const unload = helper.unload.bind(helper);
+// Closing the journals makes the next load read them from disk, as a restarted Node-RED would.
+helper.unload = (() => unload().then(() => closeAllJournals())) as typeof helper.unload;
+
+let keepJournal = false;
+let extraBridgeSettings: Record<string, unknown> = {};
+
+export function journalDir(): string {
+  return currentJournalDir;
+}
+
+/** The next helper.load() reuses the current journal directory: a restart of Node-RED, as far as the journal knows. */
+export function keepJournalForNextLoad(): void {
+  keepJournal = true;
+}
+
+/** Settings under lisBridge (besides dir) for the following loads, e.g. retentionDays. */
+export function bridgeSettingsForTests(settings: Record<string, unknown>): void {
+  extraBridgeSettings = settings;
+}
 
 export { helper };
 

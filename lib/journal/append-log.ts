@@ -1,0 +1,170 @@
+/**
+ * An append-only file of JSON lines, made durable in groups: every line handed
+ * to append() is written and fdatasync'ed before its promise resolves, and all
+ * lines that arrive while one sync is under way share the next one. A crash
+ * can leave a torn last line; read() skips it (and counts it) instead of
+ * refusing the whole file.
+ */
+import { promises as fs, constants } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+
+/** Owner-only: the journal holds patient data. */
+export const FILE_MODE = 0o600;
+export const DIR_MODE = 0o700;
+
+export interface ReadResult {
+  lines: string[];
+  /** Lines that were not complete (no newline at the end of the file): a write cut by a crash. */
+  torn: number;
+}
+
+interface Pending {
+  text: string;
+  resolve: () => void;
+  reject: (err: Error) => void;
+}
+
+export class AppendLog {
+  private handle: fs.FileHandle | undefined;
+  private queue: Pending[] = [];
+  private writing = false;
+  /** Rewrites (compaction) and closing wait for the write under way. */
+  private idle: Promise<void> = Promise.resolve();
+  private markIdle: () => void = () => {};
+  private closed = false;
+  /** Bytes in the file, kept to decide when compaction pays. */
+  size = 0;
+  /** Group commits made, for the benchmark. */
+  syncs = 0;
+
+  constructor(readonly file: string) {}
+
+  /** Creates the directory (owner-only) and opens the file for appending. Returns what it already held. */
+  async open(): Promise<ReadResult> {
+    await ensurePrivateDir(dirname(this.file));
+    const existing = await readLines(this.file);
+    this.handle = await openPrivate(this.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT);
+    this.size = (await this.handle.stat()).size;
+    // A torn tail is cut off, so the next line starts on a line of its own.
+    if (existing.torn > 0) {
+      await this.handle.truncate(existing.validBytes);
+      this.size = existing.validBytes;
+    }
+    await syncDir(dirname(this.file));
+    return { lines: existing.lines, torn: existing.torn };
+  }
+
+  /** Resolves once the line is on disk (written and fdatasync'ed). */
+  append(line: string): Promise<void> {
+    if (this.closed || !this.handle) return Promise.reject(new Error(`journal ${this.file} is closed`));
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ text: line + '\n', resolve, reject });
+      if (!this.writing) void this.drain();
+    });
+  }
+
+  /**
+   * Keeps only the lines `keep` accepts, atomically (temporary file, fsync,
+   * rename, fsync of the directory): a crash leaves either the old file or the
+   * new one, never a mix. Appends wait meanwhile.
+   */
+  async compact(keep: (line: string) => boolean): Promise<{ before: number; after: number }> {
+    await this.waitIdle();
+    if (!this.handle) throw new Error(`journal ${this.file} is closed`);
+    this.writing = true;
+    this.idle = new Promise((r) => (this.markIdle = r));
+    try {
+      const { lines } = await readLines(this.file);
+      const kept = lines.filter(keep);
+      const tmp = join(dirname(this.file), `.${basename(this.file)}.${process.pid}.compact`);
+      const out = await openPrivate(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC);
+      const text = kept.map((l) => l + '\n').join('');
+      try {
+        await out.writeFile(text);
+        await out.sync();
+      } finally {
+        await out.close();
+      }
+      await fs.rename(tmp, this.file);
+      await syncDir(dirname(this.file));
+      await this.handle.close();
+      this.handle = await openPrivate(this.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT);
+      this.size = Buffer.byteLength(text);
+      return { before: lines.length, after: kept.length };
+    } finally {
+      this.writing = false;
+      this.markIdle();
+      if (this.queue.length > 0) void this.drain();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.waitIdle();
+    const h = this.handle;
+    this.handle = undefined;
+    if (h) await h.close();
+  }
+
+  private waitIdle(): Promise<void> {
+    return this.writing ? this.idle : Promise.resolve();
+  }
+
+  private async drain(): Promise<void> {
+    this.writing = true;
+    this.idle = new Promise((r) => (this.markIdle = r));
+    while (this.queue.length > 0 && this.handle) {
+      const batch = this.queue;
+      this.queue = [];
+      const text = batch.map((p) => p.text).join('');
+      try {
+        await this.handle.write(text);
+        await this.handle.datasync();
+        this.size += Buffer.byteLength(text);
+        this.syncs++;
+        for (const p of batch) p.resolve();
+      } catch (err) {
+        const e = err instanceof Error ? err : new Error(String(err));
+        for (const p of batch) p.reject(e);
+      }
+    }
+    for (const p of this.queue.splice(0)) p.reject(new Error(`journal ${this.file} is closed`));
+    this.writing = false;
+    this.markIdle();
+  }
+}
+
+async function readLines(file: string): Promise<ReadResult & { validBytes: number }> {
+  let buf: Buffer;
+  try {
+    buf = await fs.readFile(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { lines: [], torn: 0, validBytes: 0 };
+    throw err;
+  }
+  const end = buf.lastIndexOf(0x0a) + 1;
+  const lines = buf.subarray(0, end).toString('utf8').split('\n');
+  lines.pop();
+  return { lines: lines.filter((l) => l.length > 0), torn: end < buf.length ? 1 : 0, validBytes: end };
+}
+
+async function openPrivate(file: string, flags: number): Promise<fs.FileHandle> {
+  const h = await fs.open(file, flags, FILE_MODE);
+  // The umask may have widened an existing file's mode, or the file predates us.
+  await h.chmod(FILE_MODE);
+  return h;
+}
+
+export async function ensurePrivateDir(dir: string): Promise<void> {
+  await fs.mkdir(dir, { recursive: true, mode: DIR_MODE });
+  await fs.chmod(dir, DIR_MODE);
+}
+
+async function syncDir(dir: string): Promise<void> {
+  const h = await fs.open(dir, constants.O_RDONLY);
+  try {
+    await h.sync();
+  } finally {
+    await h.close();
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The journal's line format. Each line is one JSON object; later lines update
+ * what earlier ones said, so replaying the file in order rebuilds the state.
+ * Lines are validated when read back: a damaged line is skipped and counted,
+ * never trusted.
+ */
+import { z } from 'zod';
+
+export const BatchStateSchema = z.enum(['sending', 'delivered', 'failed', 'uncertain', 'discarded']);
+export type BatchState = z.infer<typeof BatchStateSchema>;
+
+const ErrorInfoSchema = z.object({ code: z.string(), message: z.string(), status: z.number().optional() });
+export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
+
+/** A message the analyzer sent, stored before its final ACK. */
+const ReceivedSchema = z.object({
+  e: z.literal('rx'),
+  id: z.string(),
+  link: z.string(),
+  at: z.number(),
+  /** The message's bytes, base64: exactly what the analyzer sent, whatever its charset. */
+  data: z.string(),
+  end: z.string(),
+});
+
+/** What became of a received message: how many result batches it made, whether it was replayed. (Handed batches are the tx lines naming it.) */
+const MessageUpdateSchema = z.object({
+  e: z.literal('rxu'),
+  id: z.string(),
+  parts: z.number().int().nonnegative().optional(),
+  replayed: z.boolean().optional(),
+  note: z.string().optional(),
+});
+
+/** A batch of results about to be sent to the LIS: written before the request leaves. */
+const BatchSchema = z.object({
+  e: z.literal('tx'),
+  key: z.string(),
+  node: z.string(),
+  at: z.number(),
+  message: z.string().optional(),
+  part: z.number().int().nonnegative().optional(),
+  samples: z.array(z.string()),
+  /** The result items as the LIS gets them. */
+  body: z.unknown(),
+  /** The rest of the Node-RED message, so a resend after a restart gives the flow what it had. */
+  msg: z.record(z.string(), z.unknown()),
+});
+
+const BatchUpdateSchema = z.object({
+  e: z.literal('txu'),
+  key: z.string(),
+  at: z.number(),
+  state: BatchStateSchema,
+  error: ErrorInfoSchema.optional(),
+  /** The request provably never reached the LIS (connection refused): safe to send again. */
+  notSent: z.boolean().optional(),
+  /** Who asked, for discards and resends (admin user or "message"). */
+  by: z.string().optional(),
+  /** Set when an age warning was raised for this batch, so it is raised once. */
+  warned: z.boolean().optional(),
+});
+
+export const EntrySchema = z.discriminatedUnion('e', [ReceivedSchema, MessageUpdateSchema, BatchSchema, BatchUpdateSchema]);
+export type Entry = z.infer<typeof EntrySchema>;
+export type ReceivedEntry = z.infer<typeof ReceivedSchema>;
+export type BatchEntry = z.infer<typeof BatchSchema>;
+export type BatchUpdate = z.infer<typeof BatchUpdateSchema>;

@@ -1,0 +1,285 @@
+/**
+ * The result journal: every message an analyzer sent, stored before its final
+ * ACK, and every batch of results sent to the LIS, followed to its end.
+ *
+ * A received message is *settled* once each result batch it made has been
+ * handed to the LIS sender (or it made none). A batch is written before its
+ * request leaves, so a crash mid-request leaves it `sending`, which reads back
+ * as `uncertain`: the LIS may or may not have it. Failed and uncertain batches
+ * are *held* until an operator resends or discards them.
+ */
+import { AppendLog } from './append-log';
+import { EntrySchema, type BatchEntry, type BatchState, type ErrorInfo, type Entry } from './entries';
+
+export interface JournalOptions {
+  file: string;
+  /** Finished messages and batches older than this are removed at compaction (patient data is not kept for ever). */
+  retentionMs: number;
+  now?: () => number;
+}
+
+export interface MessageRecord {
+  id: string;
+  link: string;
+  at: number;
+  end: string;
+  /** Kept in memory only until the message is settled: what a replay needs. */
+  data: Buffer | undefined;
+  /** Result batches the message made, once translated. */
+  parts: number | undefined;
+  handed: Set<number>;
+  replayed: boolean;
+  note: string | undefined;
+}
+
+export interface BatchRecord extends Omit<BatchEntry, 'e'> {
+  state: BatchState;
+  updatedAt: number;
+  error: ErrorInfo | undefined;
+  notSent: boolean;
+  warned: boolean;
+}
+
+export interface BatchOutcome {
+  error?: ErrorInfo;
+  notSent?: boolean;
+  by?: string;
+}
+
+export const HELD_STATES: ReadonlySet<BatchState> = new Set(['failed', 'uncertain']);
+const FINAL_STATES: ReadonlySet<BatchState> = new Set(['delivered', 'discarded']);
+
+export class ResultJournal {
+  private readonly messages = new Map<string, MessageRecord>();
+  private readonly batches = new Map<string, BatchRecord>();
+  private readonly log: AppendLog;
+  private readonly now: () => number;
+  /** Lines found damaged when the file was read (a torn tail after a crash, or edited by hand). */
+  readonly damaged = { torn: 0, invalid: 0 };
+  private listeners = new Set<() => void>();
+
+  private constructor(private readonly options: JournalOptions) {
+    this.log = new AppendLog(options.file);
+    this.now = options.now ?? Date.now;
+  }
+
+  static async open(options: JournalOptions): Promise<ResultJournal> {
+    const journal = new ResultJournal(options);
+    const { lines, torn } = await journal.log.open();
+    journal.damaged.torn = torn;
+    for (const line of lines) journal.load(line);
+    // A batch still `sending` belonged to a process that stopped mid-request.
+    for (const b of journal.batches.values()) if (b.state === 'sending') b.state = 'uncertain';
+    return journal;
+  }
+
+  get file(): string {
+    return this.log.file;
+  }
+
+  /** Group commits so far (the benchmark reports writes per sync). */
+  get syncs(): number {
+    return this.log.syncs;
+  }
+
+  /** Called after every change of held batches (status displays). */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  // --- received messages ---
+
+  /** Resolves once the message is on disk: only then may the analyzer hear the final ACK. */
+  async received(link: string, id: string, bytes: Buffer, end: string): Promise<void> {
+    const at = this.now();
+    await this.append({ e: 'rx', id, link, at, data: bytes.toString('base64'), end });
+    this.messages.set(id, { id, link, at, end, data: bytes, parts: undefined, handed: new Set(), replayed: false, note: undefined });
+  }
+
+  /** The message was translated into `parts` result batches (0: nothing for the LIS, e.g. a query). */
+  async planned(id: string, parts: number, note?: string): Promise<void> {
+    const m = this.messages.get(id);
+    if (!m) return;
+    m.parts = parts;
+    if (note !== undefined) m.note = note;
+    this.releaseIfSettled(m);
+    await this.append({ e: 'rxu', id, parts, ...(note !== undefined ? { note } : {}) });
+  }
+
+  async replayed(id: string): Promise<void> {
+    const m = this.messages.get(id);
+    if (!m) return;
+    m.replayed = true;
+    await this.append({ e: 'rxu', id, replayed: true });
+  }
+
+  /** Messages of `link` received but not settled and never replayed: to be processed again, once. */
+  toReplay(link: string): MessageRecord[] {
+    return [...this.messages.values()].filter((m) => m.link === link && !m.replayed && !isSettled(m) && m.data !== undefined);
+  }
+
+  /** Received messages whose results never all reached the LIS sender, even after a replay. */
+  stuck(): MessageRecord[] {
+    return [...this.messages.values()].filter((m) => m.replayed && !isSettled(m));
+  }
+
+  message(id: string): MessageRecord | undefined {
+    return this.messages.get(id);
+  }
+
+  // --- batches sent to the LIS ---
+
+  batch(key: string): BatchRecord | undefined {
+    return this.batches.get(key);
+  }
+
+  /** Written before the request leaves; also marks the message part handed over. */
+  async beginSend(entry: Omit<BatchEntry, 'e' | 'at'>): Promise<void> {
+    if (this.batches.has(entry.key)) throw new Error(`batch ${entry.key} is already in the journal`);
+    const at = this.now();
+    const line: BatchEntry = { e: 'tx', at, ...entry };
+    this.batches.set(entry.key, { ...entry, at, state: 'sending', updatedAt: at, error: undefined, notSent: false, warned: false });
+    this.markHanded(entry.message, entry.part);
+    try {
+      await this.append(line);
+    } catch (err) {
+      // Not on disk: nothing was sent, so forget it and let the caller refuse the message.
+      this.batches.delete(entry.key);
+      throw err;
+    }
+  }
+
+  /** A held batch is being sent again: `sending` until the answer, `uncertain` after a crash. */
+  async resending(key: string, by: string): Promise<void> {
+    await this.settle(key, 'sending', { by });
+  }
+
+  async settle(key: string, state: BatchState, outcome: BatchOutcome = {}): Promise<void> {
+    const b = this.batches.get(key);
+    if (!b) throw new Error(`no batch ${key} in the journal`);
+    const at = this.now();
+    b.state = state;
+    b.updatedAt = at;
+    b.error = outcome.error;
+    b.notSent = outcome.notSent === true;
+    b.warned = false;
+    this.emitChange();
+    await this.append({ e: 'txu', key, at, state, ...(outcome.error ? { error: outcome.error } : {}), ...(outcome.notSent ? { notSent: true } : {}), ...(outcome.by ? { by: outcome.by } : {}) });
+  }
+
+  /** Remembers that the age warning was raised for a batch, so a restart does not raise it again. */
+  async warned(key: string): Promise<void> {
+    const b = this.batches.get(key);
+    if (!b || b.warned) return;
+    b.warned = true;
+    await this.append({ e: 'txu', key, at: b.updatedAt, state: b.state, ...(b.error ? { error: b.error } : {}), ...(b.notSent ? { notSent: true } : {}), warned: true });
+  }
+
+  /** Failed and uncertain batches, oldest first; of one sender node when `node` is given. */
+  held(node?: string): BatchRecord[] {
+    const out: BatchRecord[] = [];
+    for (const b of this.batches.values()) if (HELD_STATES.has(b.state) && (node === undefined || b.node === node)) out.push(b);
+    return out.sort((a, b) => a.at - b.at);
+  }
+
+  // --- upkeep ---
+
+  /** Drops finished messages and batches past the retention time. Returns the line counts. */
+  async compact(): Promise<{ before: number; after: number }> {
+    const cutoff = this.now() - this.options.retentionMs;
+    const dropMessages = new Set<string>();
+    for (const m of this.messages.values()) if (isSettled(m) && m.at < cutoff) dropMessages.add(m.id);
+    const dropBatches = new Set<string>();
+    for (const b of this.batches.values()) if (FINAL_STATES.has(b.state) && b.updatedAt < cutoff) dropBatches.add(b.key);
+    const result = await this.log.compact((line) => {
+      const entry = parse(line);
+      if (!entry) return false;
+      if (entry.e === 'rx' || entry.e === 'rxu') return !dropMessages.has(entry.id);
+      return !dropBatches.has(entry.key);
+    });
+    dropMessages.forEach((id) => this.messages.delete(id));
+    dropBatches.forEach((key) => this.batches.delete(key));
+    return result;
+  }
+
+  get sizeBytes(): number {
+    return this.log.size;
+  }
+
+  close(): Promise<void> {
+    this.listeners.clear();
+    return this.log.close();
+  }
+
+  private append(entry: Entry): Promise<void> {
+    return this.log.append(JSON.stringify(entry));
+  }
+
+  private markHanded(id: string | undefined, part: number | undefined): void {
+    if (id === undefined || part === undefined) return;
+    const m = this.messages.get(id);
+    if (!m) return;
+    m.handed.add(part);
+    this.releaseIfSettled(m);
+  }
+
+  private releaseIfSettled(m: MessageRecord): void {
+    if (isSettled(m)) m.data = undefined;
+  }
+
+  private emitChange(): void {
+    for (const l of this.listeners) l();
+  }
+
+  private load(line: string): void {
+    const entry = parse(line);
+    if (!entry) {
+      this.damaged.invalid++;
+      return;
+    }
+    switch (entry.e) {
+      case 'rx':
+        this.messages.set(entry.id, { id: entry.id, link: entry.link, at: entry.at, end: entry.end, data: Buffer.from(entry.data, 'base64'), parts: undefined, handed: new Set(), replayed: false, note: undefined });
+        break;
+      case 'rxu': {
+        const m = this.messages.get(entry.id);
+        if (!m) break;
+        if (entry.parts !== undefined) m.parts = entry.parts;
+        if (entry.replayed) m.replayed = true;
+        if (entry.note !== undefined) m.note = entry.note;
+        this.releaseIfSettled(m);
+        break;
+      }
+      case 'tx': {
+        const { e: _e, ...rest } = entry;
+        this.batches.set(entry.key, { ...rest, state: 'sending', updatedAt: entry.at, error: undefined, notSent: false, warned: false });
+        this.markHanded(entry.message, entry.part);
+        break;
+      }
+      case 'txu': {
+        const b = this.batches.get(entry.key);
+        if (!b) break;
+        b.state = entry.state;
+        b.updatedAt = entry.at;
+        b.error = entry.error;
+        b.notSent = entry.notSent === true;
+        b.warned = entry.warned === true;
+        break;
+      }
+    }
+  }
+}
+
+function isSettled(m: MessageRecord): boolean {
+  return m.parts !== undefined && m.handed.size >= m.parts;
+}
+
+function parse(line: string): Entry | undefined {
+  try {
+    const r = EntrySchema.safeParse(JSON.parse(line));
+    return r.success ? r.data : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * Where the journal and the traces live, read from Node-RED's settings.js:
+ *
+ *   lisBridge: { dir: '/var/lib/lis-bridge', retentionDays: 30, trace: { maxBytes, maxFiles } }
+ *
+ * Process-wide on purpose: these are data-protection settings of the host
+ * (where patient data is kept, and for how long), not of one flow.
+ */
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import type { NodeAPI } from 'node-red';
+import { journalAt } from '../../lib/journal/registry';
+import type { ResultJournal } from '../../lib/journal/journal';
+
+export interface LisBridgeSettings {
+  dir: string;
+  retentionDays: number;
+  trace: { maxBytes: number; maxFiles: number };
+}
+
+const DEFAULT_RETENTION_DAYS = 30;
+
+export function bridgeSettings(RED: NodeAPI): LisBridgeSettings {
+  const settings = RED.settings as unknown as { userDir?: string; lisBridge?: Partial<{ dir: string; retentionDays: number; trace: Partial<LisBridgeSettings['trace']> }> };
+  const own = settings.lisBridge ?? {};
+  const userDir = settings.userDir || join(homedir(), '.node-red');
+  const dir = own.dir ? (isAbsolute(own.dir) ? own.dir : resolve(userDir, own.dir)) : join(userDir, 'lis-bridge');
+  const retentionDays = positive(own.retentionDays, DEFAULT_RETENTION_DAYS);
+  return {
+    dir,
+    retentionDays,
+    trace: { maxBytes: positive(own.trace?.maxBytes, 10 * 1024 * 1024), maxFiles: positive(own.trace?.maxFiles, 10) },
+  };
+}
+
+/** The process's result journal under the configured directory. */
+export function journalFor(RED: NodeAPI): Promise<ResultJournal> {
+  const s = bridgeSettings(RED);
+  return journalAt({ file: join(s.dir, 'journal.jsonl'), retentionMs: s.retentionDays * 24 * 60 * 60_000 });
+}
+
+function positive(value: unknown, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback;
+}
