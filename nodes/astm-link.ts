@@ -18,7 +18,9 @@ import { LinkDriver, type LinkMachine } from '../lib/astm/link-driver';
 import { UnframedLink } from '../lib/astm/unframed-link';
 import { LisError, invalidInput } from '../lib/lis/errors';
 import { fail } from './shared/lis-request-node';
-import { journalFor } from './shared/journal';
+import { bridgeSettings, journalFor } from './shared/journal';
+import { FrameTrace } from '../lib/trace';
+import { join } from 'node:path';
 import type { ResultJournal } from '../lib/journal/journal';
 import { StatusReporter, sharedTexts } from './shared/status';
 import { ASTM_MESSAGE_TOPIC, ASTM_SEND_TOPIC, type Done, type Msg } from './shared/types';
@@ -35,6 +37,10 @@ interface Def extends NodeDef {
   retryDelayMs?: string | number;
   /** Store each received message in the result journal before its final ACK (default on). */
   journal?: boolean;
+  /** Write every unit in and out to a rotated trace file (default on). */
+  trace?: boolean;
+  /** Blank patient names and birth dates in the trace. */
+  traceRedact?: boolean;
 }
 
 /** Links kept at once (one per TCP connection); far more than one Node-RED should serve. */
@@ -46,6 +52,8 @@ interface Session {
   outgoing: Map<string, { msg: Msg }>;
   /** Node-RED's TCP session of this link, echoed on the bytes we write. */
   session: unknown;
+  /** The session's name in the trace (undefined for the one serial line). */
+  traceName: string | undefined;
 }
 
 export = function register(RED: NodeAPI): void {
@@ -80,6 +88,7 @@ export = function register(RED: NodeAPI): void {
     /** Messages being stored: closing waits for them, so a redeploy never cuts one in half. */
     const storing = new Set<Promise<void>>();
     let closed = false;
+    const trace = def.trace === false ? undefined : openTrace();
     journal?.catch((err: unknown) => {
       const e = new LisError(`the result journal could not be opened (${err instanceof Error ? err.message : String(err)}): every message will be refused with NAK until it can`, { code: 'JOURNAL' });
       status.failed(e);
@@ -100,7 +109,7 @@ export = function register(RED: NodeAPI): void {
         def.framing === 'unframed'
           ? new UnframedLink({ receiveTimeoutMs: options.receiveTimeoutMs })
           : new AstmLink({ ...options, messageIdPrefix: `${node.id}-${key}` });
-      const created = { outgoing: new Map<string, { msg: Msg }>(), session: msg._session } as Session;
+      const created = { outgoing: new Map<string, { msg: Msg }>(), session: msg._session, traceName: key === 'line' ? undefined : key } as Session;
       created.driver = new LinkDriver(machine, (action) => onAction(created, action));
       sessions.set(key, created);
       forgetIdleSessions();
@@ -121,6 +130,7 @@ export = function register(RED: NodeAPI): void {
     function onAction(s: Session, action: LinkAction): void {
       switch (action.type) {
         case 'write':
+          trace?.record('out', action.bytes, s.traceName);
           node.send([withSession({ payload: action.bytes }, s), null, null] as never);
           break;
         case 'message':
@@ -221,6 +231,22 @@ export = function register(RED: NodeAPI): void {
     const onFlowsStarted = () => void replay().catch((err: unknown) => node.error(err));
     if (journal) RED.events.once('flows:started', onFlowsStarted);
 
+    /** The raw trace of this link: the bytes behind any disputed result. */
+    function openTrace(): FrameTrace {
+      const settings = bridgeSettings(RED);
+      return new FrameTrace({
+        dir: join(settings.dir, 'trace'),
+        name: node.id,
+        framed: def.framing !== 'unframed',
+        maxBytes: settings.trace.maxBytes,
+        maxFiles: settings.trace.maxFiles,
+        maxAgeDays: settings.retentionDays,
+        redact: def.traceRedact === true,
+        // The link keeps working without its trace; the trace reports at most once a minute.
+        onError: (err) => node.warn(`frame trace not written: ${err.message}`),
+      });
+    }
+
     node.status({ fill: 'green', shape: 'dot', text: t('idle', { n: 0 }) });
 
     node.on('input', (rawMsg, _send, rawDone) => {
@@ -238,6 +264,7 @@ export = function register(RED: NodeAPI): void {
         }
         const bytes = toBytes(msg.payload);
         if (!bytes) return fail(status, msg, invalidInput('not read', ['msg.payload must be the bytes read from the line (Buffer or string)']), done);
+        trace?.record('in', bytes, s.traceName);
         s.driver.receive(bytes);
         done();
       } catch (err) {
@@ -259,7 +286,7 @@ export = function register(RED: NodeAPI): void {
       sessions.clear();
       node.status({});
       // A message being stored finishes first, so the next start finds it in the journal.
-      void Promise.allSettled([...storing]).then(() => done());
+      void Promise.allSettled([...storing, trace?.close()]).then(() => done());
     });
   }
 

@@ -1,7 +1,9 @@
 /** astm-link in a Node-RED runtime, fed bytes directly: sessions, NAKs, time-outs, sending. */
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { collect, helper, nodeModules, waitUntil } from '../support/red';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { collect, helper, journalDir, nodeModules, waitUntil } from '../support/red';
 import { buildFrames } from '../../lib/astm/link';
 
 beforeEach(() => helper.startServer());
@@ -115,5 +117,47 @@ describe('astm-link node', () => {
     link.receive({ topic: 'astm:send', payload: MSG });
     await waitUntil(() => caught.length === 1, 5000, 'SEND_FAILED');
     assert.equal((caught[0]!.error as Record<string, unknown>).code, 'SEND_FAILED');
+  });
+
+  it('traces every unit in and out with its time, in an owner-only file, blanking patient data when asked', async () => {
+    const patient = 'H|\\^&\rP|1||PID7||Doe^Jane||19800101|F\rO|1|S1||^^^GLU\rR|1|^^^GLU|5.4\rL|1|N\r';
+    for (const redact of [false, true]) {
+      await helper.unload();
+      await load({ traceRedact: redact });
+      const messages = collect('messages');
+      feed(ENQ);
+      for (const f of frames(patient)) feed(f);
+      feed(EOT);
+      await waitUntil(() => messages.length === 1);
+      await helper.unload(); // closing the node flushes its trace
+      const file = join(journalDir(), 'trace', 'link.trace.log');
+      const lines = readFileSync(file, 'latin1').trim().split('\n');
+      assert.match(lines[0]!, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z in <ENQ>$/);
+      assert.match(lines[1]!, /Z out <ACK>$/);
+      assert.ok(lines.some((l) => / in <STX>1H\|/.test(l)), 'the frame, byte for byte');
+      assert.match(lines.at(-1)!, /Z in <EOT>$/);
+      const text = lines.join('\n');
+      if (redact) {
+        assert.doesNotMatch(text, /Doe|Jane|19800101/);
+        assert.match(text, /\*\*\*.*\[redacted\]/);
+        assert.match(text, /PID7/, 'only the name and birth date are blanked');
+      } else {
+        assert.match(text, /Doe\^Jane\|\|19800101/);
+      }
+      assert.equal(statSync(file).mode & 0o777, 0o600);
+      await load();
+    }
+  });
+
+  it('writes no trace when tracing is off', async () => {
+    await load({ trace: false });
+    const messages = collect('messages');
+    feed(ENQ);
+    for (const f of frames(MSG)) feed(f);
+    feed(EOT);
+    await waitUntil(() => messages.length === 1);
+    await helper.unload();
+    assert.throws(() => statSync(join(journalDir(), 'trace', 'link.trace.log')), /ENOENT/);
+    await load();
   });
 });

@@ -1,12 +1,15 @@
 /**
  * The Bearer Token may appear in the Authorization header and nowhere else:
- * not in messages, errors, statuses, warnings, logs, or request bodies.
+ * not in messages, errors, statuses, warnings, logs, request bodies, or the
+ * result journal and traces on disk.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { anOrder } from '../support/lis-stub';
 import { useLisStub } from '../support/lifecycle';
-import { ALL_LIS_NODES, helper, nodeModules, waitUntil } from '../support/red';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ALL_LIS_NODES, helper, journalDir, nodeModules, waitUntil } from '../support/red';
 import { FAST } from '../support/lis-flow';
 
 const TOKEN = 'Zq8-secret-bearer-token-41c9';
@@ -58,6 +61,10 @@ describe('secrets', () => {
       for (const spy of ['status', 'error', 'warn', 'log', 'debug', 'trace'] as const) haystack.push(dump(n[spy].args));
     }
     haystack.push(dump(helper.log().args));
+    // The journal (the held batch of the 500 answer is in it) and any trace file.
+    const files = readdirSync(journalDir(), { recursive: true }).map((f) => join(journalDir(), String(f))).filter((f) => statSync(f).isFile());
+    assert.ok(files.some((f) => f.endsWith('journal.jsonl')), 'the journal was written');
+    for (const f of files) haystack.push(readFileSync(f, 'latin1'));
     for (const req of ctx.stub.requests) {
       const { authorization, ...rest } = req.headers;
       assert.equal(authorization, `Bearer ${TOKEN}`);

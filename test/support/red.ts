@@ -2,7 +2,7 @@
  * Running the package's nodes in a real Node-RED runtime (node-red-node-test-helper).
  * Tests run from the repository root, which the helper needs to find package.json.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import helper from 'node-red-node-test-helper';
@@ -19,7 +19,10 @@ helper.init(require.resolve('node-red'));
 let currentJournalDir = '';
 const load = helper.load.bind(helper);
 helper.load = ((...args: Parameters<typeof helper.load>) => {
-  if (!keepJournal) currentJournalDir = mkdtempSync(join(tmpdir(), 'lis-journal-'));
+  if (!keepJournal) {
+    removeJournalDir();
+    currentJournalDir = mkdtempSync(join(tmpdir(), 'lis-journal-'));
+  }
   keepJournal = false;
   helper.settings({ lisBridge: { dir: currentJournalDir, ...extraBridgeSettings } } as never);
   return load(...args);
@@ -29,6 +32,10 @@ const unload = helper.unload.bind(helper);
 helper.unload = (() => unload().then(() => closeAllJournals())) as typeof helper.unload;
 
 let keepJournal = false;
+function removeJournalDir(): void {
+  if (currentJournalDir) rmSync(currentJournalDir, { recursive: true, force: true });
+}
+process.once('exit', removeJournalDir);
 let extraBridgeSettings: Record<string, unknown> = {};
 
 export function journalDir(): string {
