@@ -194,6 +194,7 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
     ...spec.notes.map((n) => `- ${n}`),
     '- The Bearer Token is read from LIS_TOKEN (lis-config: "Bearer Token from env var"); the flow holds no secret.',
     '- lis-push-in listens on 127.0.0.1:8181 for orders the LIS pushes.',
+    '- Every received message is stored in the result journal (lis-bridge/ under the Node-RED user directory) before the analyzer gets its final ACK, and every frame is traced there. Results the LIS did not accept are held: the status of "send results" shows how many; resend or discard them with a lis:resend / lis:discard message or GET /lis-bridge/held (README, Reliability).',
   ].join('\n');
 
   const lis = id('lis-config');
@@ -281,7 +282,7 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
   const outs = { order: id('link-out-order'), noOrder: id('link-out-no-order'), pushed: id('link-out-pushed') };
 
   nodes.push(
-    { id: link, type: 'astm-link', name: 'ASTM link', framing: 'framed', checksums: profile.link.checksums !== false, framePerRecord: profile.link.framePerRecord === true, frameTextMax: String(profile.link.frameTextMax ?? 240), replyTimeoutMs: '15000', receiveTimeoutMs: '30000', busyWaitMs: '10000', contentionWaitMs: '20000', retryDelayMs: '10000', ...at(330, 140), wires: [[lineOut], [astm], []] },
+    { id: link, type: 'astm-link', name: 'ASTM link', framing: 'framed', checksums: profile.link.checksums !== false, framePerRecord: profile.link.framePerRecord === true, frameTextMax: String(profile.link.frameTextMax ?? 240), replyTimeoutMs: '15000', receiveTimeoutMs: '30000', busyWaitMs: '10000', contentionWaitMs: '20000', retryDelayMs: '10000', journal: true, trace: true, traceRedact: false, ...at(330, 140), wires: [[lineOut], [astm], []] },
     { id: toAnalyzerIn, type: 'link in', name: 'to the analyzer', links: [outs.order, outs.noOrder, outs.pushed], ...at(390, 240), wires: [[astm]] },
     { id: astm, type: 'astm-message', name: profile.label.slice(0, 40), dialect: profile.id, timeZone: '', ...at(620, 220), wires: [[getOrder], [toLis], [link], [otherDebug]] },
     { id: getOrder, type: 'lis-get-order', name: 'order for the scanned sample', lis, allTests: false, ...at(940, 160), wires: [[toAnalyzer], [outs.noOrder]] },
@@ -289,7 +290,7 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
     linkOut('link-out-order', 'order', 1400, 140),
     linkOut('link-out-no-order', 'no order', 1210, 200),
     mapper(toLis, 'toLis', [[send], [unmappedDebug]], 940, 280, 'analyzer -> LIS codes'),
-    { id: send, type: 'lis-send-results', name: 'send results', lis, ...at(1180, 280), wires: [[processed]] },
+    { id: send, type: 'lis-send-results', name: 'send results', lis, autoResend: false, autoResendSeconds: '30', heldWarnMinutes: '60', ...at(1180, 280), wires: [[processed]] },
     { id: processed, type: 'change', name: 'processed per sample', rules: [{ t: 'set', p: 'payload', pt: 'msg', to: 'processed', tot: 'msg' }], action: '', property: '', from: '', to: '', reg: false, ...at(1390, 280), wires: [[split]] },
     { id: split, type: 'split', name: '', splt: '\\n', spltType: 'str', arraySplt: 1, arraySpltType: 'len', stream: false, addname: '', property: 'payload', ...at(1550, 280), wires: [[markProcessed]] },
     { id: markProcessed, type: 'lis-mark-processed', name: 'mark processed', lis, ...at(1690, 280), wires: [[]] },
