@@ -90,7 +90,7 @@ export = function register(RED: NodeAPI): void {
     let closed = false;
     const trace = def.trace === false ? undefined : openTrace();
     journal?.catch((err: unknown) => {
-      const e = new LisError(`the result journal could not be opened (${err instanceof Error ? err.message : String(err)}): every message will be refused with NAK until it can`, { code: 'JOURNAL' });
+      const e = new LisError(`the result journal could not be opened (${err instanceof Error ? err.message : String(err)}): every message is refused with NAK, so the analyzer keeps it, until the journal opens (fix the cause, then redeploy or restart)`, { code: 'JOURNAL' });
       status.failed(e);
       node.error(e, { payload: undefined, error: e.toMsgError() });
     });

@@ -146,12 +146,19 @@ export = function register(RED: NodeAPI): void {
       }
     }
 
+    let showingHeld = false;
     function showHeld(): void {
       if (!delivery || closed) return;
       const held = delivery.held();
-      if (held.length === 0) return;
+      if (held.length === 0) {
+        // The last held batch was resent or discarded: say so instead of leaving "1 held" up.
+        if (showingHeld) status.noneHeld();
+        showingHeld = false;
+        return;
+      }
       const limit = Date.now() - values.heldWarnMinutes * 60_000;
       status.held(held.length, held.some((b) => b.at < limit));
+      showingHeld = true;
     }
 
     /** Raises the age warning (once per batch) and, when asked to, resends what never reached the LIS. */

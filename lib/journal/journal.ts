@@ -164,6 +164,7 @@ export class ResultJournal {
     b.error = outcome.error;
     b.notSent = outcome.notSent === true;
     b.warned = false;
+    forgetContentIfFinal(b);
     this.emitChange();
     await this.append({ e: 'txu', key, at, state, ...(outcome.error ? { error: outcome.error } : {}), ...(outcome.notSent ? { notSent: true } : {}), ...(outcome.by ? { by: outcome.by } : {}) });
   }
@@ -265,10 +266,22 @@ export class ResultJournal {
         b.error = entry.error;
         b.notSent = entry.notSent === true;
         b.warned = entry.warned === true;
+        forgetContentIfFinal(b);
         break;
       }
     }
   }
+}
+
+/**
+ * A delivered or discarded batch is never sent again: its results stay in the
+ * file (until the retention time) but not in memory, which would otherwise
+ * grow with every batch of the retention period.
+ */
+function forgetContentIfFinal(b: BatchRecord): void {
+  if (!FINAL_STATES.has(b.state)) return;
+  b.body = undefined;
+  b.msg = {};
 }
 
 function isSettled(m: MessageRecord): boolean {

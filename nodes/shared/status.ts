@@ -65,6 +65,10 @@ export class StatusReporter {
     this.node.status({ fill: overdue ? 'red' : 'yellow', shape: 'ring', text: this.t('held', { n: count }) });
   }
 
+  noneHeld(): void {
+    this.node.status({ fill: 'green', shape: 'dot', text: this.t('noneHeld') });
+  }
+
   clear(): void {
     this.node.status({});
   }
