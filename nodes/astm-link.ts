@@ -22,6 +22,7 @@ import { bridgeSettings, journalFor } from './shared/journal';
 import { FrameTrace } from '../lib/trace';
 import { join } from 'node:path';
 import type { ResultJournal } from '../lib/journal/journal';
+import { UnackedCopies } from '../lib/journal/unacked-copies';
 import { StatusReporter, sharedTexts } from './shared/status';
 import { ASTM_MESSAGE_TOPIC, ASTM_SEND_TOPIC, type Done, type Msg } from './shared/types';
 
@@ -41,6 +42,14 @@ interface Def extends NodeDef {
   trace?: boolean;
   /** Blank patient names and birth dates in the trace. */
   traceRedact?: boolean;
+}
+
+/** Per astm-link node id and session, kept across redeploys: a repeat may arrive after the node restarted. */
+const unackedByLink = new Map<string, UnackedCopies>();
+function unackedCopiesOf(id: string): UnackedCopies {
+  let copies = unackedByLink.get(id);
+  if (!copies) unackedByLink.set(id, (copies = new UnackedCopies()));
+  return copies;
 }
 
 /** Links kept at once (one per TCP connection); far more than one Node-RED should serve. */
@@ -191,11 +200,25 @@ export = function register(RED: NodeAPI): void {
         })
         .then(
           (j) => {
-            if (s.driver.closedForGood) {
-              // The final ACK can no longer go out, so the analyzer sends the message again: this copy must not be processed too.
-              if (action.held) return void j.planned(journalId, 0, 'the link closed before the final ACK; the analyzer sends the message again').catch(() => undefined);
-              return; // already ACKed: left unsettled, so the next start replays it
+            // Per line (or TCP session): a message repeated by one analyzer is never confused with another's.
+            const unacked = unackedCopiesOf(`${node.id}/${s.traceName ?? 'line'}`);
+            const repeatOf = unacked.takeRepeat(action.bytes, Date.now());
+            if (repeatOf !== undefined) {
+              if (action.held && s.driver.awaitsStored(action.id)) s.driver.confirmStored(action.id);
+              node.warn(`message ${action.id} repeats message ${repeatOf}, which was passed on although its final ACK never went out: not passed on again`);
+              return void j.planned(journalId, 0, `repeat of ${repeatOf}`).catch(() => undefined);
             }
+            if (action.held && !s.driver.awaitsStored(action.id)) {
+              // The final ACK can no longer go out: the link closed, or the analyzer ended the transfer (or began
+              // another) while the disk was busy. Processed all the same, so nothing is lost if the analyzer never
+              // repeats it; a repeat is recognised and not processed twice.
+              unacked.remember(action.bytes, journalId, Date.now());
+              const why = s.driver.closedForGood ? 'the link closed' : 'the analyzer ended the transfer';
+              node.warn(`message ${action.id}: ${why} before its final ACK could be sent; it is passed on (journal ${journalId}), and a repeat of it from the analyzer will not be`);
+              if (s.driver.closedForGood) return; // left unsettled: the next start replays it
+              return emitMessage(s, action.bytes, { messageId: action.id, journalId, end: action.end, receivedAt });
+            }
+            if (s.driver.closedForGood) return; // already ACKed (no L record): left unsettled, so the next start replays it
             if (action.held) s.driver.confirmStored(action.id);
             emitMessage(s, action.bytes, { messageId: action.id, journalId, end: action.end, receivedAt });
           },

@@ -218,9 +218,11 @@ function installHeldRoutes(RED: NodeAPI): void {
         if (!batch) return problem(res, 404, `no batch ${key}`);
         const sender = senders.get(batch.node);
         if (!sender) return problem(res, 409, `the lis-send-results node ${batch.node} that held batch ${key} is not deployed: deploy it (or discard the batch)`);
+        // Counted now: once delivered, the journal no longer keeps the batch's results in memory.
+        const { results } = heldSummary(batch);
         try {
           await sender.resend(key, who(req));
-          res.json(heldSummary(journal.batch(key)!));
+          res.json({ ...heldSummary(journal.batch(key)!), results });
         } catch (err) {
           problem(res, err instanceof LisError && err.code === 'INVALID_INPUT' ? 409 : 502, err);
         }
@@ -234,9 +236,11 @@ function installHeldRoutes(RED: NodeAPI): void {
       .then(async (journal) => {
         const batch = journal.batch(key);
         if (!batch) return problem(res, 404, `no batch ${key}`);
+        // Counted now: once discarded, the journal no longer keeps the batch's results in memory.
+        const { results } = heldSummary(batch);
         try {
           await new ResultDelivery(journal, batch.node).discard(key, who(req));
-          res.json(heldSummary(journal.batch(key)!));
+          res.json({ ...heldSummary(journal.batch(key)!), results });
         } catch (err) {
           problem(res, 409, err);
         }

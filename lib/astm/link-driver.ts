@@ -15,6 +15,7 @@ export interface LinkMachine {
   nextDeadline(): number | null;
   confirmStored(id: string, now: number): LinkAction[];
   rejectStored(id: string, now: number): LinkAction[];
+  awaitsStored(id: string): boolean;
 }
 
 export type LinkListener = (action: LinkAction) => void;
@@ -43,6 +44,10 @@ export class LinkDriver {
 
   confirmStored(id: string): void {
     this.run(this.link.confirmStored(id, this.now()));
+  }
+
+  awaitsStored(id: string): boolean {
+    return !this.closed && this.link.awaitsStored(id);
   }
 
   rejectStored(id: string): void {

@@ -81,6 +81,10 @@ export class UnframedLink implements LinkMachine {
     return [];
   }
 
+  awaitsStored(): boolean {
+    return false;
+  }
+
   private lastRecordStart(): number {
     const i = this.pending.lastIndexOf(CR);
     return i + 1;

@@ -94,9 +94,12 @@ export class ResultDelivery {
       await this.journal.settle(key, state, outcome).catch(() => undefined);
       throw err;
     }
+    // Settling as delivered drops the batch's content from memory, but a resend
+    // rebuilds the flow's message (msg.processed ...) from it: keep it for the caller.
+    const { body, msg } = this.journal.batch(key)!;
     // The LIS has it; a failure to note that only leaves the batch looking uncertain after a crash.
     await this.journal.settle(key, 'delivered').catch(() => undefined);
-    return { kind: 'delivered', answer, batch: this.journal.batch(key)! };
+    return { kind: 'delivered', answer, batch: { ...this.journal.batch(key)!, body, msg } };
   }
 }
 

@@ -52,6 +52,8 @@ const FINAL_STATES: ReadonlySet<BatchState> = new Set(['delivered', 'discarded']
 export class ResultJournal {
   private readonly messages = new Map<string, MessageRecord>();
   private readonly batches = new Map<string, BatchRecord>();
+  /** Keys of the held batches: held() runs after every send, and must not walk the whole retention period. */
+  private readonly heldKeys = new Set<string>();
   private readonly log: AppendLog;
   private readonly now: () => number;
   /** Lines found damaged when the file was read (a torn tail after a crash, or edited by hand). */
@@ -69,7 +71,10 @@ export class ResultJournal {
     journal.damaged.torn = torn;
     for (const line of lines) journal.load(line);
     // A batch still `sending` belonged to a process that stopped mid-request.
-    for (const b of journal.batches.values()) if (b.state === 'sending') b.state = 'uncertain';
+    for (const b of journal.batches.values()) {
+      if (b.state === 'sending') b.state = 'uncertain';
+      journal.index(b);
+    }
     return journal;
   }
 
@@ -160,13 +165,15 @@ export class ResultJournal {
     if (!b) throw new Error(`no batch ${key} in the journal`);
     const at = this.now();
     b.state = state;
+    this.index(b);
     b.updatedAt = at;
     b.error = outcome.error;
     b.notSent = outcome.notSent === true;
-    b.warned = false;
+    // The age warning is raised once per batch: a failed resend (auto-resend retries every
+    // few seconds) must not re-arm it, here or, through the line below, after a restart.
     forgetContentIfFinal(b);
     this.emitChange();
-    await this.append({ e: 'txu', key, at, state, ...(outcome.error ? { error: outcome.error } : {}), ...(outcome.notSent ? { notSent: true } : {}), ...(outcome.by ? { by: outcome.by } : {}) });
+    await this.append({ e: 'txu', key, at, state, ...(outcome.error ? { error: outcome.error } : {}), ...(outcome.notSent ? { notSent: true } : {}), ...(outcome.by ? { by: outcome.by } : {}), ...(b.warned ? { warned: true } : {}) });
   }
 
   /** Remembers that the age warning was raised for a batch, so a restart does not raise it again. */
@@ -180,7 +187,10 @@ export class ResultJournal {
   /** Failed and uncertain batches, oldest first; of one sender node when `node` is given. */
   held(node?: string): BatchRecord[] {
     const out: BatchRecord[] = [];
-    for (const b of this.batches.values()) if (HELD_STATES.has(b.state) && (node === undefined || b.node === node)) out.push(b);
+    for (const key of this.heldKeys) {
+      const b = this.batches.get(key)!;
+      if (node === undefined || b.node === node) out.push(b);
+    }
     return out.sort((a, b) => a.at - b.at);
   }
 
@@ -227,6 +237,11 @@ export class ResultJournal {
 
   private releaseIfSettled(m: MessageRecord): void {
     if (isSettled(m)) m.data = undefined;
+  }
+
+  private index(b: BatchRecord): void {
+    if (HELD_STATES.has(b.state)) this.heldKeys.add(b.key);
+    else this.heldKeys.delete(b.key);
   }
 
   private emitChange(): void {

@@ -125,8 +125,12 @@ describe('astm-link node', () => {
       await helper.unload();
       await load({ traceRedact: redact });
       const messages = collect('messages');
+      const line = collect('line');
+      const sent = frames(patient);
       feed(ENQ);
-      for (const f of frames(patient)) feed(f);
+      for (const f of sent) feed(f);
+      // As an analyzer does: EOT only after the last frame's ACK (which waits for the journal).
+      await waitUntil(() => line.length === sent.length + 1, 5000, 'the final ACK');
       feed(EOT);
       await waitUntil(() => messages.length === 1);
       await helper.unload(); // closing the node flushes its trace
@@ -153,7 +157,7 @@ describe('astm-link node', () => {
     await load({ trace: false });
     const messages = collect('messages');
     feed(ENQ);
-    for (const f of frames(MSG)) feed(f);
+    for (const f of frames(MSG.replace('5.4', '6.1'))) feed(f);
     feed(EOT);
     await waitUntil(() => messages.length === 1);
     await helper.unload();

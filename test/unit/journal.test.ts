@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { AppendLog } from '../../lib/journal/append-log';
 import { ResultJournal } from '../../lib/journal/journal';
 import { heldOutcome } from '../../lib/journal/delivery';
+import { UnackedCopies } from '../../lib/journal/unacked-copies';
 import { LisError } from '../../lib/lis/errors';
 
 const DAY = 24 * 60 * 60_000;
@@ -214,4 +215,22 @@ describe('heldOutcome', () => {
       assert.equal(got.outcome.error!.code, err.code);
     });
   }
+});
+
+describe('UnackedCopies', () => {
+  const msg = (stamp: string, value: string) => Buffer.from(`H|\\^&|||A|||||||P||${stamp}\rP|1\rO|1|S1\rR|1|^^^GLU|${value}\rL|1|N\r`, 'latin1');
+
+  it('recognises a repeat once, even with a new message time-stamp in its H record', () => {
+    const copies = new UnackedCopies();
+    copies.remember(msg('20261121100000', '5.4'), 'j1', 0);
+    assert.equal(copies.takeRepeat(msg('20261121100000', '6.1'), 1000), undefined, 'another result is no repeat');
+    assert.equal(copies.takeRepeat(msg('20261121100015', '5.4'), 1000), 'j1');
+    assert.equal(copies.takeRepeat(msg('20261121100015', '5.4'), 2000), undefined, 'one repeat expected, not more');
+  });
+
+  it('forgets copies after its window, so a later identical message is processed', () => {
+    const copies = new UnackedCopies(60_000);
+    copies.remember(msg('20261121100000', '5.4'), 'j1', 0);
+    assert.equal(copies.takeRepeat(msg('20261121100000', '5.4'), 60_001), undefined);
+  });
 });

@@ -171,6 +171,11 @@ export class AstmLink {
     return out.items;
   }
 
+  /** holdFinalAck: whether a frame still waits for message `id` to be stored (false once the transfer ended or moved on). */
+  awaitsStored(id: string): boolean {
+    return this.phase === 'receiving' && this.receiver.heldIds.includes(id);
+  }
+
   /** holdFinalAck: the message `id` is stored; its frame is ACKed once all messages it completed are. */
   confirmStored(id: string, now: number): LinkAction[] {
     const out = new ActionList();

@@ -1,0 +1,639 @@
+/**
+ * The result journal in a Node-RED runtime, end to end: an analyzer's bytes
+ * into astm-link (framed, as a serial node would hand them over), through
+ * astm-message (generic LIS2-A2) and test-mapper, to lis-send-results and a
+ * loopback LIS. What is checked is what the journal promises: no final ACK
+ * before the message is on disk, no ACK at all when it cannot be stored,
+ * nothing lost and nothing sent twice across restarts, and held batches that
+ * only an operator (or auto-resend, for what provably never left) sends again.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { useLisStub } from '../support/lifecycle';
+import { FAST } from '../support/lis-flow';
+import { ALL_LIS_NODES, bridgeSettingsForTests, collect, helper, journalDir, keepJournalForNextLoad, nodeModules, waitUntil } from '../support/red';
+import { statusOf, statusesOf, warningsOf, withCatalogs } from '../support/node-spies';
+import { readJournalFile, writeJournal } from '../support/journal-file';
+import { LisGate } from '../support/raw-lis';
+import { buildFrames } from '../../lib/astm/link';
+import { closeAllJournals } from '../../lib/journal/registry';
+
+const ctx = useLisStub();
+
+const ENQ = Buffer.from([0x05]);
+const EOT = Buffer.from([0x04]);
+const ACK = 0x06;
+const NAK = 0x15;
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+const MAPPING = [
+  { lisTestId: 'T-GLU', lisCode: 'GLU', lisName: 'Glucose', instrumentCode: 'GLU' },
+  { lisTestId: 'T-CREA', lisCode: 'CREA', lisName: 'Creatinine', instrumentCode: 'CREA' },
+];
+
+/** A LIS2-A2 result upload for one sample: two results, so several frames at a small frame size. */
+function resultMessage(sample: string, glucose = '5.4'): string {
+  return (
+    'H|\\^&|||ANALYZER^1|||||LIS||P|LIS2-A2|20261121094500\r' +
+    `P|1||P-${sample}\r` +
+    `O|1|${sample}||^^^GLU\\^^^CREA|R\r` +
+    `R|1|^^^GLU|${glucose}|mmol/L|3.9-6.1|N||F||||20261121094400\r` +
+    'R|2|^^^CREA|88|umol/L|45-90|N||F||||20261121094400\r' +
+    'L|1|N\r'
+  );
+}
+
+/** What lis-send-results posts for resultMessage(sample). */
+function lisItems(sample: string, glucose = '5.4'): unknown[] {
+  return [
+    { SampleNumber: sample, TestCode: 'GLU', Result: glucose },
+    { SampleNumber: sample, TestCode: 'CREA', Result: '88' },
+  ];
+}
+
+interface ChainOptions {
+  /** lis-config overrides (resultApiUrl defaults to the stub). */
+  config?: Record<string, unknown>;
+  /** lis-send-results properties. */
+  sender?: Record<string, unknown>;
+  /** The sender's node id (a different id is a different node: its held batches are not its own). */
+  senderId?: string;
+  /** astm-link's message output wired to a helper only: the LIS path is not deployed. */
+  linkOnly?: boolean;
+}
+
+/**
+ * Node ids are chosen so that none equals a property value of another node
+ * (Node-RED would take it for a config-node reference).
+ */
+async function loadChain(opts: ChainOptions = {}): Promise<void> {
+  const senderId = opts.senderId ?? 'sender';
+  const flow: Array<Record<string, unknown>> = [
+    { id: 'lisCfg', type: 'lis-config', resultApiUrl: ctx.stub.url('/results'), ...FAST, ...opts.config },
+    { id: 'lnk', type: 'astm-link', wires: [['hLine'], opts.linkOnly ? ['hMessages'] : ['msgr', 'hMessages'], ['hSent']] },
+    { id: 'hLine', type: 'helper' },
+    { id: 'hMessages', type: 'helper' },
+    { id: 'hSent', type: 'helper' },
+    { id: 'catcher', type: 'catch', scope: null, uncaught: false, wires: [['hCaught']] },
+    { id: 'hCaught', type: 'helper' },
+  ];
+  if (!opts.linkOnly) {
+    flow.push(
+      { id: 'msgr', type: 'astm-message', dialect: 'generic-lis2a2', timeZone: 'Europe/Berlin', wires: [['hQuery'], ['mapper'], ['hToLink'], ['hOther']] },
+      { id: 'hQuery', type: 'helper' },
+      { id: 'hToLink', type: 'helper' },
+      { id: 'hOther', type: 'helper' },
+      { id: 'mapper', type: 'test-mapper', direction: 'toLis', unmapped: 'warn', mapping: MAPPING, wires: [[senderId], ['hUnmapped']] },
+      { id: 'hUnmapped', type: 'helper' },
+      { id: senderId, type: 'lis-send-results', lis: 'lisCfg', wires: [['hOut']], ...opts.sender },
+      { id: 'hOut', type: 'helper' },
+    );
+  }
+  await helper.load(withCatalogs(nodeModules(...ALL_LIS_NODES)) as never, flow as never);
+}
+
+/** A restart of Node-RED: the runtime stops (journals closed), and starts again on the same journal directory. */
+async function restart(opts: ChainOptions = {}): Promise<void> {
+  keepJournalForNextLoad();
+  await helper.unload();
+  await loadChain(opts);
+}
+
+interface Reply {
+  byte: number;
+  /** Received messages (rx lines) in the journal file at the moment astm-link sent the reply. */
+  rxInFile: number;
+}
+
+/**
+ * The analyzer's side of the serial line: feeds astm-link bytes as a serial
+ * node would, and notes every reply byte together with what the journal file
+ * held at the moment astm-link handed that byte to Node-RED (its send() call,
+ * before any serial node could write it).
+ */
+class Analyzer {
+  readonly replies: Reply[] = [];
+  private read = 0;
+
+  constructor(private readonly dir: () => string = journalDir) {
+    const link = helper.getNode('lnk') as unknown as { send: (msg: unknown) => void };
+    const send = link.send;
+    link.send = (msg: unknown) => {
+      const line = Array.isArray(msg) ? (msg[0] as { payload?: Buffer } | null) : null;
+      if (line?.payload) {
+        const rxInFile = readJournalFile(this.dir()).messages.size;
+        for (const byte of line.payload) this.replies.push({ byte, rxInFile });
+      }
+      send.call(link, msg);
+    };
+  }
+
+  feed(bytes: Buffer): void {
+    helper.getNode('lnk').receive({ payload: bytes } as never);
+  }
+
+  async reply(what = 'a reply'): Promise<Reply> {
+    const want = this.read + 1;
+    await waitUntil(() => this.replies.length >= want, 3000, what);
+    return this.replies[this.read++]!;
+  }
+
+  /**
+   * ENQ, the message's frames one at a time (each after the reply to the one
+   * before), then EOT. Returns the reply to each frame. With `stopAtNak` it
+   * stops at the first frame not ACKed, without EOT.
+   */
+  async send(text: string, opts: { frameTextMax?: number; stopAtNak?: boolean } = {}): Promise<Reply[]> {
+    const frames = buildFrames(Buffer.from(text, 'latin1'), { frameTextMax: opts.frameTextMax ?? 60 });
+    this.feed(ENQ);
+    assert.equal((await this.reply('the ACK of ENQ')).byte, ACK);
+    const out: Reply[] = [];
+    for (const [i, f] of frames.entries()) {
+      this.feed(f);
+      const r = await this.reply(`the reply to frame ${i + 1} of ${frames.length}`);
+      out.push(r);
+      if (r.byte !== ACK && opts.stopAtNak) return out;
+    }
+    this.feed(EOT);
+    return out;
+  }
+
+  /** Sends one frame again (the analyzer's answer to a NAK). */
+  async resend(frame: Buffer): Promise<Reply> {
+    this.feed(frame);
+    return this.reply('the reply to the repeated frame');
+  }
+}
+
+const errorCode = (m: Record<string, unknown>): unknown => (m.error as Record<string, unknown> | undefined)?.code;
+const errorSource = (m: Record<string, unknown>): unknown => ((m.error as Record<string, unknown> | undefined)?.source as Record<string, unknown> | undefined)?.id;
+const heldList = async (): Promise<{ batches: Array<Record<string, unknown>>; stuck: unknown[] }> => (await helper.request().get('/lis-bridge/held').expect(200)).body;
+const statusText = (id: string): string => String(statusOf(id)?.text ?? '');
+
+/** The one batch the journal file holds. */
+function onlyBatch(): { key: string; state: string; history: string[]; notSent: boolean; error?: { code: string } } {
+  const { batches } = readJournalFile(journalDir());
+  assert.equal(batches.size, 1, `one batch in the journal, found ${[...batches.keys()].join(', ')}`);
+  return [...batches.values()][0]!;
+}
+
+describe('journal: the final ACK waits for the disk', () => {
+  it('ACKs the final frame only once the message is in the journal file', async () => {
+    ctx.stub.reply('/results', { body: { status: 'success' } });
+    await loadChain();
+    const analyzer = new Analyzer();
+    const out = collect('hOut');
+    const replies = await analyzer.send(resultMessage('S-ACK'));
+    assert.ok(replies.length >= 3, `a message of several frames (${replies.length})`);
+    assert.ok(
+      replies.every((r) => r.byte === ACK),
+      'every frame ACKed',
+    );
+    // Intermediate frames are ACKed at once, before anything is stored (the check below is not vacuous)...
+    assert.ok(replies.slice(0, -1).every((r) => r.rxInFile === 0), 'nothing stored before the final frame');
+    // ...and the final frame's ACK only reached the line with the rx line already on disk.
+    assert.equal(replies.at(-1)!.rxInFile, 1, 'the rx line was in the file when the final ACK went out');
+
+    await waitUntil(() => out.length === 1, 3000, 'the results at the LIS');
+    const { messages } = readJournalFile(journalDir());
+    const [rx] = [...messages.values()];
+    assert.equal(rx!.data.toString('latin1'), resultMessage('S-ACK'), 'the exact bytes are stored');
+    assert.equal(rx!.link, 'lnk');
+    const batch = onlyBatch();
+    assert.equal(batch.key, `${rx!.id}#0`);
+    assert.deepEqual(batch.history, ['sending', 'delivered']);
+    assert.deepEqual(ctx.stub.to('/results').map((r) => r.json), [{ results: lisItems('S-ACK') }]);
+  });
+
+  it('NAKs the final frame when the journal cannot be opened, reports JOURNAL to Catch, and sends nothing', async () => {
+    const blocker = join(mkdtempSync(join(tmpdir(), 'lis-journal-blocked-')), 'a-file');
+    writeFileSync(blocker, 'not a directory');
+    bridgeSettingsForTests({ dir: join(blocker, 'journal') });
+    try {
+      ctx.stub.reply('/results', { body: { status: 'success' } });
+      await loadChain();
+      const caught = collect('hCaught');
+      const messages = collect('hMessages');
+      const analyzer = new Analyzer(() => join(blocker, 'journal'));
+      const text = resultMessage('S-NOSTORE');
+      const replies = await analyzer.send(text, { stopAtNak: true });
+      const frames = buildFrames(Buffer.from(text, 'latin1'), { frameTextMax: 60 });
+      assert.equal(replies.length, frames.length, 'every frame answered');
+      assert.ok(replies.slice(0, -1).every((r) => r.byte === ACK));
+      assert.equal(replies.at(-1)!.byte, NAK, 'the final frame is NAKed, so the analyzer keeps the message');
+      // The analyzer repeats the frame; still nowhere to store it: NAK again.
+      assert.equal((await analyzer.resend(frames.at(-1)!)).byte, NAK);
+      analyzer.feed(EOT);
+      await waitUntil(() => caught.some((m) => errorSource(m) === 'lnk' && /could not be stored/.test(String((m.error as Record<string, unknown>).message))), 3000, 'JOURNAL from astm-link');
+      const fromLink = caught.filter((m) => errorSource(m) === 'lnk');
+      assert.ok(fromLink.every((m) => errorCode(m) === 'JOURNAL'), JSON.stringify(fromLink.map((m) => m.error)));
+      assert.ok(caught.some((m) => errorSource(m) === 'sender' && errorCode(m) === 'JOURNAL'), 'lis-send-results says it cannot send safely');
+      await sleep(100);
+      assert.equal(messages.length, 0, 'the message was not passed on');
+      assert.equal(ctx.stub.requests.length, 0, 'nothing reached the LIS');
+      assert.equal(analyzer.replies.at(-1)!.byte, NAK, 'no late ACK after the NAKs');
+    } finally {
+      bridgeSettingsForTests({});
+    }
+  });
+
+  it(
+    'passes on a message whose final ACK never went out (the analyzer ended the transfer first), and not its repeat',
+    async () => {
+      ctx.stub.reply('/results', { body: { status: 'success' } });
+      await loadChain();
+      const analyzer = new Analyzer();
+      const text = resultMessage('S-GAVEUP');
+      const frames = buildFrames(Buffer.from(text, 'latin1'), { frameTextMax: 60 });
+      analyzer.feed(ENQ);
+      await analyzer.reply();
+      for (const f of frames.slice(0, -1)) {
+        analyzer.feed(f);
+        assert.equal((await analyzer.reply()).byte, ACK);
+      }
+      // The final frame, then EOT before any reply (as after the analyzer's own time-outs while the disk is slow).
+      analyzer.feed(frames.at(-1)!);
+      analyzer.feed(EOT);
+      await sleep(300);
+      assert.ok(!analyzer.replies.slice(frames.length).some((r) => r.byte === ACK), 'the final frame was never ACKed');
+      // An analyzer that does not wait for ACKs never repeats it: the stored copy goes on, nothing is lost.
+      await waitUntil(() => ctx.stub.to('/results').length === 1, 3000, 'the stored copy at the LIS');
+      // A conforming analyzer never heard the ACK, so it repeats the message: the repeat is not sent again.
+      await analyzer.send(text);
+      await sleep(300);
+      assert.equal(ctx.stub.to('/results').length, 1, 'the results reach the LIS once, not once per copy');
+    },
+  );
+
+  it('NAKs the final frame when a write to an open journal fails, and sends nothing', async () => {
+    ctx.stub.reply('/results', { body: { status: 'success' } });
+    await loadChain();
+    const caught = collect('hCaught');
+    const messages = collect('hMessages');
+    const analyzer = new Analyzer();
+    // One message through, so the journal is open and working...
+    await analyzer.send(resultMessage('S-FIRST'));
+    await waitUntil(() => ctx.stub.to('/results').length === 1, 3000, 'the first results');
+    // ...then every write fails (the journal underneath is closed, as on an I/O error).
+    await closeAllJournals();
+    const replies = await analyzer.send(resultMessage('S-SECOND'), { stopAtNak: true });
+    assert.equal(replies.at(-1)!.byte, NAK);
+    analyzer.feed(EOT);
+    await waitUntil(() => caught.some((m) => errorSource(m) === 'lnk' && errorCode(m) === 'JOURNAL'), 3000, 'JOURNAL from astm-link');
+    await sleep(100);
+    assert.equal(messages.length, 1, 'only the stored message was passed on');
+    assert.equal(ctx.stub.to('/results').length, 1, 'the unstored message never reached the LIS');
+  });
+});
+
+describe('journal: restarts', () => {
+  it('processes a message stored but never handed to the LIS again after a restart, exactly once', async () => {
+    ctx.stub.reply('/results', { body: { status: 'success' } });
+    // The LIS path is not there: the message is stored and ACKed, then Node-RED stops.
+    await loadChain({ linkOnly: true });
+    const analyzer = new Analyzer();
+    const stored = collect('hMessages');
+    const replies = await analyzer.send(resultMessage('S-REPLAY'));
+    assert.ok(replies.every((r) => r.byte === ACK));
+    await waitUntil(() => stored.length === 1);
+    const journalId = (stored[0]!.astm as Record<string, unknown>).journalId;
+    assert.equal(typeof journalId, 'string');
+
+    await restart();
+    const out = collect('hOut');
+    await waitUntil(() => out.length === 1, 3000, 'the replayed results at the LIS');
+    assert.deepEqual(ctx.stub.to('/results').map((r) => r.json), [{ results: lisItems('S-REPLAY') }]);
+    assert.equal((out[0]!.astm as Record<string, unknown>).replay, true, 'marked as a replay');
+    assert.deepEqual(out[0]!.processed, [{ SampleNumber: 'S-REPLAY', Tests: ['T-GLU', 'T-CREA'] }]);
+    assert.ok(warningsOf('lnk').some((w) => /1 message\(s\) .* processed again/.test(w)), warningsOf('lnk').join(' | '));
+    await waitUntil(() => readJournalFile(journalDir()).messages.get(journalId as string)?.parts === 1, 2000, 'the message noted as translated');
+    const rx = readJournalFile(journalDir()).messages.get(journalId as string)!;
+    assert.equal(rx.replayed, true);
+    assert.deepEqual(onlyBatch().history, ['sending', 'delivered']);
+
+    await restart();
+    await sleep(300);
+    assert.equal(ctx.stub.to('/results').length, 1, 'a further restart does not send it again');
+    assert.ok(!warningsOf('lnk').some((w) => /processed again/.test(w)), 'nothing replayed the second time');
+    assert.deepEqual((await heldList()).stuck, [], 'nothing stuck');
+  });
+
+  it('replays a message left unsettled by a process that stopped before translating it, once, even if that replay does not get through', async () => {
+    ctx.stub.reply('/results', { body: { status: 'success' } });
+    await loadChain({ linkOnly: true });
+    const dir = journalDir();
+    await helper.unload();
+    await writeJournal(dir, (j) => j.received('lnk', 'rx-written', Buffer.from(resultMessage('S-WRITTEN'), 'latin1'), 'terminator'));
+    // First restart: the LIS path is still not deployed, so the replay reaches nothing.
+    keepJournalForNextLoad();
+    await loadChain({ linkOnly: true });
+    const replayed = collect('hMessages');
+    await waitUntil(() => replayed.length === 1, 2000, 'the replay');
+    assert.equal((replayed[0]!.astm as Record<string, unknown>).replay, true);
+    assert.equal((replayed[0]!.astm as Record<string, unknown>).journalId, 'rx-written');
+    // Replayed once only: a message that fails again is stuck, listed for the operator, not replayed in a loop.
+    await restart();
+    await sleep(300);
+    assert.equal(ctx.stub.requests.length, 0);
+    const { stuck } = await heldList();
+    assert.equal(stuck.length, 1);
+    assert.equal((stuck[0] as Record<string, unknown>).id, 'rx-written');
+  });
+
+  it('does not send twice the batch of a replayed message that was handed to the LIS before the restart', async () => {
+    ctx.stub.reply('/results', { body: { status: 'success' } });
+    await loadChain();
+    const dir = journalDir();
+    await helper.unload();
+    // Stopped after the batch was delivered but before "translated into 1 batch" was written: the message looks unsettled.
+    await writeJournal(dir, async (j) => {
+      await j.received('lnk', 'rx-sent', Buffer.from(resultMessage('S-SENT'), 'latin1'), 'terminator');
+      await j.beginSend({ key: 'rx-sent#0', node: 'sender', message: 'rx-sent', part: 0, samples: ['S-SENT'], body: lisItems('S-SENT'), msg: { topic: 'results' } });
+      await j.settle('rx-sent#0', 'delivered');
+    });
+    keepJournalForNextLoad();
+    await loadChain();
+    const out = collect('hOut');
+    await waitUntil(() => warningsOf('lnk').some((w) => /processed again/.test(w)), 2000, 'the replay');
+    await waitUntil(() => warningsOf('sender').some((w) => /rx-sent#0 .*already delivered: not sent twice/.test(w)), 2000, 'the duplicate warning');
+    await sleep(100);
+    assert.equal(ctx.stub.requests.length, 0, 'the LIS did not get it again');
+    assert.equal(out.length, 0);
+    assert.deepEqual([...readJournalFile(dir).batches.values()].map((b) => b.history), [['sending', 'delivered']]);
+    // Now settled: a further restart replays nothing.
+    await restart();
+    await sleep(300);
+    assert.equal(ctx.stub.requests.length, 0);
+    assert.ok(!warningsOf('lnk').some((w) => /processed again/.test(w)));
+  });
+});
+
+describe('journal: held batches', () => {
+  it('holds a batch the LIS refused (500), lists it, and resends it once on lis:resend with the flow message restored', async () => {
+    ctx.stub.reply('/results', { status: 500, body: { message: 'LIS busy', errors: [] } }, { body: { status: 'success' } });
+    await loadChain();
+    const caught = collect('hCaught');
+    const out = collect('hOut');
+    const analyzer = new Analyzer();
+    await analyzer.send(resultMessage('S-HELD'));
+    await waitUntil(() => caught.some((m) => errorSource(m) === 'sender'), 3000, 'the failure at Catch');
+    const failure = caught.find((m) => errorSource(m) === 'sender')!;
+    assert.equal(errorCode(failure), 'HTTP_STATUS');
+    await waitUntil(() => /^1 held/.test(statusText('sender')), 2000, 'status "1 held"');
+    assert.equal(out.length, 0);
+
+    const { batches } = await heldList();
+    assert.equal(batches.length, 1);
+    const held = batches[0]!;
+    assert.equal(held.node, 'sender');
+    assert.equal(held.state, 'failed');
+    assert.equal(held.deployed, true);
+    assert.equal(held.notSent, false);
+    assert.deepEqual(held.samples, ['S-HELD']);
+    assert.equal(held.results, 2);
+    assert.equal((held.error as Record<string, unknown>).code, 'HTTP_STATUS');
+    assert.equal((held.error as Record<string, unknown>).status, 500);
+    assert.ok(!JSON.stringify(batches).includes('5.4'), 'no result values in the list');
+    assert.equal(onlyBatch().key, held.key);
+
+    helper.getNode('sender').receive({ topic: 'lis:resend', payload: held.key } as never);
+    await waitUntil(() => out.length === 1, 3000, 'the resent batch on output 1');
+    const resent = out[0]!;
+    assert.equal((resent.lis as Record<string, unknown>).resent, true);
+    assert.equal((resent.lis as Record<string, unknown>).batch, held.key);
+    assert.deepEqual(resent.payload, { status: 'success' });
+    assert.deepEqual(resent.processed, [{ SampleNumber: 'S-HELD', Tests: ['T-GLU', 'T-CREA'] }], 'msg.processed kept for lis-mark-processed');
+    assert.deepEqual(ctx.stub.to('/results').map((r) => r.json), [{ results: lisItems('S-HELD') }, { results: lisItems('S-HELD') }]);
+    assert.deepEqual((await heldList()).batches, []);
+    assert.deepEqual(onlyBatch().history, ['sending', 'failed', 'sending', 'delivered']);
+    assert.doesNotMatch(statusText('sender'), /^\d+ held/);
+    // A second resend finds nothing held: nothing more reaches the LIS.
+    helper.getNode('sender').receive({ topic: 'lis:resend', payload: 'all' } as never);
+    await sleep(150);
+    assert.equal(ctx.stub.to('/results').length, 2);
+  });
+
+  it('discards held batches by lis:discard and by the admin endpoint; they never reach the LIS', async () => {
+    ctx.stub.reply('/results', { status: 500 });
+    await loadChain();
+    const caught = collect('hCaught');
+    const analyzer = new Analyzer();
+    await analyzer.send(resultMessage('S-D1'));
+    await waitUntil(() => caught.length === 1, 3000);
+    await analyzer.send(resultMessage('S-D2'));
+    await waitUntil(() => caught.length === 2, 3000);
+    await waitUntil(() => /^2 held/.test(statusText('sender')), 2000, 'status "2 held"');
+    const [first, second] = (await heldList()).batches;
+    assert.deepEqual([first!.samples, second!.samples], [['S-D1'], ['S-D2']], 'oldest first');
+
+    helper.getNode('sender').receive({ topic: 'lis:discard', payload: first!.key } as never);
+    await waitUntil(() => warningsOf('sender').some((w) => w.includes(`held batch ${String(first!.key)}`) && /discarded/.test(w)), 2000, 'the discard warning');
+    assert.deepEqual((await heldList()).batches.map((b) => b.key), [second!.key]);
+
+    const res = await helper.request().post(`/lis-bridge/held/${encodeURIComponent(String(second!.key))}/discard`).expect(200);
+    assert.equal(res.body.state, 'discarded');
+    assert.equal(res.body.results, 2, 'the answer still says what was given up');
+    assert.deepEqual((await heldList()).batches, []);
+    await helper.request().post(`/lis-bridge/held/${encodeURIComponent(String(second!.key))}/discard`).expect(409);
+    await helper.request().post('/lis-bridge/held/no-such-batch/discard').expect(404);
+    const states = [...readJournalFile(journalDir()).batches.values()].map((b) => b.state);
+    assert.deepEqual(states, ['discarded', 'discarded']);
+    assert.equal(ctx.stub.to('/results').length, 2, 'one attempt each, none after the discard');
+    assert.doesNotMatch(statusText('sender'), /^\d+ held/, 'the status no longer shows held batches');
+  });
+
+  it('resends through the admin endpoint; 404 for an unknown key, 409 for one not held or whose node is not deployed', async () => {
+    ctx.stub.reply('/results', { status: 503 }, { status: 503 }, { body: { status: 'success' } });
+    await loadChain();
+    const caught = collect('hCaught');
+    const out = collect('hOut');
+    const analyzer = new Analyzer();
+    await analyzer.send(resultMessage('S-A1'));
+    await analyzer.send(resultMessage('S-A2'));
+    await waitUntil(() => caught.length === 2, 3000);
+    const [a1, a2] = (await heldList()).batches;
+
+    await helper.request().post('/lis-bridge/held/no-such-batch/resend').expect(404);
+    const res = await helper.request().post(`/lis-bridge/held/${encodeURIComponent(String(a1!.key))}/resend`).expect(200);
+    assert.equal(res.body.state, 'delivered');
+    assert.equal(res.body.results, 2, 'the answer still says what was sent');
+    await waitUntil(() => out.length === 1, 2000, 'the resent batch on output 1');
+    assert.equal((out[0]!.lis as Record<string, unknown>).resent, true);
+    assert.deepEqual(out[0]!.processed, [{ SampleNumber: 'S-A1', Tests: ['T-GLU', 'T-CREA'] }]);
+    // Delivered now: not held, so nothing to resend.
+    await helper.request().post(`/lis-bridge/held/${encodeURIComponent(String(a1!.key))}/resend`).expect(409);
+    assert.equal(ctx.stub.to('/results').length, 3);
+
+    // The flow is redeployed with another sender node: a2 belongs to a node that is gone.
+    await restart({ senderId: 'otherSender' });
+    const listed = (await heldList()).batches;
+    assert.deepEqual(listed.map((b) => [b.key, b.deployed]), [[a2!.key, false]]);
+    const refused = await helper.request().post(`/lis-bridge/held/${encodeURIComponent(String(a2!.key))}/resend`).expect(409);
+    assert.match(refused.body.error, /not deployed/);
+    assert.equal(ctx.stub.to('/results').length, 3, 'nothing sent');
+  });
+
+  it('keeps held batches across a restart, still listed and resendable', async () => {
+    ctx.stub.reply('/results', { status: 500 }, { body: { status: 'success' } });
+    await loadChain();
+    const caught = collect('hCaught');
+    await new Analyzer().send(resultMessage('S-KEEP'));
+    await waitUntil(() => caught.length === 1, 3000);
+    const before = (await heldList()).batches;
+    assert.equal(before.length, 1);
+
+    await restart();
+    await waitUntil(() => /^1 held/.test(statusText('sender')), 2000, 'status "1 held" after the restart');
+    const after = (await heldList()).batches;
+    assert.deepEqual(after.map((b) => [b.key, b.state, b.deployed]), [[before[0]!.key, 'failed', true]]);
+    await sleep(200);
+    assert.equal(ctx.stub.to('/results').length, 1, 'not resent (nor replayed) by the restart');
+
+    const out = collect('hOut');
+    helper.getNode('sender').receive({ topic: 'lis:resend' } as never);
+    await waitUntil(() => out.length === 1, 3000, 'the resent batch');
+    assert.deepEqual(out[0]!.processed, [{ SampleNumber: 'S-KEEP', Tests: ['T-GLU', 'T-CREA'] }]);
+    assert.equal(ctx.stub.to('/results').length, 2);
+    assert.deepEqual(onlyBatch().history, ['sending', 'failed', 'sending', 'delivered']);
+  });
+
+  it('brings a batch that was sending when the process died back as uncertain, and never auto-resends it', async () => {
+    ctx.stub.reply('/results', { body: { status: 'success' } });
+    await loadChain();
+    const dir = journalDir();
+    await helper.unload();
+    await writeJournal(dir, async (j) => {
+      await j.received('lnk', 'rx-died', Buffer.from(resultMessage('S-DIED'), 'latin1'), 'terminator');
+      await j.planned('rx-died', 1);
+      await j.beginSend({ key: 'rx-died#0', node: 'sender', message: 'rx-died', part: 0, samples: ['S-DIED'], body: lisItems('S-DIED'), msg: { processed: [] } });
+      // No outcome: the process stopped while the request was out.
+    });
+    keepJournalForNextLoad();
+    await loadChain({ sender: { autoResend: true, autoResendSeconds: 1 } });
+    const { batches } = await heldList();
+    assert.deepEqual(batches.map((b) => [b.key, b.state, b.notSent]), [['rx-died#0', 'uncertain', false]]);
+    await waitUntil(() => /^1 held/.test(statusText('sender')), 2000, 'status "1 held"');
+    await sleep(1500); // more than one auto-resend round
+    assert.equal(ctx.stub.requests.length, 0, 'the LIS may have it: only an operator may send it again');
+    assert.deepEqual((await heldList()).batches.map((b) => b.state), ['uncertain']);
+  });
+});
+
+describe('journal: auto-resend', () => {
+  it('with autoResend on, resends a batch refused at connection (LIS down) once the LIS is up, exactly once', async () => {
+    ctx.stub.reply('/results', { body: { status: 'success' } });
+    const gate = await LisGate.inFrontOf(ctx.stub.url('/'));
+    try {
+      await loadChain({ config: { resultApiUrl: gate.url('/results') }, sender: { autoResend: true, autoResendSeconds: 1 } });
+      const caught = collect('hCaught');
+      const out = collect('hOut');
+      await new Analyzer().send(resultMessage('S-AUTO'));
+      await waitUntil(() => caught.length === 1, 3000, 'the failure at Catch');
+      assert.equal(errorCode(caught[0]!), 'NETWORK');
+      const held = onlyBatch();
+      assert.equal(held.state, 'failed');
+      assert.equal(held.notSent, true, 'connection refused: provably not sent');
+
+      await gate.up();
+      await waitUntil(() => out.length === 1, 4000, 'the automatic resend');
+      assert.equal((out[0]!.lis as Record<string, unknown>).resent, true);
+      assert.deepEqual(out[0]!.processed, [{ SampleNumber: 'S-AUTO', Tests: ['T-GLU', 'T-CREA'] }]);
+      await sleep(1300); // another round: nothing more to send
+      assert.deepEqual(ctx.stub.to('/results').map((r) => r.json), [{ results: lisItems('S-AUTO') }]);
+      assert.equal(out.length, 1);
+      assert.equal(onlyBatch().state, 'delivered');
+      assert.deepEqual((await heldList()).batches, []);
+      assert.doesNotMatch(statusText('sender'), /^\d+ held/, 'the status no longer shows a held batch');
+    } finally {
+      await gate.down();
+    }
+  });
+
+  it('with autoResend off (the default), keeps the batch held when the LIS comes back', async () => {
+    ctx.stub.reply('/results', { body: { status: 'success' } });
+    const gate = await LisGate.inFrontOf(ctx.stub.url('/'));
+    try {
+      await loadChain({ config: { resultApiUrl: gate.url('/results') }, sender: { autoResendSeconds: 1 } });
+      const caught = collect('hCaught');
+      await new Analyzer().send(resultMessage('S-MANUAL'));
+      await waitUntil(() => caught.length === 1, 3000);
+      await gate.up();
+      await sleep(1500);
+      assert.equal(ctx.stub.requests.length, 0);
+      const { batches } = await heldList();
+      assert.deepEqual(batches.map((b) => [b.state, b.notSent]), [['failed', true]]);
+      assert.match(statusText('sender'), /^1 held/);
+    } finally {
+      await gate.down();
+    }
+  });
+});
+
+describe('journal: age warning', () => {
+  it('raises HELD once for a batch held longer than heldWarnMinutes, and not again after a restart', async () => {
+    await loadChain();
+    const dir = journalDir();
+    await helper.unload();
+    const twoHoursAgo = Date.now() - 2 * 60 * 60_000;
+    await writeJournal(
+      dir,
+      async (j) => {
+        await j.beginSend({ key: 'old-batch', node: 'sender', samples: ['S-OLD'], body: lisItems('S-OLD'), msg: {} });
+        await j.settle('old-batch', 'failed', { error: { code: 'HTTP_STATUS', message: 'LIS ResultAPI answered 500', status: 500 } });
+      },
+      () => twoHoursAgo,
+    );
+    await writeJournal(dir, async (j) => {
+      await j.beginSend({ key: 'young-batch', node: 'sender', samples: ['S-YOUNG'], body: lisItems('S-YOUNG'), msg: {} });
+      await j.settle('young-batch', 'failed', { error: { code: 'HTTP_STATUS', message: 'LIS ResultAPI answered 500', status: 500 } });
+    });
+    keepJournalForNextLoad();
+    await loadChain({ sender: { heldWarnMinutes: 60, autoResendSeconds: 1 } });
+    const caught = collect('hCaught');
+    await waitUntil(() => caught.length >= 1, 2000, 'the HELD error');
+    await sleep(1300); // a second check round
+    assert.equal(caught.length, 1, 'raised once');
+    const warning = caught[0]!;
+    assert.equal(errorCode(warning), 'HELD');
+    assert.equal(errorSource(warning), 'sender');
+    assert.equal(warning.topic, 'lis:held');
+    assert.equal((warning.payload as Record<string, unknown>).key, 'old-batch');
+    assert.match(String((warning.error as Record<string, unknown>).message), /S-OLD.*held for 120 min/);
+    assert.equal(statusOf('sender')?.fill, 'red', 'the status shows the overdue batch');
+    assert.equal(readJournalFile(dir).batches.get('old-batch')!.warned, true, 'remembered in the journal');
+    assert.equal(readJournalFile(dir).batches.get('young-batch')!.warned, false);
+
+    await restart({ sender: { heldWarnMinutes: 60, autoResendSeconds: 1 } });
+    const again = collect('hCaught');
+    await sleep(1300);
+    assert.equal(again.length, 0, 'not raised again after the restart');
+    assert.ok(statusesOf('sender').some((s) => /^2 held/.test(String(s.text))));
+    assert.equal(ctx.stub.requests.length, 0);
+  });
+
+  it('raises HELD once for an old batch even while auto-resend keeps failing on it', async () => {
+    const gate = await LisGate.inFrontOf(ctx.stub.url('/')); // stays down: connection refused
+    await loadChain();
+    const dir = journalDir();
+    await helper.unload();
+    await writeJournal(
+      dir,
+      async (j) => {
+        await j.beginSend({ key: 'old-refused', node: 'sender', samples: ['S-OLD'], body: lisItems('S-OLD'), msg: {} });
+        await j.settle('old-refused', 'failed', { error: { code: 'NETWORK', message: 'LIS ResultAPI: ECONNREFUSED' }, notSent: true });
+      },
+      () => Date.now() - 2 * 60 * 60_000,
+    );
+    keepJournalForNextLoad();
+    await loadChain({ config: { resultApiUrl: gate.url('/results') }, sender: { autoResend: true, autoResendSeconds: 1, heldWarnMinutes: 60 } });
+    const caught = collect('hCaught');
+    await sleep(2600); // the first check and two more rounds, each a failed auto-resend
+    const resends = readJournalFile(dir).batches.get('old-refused')!.history.filter((s) => s === 'sending').length;
+    assert.ok(resends >= 2, `auto-resend tried ${resends} time(s)`);
+    assert.equal(caught.filter((m) => errorCode(m) === 'HELD').length, 1, 'one age warning, not one per failed auto-resend');
+    assert.equal(readJournalFile(dir).batches.get('old-refused')!.state, 'failed');
+  });
+});
