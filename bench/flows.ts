@@ -7,7 +7,8 @@
  * - for the scale section, the TCP variant's `tcp in` listens (server mode)
  *   instead of connecting to one analyzer, so N analyzers can connect to one
  *   Node-RED; `tcp out` stays "reply to TCP" and astm-link keeps one link per
- *   msg._session, so each analyzer has its own link.
+ *   msg._session, so each analyzer has its own link. Its "journal off"
+ *   variant also sets astm-link's `journal` and `trace` to false.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,12 +35,24 @@ export function tcpClientExampleFlow(pushPort: number): FlowNode[] {
   return withPushPort(buildExample({ ...GENERIC, transport: 'tcp' }) as FlowNode[], pushPort);
 }
 
-/** The TCP variant with `tcp in` listening on ANALYZER_TCP_PORT: every analyzer connects as a client. */
-export function tcpServerExampleFlow(pushPort: number): FlowNode[] {
+/**
+ * The TCP variant with `tcp in` listening on ANALYZER_TCP_PORT: every analyzer connects as a client.
+ *
+ * `journal: 'on'` leaves astm-link as shipped (journal and frame trace on).
+ * `journal: 'off'` sets astm-link's `journal: false` and `trace: false`: no
+ * message is stored before its final ACK and no frame is traced. That is all
+ * a flow can switch off: lis-send-results journals every batch whatever the
+ * flow says (written and synced before its request, its outcome after).
+ */
+export function tcpServerExampleFlow(pushPort: number, journal: 'on' | 'off' = 'on'): FlowNode[] {
   const flow = withPushPort(buildExample({ ...GENERIC, file: `${GENERIC.file}-bench-server`, transport: 'tcp' }) as FlowNode[], pushPort);
   const lineIn = flow.filter((n) => n.type === 'tcp in');
   if (lineIn.length !== 1) throw new Error('expected one tcp in node in the TCP example');
   Object.assign(lineIn[0]!, { server: 'server', host: '', port: '${ANALYZER_TCP_PORT}' });
+  const link = flow.filter((n) => n.type === 'astm-link');
+  if (link.length !== 1) throw new Error('expected one astm-link node in the TCP example');
+  if (journal === 'off') Object.assign(link[0]!, { journal: false, trace: false });
+  else if (link[0]!.journal === false || link[0]!.trace === false) throw new Error('the example no longer has the journal and trace on: section 5 "journal on" would not measure them');
   return flow;
 }
 

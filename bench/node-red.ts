@@ -27,6 +27,8 @@ export interface NodeRedOptions {
 export interface RunningNodeRed {
   pid: number;
   url: string;
+  /** Its -u directory (removed by stop()); the journal and traces are under <userDir>/lis-bridge. */
+  userDir: string;
   /** Where --cpu-prof writes, when profiling. */
   profileDir: string | undefined;
   output(): string;
@@ -105,6 +107,7 @@ export async function startNodeRed(opts: NodeRedOptions): Promise<RunningNodeRed
   return {
     pid: child.pid!,
     url: `http://127.0.0.1:${port}`,
+    userDir,
     profileDir,
     output: () => out,
     waitForOutput,

@@ -107,3 +107,14 @@ export function machineLoad(): { loadAverage1m: number } {
     return { loadAverage1m: Number.NaN };
   }
 }
+
+/** The file system a path is on, as `df -T` names it (e.g. "ext4 on /dev/vda"): fsync costs depend on it. */
+export function filesystemOf(path: string): { type: string; device: string; mountedOn: string } {
+  try {
+    const lines = execFileSync('df', ['-PT', path], { encoding: 'utf8' }).trim().split('\n');
+    const f = lines[lines.length - 1]!.split(/\s+/);
+    return { device: f[0] ?? 'unknown', type: f[1] ?? 'unknown', mountedOn: f[f.length - 1] ?? 'unknown' };
+  } catch {
+    return { device: 'unknown', type: 'unknown', mountedOn: 'unknown' };
+  }
+}

@@ -30,6 +30,8 @@ export interface Figure {
 export class Report {
   readonly figures: Figure[] = [];
   readonly details: Record<string, unknown> = {};
+  /** Lines printed under the table (what a label's asterisk means); each once. */
+  readonly footnotes: string[] = [];
 
   add(figure: Figure): Figure {
     this.figures.push(figure);
@@ -38,6 +40,10 @@ export class Report {
 
   notAvailable(section: string, key: string, label: string, reason: string): void {
     this.add({ key, section, label, value: null, unit: '', note: `not available: ${reason}` });
+  }
+
+  footnote(text: string): void {
+    if (!this.footnotes.includes(text)) this.footnotes.push(text);
   }
 
   detail(key: string, value: unknown): void {
@@ -62,6 +68,6 @@ export class Report {
     const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
     const line = (r: string[]) => r.map((cell, c) => (c === 2 && rows.indexOf(r) > 0 && /^[-\d]/.test(cell) ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join(' | ').trimEnd();
     const rule = widths.map((w) => '-'.repeat(w)).join('-+-');
-    return [line(rows[0]!), rule, ...rows.slice(1).map(line)].join('\n');
+    return [line(rows[0]!), rule, ...rows.slice(1).map(line), ...(this.footnotes.length > 0 ? ['', ...this.footnotes] : [])].join('\n');
   }
 }

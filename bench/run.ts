@@ -22,12 +22,13 @@ import { join } from 'node:path';
 import { REGRESSION_FACTOR, baselineOf, describeRegression, regressions, type Baseline } from './baseline';
 import { benchCodec } from './codec';
 import { benchHostQuery } from './host-query';
+import { benchJournalCost, type JournalSizes } from './journal-cost';
 import { benchLinkInProcess } from './link-inprocess';
 import { ROOT } from './node-red';
-import { machineLoad } from './proc';
+import { filesystemOf, machineLoad } from './proc';
 import { formatProfile, summarizeProfile, type ProfileWindow } from './profile';
 import { Report } from './report';
-import { benchScale } from './scale';
+import { benchScale, type ScaleSizes } from './scale';
 import { benchSerial } from './serial';
 
 interface Sizes {
@@ -36,7 +37,8 @@ interface Sizes {
   ptyMessages: number;
   batchResults: number;
   queries: number;
-  scale: { analyzers: number[]; windowMs: number; warmUpMs: number };
+  scale: ScaleSizes;
+  journal: JournalSizes;
 }
 
 const FULL: Sizes = {
@@ -45,7 +47,8 @@ const FULL: Sizes = {
   ptyMessages: 300,
   batchResults: 100,
   queries: 1000,
-  scale: { analyzers: [1, 10, 50, 200], windowMs: 10_000, warmUpMs: 2_000 },
+  scale: { analyzers: [1, 10, 50, 200], journalOffAnalyzers: [1, 10, 50, 200], windowMs: 10_000, warmUpMs: 2_000 },
+  journal: { writers: [1, 10, 100], windowMs: 3_000, warmUpMs: 300, ackMessages: 10_000 },
 };
 
 const QUICK: Sizes = {
@@ -54,7 +57,8 @@ const QUICK: Sizes = {
   ptyMessages: 100,
   batchResults: 50,
   queries: 300,
-  scale: { analyzers: [1, 10, 50, 200], windowMs: 2_000, warmUpMs: 500 },
+  scale: { analyzers: [1, 10, 50, 200], journalOffAnalyzers: [1, 10, 50, 200], windowMs: 2_000, warmUpMs: 500 },
+  journal: { writers: [1, 10, 100], windowMs: 1_500, warmUpMs: 200, ackMessages: 3_000 },
 };
 
 const BASELINE = join(ROOT, 'bench', 'baseline.json');
@@ -92,6 +96,8 @@ function machine(): Record<string, unknown> {
     node: process.version,
     nodeRed: (require('node-red/package.json') as { version: string }).version,
     serialport: (require('node-red-node-serialport/package.json') as { version: string }).version,
+    // Node-RED's userDir (so its journal) and section 6's journal files are under os.tmpdir().
+    tmpFilesystem: (({ type, device }) => `${type} on ${device}`)(filesystemOf(os.tmpdir())),
   };
 }
 
@@ -117,11 +123,9 @@ async function measure(report: Report, want: (section: number) => boolean, sizes
     profiles.push({ files: run.profiles, windows: run.windows });
   }
   if (want(5)) {
-    const run = await benchScale(report, sizes.scale, profile, log);
-    profiles.push({ files: run.profiles, windows: run.windows });
-    report.notAvailable(`5 scale, journal`, 'scale.journal', 'journal on / off', 'needs the journal (issue 6)');
+    for (const run of await benchScale(report, sizes.scale, profile, log)) profiles.push({ files: run.profiles, windows: run.windows });
   }
-  if (want(6)) report.notAvailable('6 cost of the journal', 'journal.cost', 'journal write cost per message', 'needs the journal (issue 6)');
+  if (want(6)) await benchJournalCost(report, sizes.journal, log);
 
   return profiles;
 }
@@ -132,6 +136,7 @@ function sectionOf(key: string): number {
   if (key.startsWith('link.')) return 2;
   if (key.startsWith('serial.')) return 3;
   if (key.startsWith('hostQuery.')) return 4;
+  if (key.startsWith('journal.')) return 6;
   return 5;
 }
 
@@ -150,7 +155,7 @@ async function main(): Promise<number> {
 
   const seconds = (Date.now() - started) / 1000;
   const loadAtEnd = machineLoad().loadAverage1m;
-  process.stdout.write(`\nnpm run bench${args.quick ? ' -- --quick' : ''}: ${String(info.cpuModel)} (${String(info.cores)} cores), Node ${String(info.node)}, Node-RED ${String(info.nodeRed)}, ${seconds.toFixed(0)} s, load average ${loadAtStart.toFixed(2)} -> ${loadAtEnd.toFixed(2)}\n\n`);
+  process.stdout.write(`\nnpm run bench${args.quick ? ' -- --quick' : ''}: ${String(info.cpuModel)} (${String(info.cores)} cores), Node ${String(info.node)}, Node-RED ${String(info.nodeRed)}, tmp ${String(info.tmpFilesystem)}, ${seconds.toFixed(0)} s, load average ${loadAtStart.toFixed(2)} -> ${loadAtEnd.toFixed(2)}\n\n`);
   process.stdout.write(`${report.table()}\n`);
 
   const results = {

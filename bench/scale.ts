@@ -19,11 +19,23 @@
  * stop sending, everything in flight is drained, and every message an
  * analyzer saw acknowledged is looked up at the stand-in: missing, failed or
  * never acknowledged messages are losses.
+ *
+ * Two Node-RED processes run side by side, one per variant, and each N is
+ * measured on one then the other (so a busy spell of the shared machine hits
+ * both alike): "journal on" is the flow as shipped (astm-link stores every
+ * message, fdatasync'ed in groups, before its final ACK, and traces every
+ * frame); "journal off" sets astm-link's journal and trace to false. In both,
+ * lis-send-results journals every batch (before its request, synced, and its
+ * outcome after): a flow cannot switch that off. Each N starts a fresh pair of
+ * processes (fresh userDir, empty journal); results.json has the journal's and
+ * the traces' size on disk after each run.
  */
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { AnalyzerSimulator } from '../lib/sim';
 import { tcpServerExampleFlow } from './flows';
 import { LisStandIn, type Served } from './lis-stand-in';
-import { freePort, startNodeRed } from './node-red';
+import { freePort, startNodeRed, type RunningNodeRed } from './node-red';
 import { ProcessWindow, RssSampler, cpuSeconds, machineLoad, rssMiB } from './proc';
 import type { Report } from './report';
 import { ANALYZER_TESTS, type SectionRun } from './serial';
@@ -31,39 +43,123 @@ import { sleep, summarize, waitFor } from './stats';
 import { nowUs, type ProfileWindow } from './profile';
 
 export interface ScaleSizes {
+  /** N values measured with the journal on (the shipped flow). */
   analyzers: number[];
+  /** N values measured with astm-link's journal and trace off. */
+  journalOffAnalyzers: number[];
   windowMs: number;
   warmUpMs: number;
 }
 
-export async function benchScale(report: Report, sizes: ScaleSizes, profile: boolean, log: (s: string) => void): Promise<SectionRun> {
+export type JournalVariant = 'on' | 'off';
+
+/** The label suffix that says what each variant has on. */
+export const VARIANT_LABEL: Record<JournalVariant, string> = {
+  on: 'journal on',
+  off: 'journal off*',
+};
+
+/** Printed under the table when section 5 ran a "journal off" variant. */
+export const JOURNAL_OFF_FOOTNOTE =
+  "* 5 journal off: astm-link `journal: false` and `trace: false` (no store-before-ACK, no frame trace); lis-send-results still journals every batch (synced before its request, outcome after): that part cannot be switched off. journal on = the flow as shipped.";
+
+interface Measured {
+  resultsPerS: number;
+  cpuPer1000: number;
+  rssMiB: number;
+  p99: number;
+  lost: number;
+  duplicates: number;
+  uploads: number;
+  detail: Record<string, unknown>;
+}
+
+interface Variant {
+  name: JournalVariant;
+  red: RunningNodeRed;
+  port: number;
+}
+
+/**
+ * Returns one SectionRun per Node-RED process. Every N gets a fresh pair of
+ * processes (journal on, journal off, started together and measured one after
+ * the other): what the journal keeps in memory, and the time lis-send-results
+ * spends on it, grow with the batches it holds, so a process reused from the
+ * previous N would make each figure depend on the ones before it.
+ */
+export async function benchScale(report: Report, sizes: ScaleSizes, profile: boolean, log: (s: string) => void): Promise<SectionRun[]> {
   const lis = await new LisStandIn().start();
-  const port = await freePort();
-  const red = await startNodeRed({
-    flow: tcpServerExampleFlow(await freePort()),
-    env: { ...lis.env(), ANALYZER_HOST: '127.0.0.1', ANALYZER_TCP_PORT: String(port) },
-    profile,
-  });
+  const start = async (name: JournalVariant): Promise<Variant> => {
+    const port = await freePort();
+    const red = await startNodeRed({
+      flow: tcpServerExampleFlow(await freePort(), name),
+      env: { ...lis.env(), ANALYZER_HOST: '127.0.0.1', ANALYZER_TCP_PORT: String(port) },
+      profile,
+    });
+    return { name, red, port };
+  };
   const details: Record<string, unknown>[] = [];
-  let profiles: string[] = [];
-  const windows: ProfileWindow[] = [];
+  const runs: SectionRun[] = [];
   try {
-    await red.waitForOutput(/Started flows/, 10_000);
-    for (const n of sizes.analyzers) {
-      log(`5: ${n} analyzer(s) over TCP, ${sizes.warmUpMs} ms warm-up, ${sizes.windowMs} ms window`);
-      details.push(await runOne(report, lis, red.pid, port, n, sizes, log, windows));
-      await sleep(500);
+    const all = [...new Set([...sizes.analyzers, ...sizes.journalOffAnalyzers])].sort((a, b) => a - b);
+    for (const n of all) {
+      const wanted = (['on', 'off'] as const).filter((v) => (v === 'on' ? sizes.analyzers : sizes.journalOffAnalyzers).includes(n));
+      const started = await Promise.allSettled(wanted.map(start));
+      const variants = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      const measured: Partial<Record<JournalVariant, Measured>> = {};
+      // One run per process: its profile (written when it stops) belongs to the windows measured in it.
+      const own: SectionRun[] = variants.map(() => ({ profiles: [], windows: [] }));
+      runs.push(...own);
+      try {
+        const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+        if (failed) throw failed.reason;
+        for (const [k, v] of variants.entries()) {
+          log(`5: ${n} analyzer(s) over TCP, ${VARIANT_LABEL[v.name]}, ${sizes.warmUpMs} ms warm-up, ${sizes.windowMs} ms window`);
+          const m = await runOne(lis, v, n, sizes, log, own[k]!.windows);
+          measured[v.name] = m;
+          details.push(m.detail);
+          await sleep(500);
+        }
+      } finally {
+        const stopped = await Promise.all(variants.map((v) => v.red.stop()));
+        stopped.forEach((files, k) => (own[k]!.profiles = files));
+      }
+      addFigures(report, n, measured);
+      if (measured.off) report.footnote(JOURNAL_OFF_FOOTNOTE);
     }
   } finally {
-    profiles = await red.stop();
     await lis.stop();
   }
   report.detail('scale', details);
-  return { profiles, windows };
+  return runs;
 }
 
-async function runOne(report: Report, lis: LisStandIn, pid: number, port: number, n: number, sizes: ScaleSizes, log: (s: string) => void, windows: ProfileWindow[]): Promise<Record<string, unknown>> {
-  const prefix = `N${n}-`;
+/** The figures of one N, each journal on beside journal off. */
+function addFigures(report: Report, n: number, measured: Partial<Record<JournalVariant, Measured>>): void {
+  const section = `5 scale, ${n} analyzer${n === 1 ? '' : 's'}`;
+  const both = (['on', 'off'] as const).flatMap((v) => (measured[v] ? [[v, measured[v]] as const] : []));
+  // journal on keeps the keys the section always had; journal off gets its own.
+  const key = (v: JournalVariant, what: string) => (v === 'on' ? `scale.${n}.${what}` : `scale.${n}.journalOff.${what}`);
+  for (const [v, m] of both) report.add({ key: key(v, 'resultsPerS'), section, label: `results delivered to the LIS per second, ${VARIANT_LABEL[v]}`, value: m.resultsPerS, unit: '/s', better: 'higher', note: `${m.uploads} uploads` });
+  for (const [v, m] of both) report.add({ key: key(v, 'cpuPer1000'), section, label: `Node-RED CPU per 1,000 results, ${VARIANT_LABEL[v]}`, value: m.cpuPer1000, unit: 's', better: 'lower' });
+  for (const [v, m] of both) report.add({ key: key(v, 'rssMiB'), section, label: `Node-RED resident memory (max in window), ${VARIANT_LABEL[v]}`, value: m.rssMiB, unit: 'MiB' });
+  for (const [v, m] of both) report.add({ key: key(v, 'latency.p99'), section, label: `upload -> LIS latency, p99, ${VARIANT_LABEL[v]}`, value: m.p99, unit: 'ms', better: 'lower' });
+  for (const [v, m] of both) {
+    report.add({
+      key: key(v, 'lost'),
+      section,
+      label: `messages lost (acked, not at LIS; failed; stuck), ${VARIANT_LABEL[v]}`,
+      value: m.lost,
+      unit: '',
+      ...(n === 200 ? { goal: { text: '= 0', met: m.lost === 0 && m.duplicates === 0 } } : {}),
+    });
+  }
+}
+
+async function runOne(lis: LisStandIn, variant: Variant, n: number, sizes: ScaleSizes, log: (s: string) => void, windows: ProfileWindow[]): Promise<Measured> {
+  const { red, port } = variant;
+  const pid = red.pid;
+  const prefix = `N${n}${variant.name}-`;
   const rssBefore = rssMiB(pid);
   const sims = Array.from(
     { length: n },
@@ -104,7 +200,7 @@ async function runOne(report: Report, lis: LisStandIn, pid: number, port: number
   const fromUs = nowUs();
   await sleep(sizes.windowMs);
   const t1 = performance.now();
-  windows.push({ label: `section 5, ${n} analyzer(s)`, fromUs, toUs: nowUs() });
+  windows.push({ label: `section 5, ${n} analyzer(s), ${VARIANT_LABEL[variant.name]}`, fromUs, toUs: nowUs() });
   const cpu1 = cpuSeconds(pid);
   const bench1 = process.cpuUsage(bench0);
   const nodeRedRunQueueWaitMs = sched.end().runQueueWaitMs;
@@ -132,21 +228,10 @@ async function runOne(report: Report, lis: LisStandIn, pid: number, port: number
   const latency = summarize(windowed.map((s) => s.arrivedAt - (started.get(s.sample) ?? Number.NaN)).filter((v) => Number.isFinite(v)));
   const cpu = cpu1 - cpu0;
   const resultsPerS = items / seconds;
-  const section = `5 scale, ${n} analyzer${n === 1 ? '' : 's'}`;
-  report.add({ key: `scale.${n}.resultsPerS`, section, label: 'results delivered to the LIS per second', value: resultsPerS, unit: '/s', better: 'higher', note: `${windowed.length} uploads` });
-  report.add({ key: `scale.${n}.cpuPer1000`, section, label: 'Node-RED CPU per 1,000 results', value: items > 0 ? (cpu / items) * 1000 : Number.NaN, unit: 's', better: 'lower' });
-  report.add({ key: `scale.${n}.rssMiB`, section, label: 'Node-RED resident memory (max in window)', value: rss.max, unit: 'MiB' });
-  report.add({ key: `scale.${n}.latency.p99`, section, label: 'upload -> LIS latency, p99', value: latency.p99, unit: 'ms', better: 'lower' });
-  report.add({
-    key: `scale.${n}.lost`,
-    section,
-    label: 'messages lost (acked, not at LIS; failed; stuck)',
-    value: lost,
-    unit: '',
-    ...(n === 200 ? { goal: { text: '= 0', met: lost === 0 && duplicates === 0 } } : {}),
-  });
+  const cpuPer1000 = items > 0 ? (cpu / items) * 1000 : Number.NaN;
   const detail = {
     analyzers: n,
+    journal: variant.name,
     windowSeconds: seconds,
     uploadsInWindow: windowed.length,
     resultsInWindow: items,
@@ -170,7 +255,22 @@ async function runOne(report: Report, lis: LisStandIn, pid: number, port: number
     duplicatesAtLis: duplicates,
     lost,
     simulatorWarnings: warnings,
+    ...diskUse(red.userDir),
   };
-  log(`5: ${n} analyzer(s): ${resultsPerS.toFixed(0)} results/s, Node-RED ${detail.nodeRedCpuPercentOfOneCore.toFixed(0)}% CPU, bench ${detail.benchCpuPercentOfOneCore.toFixed(0)}% CPU, Node-RED waited ${nodeRedRunQueueWaitMs.toFixed(0)} ms for a CPU, p99 ${latency.p99.toFixed(1)} ms, lost ${lost}, duplicates ${duplicates}`);
-  return detail;
+  log(`5: ${n} analyzer(s), ${VARIANT_LABEL[variant.name]}: ${resultsPerS.toFixed(0)} results/s, Node-RED ${detail.nodeRedCpuPercentOfOneCore.toFixed(0)}% CPU, bench ${detail.benchCpuPercentOfOneCore.toFixed(0)}% CPU, Node-RED waited ${nodeRedRunQueueWaitMs.toFixed(0)} ms for a CPU, p99 ${latency.p99.toFixed(1)} ms, lost ${lost}, duplicates ${duplicates}`);
+  return { resultsPerS, cpuPer1000, rssMiB: rss.max, p99: latency.p99, lost, duplicates, uploads: windowed.length, detail };
+}
+
+/** What the run left under <userDir>/lis-bridge: the journal file and the frame traces, in bytes. */
+function diskUse(userDir: string): { journalBytes: number; traceBytes: number } {
+  const dir = join(userDir, 'lis-bridge');
+  const size = (p: string): number => {
+    try {
+      const st = statSync(p);
+      return st.isDirectory() ? readdirSync(p).reduce((n, f) => n + size(join(p, f)), 0) : st.size;
+    } catch {
+      return 0;
+    }
+  };
+  return { journalBytes: size(join(dir, 'journal.jsonl')), traceBytes: size(join(dir, 'trace')) };
 }
