@@ -20,7 +20,7 @@ import { UnframedLink } from '../astm/unframed-link';
 import { analyteCodes, randomStream } from './analytes';
 import { buildQuery, buildResults, queryRange, readHostMessage, type DownloadedOrder, type HostAnswer, type Tube } from './messages';
 import { WireShaper, linkOptionsFor, misbehaviourProblems, type Misbehaviour } from './misbehaviour';
-import { WireSplitter } from './trace';
+import { WireSplitter } from '../trace/wire-splitter';
 import { createTransport, Transport } from './transport';
 import type {
   Counters,

@@ -23,7 +23,7 @@
  *   checksum shown no longer matches the text shown.
  *
  * The time is when the last bytes of the unit were recorded. Units are cut by
- * the simulator's WireSplitter, one per direction and session, so reads that
+ * WireSplitter (shared with the simulator's log), one per direction and session, so reads that
  * split or join frames still give one line per frame.
  *
  * The file holds patient data: the directory is 0700 and files 0600.
@@ -35,7 +35,7 @@ import { promises as fsp } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ACK, CR, ENQ, EOT, ETB, ETX, LF, NAK, STX } from '../astm/control';
-import { WireSplitter } from '../sim/trace';
+import { WireSplitter } from './wire-splitter';
 import { initialLinkState, redactUnit, type LinkState } from './redact';
 
 export interface FrameTraceOptions {
