@@ -210,44 +210,51 @@ function installHeldRoutes(RED: NodeAPI): void {
       .catch((err: unknown) => problem(res, 500, err));
   });
 
-  admin.post('/lis-bridge/held/:key/resend', RED.auth.needsPermission('lis.write'), (req: Request, res: Response) => {
-    const key = String(req.params.key);
-    journalFor(RED)
-      .then(async (journal) => {
-        const batch = journal.batch(key);
-        if (!batch) return problem(res, 404, `no batch ${key}`);
-        const sender = senders.get(batch.node);
-        if (!sender) return problem(res, 409, `the lis-send-results node ${batch.node} that held batch ${key} is not deployed: deploy it (or discard the batch)`);
-        // Counted now: once delivered, the journal no longer keeps the batch's results in memory.
-        const { results } = heldSummary(batch);
-        try {
-          await sender.resend(key, who(req));
-          res.json({ ...heldSummary(journal.batch(key)!), results });
-        } catch (err) {
-          problem(res, err instanceof LisError && err.code === 'INVALID_INPUT' ? 409 : 502, err);
-        }
-      })
-      .catch((err: unknown) => problem(res, 500, err));
-  });
+  /**
+   * One held batch, acted on: 404 when unknown; the answer describes the batch
+   * afterwards, with its result count taken before (a finished batch's results
+   * leave memory).
+   */
+  const onBatch =
+    (act: (journal: ResultJournal, batch: BatchRecord, by: string) => Promise<void>, failStatus: (err: unknown) => number) =>
+    (req: Request, res: Response) => {
+      const key = String(req.params.key);
+      journalFor(RED)
+        .then(async (journal) => {
+          const batch = journal.batch(key);
+          if (!batch) return problem(res, 404, `no batch ${key}`);
+          const { results } = heldSummary(batch);
+          try {
+            await act(journal, batch, who(req));
+            res.json({ ...heldSummary(journal.batch(key)!), results });
+          } catch (err) {
+            problem(res, failStatus(err), err);
+          }
+        })
+        .catch((err: unknown) => problem(res, 500, err));
+    };
 
-  admin.post('/lis-bridge/held/:key/discard', RED.auth.needsPermission('lis.write'), (req: Request, res: Response) => {
-    const key = String(req.params.key);
-    journalFor(RED)
-      .then(async (journal) => {
-        const batch = journal.batch(key);
-        if (!batch) return problem(res, 404, `no batch ${key}`);
-        // Counted now: once discarded, the journal no longer keeps the batch's results in memory.
-        const { results } = heldSummary(batch);
-        try {
-          await new ResultDelivery(journal, batch.node).discard(key, who(req));
-          res.json({ ...heldSummary(journal.batch(key)!), results });
-        } catch (err) {
-          problem(res, 409, err);
-        }
-      })
-      .catch((err: unknown) => problem(res, 500, err));
-  });
+  admin.post(
+    '/lis-bridge/held/:key/resend',
+    RED.auth.needsPermission('lis.write'),
+    onBatch(
+      async (_journal, batch, by) => {
+        const sender = senders.get(batch.node);
+        if (!sender) throw new NotDeployed(`the lis-send-results node ${batch.node} that held batch ${batch.key} is not deployed: deploy it (or discard the batch)`);
+        await sender.resend(batch.key, by);
+      },
+      (err) => (err instanceof NotDeployed || (err instanceof LisError && err.code === 'INVALID_INPUT') ? 409 : 502),
+    ),
+  );
+
+  admin.post(
+    '/lis-bridge/held/:key/discard',
+    RED.auth.needsPermission('lis.write'),
+    onBatch(async (journal, batch, by) => void (await new ResultDelivery(journal, batch.node).discard(batch.key, by)), () => 409),
+  );
 }
+
+class NotDeployed extends Error {}
 
 /** What an operator needs to decide about a held batch (no result values: those stay in the journal). */
 function heldSummary(b: BatchRecord): Record<string, unknown> {

@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { LisStub } from '../support/lis-stub';
-import { startNodeRed, type RunningNodeRed } from '../support/node-red-process';
-import { launchChromium, openEditor } from '../support/browser';
+import type { RunningNodeRed } from '../support/node-red-process';
+import { startEditorSession, type EditorSession } from '../support/browser';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const BATCHES = '.lis-held-list .lis-held-batch';
@@ -20,9 +20,9 @@ const BATCHES = '.lis-held-list .lis-held-batch';
 let work: string;
 let stub: LisStub;
 let red: RunningNodeRed | undefined;
-let browser: Browser | undefined;
 let page: Page;
 let pageErrors: string[];
+let session: EditorSession | undefined;
 
 const results = (sample: string) => JSON.stringify([{ SampleNumber: sample, TestCode: 'GLU', Result: '5.4' }]);
 
@@ -59,21 +59,12 @@ before(async () => {
   stub = await new LisStub().start();
   const userDir = join(work, 'userDir');
   mkdirSync(userDir);
-  const [running, launched] = await Promise.all([startNodeRed(userDir, { nodesDir: [ROOT] }), launchChromium()]);
-  red = running;
-  browser = launched;
-  const res = await fetch(`${red.url}/flows`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'Node-RED-Deployment-Type': 'full' },
-    body: JSON.stringify(flows()),
-  });
-  assert.equal(res.status, 204, await res.text());
-  ({ page, pageErrors } = await openEditor(browser, red.url, 'sender'));
+  session = await startEditorSession(userDir, flows(), 'sender');
+  ({ red, page, pageErrors } = session);
 });
 
 after(async () => {
-  await browser?.close().catch(() => undefined);
-  await red?.stop();
+  await session?.stop();
   await stub?.stop();
   rmSync(work, { recursive: true, force: true });
 });

@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { LisStub } from '../support/lis-stub';
-import { startNodeRed, type RunningNodeRed } from '../support/node-red-process';
-import { deploy, editNode, launchChromium, openEditor } from '../support/browser';
+import type { RunningNodeRed } from '../support/node-red-process';
+import { deploy, editNode, startEditorSession, type EditorSession } from '../support/browser';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const TOKEN = 'browser-test-token';
@@ -40,9 +40,9 @@ const MESSAGE = '#node-input-mapping-message';
 let work: string;
 let stub: LisStub;
 let red: RunningNodeRed | undefined;
-let browser: Browser | undefined;
 let page: Page;
 let pageErrors: string[];
+let session: EditorSession | undefined;
 
 function flows(): Array<Record<string, unknown>> {
   const urls = (path: string) => ({
@@ -106,22 +106,12 @@ before(async () => {
   stub.reply('/tests-401', { status: 401, body: { message: 'token expired', errors: ['the Bearer token is not valid any more'] } });
   const userDir = join(work, 'userDir');
   mkdirSync(userDir);
-  // Node-RED starting and Chromium starting do not depend on each other.
-  const [running, launched] = await Promise.all([startNodeRed(userDir, { nodesDir: [ROOT] }), launchChromium()]);
-  red = running;
-  browser = launched;
-  const res = await fetch(`${red.url}/flows`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'Node-RED-Deployment-Type': 'full' },
-    body: JSON.stringify(flows()),
-  });
-  assert.equal(res.status, 204, await res.text());
-  ({ page, pageErrors } = await openEditor(browser, red.url, 'tm1', { width: 1280, height: 1000 }));
+  session = await startEditorSession(userDir, flows(), 'tm1', { width: 1280, height: 1000 });
+  ({ red, page, pageErrors } = session);
 });
 
 after(async () => {
-  await browser?.close().catch(() => undefined);
-  await red?.stop();
+  await session?.stop();
   await stub?.stop();
   rmSync(work, { recursive: true, force: true });
 });

@@ -2,8 +2,14 @@
  * The Node-RED editor in a real browser: Debian's chromium driven by playwright-core
  * (no browser download). CHROMIUM_PATH overrides where chromium is.
  */
+import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { startNodeRed, type RunningNodeRed } from './node-red-process';
+
+/** The repository root (this file runs as dist/test/support/browser.js). */
+const ROOT = join(__dirname, '..', '..', '..');
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
@@ -85,4 +91,36 @@ export async function deploy(page: Page): Promise<void> {
   if (first === 'confirm') await confirm.click();
   const res = await accepted;
   if (res.status() !== 200) throw new Error(`deploy answered ${res.status()}: ${await res.text()}`);
+}
+
+export interface EditorSession extends EditorPage {
+  red: RunningNodeRed;
+  browser: Browser;
+  /** Closes the browser and stops Node-RED. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Node-RED in `userDir` with this package loaded from the repository and
+ * `flows` deployed, and Chromium on its editor once `nodeId` is known there.
+ */
+export async function startEditorSession(userDir: string, flows: unknown[], nodeId: string, viewport?: { width: number; height: number }): Promise<EditorSession> {
+  // Node-RED starting and Chromium starting do not depend on each other.
+  const [red, browser] = await Promise.all([startNodeRed(userDir, { nodesDir: [ROOT] }), launchChromium()]);
+  const stop = async () => {
+    await browser.close().catch(() => undefined);
+    await red.stop();
+  };
+  try {
+    const res = await fetch(`${red.url}/flows`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Node-RED-Deployment-Type': 'full' },
+      body: JSON.stringify(flows),
+    });
+    assert.equal(res.status, 204, await res.text());
+    return { red, browser, stop, ...(await openEditor(browser, red.url, nodeId, viewport)) };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
 }
