@@ -202,7 +202,7 @@ export = function register(RED: NodeAPI): void {
           (j) => {
             // Per line (or TCP session): a message repeated by one analyzer is never confused with another's.
             const unacked = unackedCopiesOf(`${node.id}/${s.traceName ?? 'line'}`);
-            const repeatOf = unacked.takeRepeat(action.bytes, Date.now());
+            const repeatOf = unacked.takeRepeat(action.bytes, Date.now()) ?? unackedCopiesOf(`${node.id}/replayed`).takeRepeat(action.bytes, Date.now());
             if (repeatOf !== undefined) {
               if (action.held && s.driver.awaitsStored(action.id)) s.driver.confirmStored(action.id);
               node.warn(`message ${action.id} repeats message ${repeatOf}, which was passed on although its final ACK never went out: not passed on again`);
@@ -251,6 +251,14 @@ export = function register(RED: NodeAPI): void {
         node.status({ fill: 'yellow', shape: 'dot', text: t('replayed', { n: due.length }) });
       }
     }
+    // What the start replays may never have had its final ACK (a stop between the journal write and the ACK):
+    // the analyzer then sends it again, and that repeat must not be processed too. Registered as soon as the
+    // journal is open, before any message of this start can be stored.
+    journal
+      ?.then((j) => {
+        for (const m of j.toReplay(node.id)) unackedCopiesOf(`${node.id}/replayed`).remember(m.data!, m.id, Date.now());
+      })
+      .catch(() => undefined);
     const onFlowsStarted = () => void replay().catch((err: unknown) => node.error(err));
     if (journal) RED.events.once('flows:started', onFlowsStarted);
 

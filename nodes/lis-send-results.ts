@@ -106,7 +106,8 @@ export = function register(RED: NodeAPI): void {
         msg.lis = { ...lisInfo(outcome.answer.info), batch: outcome.batch.key };
         return { send: msg, elapsedMs: outcome.answer.info.elapsedMs, warning: outcome.answer.warning };
       },
-      { afterEach: () => showHeld() },
+      // A redeploy or stop lets the batches at the LIS get their answer (Node-RED waits 15 s for a node to close).
+      { afterEach: () => showHeld(), drainOnCloseMs: 10_000 },
     );
 
     async function resendCommand(d: ResultDelivery, msg: Msg, client: LisClient, hooks: AttemptHooks) {

@@ -8,4 +8,4 @@ export { analyteCodes, findAnalyte, simulateValue, type Analyte, type SimulatedV
 export { buildQuery, buildResults, queryRange, readHostMessage, type DownloadedOrder, type DownloadedPatient, type GeneratedResult, type HostAnswer, type ResultsInput, type Tube } from './messages';
 export { flavourOf, hasVendorFlavour, type AnalyzerFlavour } from './flavours';
 export { misbehaviourProblems, type Misbehaviour } from './misbehaviour';
-export { createTransport, MemoryTransport, SerialTransport, TcpClientTransport, TcpServerTransport, Transport, type TransportSpec } from './transport';
+export { createTransport, MemoryTransport, SerialTransport, TcpClientTransport, TcpServerTransport, Transport, type SerialTransportOptions, type TransportSpec } from './transport';

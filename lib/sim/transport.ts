@@ -32,14 +32,14 @@ export abstract class Transport extends EventEmitter<TransportEvents> {
 }
 
 export type TransportSpec =
-  | { kind: 'serial'; path: string; baudRate?: number; settings?: Partial<SerialSettings> }
+  | { kind: 'serial'; path: string; baudRate?: number; settings?: Partial<SerialSettings>; reopenMs?: number }
   | { kind: 'tcp'; host: string; port: number; connectTimeoutMs?: number; reconnectMs?: number }
   | { kind: 'listen'; port: number; host?: string };
 
 export function createTransport(spec: TransportSpec): Transport {
   switch (spec.kind) {
     case 'serial':
-      return new SerialTransport(spec.path, { ...spec.settings, ...(spec.baudRate === undefined ? {} : { baudRate: spec.baudRate }) });
+      return new SerialTransport(spec.path, { ...spec.settings, ...(spec.baudRate === undefined ? {} : { baudRate: spec.baudRate }) }, spec.reopenMs === undefined ? {} : { reopenMs: spec.reopenMs });
     case 'tcp':
       return new TcpClientTransport(spec.host, spec.port, spec);
     case 'listen':
@@ -83,14 +83,26 @@ function serialPortClass(): SerialPortClass {
 /** LIS1-A §5.2: 9600 baud, 8 data bits, no parity, 1 stop bit unless the analyzer says otherwise. */
 const SERIAL_DEFAULTS: SerialSettings = { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 };
 
+export interface SerialTransportOptions {
+  /**
+   * When the port goes away (a USB adapter unplugged, the socat of a pty pair
+   * stopped), try to open it again every reopenMs until close(), as an analyzer
+   * whose cable is plugged back in would. Default: no reopening.
+   */
+  reopenMs?: number;
+}
+
 export class SerialTransport extends Transport {
   readonly description: string;
   private port: SerialPortLike | undefined;
   private readonly settings: SerialSettings;
+  private closing = false;
+  private retryTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly path: string,
     settings: Partial<SerialSettings> = {},
+    private readonly options: SerialTransportOptions = {},
   ) {
     super();
     this.settings = { ...SERIAL_DEFAULTS, ...settings };
@@ -103,12 +115,21 @@ export class SerialTransport extends Transport {
   }
 
   async open(): Promise<void> {
+    await this.openOnce();
+  }
+
+  private async openOnce(): Promise<void> {
     const SerialPort = serialPortClass();
     const port = new SerialPort({ path: this.path, ...this.settings });
     await new Promise<void>((resolve, reject) => {
       port.once('open', () => resolve());
       port.once('error', (err) => reject(err));
     });
+    if (this.closing) {
+      // close() came while this (re)opening was under way.
+      await new Promise<void>((resolve) => port.close(() => resolve()));
+      return;
+    }
     this.port = port;
     port.on('data', (chunk) => this.emit('data', chunk));
     port.on('error', (err) => this.emit('error', err));
@@ -116,9 +137,18 @@ export class SerialTransport extends Transport {
       if (this.port === port) {
         this.port = undefined;
         this.emit('disconnect', `${this.path} closed`);
+        if (!this.closing && this.options.reopenMs !== undefined) this.scheduleReopen(this.options.reopenMs);
       }
     });
     this.emit('connect', this.path);
+  }
+
+  private scheduleReopen(ms: number): void {
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      if (this.closing) return;
+      this.openOnce().catch(() => this.scheduleReopen(ms));
+    }, ms);
   }
 
   write(bytes: Buffer): void {
@@ -126,6 +156,9 @@ export class SerialTransport extends Transport {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
     const port = this.port;
     this.port = undefined;
     if (port === undefined || !port.isOpen) return;

@@ -35,6 +35,12 @@ export interface RequestNodeOptions {
   disabledWhen?: (client: LisClient) => boolean;
   /** After each message's status is shown (success or failure): lets a node add to it. */
   afterEach?: () => void;
+  /**
+   * On close (redeploy, stop), let requests in flight finish for up to this
+   * long before cancelling them: a cancelled result request leaves an
+   * uncertain batch for an operator, even when it never left.
+   */
+  drainOnCloseMs?: number;
 }
 
 export type RequestHandler = (msg: Msg, ctx: RequestContext) => Promise<RequestOutcome>;
@@ -49,6 +55,7 @@ export function setupLisRequestNode(
   const status = new StatusReporter(RED, node);
   const config = (def.lis ? RED.nodes.getNode(def.lis) : null) as LisConfigNode | null;
   const inFlight = new Set<AbortController>();
+  const working = new Set<Promise<void>>();
 
   if (!config) status.noConfig();
   else if (!config.client) status.failed(configError(config));
@@ -73,7 +80,7 @@ export function setupLisRequestNode(
       onRetry: ({ attempt, maxAttempts }) => status.retrying(attempt, maxAttempts),
     };
     status.waiting();
-    handler(msg, { client: config.client, hooks, status })
+    const work: Promise<void> = handler(msg, { client: config.client, hooks, status })
       .then((outcome) => {
         status.ok(outcome.elapsedMs);
         if (outcome.warning) node.warn(outcome.warning);
@@ -83,11 +90,22 @@ export function setupLisRequestNode(
       .catch((err: unknown) => fail(status, msg, err, done))
       .finally(() => {
         inFlight.delete(abort);
+        working.delete(work);
         options.afterEach?.();
       });
+    working.add(work);
   });
 
   node.on('close', (_removed: boolean, done: () => void) => {
+    if (options.drainOnCloseMs !== undefined && working.size > 0) {
+      const timer = setTimeout(() => inFlight.forEach((a) => a.abort()), options.drainOnCloseMs);
+      void Promise.allSettled([...working]).then(() => {
+        clearTimeout(timer);
+        status.clear();
+        done();
+      });
+      return;
+    }
     for (const abort of inFlight) abort.abort();
     inFlight.clear();
     status.clear();

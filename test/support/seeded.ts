@@ -1,0 +1,30 @@
+/** A small seeded random stream (mulberry32): the same seed gives the same run, so a failing crash run can be repeated. */
+export class Seeded {
+  private state: number;
+
+  constructor(seed: number) {
+    this.state = seed >>> 0 || 0x9e3779b9;
+  }
+
+  /** In [0, 1). */
+  next(): number {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  /** An integer in [min, max]. */
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+
+  /** `n` distinct items of `from`, in a random order. */
+  pick<T>(from: readonly T[], n: number): T[] {
+    const pool = [...from];
+    const out: T[] = [];
+    while (out.length < n && pool.length > 0) out.push(pool.splice(this.int(0, pool.length - 1), 1)[0]!);
+    return out;
+  }
+}
