@@ -9,7 +9,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect } from 'node:net';
 import { startNodeRed, type RunningNodeRed } from '../support/node-red-process';
+import { freePort } from '../support/ports';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; 'node-red': { nodes: Record<string, string> } };
@@ -77,11 +79,14 @@ describe('installed into a fresh Node-RED userDir', () => {
     assert.deepEqual(names, files);
   });
 
-  it('keeps the Bearer Token out of the flows, the exported flows and the logs', async () => {
+  it('keeps the Bearer Token and the push-in token out of the flows, the exported flows and the logs', async () => {
+    const PUSH_TOKEN = 'push-in-token-9d27e1-SECRET';
+    const pushPort = await freePort();
     const flows = [
       { id: 'tab1', type: 'tab', label: 'LIS' },
       { id: 'cfg', type: 'lis-config', name: 'site LIS', transactionInfoApiUrl: 'http://127.0.0.1:9/orders', credentials: { bearerToken: TOKEN } },
       { id: 'o', type: 'lis-get-order', z: 'tab1', lis: 'cfg', x: 200, y: 100, wires: [[], []] },
+      { id: 'push', type: 'lis-push-in', z: 'tab1', name: 'pushed orders', localApiAddress: '127.0.0.1', localApiPort: String(pushPort), x: 200, y: 160, wires: [[]], credentials: { authToken: PUSH_TOKEN } },
     ];
     const deploy = await fetch(`${red!.url}/flows`, {
       method: 'POST',
@@ -97,5 +102,40 @@ describe('installed into a fresh Node-RED userDir', () => {
     assert.ok(!readFileSync(join(userDir, 'flows.json'), 'utf8').includes(TOKEN), 'token in flows.json');
     assert.ok(!readFileSync(join(userDir, 'flows_cred.json'), 'utf8').includes(TOKEN), 'token in clear in flows_cred.json');
     assert.ok(!red!.output().includes(TOKEN), 'token in the log');
+
+    // The push-in token: required of callers, and kept like the Bearer Token.
+    const push = (token: string) =>
+      fetch(`http://127.0.0.1:${pushPort}/api/getSampleData`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }, body: '{}' });
+    await waitForPort(pushPort);
+    assert.equal((await push('wrong-token')).status, 401);
+    assert.notEqual((await push(PUSH_TOKEN)).status, 401);
+    const pushCreds = (await (await fetch(`${red!.url}/credentials/lis-push-in/push`)).json()) as Record<string, unknown>;
+    assert.deepEqual(pushCreds, { has_authToken: true });
+    const after = await (await fetch(`${red!.url}/flows`)).text();
+    for (const [where, text] of [
+      ['GET /flows', after],
+      ['flows.json', readFileSync(join(userDir, 'flows.json'), 'utf8')],
+      ['flows_cred.json', readFileSync(join(userDir, 'flows_cred.json'), 'utf8')],
+      ['the log', red!.output()],
+    ] as const) {
+      assert.ok(!text.includes(PUSH_TOKEN), `push-in token in ${where}`);
+    }
   });
 });
+
+/** lis-push-in listens a moment after the deploy is accepted. */
+async function waitForPort(port: number): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (open) return;
+    if (Date.now() - started > 10000) throw new Error(`nothing listens on ${port}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
