@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getProfile } from '../lib/astm/dialects';
+import type { MappingRow } from '../lib/mapping/model';
 
 export interface ExampleSpec {
   /** File name without .json: `<vendor>-<model>-<transport>`. */
@@ -161,6 +162,15 @@ export const EXAMPLE_ENV = {
   tcp: ['LIS_TESTS_URL', 'LIS_ORDERS_URL', 'LIS_RESULTS_URL', 'LIS_PROCESSED_URL', 'LIS_TOKEN', 'ANALYZER_HOST', 'ANALYZER_TCP_PORT'],
 } as const;
 
+/** The example's test-mapper rows: its tests, named as the LIS catalog names them. */
+export function exampleMapping(spec: ExampleSpec, catalog: CatalogTest[] = loadCatalog()): MappingRow[] {
+  return spec.tests.map((t) => {
+    const test = catalog.find((c) => c.ID === t.lisTestId);
+    if (!test) throw new Error(`${spec.file}: ${t.lisTestId} is not in flows/lis-catalog.json`);
+    return { lisTestId: test.ID, lisCode: test.Code, lisName: test.Name, ...(test.Type ? { lisType: test.Type } : {}), instrumentCode: t.instrumentCode, ...(t.instrumentSubCode ? { instrumentSubCode: t.instrumentSubCode } : {}) };
+  });
+}
+
 export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCatalog()): FlowNode[] {
   const profile = getProfile(spec.dialect);
   const id = (role: string) => createHash('sha256').update(`${spec.file}/${role}`).digest('hex').slice(0, 16);
@@ -168,11 +178,7 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
   const at = (x: number, y: number) => ({ z: tab, x, y });
   const serial = profile.transport.serial ?? { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 };
 
-  const mapping = spec.tests.map((t) => {
-    const test = catalog.find((c) => c.ID === t.lisTestId);
-    if (!test) throw new Error(`${spec.file}: ${t.lisTestId} is not in flows/lis-catalog.json`);
-    return { lisTestId: test.ID, lisCode: test.Code, lisName: test.Name, ...(test.Type ? { lisType: test.Type } : {}), instrumentCode: t.instrumentCode, ...(t.instrumentSubCode ? { instrumentSubCode: t.instrumentSubCode } : {}) };
-  });
+  const mapping = exampleMapping(spec, catalog);
 
   const env = EXAMPLE_ENV[spec.transport];
   const info = [

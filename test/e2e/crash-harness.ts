@@ -13,7 +13,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, readSync, rmSync, statSync, watch, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { loadCatalog, serialPortNode } from '../../demo/examples';
+import { EXAMPLES, exampleMapping, loadCatalog, serialPortNode } from '../../demo/examples';
+import type { MappingRow } from '../../lib/mapping/model';
 import { AnalyzerSimulator, TcpServerTransport } from '../../lib/sim';
 import { LisStub } from '../support/lis-stub';
 import { freePort } from '../support/ports';
@@ -38,31 +39,11 @@ export const stamp = (at = new Date()) => `${at.toISOString().slice(11, 23)}Z`;
 
 // ----- the tests the analyzer reports and how the flow maps them -----
 
-/** The generic LIS2-A2 example's tests: the analyzer's code and the LIS test it maps to. */
-export const TESTS: ReadonlyArray<{ instrumentCode: string; lisTestId: string }> = [
-  { instrumentCode: 'GLU', lisTestId: 'T-GLU' },
-  { instrumentCode: 'CREA', lisTestId: 'T-CREA' },
-  { instrumentCode: 'UREA', lisTestId: 'T-UREA' },
-  { instrumentCode: 'ALT', lisTestId: 'T-ALT' },
-  { instrumentCode: 'CHOL', lisTestId: 'T-CHOL' },
-  { instrumentCode: 'CRP', lisTestId: 'T-CRP' },
-];
-
-export interface MappingRow {
-  lisTestId: string;
-  lisCode: string;
-  lisName: string;
-  lisType?: string;
-  instrumentCode: string;
-}
+/** The generic LIS2-A2 example's tests (its analyzer codes and the LIS tests they map to). */
+export const TESTS = EXAMPLES[0]!.tests;
 
 export function mappingRows(): MappingRow[] {
-  const catalog = loadCatalog();
-  return TESTS.map((t) => {
-    const c = catalog.find((x) => x.ID === t.lisTestId);
-    if (!c) throw new Error(`${t.lisTestId} is not in flows/lis-catalog.json`);
-    return { lisTestId: c.ID, lisCode: c.Code, lisName: c.Name, ...(c.Type ? { lisType: c.Type } : {}), instrumentCode: t.instrumentCode };
-  });
+  return exampleMapping(EXAMPLES[0]!);
 }
 
 /** Analyzer test code -> the LIS TestCode its result arrives under. */
