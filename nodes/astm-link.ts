@@ -9,7 +9,6 @@
  * Output 3: each message we sent, once the analyzer acknowledged it.
  * One link per TCP session (msg._session), so one node can serve a TCP server.
  */
-import { randomUUID } from 'node:crypto';
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { AstmLink, DEFAULT_OPTIONS } from '../lib/astm/link';
 import { readWholeNumbers } from '../lib/util/settings';
@@ -22,7 +21,7 @@ import { bridgeSettings, journalFor } from './shared/journal';
 import { FrameTrace } from '../lib/trace';
 import { join } from 'node:path';
 import type { ResultJournal } from '../lib/journal/journal';
-import { UnackedCopies } from '../lib/journal/unacked-copies';
+import { LinkStore } from '../lib/journal/link-store';
 import { StatusReporter, sharedTexts } from './shared/status';
 import { ASTM_MESSAGE_TOPIC, ASTM_SEND_TOPIC, type Done, type Msg } from './shared/types';
 
@@ -42,14 +41,6 @@ interface Def extends NodeDef {
   trace?: boolean;
   /** Blank patient names and birth dates in the trace. */
   traceRedact?: boolean;
-}
-
-/** Per astm-link node id and session, kept across redeploys: a repeat may arrive after the node restarted. */
-const unackedByLink = new Map<string, UnackedCopies>();
-function unackedCopiesOf(id: string): UnackedCopies {
-  let copies = unackedByLink.get(id);
-  if (!copies) unackedByLink.set(id, (copies = new UnackedCopies()));
-  return copies;
 }
 
 /** Links kept at once (one per TCP connection); far more than one Node-RED should serve. */
@@ -94,8 +85,15 @@ export = function register(RED: NodeAPI): void {
     const journaled = def.journal !== false;
     const options = { checksums: def.checksums !== false, framePerRecord: def.framePerRecord === true, holdFinalAck: journaled, ...numbers };
     const journal: Promise<ResultJournal> | undefined = journaled ? journalFor(RED) : undefined;
-    /** Messages being stored: closing waits for them, so a redeploy never cuts one in half. */
-    const storing = new Set<Promise<void>>();
+    const store = journal
+      ? new LinkStore(journal, node.id, {
+          warn: (text) => node.warn(text),
+          failed: (err, bytes) => {
+            status.failed(err);
+            node.error(err, { payload: bytes, error: err.toMsgError() });
+          },
+        })
+      : undefined;
     let closed = false;
     const trace = def.trace === false ? undefined : openTrace();
     journal?.catch((err: unknown) => {
@@ -143,7 +141,7 @@ export = function register(RED: NodeAPI): void {
           node.send([withSession({ payload: action.bytes }, s), null, null] as never);
           break;
         case 'message':
-          if (journal) store(journal, s, action);
+          if (store) store.store(s.traceName ?? 'line', s.driver, action, (m) => emitMessage(s, m.bytes, m.astm));
           else emitMessage(s, action.bytes, { messageId: action.id, end: action.end, receivedAt: new Date().toISOString() });
           break;
         case 'sent': {
@@ -185,80 +183,15 @@ export = function register(RED: NodeAPI): void {
       node.send([null, withSession({ payload: bytes, topic: ASTM_MESSAGE_TOPIC, astm: { link: node.id, ...astm } }, s), null] as never);
     }
 
-    /**
-     * The message goes to disk before anything else happens to it: only then is
-     * its final frame ACKed and the message passed on. If it cannot be stored,
-     * the frame is NAKed and the analyzer sends it again.
-     */
-    function store(opening: Promise<ResultJournal>, s: Session, action: Extract<LinkAction, { type: 'message' }>): void {
-      const journalId = randomUUID();
-      const receivedAt = new Date().toISOString();
-      const work = opening
-        .then(async (j) => {
-          await j.received(node.id, journalId, action.bytes, action.end);
-          return j;
-        })
-        .then(
-          (j) => {
-            // Per line (or TCP session): a message repeated by one analyzer is never confused with another's.
-            const unacked = unackedCopiesOf(`${node.id}/${s.traceName ?? 'line'}`);
-            const repeatOf = unacked.takeRepeat(action.bytes, Date.now()) ?? unackedCopiesOf(`${node.id}/replayed`).takeRepeat(action.bytes, Date.now());
-            if (repeatOf !== undefined) {
-              if (action.held && s.driver.awaitsStored(action.id)) s.driver.confirmStored(action.id);
-              node.warn(`message ${action.id} repeats message ${repeatOf}, which was passed on although its final ACK never went out: not passed on again`);
-              return void j.planned(journalId, 0, `repeat of ${repeatOf}`).catch(() => undefined);
-            }
-            if (action.held && !s.driver.awaitsStored(action.id)) {
-              // The final ACK can no longer go out: the link closed, or the analyzer ended the transfer (or began
-              // another) while the disk was busy. Processed all the same, so nothing is lost if the analyzer never
-              // repeats it; a repeat is recognised and not processed twice.
-              unacked.remember(action.bytes, journalId, Date.now());
-              const why = s.driver.closedForGood ? 'the link closed' : 'the analyzer ended the transfer';
-              node.warn(`message ${action.id}: ${why} before its final ACK could be sent; it is passed on (journal ${journalId}), and a repeat of it from the analyzer will not be`);
-              if (s.driver.closedForGood) return; // left unsettled: the next start replays it
-              return emitMessage(s, action.bytes, { messageId: action.id, journalId, end: action.end, receivedAt });
-            }
-            if (s.driver.closedForGood) return; // already ACKed (no L record): left unsettled, so the next start replays it
-            if (action.held) s.driver.confirmStored(action.id);
-            emitMessage(s, action.bytes, { messageId: action.id, journalId, end: action.end, receivedAt });
-          },
-          (err: unknown) => {
-            if (action.held && !s.driver.closedForGood) s.driver.rejectStored(action.id);
-            const e = new LisError(
-              `message ${action.id} could not be stored in the result journal (${err instanceof Error ? err.message : String(err)}): ${action.held ? 'its last frame was NAKed, so the analyzer sends it again' : 'it was acknowledged already, so it is passed on unstored'}`,
-              { code: 'JOURNAL' },
-            );
-            status.failed(e);
-            node.error(e, { payload: action.bytes, error: e.toMsgError() });
-            if (!action.held && !closed) emitMessage(s, action.bytes, { messageId: action.id, end: action.end, receivedAt });
-          },
-        )
-        .finally(() => storing.delete(work));
-      storing.add(work);
-    }
-
     /** Messages stored and ACKed before a restart (or redeploy) but never handed to the LIS: processed again, once. */
     async function replay(): Promise<void> {
-      if (!journal || closed) return;
-      const j = await journal;
-      const due = j.toReplay(node.id);
-      for (const m of due) {
-        await j.replayed(m.id);
-        emitMessage({ session: undefined }, m.data!, { journalId: m.id, end: m.end, receivedAt: new Date(m.at).toISOString(), replay: true });
-      }
-      if (due.length > 0) {
-        node.warn(`${due.length} message(s) stored before the last stop but never handed to the LIS were processed again`);
-        node.status({ fill: 'yellow', shape: 'dot', text: t('replayed', { n: due.length }) });
+      if (!store || closed) return;
+      const n = await store.replay((m) => emitMessage({ session: undefined }, m.bytes, m.astm));
+      if (n > 0) {
+        node.warn(`${n} message(s) stored before the last stop but never handed to the LIS were processed again`);
+        node.status({ fill: 'yellow', shape: 'dot', text: t('replayed', { n }) });
       }
     }
-    // What the start replays may never have had its final ACK (a stop between the journal write and the ACK):
-    // the analyzer then sends it again, and that repeat must not be processed too. Registered as soon as the
-    // journal is open, before any message of this start can be stored.
-    journal
-      ?.then((j) => {
-        for (const m of j.toReplay(node.id)) unackedCopiesOf(`${node.id}/replayed`).remember(m.data!, m.id, Date.now());
-      })
-      .catch(() => undefined);
     const onFlowsStarted = () => void replay().catch((err: unknown) => node.error(err));
     if (journal) RED.events.once('flows:started', onFlowsStarted);
 
@@ -317,7 +250,7 @@ export = function register(RED: NodeAPI): void {
       sessions.clear();
       node.status({});
       // A message being stored finishes first, so the next start finds it in the journal.
-      void Promise.allSettled([...storing, trace?.close()]).then(() => done());
+      void Promise.allSettled([store?.settled(), trace?.close()]).then(() => done());
     });
   }
 
