@@ -18,8 +18,7 @@ export type LisErrorCode =
   | 'SEND_FAILED' // astm-link: the analyzer did not accept a message we sent
   | 'ORDER_REFUSED' // astm-message: an order the analyzer can no longer take (query cancelled or expired)
   | 'JOURNAL' // the result journal could not store something: not acknowledged, not sent
-  | 'HELD' // lis-send-results: results held (failed or uncertain) longer than the warning age
-  | 'ALREADY_SENT'; // lis-send-results: this batch is already in the journal (a replay): not sent twice
+  | 'HELD'; // lis-send-results: results held (failed or uncertain) longer than the warning age, or not all resent
 
 /** What a transient failure allows: another attempt after the transient back-off. */
 export type RetryKind = 'transient' | 'mismatch';

@@ -106,7 +106,5 @@ export function shortReason(err: unknown): string {
       return 'journal';
     case 'HELD':
       return 'held';
-    case 'ALREADY_SENT':
-      return 'already sent';
   }
 }
