@@ -69,7 +69,9 @@ export class AppendLog {
    * new one, never a mix. Appends wait meanwhile.
    */
   async compact(keep: (line: string) => boolean): Promise<{ before: number; after: number }> {
-    await this.waitIdle();
+    // Checked and taken with no await in between: an append arriving meanwhile must not start writing to
+    // the file this is about to replace (its lines would go to the old file and be lost).
+    while (this.writing) await this.idle;
     if (!this.handle) throw new Error(`journal ${this.file} is closed`);
     this.writing = true;
     this.idle = new Promise((r) => (this.markIdle = r));

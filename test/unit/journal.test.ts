@@ -59,6 +59,21 @@ describe('AppendLog', () => {
     await log.close();
   });
 
+  it('loses no line appended while a compaction replaces the file', async () => {
+    const log = new AppendLog(file);
+    await log.open();
+    await Promise.all(Array.from({ length: 50 }, (_, i) => log.append(`old-${i}`)));
+    const compaction = log.compact((line) => !line.endsWith('-0'));
+    const during = Array.from({ length: 200 }, (_, i) => log.append(`new-${i}`));
+    await Promise.all([compaction, ...during]);
+    await log.append('after');
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    for (let i = 0; i < 200; i++) assert.ok(lines.includes(`new-${i}`), `new-${i} lost`);
+    assert.ok(lines.includes('after'));
+    assert.ok(!lines.includes('old-0'), 'the compaction did drop what it was told to');
+    await log.close();
+  });
+
   it('rejects appends after close instead of dropping them silently', async () => {
     const log = new AppendLog(file);
     await log.open();
