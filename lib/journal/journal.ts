@@ -151,6 +151,7 @@ export class ResultJournal {
     } catch (err) {
       // Not on disk: nothing was sent, so forget it and let the caller refuse the message.
       this.batches.delete(entry.key);
+      if (entry.message !== undefined && entry.part !== undefined) this.messages.get(entry.message)?.handed.delete(entry.part);
       throw err;
     }
   }
