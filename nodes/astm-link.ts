@@ -16,7 +16,9 @@ import type { LinkAction } from '../lib/astm/link/actions';
 import { LinkDriver, type LinkMachine } from '../lib/astm/link-driver';
 import { UnframedLink } from '../lib/astm/unframed-link';
 import { LisError, invalidInput } from '../lib/lis/errors';
+import type { Request, Response } from 'express';
 import { fail } from './shared/lis-request-node';
+import { installRoutesOnce } from './shared/admin';
 import { bridgeSettings, journalFor } from './shared/journal';
 import { FrameTrace } from '../lib/trace';
 import { join } from 'node:path';
@@ -43,6 +45,9 @@ interface Def extends NodeDef {
   traceRedact?: boolean;
 }
 
+/** Deployed astm-link nodes by id, for the admin endpoint that replays a stuck message. */
+const replayers = new Map<string, (id: string) => Promise<void>>();
+
 /** Links kept at once (one per TCP connection); far more than one Node-RED should serve. */
 const MAX_SESSIONS = 1024;
 
@@ -57,6 +62,8 @@ interface Session {
 }
 
 export = function register(RED: NodeAPI): void {
+  installRoutesOnce(RED, 'stuck', () => installStuckRoutes(RED));
+
   function AstmLinkNode(this: Node, def: Def) {
     RED.nodes.createNode(this, def);
     const node = this;
@@ -192,6 +199,7 @@ export = function register(RED: NodeAPI): void {
         node.status({ fill: 'yellow', shape: 'dot', text: t('replayed', { n }) });
       }
     }
+    if (store) replayers.set(node.id, (id) => store.replayStuck(id, (m) => emitMessage({ session: undefined }, m.bytes, m.astm)));
     const onFlowsStarted = () => void replay().catch((err: unknown) => node.error(err));
     if (journal) RED.events.once('flows:started', onFlowsStarted);
 
@@ -239,6 +247,7 @@ export = function register(RED: NodeAPI): void {
     node.on('close', (_removed: boolean, done: () => void) => {
       closed = true;
       RED.events.removeListener('flows:started', onFlowsStarted);
+      replayers.delete(node.id);
       for (const s of sessions.values()) {
         s.driver.close();
         for (const { msg } of s.outgoing.values()) {
@@ -256,6 +265,41 @@ export = function register(RED: NodeAPI): void {
 
   RED.nodes.registerType('astm-link', AstmLinkNode as never);
 };
+
+/**
+ * A stuck message (stored, replayed once after a restart, and still never
+ * handed to the LIS, e.g. its tests were not mapped) waits for an operator:
+ * replay it once more after fixing the cause, or dismiss it.
+ */
+function installStuckRoutes(RED: NodeAPI): void {
+  const admin = RED.httpAdmin as unknown as { post: (path: string, ...h: unknown[]) => void };
+  const who = (req: Request) => `admin:${(req as Request & { user?: { username?: string } }).user?.username ?? 'anonymous'}`;
+  const withStuck = (act: (journal: ResultJournal, link: string, id: string, req: Request) => Promise<void>) => (req: Request, res: Response) => {
+    const id = String(req.params.id);
+    journalFor(RED)
+      .then(async (journal) => {
+        const m = journal.stuck().find((x) => x.id === id);
+        if (!m) return void res.status(404).json({ error: `no stuck message ${id}` });
+        try {
+          await act(journal, m.link, id, req);
+          res.json({ id, link: m.link });
+        } catch (err) {
+          res.status(409).json({ error: err instanceof Error ? err.message : String(err) });
+        }
+      })
+      .catch((err: unknown) => res.status(500).json({ error: err instanceof Error ? err.message : String(err) }));
+  };
+  admin.post(
+    '/lis-bridge/stuck/:id/replay',
+    RED.auth.needsPermission('lis.write'),
+    withStuck(async (_journal, link, id) => {
+      const replay = replayers.get(link);
+      if (!replay) throw new Error(`the astm-link node ${link} that received message ${id} is not deployed (or its journal is off)`);
+      await replay(id);
+    }),
+  );
+  admin.post('/lis-bridge/stuck/:id/dismiss', RED.auth.needsPermission('lis.write'), withStuck((journal, _link, id, req) => journal.dismiss(id, who(req))));
+}
 
 /** Serial and TCP nodes give Buffers in binary mode; strings are taken as latin1 so every byte survives. */
 function toBytes(payload: unknown): Buffer | undefined {

@@ -129,6 +129,13 @@ export class ResultJournal {
     return [...this.messages.values()].filter((m) => m.replayed && !isSettled(m));
   }
 
+  /** An operator gives up on a stuck message: it counts as settled, with who decided, and is not listed any more. */
+  async dismiss(id: string, by: string): Promise<void> {
+    const m = this.messages.get(id);
+    if (!m) throw new Error(`no message ${id} in the journal`);
+    await this.planned(id, 0, `dismissed by ${by}${m.note ? ` (${m.note})` : ''}`);
+  }
+
   message(id: string): MessageRecord | undefined {
     return this.messages.get(id);
   }

@@ -105,6 +105,14 @@ export class LinkStore {
     return due.length;
   }
 
+  /** An operator's decision: a stuck message (replayed, still not settled) is passed on once more. */
+  async replayStuck(id: string, passOn: (m: PassedOn) => void): Promise<void> {
+    const j = await this.opening;
+    const m = j.stuck().find((x) => x.id === id && x.link === this.link);
+    if (!m) throw new Error(`message ${id} is not a stuck message of this link`);
+    passOn({ bytes: m.data!, astm: { journalId: m.id, end: m.end, receivedAt: new Date(m.at).toISOString(), replay: true } });
+  }
+
   /** Resolves once every message being stored is settled (a closing node waits, so the next start finds them). */
   async settled(): Promise<void> {
     await Promise.allSettled([...this.storing]);

@@ -341,6 +341,35 @@ describe('journal: restarts', () => {
     const { stuck } = await heldList();
     assert.equal(stuck.length, 1);
     assert.equal((stuck[0] as Record<string, unknown>).id, 'rx-written');
+
+    // The operator deploys the LIS path and replays the stuck message: its results reach the LIS once.
+    await restart();
+    await sleep(200);
+    assert.equal(ctx.stub.requests.length, 0, 'a start does not replay it again by itself');
+    await helper.request().post('/lis-bridge/stuck/no-such-message/replay').expect(404);
+    await helper.request().post('/lis-bridge/stuck/rx-written/replay').expect(200);
+    await waitUntil(() => ctx.stub.to('/results').length === 1, 3000, 'the replayed results at the LIS');
+    await waitUntil(() => readJournalFile(journalDir()).messages.get('rx-written')?.parts === 1, 2000, 'the message settled');
+    assert.deepEqual((await heldList()).stuck, []);
+    await helper.request().post('/lis-bridge/stuck/rx-written/replay').expect(404);
+  });
+
+  it('lets an operator dismiss a stuck message, and refuses to replay one whose astm-link is not deployed', async () => {
+    await loadChain({ linkOnly: true });
+    const dir = journalDir();
+    await helper.unload();
+    await writeJournal(dir, async (j) => {
+      await j.received('gone-link', 'rx-orphan', Buffer.from(resultMessage('S-ORPHAN'), 'latin1'), 'terminator');
+      await j.replayed('rx-orphan');
+    });
+    keepJournalForNextLoad();
+    await loadChain({ linkOnly: true });
+    assert.equal((await heldList()).stuck.length, 1);
+    const refused = await helper.request().post('/lis-bridge/stuck/rx-orphan/replay').expect(409);
+    assert.match(String(refused.body.error), /gone-link.*not deployed/);
+    await helper.request().post('/lis-bridge/stuck/rx-orphan/dismiss').expect(200);
+    assert.deepEqual((await heldList()).stuck, []);
+    assert.match(String(readJournalFile(journalDir()).messages.get('rx-orphan')?.note), /dismissed by admin:/);
   });
 
   it('does not send twice the batch of a replayed message that was handed to the LIS before the restart', async () => {
