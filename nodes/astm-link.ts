@@ -18,7 +18,7 @@ import { UnframedLink } from '../lib/astm/unframed-link';
 import { LisError, invalidInput } from '../lib/lis/errors';
 import type { Request, Response } from 'express';
 import { fail } from './shared/lis-request-node';
-import { installRoutesOnce } from './shared/admin';
+import { adminUser, installRoutesOnce } from './shared/admin';
 import { bridgeSettings, journalFor } from './shared/journal';
 import { FrameTrace } from '../lib/trace';
 import { join } from 'node:path';
@@ -273,7 +273,6 @@ export = function register(RED: NodeAPI): void {
  */
 function installStuckRoutes(RED: NodeAPI): void {
   const admin = RED.httpAdmin as unknown as { post: (path: string, ...h: unknown[]) => void };
-  const who = (req: Request) => `admin:${(req as Request & { user?: { username?: string } }).user?.username ?? 'anonymous'}`;
   const withStuck = (act: (journal: ResultJournal, link: string, id: string, req: Request) => Promise<void>) => (req: Request, res: Response) => {
     const id = String(req.params.id);
     journalFor(RED)
@@ -298,7 +297,7 @@ function installStuckRoutes(RED: NodeAPI): void {
       await replay(id);
     }),
   );
-  admin.post('/lis-bridge/stuck/:id/dismiss', RED.auth.needsPermission('lis.write'), withStuck((journal, _link, id, req) => journal.dismiss(id, who(req))));
+  admin.post('/lis-bridge/stuck/:id/dismiss', RED.auth.needsPermission('lis.write'), withStuck((journal, _link, id, req) => journal.dismiss(id, adminUser(req))));
 }
 
 /** Serial and TCP nodes give Buffers in binary mode; strings are taken as latin1 so every byte survives. */

@@ -15,7 +15,7 @@ import { ResultDelivery } from '../lib/journal/delivery';
 import type { BatchRecord, ResultJournal } from '../lib/journal/journal';
 import { readWholeNumbers } from '../lib/util/settings';
 import { fail, lisInfo, setupLisRequestNode, type LisNodeDef } from './shared/lis-request-node';
-import { installRoutesOnce } from './shared/admin';
+import { adminUser, installRoutesOnce } from './shared/admin';
 import { journalFor } from './shared/journal';
 import { StatusReporter } from './shared/status';
 import { DISCARD_TOPIC, RESEND_TOPIC, type Done, type LisConfigNode, type Msg } from './shared/types';
@@ -197,7 +197,6 @@ function installHeldRoutes(RED: NodeAPI): void {
     get: (path: string, ...h: unknown[]) => void;
     post: (path: string, ...h: unknown[]) => void;
   };
-  const who = (req: Request) => `admin:${(req as Request & { user?: { username?: string } }).user?.username ?? 'anonymous'}`;
   const problem = (res: Response, status: number, err: unknown) => res.status(status).json({ error: err instanceof Error ? err.message : String(err) });
 
   admin.get('/lis-bridge/held', RED.auth.needsPermission('lis.read'), (_req: Request, res: Response) => {
@@ -226,7 +225,7 @@ function installHeldRoutes(RED: NodeAPI): void {
           if (!batch) return problem(res, 404, `no batch ${key}`);
           const { results } = heldSummary(batch);
           try {
-            await act(journal, batch, who(req));
+            await act(journal, batch, adminUser(req));
             res.json({ ...heldSummary(journal.batch(key)!), results });
           } catch (err) {
             problem(res, failStatus(err), err);

@@ -4,6 +4,7 @@
  * group of routes goes in once per app.
  */
 import type { NodeAPI } from 'node-red';
+import type { Request } from 'express';
 
 const installed = new WeakMap<object, Set<string>>();
 
@@ -14,4 +15,9 @@ export function installRoutesOnce(RED: NodeAPI, group: string, install: () => vo
   if (groups.has(group)) return;
   groups.add(group);
   install();
+}
+
+/** Who asked, as recorded in the journal for resends, discards and dismissals. */
+export function adminUser(req: Request): string {
+  return `admin:${(req as Request & { user?: { username?: string } }).user?.username ?? 'anonymous'}`;
 }
