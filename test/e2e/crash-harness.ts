@@ -61,6 +61,8 @@ export const IDS = {
   serial: 'crash-serial-port',
   lineIn: 'crash-line-in',
   lineOut: 'crash-line-out',
+  /** Serial only: writes one NUL byte to the line when the test asks (POST /inject/<id>). */
+  lineProbe: 'crash-line-probe',
   link: 'crash-astm-link',
   message: 'crash-astm-message',
   mapper: 'crash-map-to-lis',
@@ -105,6 +107,8 @@ export function crashFlow(line: Line, lisUrl: (path: string) => string): FlowNod
       serialPortNode(IDS.serial, 'analyzer', line.path, '9600'),
       { id: IDS.lineIn, type: 'serial in', z, name: 'analyzer', serial: IDS.serial, x: 130, y: 100, wires: [[IDS.link]] },
       { id: IDS.lineOut, type: 'serial out', z, name: 'analyzer', serial: IDS.serial, x: 560, y: 60, wires: [] },
+      // A write makes the serial node notice a device that vanished when its reads did not (see line-drop.test.ts).
+      { id: IDS.lineProbe, type: 'inject', z, name: 'probe the line', props: [{ p: 'payload' }], repeat: '', crontab: '', once: false, onceDelay: 0.1, topic: '', payload: '[0]', payloadType: 'bin', x: 330, y: 20, wires: [[IDS.lineOut]] },
     );
   }
   nodes.push(
