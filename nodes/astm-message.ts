@@ -102,8 +102,10 @@ export = function register(RED: NodeAPI): void {
       notePlanned(journalId, parts);
     }
 
+    let journal: ReturnType<typeof journalFor> | undefined;
     function notePlanned(journalId: string, parts: number, note?: string): void {
-      journalFor(RED)
+      // Looked up once: the settings and the path do not change while the node runs.
+      (journal ??= journalFor(RED))
         .then((j) => j.planned(journalId, parts, note))
         .catch((err: unknown) => node.warn(`journal: could not note message ${journalId} as translated (${err instanceof Error ? err.message : String(err)}); it may be replayed after a restart, and lis-send-results will not send its results twice`));
     }

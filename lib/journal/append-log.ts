@@ -3,14 +3,11 @@
  * to append() is written and fdatasync'ed before its promise resolves, and all
  * lines that arrive while one sync is under way share the next one. A crash
  * can leave a torn last line; read() skips it (and counts it) instead of
- * refusing the whole file.
+ * refusing the whole file. Directory and file are owner-only (patient data).
  */
 import { promises as fs, constants } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-
-/** Owner-only: the journal holds patient data. */
-export const FILE_MODE = 0o600;
-export const DIR_MODE = 0o700;
+import { ensurePrivateDir, openPrivate } from '../util/private-files';
 
 export interface ReadResult {
   lines: string[];
@@ -148,18 +145,6 @@ async function readLines(file: string): Promise<ReadResult & { validBytes: numbe
   const lines = buf.subarray(0, end).toString('utf8').split('\n');
   lines.pop();
   return { lines: lines.filter((l) => l.length > 0), torn: end < buf.length ? 1 : 0, validBytes: end };
-}
-
-async function openPrivate(file: string, flags: number): Promise<fs.FileHandle> {
-  const h = await fs.open(file, flags, FILE_MODE);
-  // The umask may have widened an existing file's mode, or the file predates us.
-  await h.chmod(FILE_MODE);
-  return h;
-}
-
-export async function ensurePrivateDir(dir: string): Promise<void> {
-  await fs.mkdir(dir, { recursive: true, mode: DIR_MODE });
-  await fs.chmod(dir, DIR_MODE);
 }
 
 async function syncDir(dir: string): Promise<void> {

@@ -63,6 +63,4 @@ const BatchUpdateSchema = z.object({
 
 export const EntrySchema = z.discriminatedUnion('e', [ReceivedSchema, MessageUpdateSchema, BatchSchema, BatchUpdateSchema]);
 export type Entry = z.infer<typeof EntrySchema>;
-export type ReceivedEntry = z.infer<typeof ReceivedSchema>;
 export type BatchEntry = z.infer<typeof BatchSchema>;
-export type BatchUpdate = z.infer<typeof BatchUpdateSchema>;

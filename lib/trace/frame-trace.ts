@@ -36,6 +36,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ACK, CR, ENQ, EOT, ETB, ETX, LF, NAK, STX } from '../astm/control';
 import { WireSplitter } from './wire-splitter';
+import { ensurePrivateDir, openPrivate } from '../util/private-files';
 import { initialLinkState, redactUnit, type LinkState } from './redact';
 
 export interface FrameTraceOptions {
@@ -345,12 +346,9 @@ export class FrameTrace {
 
   private async open(): Promise<FileHandle> {
     if (this.handle !== undefined) return this.handle;
-    const created = await fsp.mkdir(this.dir, { recursive: true, mode: 0o700 });
-    if (created !== undefined) await fsp.chmod(this.dir, 0o700);
-    const handle = await fsp.open(this.file, 'a', 0o600);
+    await ensurePrivateDir(this.dir);
+    const handle = await openPrivate(this.file, 'a');
     try {
-      // The mode given to open only applies to a new file; one left from before may be wider.
-      await handle.chmod(0o600);
       const stat = await handle.stat();
       this.size = stat.size;
       this.ino = stat.ino;
