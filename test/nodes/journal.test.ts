@@ -92,7 +92,7 @@ async function loadChain(opts: ChainOptions = {}): Promise<void> {
       { id: 'hOut', type: 'helper' },
     );
   }
-  await helper.load(withCatalogs(nodeModules(...ALL_LIS_NODES)) as never, flow as never);
+  await helper.load(withCatalogs(nodeModules(...ALL_LIS_NODES)) as never, flow as never, { lisCfg: { bearerToken: 'journal-test-token' } } as never);
 }
 
 /** A restart of Node-RED: the runtime stops (journals closed), and starts again on the same journal directory. */
@@ -436,6 +436,14 @@ describe('journal: held batches', () => {
     assert.deepEqual(resent.payload, { status: 'success' });
     assert.deepEqual(resent.processed, [{ SampleNumber: 'S-HELD', Tests: ['T-GLU', 'T-CREA'] }], 'msg.processed kept for lis-mark-processed');
     assert.deepEqual(ctx.stub.to('/results').map((r) => r.json), [{ results: lisItems('S-HELD') }, { results: lisItems('S-HELD') }]);
+    // A resend is a request like any other (spec 5): the token, a request ID of its own, a time-stamp.
+    const [first, again] = ctx.stub.to('/results');
+    for (const req of [first!, again!]) {
+      assert.equal(req.headers.authorization, 'Bearer journal-test-token');
+      assert.ok(req.headers['x-request-timestamp']);
+      assert.equal(req.headers['x-expected-sample'], undefined);
+    }
+    assert.ok(again!.headers['x-request-id'] && again!.headers['x-request-id'] !== first!.headers['x-request-id'], 'a new X-Request-ID');
     assert.deepEqual((await heldList()).batches, []);
     assert.deepEqual(onlyBatch().history, ['sending', 'failed', 'sending', 'delivered']);
     assert.doesNotMatch(statusText('sender'), /^\d+ held/);
