@@ -47,6 +47,18 @@ function unackedCopiesOf(key: string): UnackedCopies {
   return copies;
 }
 
+/**
+ * Looks up without creating: TCP analyzers reconnect under new session ids,
+ * and an entry per session ever seen would grow for as long as Node-RED runs.
+ */
+function takeRepeat(key: string, bytes: Uint8Array, now: number): string | undefined {
+  const copies = unackedByKey.get(key);
+  if (!copies) return undefined;
+  const repeatOf = copies.takeRepeat(bytes, now);
+  if (copies.size === 0) unackedByKey.delete(key);
+  return repeatOf;
+}
+
 export class LinkStore {
   private readonly storing = new Set<Promise<void>>();
   /** Copies the replay passes on, which may never have had their final ACK (a stop between the disk and the ACK). */
@@ -119,9 +131,9 @@ export class LinkStore {
   }
 
   private afterStored(j: ResultJournal, session: string, port: HeldAck, message: Received, journalId: string, passOn: () => void): void {
-    const unacked = unackedCopiesOf(`${this.link}/${session}`);
+    const sessionKey = `${this.link}/${session}`;
     const now = Date.now();
-    const repeatOf = unacked.takeRepeat(message.bytes, now) ?? this.replayedCopies.takeRepeat(message.bytes, now);
+    const repeatOf = takeRepeat(sessionKey, message.bytes, now) ?? this.replayedCopies.takeRepeat(message.bytes, now);
     if (repeatOf !== undefined) {
       if (message.held && port.awaitsStored(message.id)) port.confirmStored(message.id);
       this.events.warn(`message ${message.id} repeats message ${repeatOf}, which was passed on although its final ACK may never have gone out: not passed on again`);
@@ -132,7 +144,7 @@ export class LinkStore {
       // The final ACK can no longer go out: the link closed, or the analyzer ended the transfer (or began
       // another) while the disk was busy. Processed all the same, so nothing is lost if the analyzer never
       // repeats it; a repeat is recognised and not processed twice.
-      unacked.remember(message.bytes, journalId, now);
+      unackedCopiesOf(sessionKey).remember(message.bytes, journalId, now);
       const why = port.closedForGood ? 'the link closed' : 'the analyzer ended the transfer';
       this.events.warn(`message ${message.id}: ${why} before its final ACK could be sent; it is passed on, and a repeat of it from the analyzer will not be`);
       if (!port.closedForGood) passOn(); // else left unsettled: the next start replays it

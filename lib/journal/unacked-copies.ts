@@ -20,6 +20,10 @@ export class UnackedCopies {
     private readonly max = 1000,
   ) {}
 
+  get size(): number {
+    return this.copies.size;
+  }
+
   remember(bytes: Uint8Array, journalId: string, now: number): void {
     this.prune(now);
     this.copies.set(contentKey(bytes), { journalId, at: now });
