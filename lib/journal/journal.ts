@@ -58,6 +58,8 @@ export class ResultJournal {
   private readonly now: () => number;
   /** Lines found damaged when the file was read (a torn tail after a crash, or edited by hand). */
   readonly damaged = { torn: 0, invalid: 0 };
+  /** Invalid lines are still in the file (compaction removes them). */
+  private damagedInFile = false;
   private listeners = new Set<() => void>();
 
   private constructor(private readonly options: JournalOptions) {
@@ -204,14 +206,19 @@ export class ResultJournal {
 
   // --- upkeep ---
 
-  /** Drops finished messages and batches past the retention time. Returns the line counts. */
-  async compact(): Promise<{ before: number; after: number }> {
+  /**
+   * Drops finished messages and batches past the retention time, and damaged
+   * lines. Returns whether the file was rewritten: with nothing to drop (the
+   * usual start) it is not read a second time.
+   */
+  async compact(): Promise<boolean> {
     const cutoff = this.now() - this.options.retentionMs;
     const dropMessages = new Set<string>();
     for (const m of this.messages.values()) if (isSettled(m) && m.at < cutoff) dropMessages.add(m.id);
     const dropBatches = new Set<string>();
     for (const b of this.batches.values()) if (FINAL_STATES.has(b.state) && b.updatedAt < cutoff) dropBatches.add(b.key);
-    const result = await this.log.compact((line) => {
+    if (dropMessages.size === 0 && dropBatches.size === 0 && !this.damagedInFile) return false;
+    await this.log.compact((line) => {
       const entry = parse(line);
       if (!entry) return false;
       if (entry.e === 'rx' || entry.e === 'rxu') return !dropMessages.has(entry.id);
@@ -219,7 +226,8 @@ export class ResultJournal {
     });
     dropMessages.forEach((id) => this.messages.delete(id));
     dropBatches.forEach((key) => this.batches.delete(key));
-    return result;
+    this.damagedInFile = false;
+    return true;
   }
 
   get sizeBytes(): number {
@@ -260,6 +268,7 @@ export class ResultJournal {
     const entry = parse(line);
     if (!entry) {
       this.damaged.invalid++;
+      this.damagedInFile = true;
       return;
     }
     switch (entry.e) {

@@ -180,6 +180,8 @@ describe('ResultJournal', () => {
     j = await open();
     assert.equal(j.damaged.invalid, 2);
     assert.ok(j.batch('b1'));
+    assert.equal(await j.compact(), true, 'damaged lines are a reason to rewrite');
+    assert.doesNotMatch(readFileSync(file, 'utf8'), /not json/);
     await j.close();
   });
 
@@ -196,7 +198,7 @@ describe('ResultJournal', () => {
     now += 8 * DAY;
     await j.beginSend(batch('new-delivered'));
     await j.settle('new-delivered', 'delivered');
-    await j.compact();
+    assert.equal(await j.compact(), true);
     const text = readFileSync(file, 'utf8');
     assert.doesNotMatch(text, /old-settled|old-delivered/);
     assert.match(text, /old-unsettled/);
@@ -205,6 +207,7 @@ describe('ResultJournal', () => {
     assert.equal(statSync(file).mode & 0o777, 0o600);
     await j.close();
     const again = await open(() => now);
+    assert.equal(await again.compact(), false, 'nothing more to drop: the file is left alone');
     assert.deepEqual(again.held().map((b) => b.key), ['old-held']);
     assert.deepEqual(again.toReplay('L').map((m) => m.id), ['old-unsettled']);
     await again.close();
