@@ -7,8 +7,8 @@
  *   (serialReconnectTime, set short in settings.js) and so does the simulator
  *   (SerialTransport reopenMs);
  * - a full redeploy (POST /flows, Node-RED-Deployment-Type: full) while the
- *   simulator is mid-message, on the serial line and on TCP (where the
- *   simulator pauses inside its first result message, so the deploy lands
+ *   simulator is mid-message, on the serial line and on TCP (the simulator
+ *   pauses inside its first result message, so the deploy lands
  *   mid-message however fast the link is);
  * - a full redeploy while a batch of results is at the LIS (the LIS stand-in
  *   answers that request slowly).
@@ -54,7 +54,8 @@ async function openSession(line: 'serial' | 'tcp'): Promise<Session> {
     const red = await RedProcess.prepare(installation!.userDir, crashFlow({ kind: 'serial', path: pty.host }, (p) => stub.url(p)), { LIS_TOKEN: TOKEN });
     await red.start();
     await red.waitForLog(/serial port \S+ opened at/, 15_000);
-    const sim = new AnalyzerSimulator({ dialect: 'generic-lis2a2', transport: { kind: 'serial', path: pty.analyzer, reopenMs: 100 }, timeZone: TIME_ZONE, seed: 11, link });
+    // As on TCP: a pause before frame 4 of the first result message, so a redeploy lands mid-message however fast the line is.
+    const sim = new AnalyzerSimulator({ dialect: 'generic-lis2a2', transport: { kind: 'serial', path: pty.analyzer, reopenMs: 100 }, timeZone: TIME_ZONE, seed: 11, link, misbehaviour: { pauseMs: 1_500, pauseAtFrame: 4 } });
     const simLog = recordSim(sim);
     await sim.start();
     return { red, stub, sim, simLog, pty };
@@ -179,6 +180,15 @@ describe('serial line: the device vanishes mid-message, and a redeploy mid-messa
   });
   after(() => closeSession(s));
 
+  it('a full redeploy mid-message: nothing lost, the interrupted message delivered once', async () => {
+    const session = s!;
+    const started = count(session.red.output(), /Started flows/);
+    // Message 0 is the first result message of the session (this test runs first): the simulator pauses before its frame 4.
+    const u = await upload(session, 'SD', 8, 0, 'frame', () => session.red.redeploy());
+    await waitFor(() => count(session.red.output(), /Started flows/) > started, 5_000, 'the redeployed flows to start');
+    checkUpload(u, session);
+  });
+
   it('the pty pair is killed mid-message and started again on the same paths: nothing lost, the interrupted message delivered once', async () => {
     const session = s!;
     const opened = count(session.red.output(), /serial port \S+ opened at/);
@@ -201,14 +211,6 @@ describe('serial line: the device vanishes mid-message, and a redeploy mid-messa
     });
     assert.ok(count(session.red.output(), /serial port \S+ opened at/) > opened, `Node-RED reopened the serial port\n${u.explain}`);
     assert.ok(session.simLog.log.tail(100000).includes('disconnected'), `the simulator saw the line go\n${u.explain}`);
-    checkUpload(u, session);
-  });
-
-  it('a full redeploy mid-message: nothing lost, the interrupted message delivered once', async () => {
-    const session = s!;
-    const started = count(session.red.output(), /Started flows/);
-    const u = await upload(session, 'SD', 8, 3, 'frame', () => session.red.redeploy());
-    await waitFor(() => count(session.red.output(), /Started flows/) > started, 5_000, 'the redeployed flows to start');
     checkUpload(u, session);
   });
 });
