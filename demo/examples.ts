@@ -191,7 +191,7 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
     '',
     spec.transport === 'serial'
       ? `## Serial line\n${serial.baudRate} baud, ${serial.dataBits} data bits, parity ${serial.parity}, ${serial.stopBits} stop bit(s) (ANALYZER_BAUD overrides the speed). The serial port config must stay *binary*, split on an empty character.`
-      : '## TCP\nNode-RED connects to the analyzer as a TCP client; astm-link keeps one link per connection.',
+      : '## TCP\nNode-RED connects to the analyzer as a TCP client; astm-link keeps one link per connection. The status node on "analyzer" (tcp in) tells astm-link when the connection opens and closes: orders the LIS pushes go to the connected analyzer, and a transfer on a dropped connection fails at once (CONNECTION_CLOSED). To serve several analyzers, set tcp in to listen and give each pushed order msg.analyzer (the analyzer\'s H-5 sender name or its address).',
     '',
     '## Test codes',
     ...mapping.map((m) => `- ${m.lisName} (${m.lisTestId}, LIS code ${m.lisCode}) = analyzer test \`${m.instrumentCode}\``),
@@ -240,6 +240,7 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
     nodes.push(
       { id: id('line-in'), type: 'tcp in', name: 'analyzer', server: 'client', host: '${ANALYZER_HOST}', port: '${ANALYZER_TCP_PORT}', datamode: 'stream', datatype: 'buffer', newline: '', topic: '', trim: false, base64: false, tls: '', ...at(130, 140), wires: [[link]] },
       { id: lineOut, type: 'tcp out', name: 'analyzer', host: '', port: '', beserver: 'reply', base64: false, end: false, tls: '', ...at(560, 80), wires: [] },
+      { id: id('line-status'), type: 'status', name: 'connection', scope: [id('line-in')], ...at(130, 200), wires: [[link]] },
     );
   }
 
@@ -288,7 +289,7 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
   const outs = { order: id('link-out-order'), noOrder: id('link-out-no-order'), pushed: id('link-out-pushed') };
 
   nodes.push(
-    { id: link, type: 'astm-link', name: 'ASTM link', framing: 'framed', checksums: profile.link.checksums !== false, framePerRecord: profile.link.framePerRecord === true, frameTextMax: String(profile.link.frameTextMax ?? 240), replyTimeoutMs: '15000', receiveTimeoutMs: '30000', busyWaitMs: '10000', contentionWaitMs: '20000', retryDelayMs: '10000', journal: true, trace: true, traceRedact: false, ...at(330, 140), wires: [[lineOut], [astm], []] },
+    { id: link, type: 'astm-link', name: 'ASTM link', transport: spec.transport, framing: 'framed', checksums: profile.link.checksums !== false, framePerRecord: profile.link.framePerRecord === true, frameTextMax: String(profile.link.frameTextMax ?? 240), replyTimeoutMs: '15000', receiveTimeoutMs: '30000', busyWaitMs: '10000', contentionWaitMs: '20000', retryDelayMs: '10000', journal: true, trace: true, traceRedact: false, ...at(330, 140), wires: [[lineOut], [astm], []] },
     { id: toAnalyzerIn, type: 'link in', name: 'to the analyzer', links: [outs.order, outs.noOrder, outs.pushed], ...at(390, 240), wires: [[astm]] },
     { id: astm, type: 'astm-message', name: profile.label.slice(0, 40), dialect: profile.id, timeZone: '', ...at(620, 220), wires: [[getOrder], [toLis], [link], [otherDebug]] },
     { id: getOrder, type: 'lis-get-order', name: 'order for the scanned sample', lis, allTests: false, ...at(940, 160), wires: [[toAnalyzer], [outs.noOrder]] },

@@ -7,7 +7,9 @@
  * Output 1: bytes to write to the line (wire to serial out / tcp out).
  * Output 2: each complete message received (msg.payload = its bytes).
  * Output 3: each message we sent, once the analyzer acknowledged it.
- * One link per TCP session (msg._session), so one node can serve a TCP server.
+ * Over TCP, one link per connection (msg._session), so one node serves a TCP
+ * server; a Status node watching the tcp in node tells it when connections
+ * open and close (lib/sessions).
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { AstmLink, DEFAULT_OPTIONS } from '../lib/astm/link';
@@ -26,6 +28,9 @@ import type { ResultJournal } from '../lib/journal/journal';
 import { LinkStore } from '../lib/journal/link-store';
 import { StatusReporter, sharedTexts } from './shared/status';
 import { ASTM_MESSAGE_TOPIC, ASTM_SEND_TOPIC, type Done, type Msg } from './shared/types';
+import { LINE, SessionBook, type TransportMode } from '../lib/sessions/session-book';
+import { tcpConnectionEvent, tcpSessionKey } from '../lib/sessions/tcp-status';
+import { messageSender } from '../lib/astm/records/sender';
 
 interface Def extends NodeDef {
   framing?: 'framed' | 'unframed';
@@ -43,6 +48,8 @@ interface Def extends NodeDef {
   trace?: boolean;
   /** Blank patient names and birth dates in the trace. */
   traceRedact?: boolean;
+  /** serial: one line; tcp: one link per connection; auto (flows from before the setting): serial until a TCP session is seen. */
+  transport?: TransportMode;
 }
 
 /** Deployed astm-link nodes by id, for the admin endpoint that replays a stuck message. */
@@ -52,6 +59,7 @@ const replayers = new Map<string, (id: string) => Promise<void>>();
 const MAX_SESSIONS = 1024;
 
 interface Session {
+  key: string;
   driver: LinkDriver;
   /** The messages asked to be sent, by link message id, until sent or failed. */
   outgoing: Map<string, { msg: Msg }>;
@@ -59,6 +67,8 @@ interface Session {
   session: unknown;
   /** The session's name in the trace (undefined for the one serial line). */
   traceName: string | undefined;
+  /** Set when the transport reported the connection closed: what fails now fails for that reason. */
+  closedReason?: string;
 }
 
 export = function register(RED: NodeAPI): void {
@@ -70,6 +80,7 @@ export = function register(RED: NodeAPI): void {
     const status = new StatusReporter(RED, node);
     const t = sharedTexts(RED, 'link');
     const sessions = new Map<string, Session>();
+    const book = new SessionBook(def.transport === 'serial' || def.transport === 'tcp' ? def.transport : 'auto');
     let sentCount = 0;
     let nextId = 0;
 
@@ -109,9 +120,7 @@ export = function register(RED: NodeAPI): void {
       node.error(e, { payload: undefined, error: e.toMsgError() });
     });
 
-    const sessionFor = (msg: Msg): Session => {
-      const tcp = msg._session as { id?: unknown } | undefined;
-      const key = tcp && tcp.id !== undefined ? String(tcp.id) : 'line';
+    const sessionFor = (key: string): Session => {
       const known = sessions.get(key);
       if (known) {
         // Most recently used last, so the oldest idle session is the first to go.
@@ -123,7 +132,7 @@ export = function register(RED: NodeAPI): void {
         def.framing === 'unframed'
           ? new UnframedLink({ receiveTimeoutMs: options.receiveTimeoutMs })
           : new AstmLink({ ...options, messageIdPrefix: `${node.id}-${key}` });
-      const created = { outgoing: new Map<string, { msg: Msg }>(), session: msg._session, traceName: key === 'line' ? undefined : key } as Session;
+      const created = { key, outgoing: new Map<string, { msg: Msg }>(), session: key === LINE ? undefined : { type: 'tcp', id: key }, traceName: key === LINE ? undefined : key } as Session;
       created.driver = new LinkDriver(machine, (action) => onAction(created, action));
       sessions.set(key, created);
       forgetIdleSessions();
@@ -137,6 +146,7 @@ export = function register(RED: NodeAPI): void {
         if (s.driver.state === 'idle' && s.outgoing.size === 0) {
           s.driver.close();
           sessions.delete(key);
+          book.forget(key);
         }
       }
     }
@@ -147,10 +157,13 @@ export = function register(RED: NodeAPI): void {
           trace?.record('out', action.bytes, s.traceName);
           node.send([withSession({ payload: action.bytes }, s), null, null] as never);
           break;
-        case 'message':
+        case 'message': {
+          const who = messageSender(action.bytes);
+          if (who) book.identified(s.key, who.text, who.name);
           if (store) store.store(s.traceName ?? 'line', s.driver, action, (m) => emitMessage(s, m.bytes, m.astm));
           else emitMessage(s, action.bytes, { messageId: action.id, end: action.end, receivedAt: new Date().toISOString() });
           break;
+        }
         case 'sent': {
           const pending = s.outgoing.get(action.id);
           s.outgoing.delete(action.id);
@@ -164,7 +177,9 @@ export = function register(RED: NodeAPI): void {
         case 'sendFailed': {
           const pending = s.outgoing.get(action.id);
           s.outgoing.delete(action.id);
-          const err = new LisError(`the analyzer did not accept message ${action.id}: ${action.reason}`, { code: 'SEND_FAILED' });
+          const err = s.closedReason
+            ? new LisError(`message ${action.id} was not sent: ${s.closedReason}`, { code: 'CONNECTION_CLOSED' })
+            : new LisError(`the analyzer did not accept message ${action.id}: ${action.reason}`, { code: 'SEND_FAILED' });
           const msg = pending?.msg ?? ({ payload: undefined } as Msg);
           msg.error = err.toMsgError();
           status.failed(err);
@@ -225,10 +240,14 @@ export = function register(RED: NodeAPI): void {
       const msg = rawMsg as Msg;
       const done = rawDone as Done;
       try {
-        const s = sessionFor(msg);
+        if (msg.status !== undefined && msg.payload === undefined) return connectionReport(msg.status, done);
         if (msg.topic === ASTM_SEND_TOPIC) {
           const bytes = toBytes(msg.payload);
           if (!bytes) return fail(status, msg, invalidInput('nothing sent', ['msg.payload of an astm:send message must be the message text (string) or bytes (Buffer)']), done);
+          const route = book.route({ session: book.tcp ? tcpSessionKey(msg._session) : undefined, analyzer: typeof msg.analyzer === 'string' ? msg.analyzer : undefined });
+          if ('code' in route) return fail(status, msg, new LisError(route.message, { code: route.code }), done);
+          const s = sessionFor(route.key);
+          if (s.session !== undefined) msg._session = s.session;
           const id = `${node.id}-tx-${++nextId}`;
           s.outgoing.set(id, { msg });
           s.driver.send(bytes, id);
@@ -236,6 +255,12 @@ export = function register(RED: NodeAPI): void {
         }
         const bytes = toBytes(msg.payload);
         if (!bytes) return fail(status, msg, invalidInput('not read', ['msg.payload must be the bytes read from the line (Buffer or string)']), done);
+        const key = book.mode === 'serial' ? LINE : (tcpSessionKey(msg._session) ?? LINE);
+        if (key === LINE && book.mode === 'tcp') {
+          return fail(status, msg, new LisError('astm-link is set to TCP, but these bytes carry no TCP session (msg._session): wire the tcp in node straight to astm-link, so answers go back on the connection they came from', { code: 'NO_SESSION' }), done);
+        }
+        book.received(key, { ...(typeof msg.ip === 'string' ? { address: msg.ip } : {}), ...(typeof msg.port === 'number' ? { port: msg.port } : {}) }, Date.now());
+        const s = sessionFor(key);
         trace?.record('in', bytes, s.traceName);
         s.driver.receive(bytes);
         done();
@@ -243,6 +268,22 @@ export = function register(RED: NodeAPI): void {
         fail(status, msg, err, done);
       }
     });
+
+    /** A tcp in node's status, through a Status node: connections opened and closed. */
+    function connectionReport(report: unknown, done: Done): void {
+      const event = tcpConnectionEvent(report);
+      if (event?.kind === 'opened') book.opened(event.key, event.peer, Date.now());
+      if (event?.kind === 'closed') {
+        book.closed(event.key);
+        const s = sessions.get(event.key);
+        if (s) {
+          sessions.delete(event.key);
+          s.closedReason = 'the TCP connection to the analyzer closed';
+          s.driver.disconnect(s.closedReason);
+        }
+      }
+      done();
+    }
 
     node.on('close', (_removed: boolean, done: () => void) => {
       closed = true;

@@ -16,6 +16,7 @@ export interface LinkMachine {
   confirmStored(id: string, now: number): LinkAction[];
   rejectStored(id: string, now: number): LinkAction[];
   awaitsStored(id: string): boolean;
+  disconnect(now: number, reason: string): LinkAction[];
 }
 
 export type LinkListener = (action: LinkAction) => void;
@@ -56,6 +57,12 @@ export class LinkDriver {
 
   get closedForGood(): boolean {
     return this.closed;
+  }
+
+  /** The connection is gone: what was in transfer or queued fails now, then the link stops. */
+  disconnect(reason: string): void {
+    this.run(this.link.disconnect(this.now(), reason));
+    this.close();
   }
 
   /** Stops the timer; the link is not driven any more. */

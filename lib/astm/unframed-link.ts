@@ -72,6 +72,11 @@ export class UnframedLink implements LinkMachine {
     return this.pending.length > 0 ? this.lastByteAt + this.options.receiveTimeoutMs : null;
   }
 
+  /** Records-only framing sends at once, so only a partial received message can be lost. */
+  disconnect(_now: number, reason: string): LinkAction[] {
+    return this.pending.length > 0 ? [this.discard(`incomplete message: ${reason}`), { type: 'state', state: 'idle', detail: reason }] : [];
+  }
+
   /** Records-only framing has no ACK to hold back. */
   confirmStored(): LinkAction[] {
     return [];

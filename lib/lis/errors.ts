@@ -16,6 +16,11 @@ export type LisErrorCode =
   | 'CANCELLED' // the node was stopped (redeploy, shutdown) mid-request
   | 'UNMAPPED_TESTS' // test-mapper: LIS tests with no instrument test, when set to fail
   | 'SEND_FAILED' // astm-link: the analyzer did not accept a message we sent
+  | 'CONNECTION_CLOSED' // astm-link: the TCP connection a message was on, or answers, closed
+  | 'NOT_CONNECTED' // astm-link over TCP: no analyzer is connected to send to
+  | 'UNKNOWN_ANALYZER' // astm-link over TCP: msg.analyzer names no connected analyzer
+  | 'AMBIGUOUS_ANALYZER' // astm-link over TCP: several analyzers are connected and the message names none (or several)
+  | 'NO_SESSION' // astm-link set to TCP: bytes arrived without the TCP session they came on
   | 'ORDER_REFUSED' // astm-message: an order the analyzer can no longer take (query cancelled or expired)
   | 'JOURNAL' // the result journal could not store something: not acknowledged, not sent
   | 'HELD'; // lis-send-results: results held (failed or uncertain) longer than the warning age, or not all resent

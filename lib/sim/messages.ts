@@ -32,6 +32,8 @@ export interface TimeOptions {
   now: Date;
   /** The site's IANA zone; the profile's own zone wins when it has one (as on the host side). */
   timeZone: string;
+  /** H-5's first component instead of the flavour's, so several simulated analyzers can be told apart. */
+  senderName?: string;
 }
 
 function stamp(profile: DialectProfile, opts: TimeOptions): string {
@@ -41,6 +43,10 @@ function stamp(profile: DialectProfile, opts: TimeOptions): string {
 function header(flavour: AnalyzerFlavour, kind: MessageKind, profile: DialectProfile, opts: TimeOptions): HeaderRecord {
   const h: HeaderRecord = { type: 'H', delimiters: { ...flavour.delimiters }, ...structuredClone(flavour.header(kind)) };
   if (flavour.headerTimestamp) h.timestamp = stamp(profile, opts);
+  if (opts.senderName !== undefined) {
+    const rest = Array.isArray(h.senderId) && typeof h.senderId[0] === 'string' ? (h.senderId as string[]).slice(1) : [];
+    h.senderId = [opts.senderName, ...rest];
+  }
   return h;
 }
 
@@ -306,6 +312,7 @@ export interface ResultsInput {
   completedAt: Date;
   timeZone: string;
   seed: string;
+  senderName?: string;
 }
 
 export interface GeneratedResult {
@@ -328,7 +335,7 @@ export interface GeneratedResult {
  */
 export function buildResults(profile: DialectProfile, input: ResultsInput): { text: string; results: GeneratedResult[] } {
   const flavour = flavourOf(profile);
-  const opts: TimeOptions = { now: input.completedAt, timeZone: input.timeZone };
+  const opts: TimeOptions = { now: input.completedAt, timeZone: input.timeZone, ...(input.senderName === undefined ? {} : { senderName: input.senderName }) };
   const done = stamp(profile, opts);
   const codes = [...input.tests];
   if (input.unorderedTest !== undefined && !codes.includes(input.unorderedTest)) codes.push(input.unorderedTest);

@@ -74,6 +74,7 @@ export class AnalyzerSimulator extends EventEmitter<SimulatorEvents> {
   private readonly misbehaviour: Misbehaviour;
   private readonly linkOptions: Partial<AstmLinkOptions>;
   private readonly now: () => Date;
+  private readonly senderName: string | undefined;
   private readonly shaper: WireShaper | undefined;
   private readonly splitter: WireSplitter;
   private driver: LinkDriver | undefined;
@@ -106,6 +107,7 @@ export class AnalyzerSimulator extends EventEmitter<SimulatorEvents> {
     this.intervalMs = nonNegative('intervalMs', options.intervalMs ?? 2000);
     this.queryTimeoutMs = nonNegative('queryTimeoutMs', options.queryTimeoutMs ?? this.profile.queryDeadlineMs);
     this.defaultTests = options.tests ?? ['GLU', 'CREA'];
+    this.senderName = options.senderName;
     this.misbehaviour = options.misbehaviour ?? {};
     const problems = misbehaviourProblems(this.misbehaviour, this.framing);
     if (problems.length > 0) throw new SimulatorError(problems.join('; '));
@@ -210,6 +212,7 @@ export class AnalyzerSimulator extends EventEmitter<SimulatorEvents> {
       completedAt: this.now(),
       timeZone: this.timeZone,
       seed: this.seed,
+      ...this.senderOption(),
     });
     await this.enqueue(text, 'results', sampleNumber, false);
     return { sampleNumber, results, text };
@@ -315,7 +318,7 @@ export class AnalyzerSimulator extends EventEmitter<SimulatorEvents> {
       return { queried: Promise.resolve(), answer: Promise.resolve({ sampleNumber: sample, order: known }) };
     }
     const tube = this.tubeFor(sample);
-    const text = buildQuery(this.profile, sample, tube, { now: this.now(), timeZone: this.timeZone });
+    const text = buildQuery(this.profile, sample, tube, { now: this.now(), timeZone: this.timeZone, ...this.senderOption() });
     let waiter: Waiter | undefined;
     const answer = new Promise<ScanResult>((resolve, reject) => {
       waiter = { sample, range: queryRange(this.profile, sample, tube), acked: false, resolve, reject };
@@ -344,7 +347,7 @@ export class AnalyzerSimulator extends EventEmitter<SimulatorEvents> {
     if (!this.dropWaiter(w)) return;
     const cancel = this.profile.query?.cancelStatus;
     if (cancel !== undefined && !this.stopped) {
-      const text = buildQuery(this.profile, w.sample, this.tubeFor(w.sample), { now: this.now(), timeZone: this.timeZone, cancel: true });
+      const text = buildQuery(this.profile, w.sample, this.tubeFor(w.sample), { now: this.now(), timeZone: this.timeZone, cancel: true, ...this.senderOption() });
       this.enqueue(text, 'cancel', w.sample, false).catch((err: Error) => this.emit('warning', `cancel of the query for ${w.sample} not sent: ${err.message}`));
     }
     w.reject(new SimulatorError(`no answer to the query for ${w.sample} within ${this.queryTimeoutMs} ms${cancel === undefined ? '' : '; the query was cancelled'}`));
@@ -380,6 +383,10 @@ export class AnalyzerSimulator extends EventEmitter<SimulatorEvents> {
     if (u === undefined) return undefined;
     if (u !== true) return ordered.includes(u) ? undefined : u;
     return analyteCodes().find((code) => !ordered.includes(code));
+  }
+
+  private senderOption(): { senderName?: string } {
+    return this.senderName === undefined ? {} : { senderName: this.senderName };
   }
 
   // ----- what the host sent -----

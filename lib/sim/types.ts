@@ -30,6 +30,8 @@ export interface SimulatorOptions {
   /** Link options over the dialect's (timers for tests, frame size ...); role is always 'instrument'. */
   link?: Partial<AstmLinkOptions>;
   misbehaviour?: Misbehaviour;
+  /** H-5's first component (the analyzer's name) instead of the dialect's own, to tell several simulated analyzers apart. */
+  senderName?: string;
   /** The clock for timestamps written into messages (tests pin it). */
   now?: () => Date;
 }

@@ -100,6 +100,16 @@ export function shortReason(err: unknown): string {
       return 'unmapped';
     case 'SEND_FAILED':
       return 'not accepted';
+    case 'CONNECTION_CLOSED':
+      return 'connection closed';
+    case 'NOT_CONNECTED':
+      return 'not connected';
+    case 'UNKNOWN_ANALYZER':
+      return 'unknown analyzer';
+    case 'AMBIGUOUS_ANALYZER':
+      return 'which analyzer?';
+    case 'NO_SESSION':
+      return 'no session';
     case 'ORDER_REFUSED':
       return 'order refused';
     case 'JOURNAL':

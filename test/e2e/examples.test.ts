@@ -21,8 +21,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { EXAMPLES } from '../../demo/examples';
+import { getProfile } from '../../lib/astm/dialects';
+import { anOrder } from '../support/lis-stub';
 import { checkDownloads, checkLine, checkNodeRedLog, checkNoOrderSamples, checkOrderRequests, checkProcessed, checkRequestHeaders, checkResults } from './checks';
-import { E2eRun, exampleFiles, installPackage, loadExample, withDiagnostics, type Installation } from './harness';
+import { E2eRun, PUSH_PORT, exampleFiles, installPackage, loadExample, waitUntil, withDiagnostics, type Installation } from './harness';
 
 const FILES = exampleFiles();
 
@@ -74,6 +76,21 @@ for (const file of FILES) {
     it('reports each sample processed once, after its results, with the LIS test IDs that came back', check(checkProcessed));
     it('answers the NOORDER sample "no information" and sends nothing of it to the LIS', check(checkNoOrderSamples));
     it('leaves no message of the analyzer undelivered', check(checkLine));
+    if (getProfile(EXAMPLES.find((e) => e.file === file)!.dialect).acceptsUnsolicitedOrders) {
+      it('downloads an order the LIS pushes to lis-push-in, which no query asked for, to the analyzer', () => withDiagnostics(run, () => pushedOrderArrives(run!, `PUSHED-${prefixOf(file)}`)));
+    }
     it('logs no error in Node-RED', check(checkNodeRedLog));
   });
+}
+
+/** Pushes an order the way the LIS does (spec 4.6) and waits for the analyzer to read it. */
+async function pushedOrderArrives(run: E2eRun, sample: string): Promise<void> {
+  const planned = [...run.plan.values()][0]!;
+  const body = JSON.stringify({ order: anOrder(sample, { Tests: planned.tests, SampleType: planned.sampleType, patient: planned.patient }) });
+  const res = await fetch(`http://127.0.0.1:${PUSH_PORT}/api/getSampleData`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  assert.equal(res.status, 200, await res.text());
+  await waitUntil(() => run.simRecord!.orders.some((o) => o.sampleNumber === sample), 20_000, `the pushed order ${sample} at the analyzer`);
+  const order = run.simRecord!.orders.find((o) => o.sampleNumber === sample)!;
+  const expected = planned.tests.map((id) => run.example.tests.find((t) => t.lisTestId === id)!.instrumentCode);
+  assert.deepEqual([...order.tests].sort(), [...expected].sort(), 'the pushed order carries its tests as the analyzer\'s codes');
 }

@@ -217,6 +217,23 @@ export class AstmLink {
     return out.items;
   }
 
+  /**
+   * The connection is gone for good (a TCP peer closed it; a new connection is a
+   * new session with a link of its own). A partial received message is
+   * discarded, and every message waiting to go out fails at once with the
+   * reason, instead of running through its ENQ time-outs on a line that no
+   * longer exists.
+   */
+  disconnect(_now: number, reason: string): LinkAction[] {
+    const out = new ActionList();
+    if (this.phase === 'receiving') this.receiver.abandon(reason, out);
+    this.reader.reset();
+    this.transfer = null;
+    for (let m = this.outbox.shift(); m; m = this.outbox.shift()) out.push({ type: 'sendFailed', id: m.id, reason });
+    this.setPhase('idle', reason, out);
+    return out.items;
+  }
+
   // ----- neutral line, contention -----
 
   private neutralBytes(bytes: Uint8Array, i: number, now: number, out: ActionList): number {
