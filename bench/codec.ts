@@ -1,6 +1,6 @@
 /**
  * Section 1: the E1394 record codec (decodeMessage / encodeMessage) over the
- * fixture corpus, i.e. every message of every capture in shared/fixtures/astm,
+ * fixture corpus, i.e. every message of every capture in test/fixtures/astm,
  * repeated until the requested volume has gone through. The volume is split
  * into rounds; the median round is reported, the total is at least `bytes`.
  */

@@ -75,7 +75,7 @@ export class LisError extends Error {
     return this.message;
   }
 
-  /** The shape flows see as `msg.error` (DESIGN.md conventions). */
+  /** The shape flows see as `msg.error`, the same for every node (docs/design-notes.md). */
   toMsgError(): { message: string; code: LisErrorCode; status?: number; errors?: string[]; requestId?: string; attempts?: number; requestIds?: string[] } {
     const out: ReturnType<LisError['toMsgError']> = { message: this.message, code: this.code };
     if (this.status !== undefined) out.status = this.status;

@@ -1,5 +1,5 @@
 /**
- * Node status conventions (DESIGN.md): blue ring while waiting on the LIS,
+ * Node status conventions (docs/design-notes.md): blue ring while waiting on the LIS,
  * yellow ring while retrying, green dot on success with latency, red ring on
  * failure with a short reason, grey for "disabled".
  */

@@ -1,9 +1,10 @@
 /**
- * ASTM fixtures from ../shared/fixtures/astm, turned into the bytes that went
+ * ASTM fixtures from test/fixtures/astm, turned into the bytes that went
  * over the wire. The files use several notations (raw bytes, JSON byte arrays,
  * `<CR>`/`[CR]` tokens, LF-separated records, an annotated manual trace) and
- * some carry capture artefacts; SOURCES.md describes each file, and FIXTURES
- * below records that description per file, so nothing is guessed from content.
+ * some carry capture artefacts; test/fixtures/SOURCES.md describes each file,
+ * and FIXTURES below records that description per file, so nothing is guessed
+ * from content.
  * Every artefact is undone by a named step that checks the artefact is really
  * there, so a changed fixture fails loudly instead of being half-repaired.
  *
@@ -27,7 +28,7 @@ export type Framing = 'framed' | 'records' | 'simplified';
  */
 export type Notation = 'raw' | 'json-bytes' | 'lf-lines' | 'cr-tokens' | 'bracket-cr-tokens' | 'trace-tokens';
 
-/** Capture artefacts named in SOURCES.md (and a few it implies), undone by the loader. */
+/** Capture artefacts named in test/fixtures/SOURCES.md (and a few it implies), undone by the loader. */
 export type Artefact =
   | 'lf-for-cr' // the log wrote LF where the wire had CR
   | 'lf-after-cr' // the log added an LF after every CR
@@ -151,18 +152,28 @@ export class FixtureError extends Error {
   }
 }
 
-/** The folder of ASTM fixtures, found from the repository root (works from test/ and from dist/test/). */
-export function fixtureDir(): string {
+/**
+ * The repository root, found by its package.json rather than by counting
+ * folders, so the answer is the same from test/support and from the compiled
+ * dist/test/support.
+ */
+export function repoRoot(): string {
   let dir = __dirname;
   for (;;) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'node-red-contrib-lis-bridge') {
-      return join(dir, '..', 'shared', 'fixtures', 'astm');
-    }
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'node-red-contrib-lis-bridge') return dir;
     const up = dirname(dir);
     if (up === dir) throw new Error(`no package.json of node-red-contrib-lis-bridge above ${__dirname}`);
     dir = up;
   }
+}
+
+/**
+ * The ASTM captures kept in the repository (test/fixtures/astm), so a fresh
+ * clone tests itself. tsc does not copy them into dist/, hence the root.
+ */
+export function fixtureDir(): string {
+  return join(repoRoot(), 'test', 'fixtures', 'astm');
 }
 
 export function fixtureFiles(): string[] {

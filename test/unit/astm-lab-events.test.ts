@@ -5,7 +5,7 @@
  * cases where the translation must refuse to guess.
  *
  * The expected values were read by eye from the fixture files (see
- * shared/fixtures/SOURCES.md); times are the analyzer's wall clock read in
+ * test/fixtures/SOURCES.md); times are the analyzer's wall clock read in
  * Europe/Berlin.
  */
 import { describe, it } from 'node:test';

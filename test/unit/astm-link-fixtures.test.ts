@@ -1,19 +1,13 @@
-// Replays real analyzer captures (shared/fixtures/astm, see SOURCES.md) through
-// the receiving side of the link, in pieces of every size.
+// Replays real analyzer captures (test/fixtures/astm, provenance in
+// test/fixtures/SOURCES.md) through the receiving side of the link, in pieces
+// of every size.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ACK, ENQ, EOT, NAK } from '../../lib/astm/control';
 import { AstmLink, type AstmLinkOptions, type LinkAction } from '../../lib/astm/link';
-
-function fixtureDir(): string {
-  for (let dir = __dirname; ; dir = dirname(dir)) {
-    const candidate = join(dir, 'shared', 'fixtures', 'astm');
-    if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) throw new Error('shared/fixtures/astm not found above ' + __dirname);
-  }
-}
+import { fixtureDir } from '../support/fixtures';
 
 const DIR = fixtureDir();
 const load = (name: string): Buffer => readFileSync(join(DIR, name)); // bytes as stored: latin1, never decoded
@@ -67,8 +61,9 @@ interface Case {
 
 const lfToCr = (b: Buffer): Buffer => Buffer.from(b.toString('latin1').replace(/\n/g, '\r'), 'latin1');
 
-// Every framed capture. Those marked ok* in SOURCES.md are replayed after
-// undoing their documented log artefact (their raw form is tested below).
+// Every framed capture. Those marked ok* in test/fixtures/SOURCES.md are
+// replayed after undoing their documented log artefact (their raw form is
+// tested below).
 const CASES: Case[] = [
   { file: 'abbott-afinion2-result.txt', messages: 1 },
   { file: 'abbott-m2000-result-framed.txt', messages: 1 },

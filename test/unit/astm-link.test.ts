@@ -1,10 +1,11 @@
 // The link layer driven tick by tick: every call carries an explicit `now`.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ACK, CR, ENQ, EOT, ETB, ETX, LF, NAK, STX } from '../../lib/astm/control';
 import { AstmLink, buildFrame, parseFrame, type AstmLinkOptions, type LinkAction } from '../../lib/astm/link';
+import { fixtureDir } from '../support/fixtures';
 
 // ---------- helpers ----------
 
@@ -28,13 +29,7 @@ function frame(fn: number, text: string, end: number = ETX): Buffer {
   return Buffer.concat([b(STX), latin1(body), b(end), latin1(sum(body, end)), b(CR, LF)]);
 }
 
-function fixture(name: string): Buffer {
-  for (let dir = __dirname; ; dir = dirname(dir)) {
-    const file = join(dir, 'shared', 'fixtures', 'astm', name);
-    if (existsSync(file)) return readFileSync(file);
-    if (dirname(dir) === dir) throw new Error(`fixture ${name} not found`);
-  }
-}
+const fixture = (name: string): Buffer => readFileSync(join(fixtureDir(), name));
 
 /** Splits a capture into its pieces: each ENQ, frame (STX … LF) and EOT. */
 function tokens(capture: Buffer): Buffer[] {

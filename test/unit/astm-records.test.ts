@@ -427,7 +427,7 @@ describe('values by vendor', () => {
     assert.deepEqual(resultFor(m, 'TPSA', 2).value, ['5547.808063', '', '', '', '']);
     assert.deepEqual(first(decoded('mindray-cl2000i-query.txt'), 'Q').startingRange, ['', 'SAMPLE123']);
     assert.equal(first(decoded('mindray-cl2000i-query-answer-notfound.txt'), 'L').terminationCode, 'I');
-    assert.equal(first(decoded('mindray-cl2000i-order-download.txt'), 'O').reportType, 'Q', 'the "stray Q" in SOURCES.md is O-26 once the PDF wrap is undone');
+    assert.equal(first(decoded('mindray-cl2000i-order-download.txt'), 'O').reportType, 'Q', 'the "stray Q" in test/fixtures/SOURCES.md is O-26 once the PDF wrap is undone');
     const qc = first(decoded('mindray-cl2000i-qc-result.txt'), 'O');
     assert.deepEqual(qc.universalTestId, ['1', 'CA125']);
     assert.deepEqual((qc.actionCode as string[][]).map((r) => [r[1], r[7]]), [

@@ -5,11 +5,12 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { ACK, ENQ, EOT, ETB, ETX, NAK, STX } from '../../lib/astm/control';
 import { checksum } from '../../lib/astm/link/frame';
 import { FrameTrace, traceText } from '../../lib/trace';
 import { initialLinkState, initialRecordState, redactRecords, redactUnit, type LinkState } from '../../lib/trace/redact';
+import { fixtureDir } from '../support/fixtures';
 
 const T0 = Date.parse('2024-05-01T10:00:00.000Z');
 const DAY = 86_400_000;
@@ -54,13 +55,6 @@ function untrace(text: string): Buffer {
   return Buffer.from(out);
 }
 
-function fixtureDir(): string {
-  for (let dir = __dirname; ; dir = dirname(dir)) {
-    const candidate = join(dir, 'shared', 'fixtures', 'astm');
-    if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) throw new Error('shared/fixtures/astm not found above ' + __dirname);
-  }
-}
 const fixture = (name: string): Buffer => readFileSync(join(fixtureDir(), name));
 
 /** Frames of a capture, found with a regular expression rather than the code under test. */

@@ -2,9 +2,9 @@
  * Abbott ARCHITECT i-series and m2000 (same result layout), results.
  *
  * Sources: fixtures abbott-architect-i-result-multi.txt, abbott-m2000-result.txt,
- * abbott-m2000-result-framed.txt; astm.md 2.2 (R table): ARCHITECT sends three
- * R records per assay, F final value, I interpretation, P raw RLU, the type
- * being the last component of R-3.
+ * abbott-m2000-result-framed.txt (provenance in test/fixtures/SOURCES.md). The
+ * ARCHITECT capture shows three R records per assay, F final value, I
+ * interpretation, P raw RLU, the type being the last component of R-3.
  */
 import type { DialectProfile } from './types';
 
@@ -15,11 +15,11 @@ export const ABBOTT_ARCHITECT: DialectProfile = {
   model: 'ARCHITECT i-series, m2000rt',
   // Conservative default (LIS1-A's).
   transport: { serial: { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 }, tcp: true },
-  // m2000 sends one record per ETX frame (SOURCES.md); ARCHITECT ends with `L|1` (no code).
+  // m2000 sends one record per ETX frame (test/fixtures/SOURCES.md); ARCHITECT ends with `L|1` (no code).
   link: {},
-  // Latin-1 reads every byte as one character (astm.md 1.4, 6.1).
+  // Latin-1 reads every byte as one character (LIS1-A 6.3.3 sums bytes; docs/design-notes.md).
   charset: 'latin1',
-  // O-3 = specimen ID; O-4 = specimen^carrier^position (astm.md 2.2).
+  // O-3 = specimen ID (LIS2-A2 8.4); O-4 = specimen^carrier^position, as the ARCHITECT capture sends it.
   sampleId: { record: 'O', field: 'specimenId', component: 1, trim: true, singleComponent: false },
   // R-3 `^^^580^Anti-HBcII^UNDILUTED^P^73294BE00^02130^^F` (ARCHITECT) and
   // `^^^HIV1mlDBS^HIV1.0mlDBS^489932^11790271^^F` (m2000): assay code at 4,

@@ -16,10 +16,11 @@ export const CEPHEID_GENEXPERT: DialectProfile = {
   model: 'GeneXpert Dx',
   // Conservative default (LIS1-A's); GeneXpert Dx also offers TCP.
   transport: { serial: { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 }, tcp: true },
-  // One frame of 4,332 characters (SOURCES.md): within LIS1-A's 64,000.
+  // One frame of 4,332 characters (test/fixtures/SOURCES.md): within LIS1-A's
+  // 64,000 (section 6.3.1).
   link: {},
   // Latin-1: an accented character broke a UTF-8 reading of GeneXpert data
-  // (OpenELIS-Global-2 PR 4143, astm.md 1.4).
+  // (DIGI-UW/OpenELIS-Global-2 PR 4143); the checksum is over bytes (LIS1-A 6.3.3).
   charset: 'latin1',
   // O-3 = specimen ID assigned by the host (`PR25A137`).
   sampleId: { record: 'O', field: 'specimenId', component: 1, trim: true, singleComponent: false },

@@ -16,13 +16,13 @@ export const ERBA_EM200: DialectProfile = {
   transport: { serial: { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 } },
   // Every link option at LIS1-A's value.
   link: {},
-  // Latin-1 reads every byte as one character (astm.md 1.4, 6.1).
+  // Latin-1 reads every byte as one character (LIS1-A 6.3.3 sums bytes; docs/design-notes.md).
   charset: 'latin1',
   // O-3 = sample ID^...: `Asha Singh^03^1^1` (the operator typed a name as the ID).
   sampleId: { record: 'O', field: 'specimenId', component: 1, trim: true, singleComponent: false },
   // Q-3 `^010520182`; a two-tube query is `^0000000406`00001001`: the first
-  // tube at component 2, the next one a bare repeat (SOURCES.md: "host query,
-  // 2 tubes"). No cancel code is known; Q-5 is empty.
+  // tube at component 2, the next one a bare repeat (test/fixtures/SOURCES.md:
+  // "host query, 2 tubes"). No cancel code is known; Q-5 is empty.
   query: { field: 'startingRange', component: 2, trim: true, repeats: 'all', bareRepeatComponent: 1, allTests: ['ALL'] },
   testId: { code: { component: 4, trim: true } },
   results: { value: { trim: true, decimalComma: 'keep' }, completedAt: { record: 'R', field: 'completedAt' } },

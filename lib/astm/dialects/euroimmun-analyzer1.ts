@@ -15,9 +15,9 @@ export const EUROIMMUN_ANALYZER1: DialectProfile = {
   model: 'Analyzer I',
   // Conservative default (LIS1-A's).
   transport: { serial: { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 } },
-  // The capture has no L record (SOURCES.md): a message must be accepted without one.
+  // The capture has no L record (test/fixtures/SOURCES.md): a message must be accepted without one.
   link: { terminatorRequired: false },
-  // Latin-1 reads every byte as one character (astm.md 1.4, 6.1).
+  // Latin-1 reads every byte as one character (LIS1-A 6.3.3 sums bytes; docs/design-notes.md).
   charset: 'latin1',
   sampleId: { record: 'P', field: 'laboratoryPatientId', component: 1, trim: true, singleComponent: false },
   testId: { code: { component: 4, trim: true } },

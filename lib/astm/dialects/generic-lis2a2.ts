@@ -2,9 +2,10 @@
  * Strict CLSI LIS2-A2 (ASTM E1394): for an analyzer that follows the standard,
  * and the baseline the vendor profiles are compared against.
  *
- * Sources: field positions and code lists are LIS2-A2's, as summarised in
- * shared/research/astm.md section 2.2 (which cites go-astm's lis02a2 format
- * and SwatInc's code enums); link and serial values are LIS1-A's (section 1).
+ * Sources: field positions and code lists are CLSI LIS2-A2's (ASTM E1394;
+ * records H section 6, O 8.4, R 9, Q 11, L 12), as go-astm's lis02a2 format and
+ * SwatInc's code enums also read them; link and serial values are CLSI
+ * LIS1-A's (ASTM E1381).
  *
  * "Strict" means it refuses to guess: it reads the sample number only from a
  * plain O-3 (LIS2-A2 O-3 "specimen ID", the computer's own number). An O-3
@@ -24,23 +25,25 @@ export const GENERIC_LIS2A2: DialectProfile = {
   vendor: 'any',
   model: 'LIS2-A2 conformant analyzer',
   // LIS1-A 5.2.2-5.2.3: 9600 baud, 8 data bits, no parity, 1 stop bit is the
-  // mandatory default (astm.md 1.10); TCP per LIS1-A section 8 (astm.md 1.11).
+  // mandatory default; TCP per LIS1-A sections 7-8, with the same link rules.
   transport: { serial: { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 }, tcp: true },
   // Every link option at its LIS1-A value (lib/astm/link/options.ts DEFAULT_OPTIONS).
   link: {},
-  // astm.md 1.4: latin1 keeps every byte; the checksum is over bytes anyway.
+  // Latin-1 keeps every byte; the checksum is over bytes anyway (LIS1-A 6.3.3;
+  // docs/design-notes.md).
   charset: 'latin1',
   // LIS2-A2 O-3 specimen ID; singleComponent: see the file comment.
   sampleId: { record: 'O', field: 'specimenId', component: 1, trim: true, singleComponent: true },
-  // LIS2-A2 Q-3 starting range: patientID^specimenID (astm.md 2.2, Q table);
-  // Q-13 'A' = cancel the last request (confirmed by Roche and Mindray manuals,
-  // astm.md 2.2); Q-5 'ALL' = every test.
+  // LIS2-A2 Q-3 starting range: patientID^specimenID (section 11); Q-13 'A' =
+  // cancel the last request (confirmed by the cobas e 411 Host Interface Manual
+  // p.50 and the Mindray CL Host Interface Manual p.2-24); Q-5 'ALL' = every test.
   query: { field: 'startingRange', component: 2, trim: true, repeats: 'first', cancelStatus: 'A', allTests: ['ALL'] },
   // LIS2-A2 universal test ID: components 1-3 universal ID/name/type, 4 the
-  // manufacturer's local code: `^^^GLU` (astm.md 2.2, R table).
+  // manufacturer's local code: `^^^GLU` (LIS2-A2 section 9, R-3).
   testId: { code: { component: 4, trim: true } },
   // The value exactly as sent (no trim, no decimal-comma change); R-13 is the
-  // completion time (LIS2-A2 R-13; MAGLUMI bench confirmed it, astm.md 2.2).
+  // completion time (LIS2-A2 R-13; a MAGLUMI X3 bench run confirmed it,
+  // aiLabSolution/lis-control's MAGLUMI X3 bring-up runbook).
   results: { value: { trim: false, decimalComma: 'keep' }, completedAt: { record: 'R', field: 'completedAt' } },
   // H-12 'Q' = quality control processing (LIS2-A2 H-12: P/T/D/Q); O-12 'Q' =
   // treat the specimen as a QC specimen (LIS2-A2 O-12 action codes).

@@ -18,7 +18,7 @@ export const HOLOGIC_PANTHER: DialectProfile = {
   transport: { serial: { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 }, tcp: true },
   // The capture ends without an L record.
   link: { terminatorRequired: false },
-  // Latin-1 reads every byte as one character (astm.md 1.4, 6.1).
+  // Latin-1 reads every byte as one character (LIS1-A 6.3.3 sums bytes; docs/design-notes.md).
   charset: 'latin1',
   // O-3 = specimen ID (`662047`); O-4 = run GUID^position.
   sampleId: { record: 'O', field: 'specimenId', component: 1, trim: true, singleComponent: false },

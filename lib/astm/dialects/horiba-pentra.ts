@@ -13,11 +13,12 @@ export const HORIBA_PENTRA: DialectProfile = {
   vendor: 'HORIBA',
   model: 'Pentra XLR, Pentra 60',
   // Conservative default (LIS1-A's 9600 8N1). node-astm opens the Pentra 60
-  // at 38 400 baud (astm.md 1.10): check the analyzer's setting.
+  // at 38 400 baud, one of LIS1-A 5.2.3's optional rates (iShafayet/node-astm,
+  // horiba-pentra-60-reader.js): check the analyzer's setting.
   transport: { serial: { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 } },
-  // The XLR sends one record per ETX frame with frame numbers wrapping 7 -> 0 (SOURCES.md).
+  // The XLR sends one record per ETX frame with frame numbers wrapping 7 -> 0 (test/fixtures/SOURCES.md).
   link: {},
-  // Latin-1 reads every byte as one character (astm.md 1.4, 6.1).
+  // Latin-1 reads every byte as one character (LIS1-A 6.3.3 sums bytes; docs/design-notes.md).
   charset: 'latin1',
   // O-3 = SampleID^Rack^TubePosition (`S1234^00^00`), senaite's note on field 9.4.3.
   sampleId: { record: 'O', field: 'specimenId', component: 1, trim: true, singleComponent: false },

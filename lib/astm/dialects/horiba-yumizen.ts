@@ -14,9 +14,10 @@ export const HORIBA_YUMIZEN: DialectProfile = {
   // Conservative default (LIS1-A's).
   transport: { serial: { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 }, tcp: true },
   // The H500 numbers frames irregularly (1-5,1,1,1,4,5) and sends one 26 KB
-  // M frame (SOURCES.md): no strict numbering; frames up to LIS1-A's 64,000 are accepted.
+  // M frame (test/fixtures/SOURCES.md): no strict numbering; frames up to LIS1-A's 64,000
+  // (section 6.3.1) are accepted.
   link: { strictFrameNumbers: false },
-  // Latin-1 reads every byte as one character (astm.md 1.4, 6.1).
+  // Latin-1 reads every byte as one character (LIS1-A 6.3.3 sums bytes; docs/design-notes.md).
   charset: 'latin1',
   // O-3 = sample (or control lot) ID, a single component in both captures (`PX440N`).
   sampleId: { record: 'O', field: 'specimenId', component: 1, trim: true, singleComponent: false },

@@ -4,7 +4,7 @@
  * Sources:
  * - immucor-neo-query.txt (go-astm @54708f0 e2etest/identify_test.go
  *   `TestIdentifyQuery`): `Q|n|<specimen>||ALL`, the specimen is component 1
- *   of Q-3 (astm.md 2.2);
+ *   of Q-3, where LIS2-A2 section 11 has patientID^specimenID;
  * - immucor-neo-result.txt, immucor-galileo-result.txt: results;
  * - immucor-galileo-order.txt (go-astm @9b3fc38 examples/galileo/order.astm):
  *   an order download a LIS sent to an Echo, records H, P, O, C, L. The order
@@ -16,7 +16,7 @@
  *     L|1|N
  * - CLSI LIS2-A2, the version both Immucor headers declare (H-13), where the
  *   files show nothing: O-26 'Q' for an answer, L-3 'I' for "no information"
- *   (astm.md 2.2, O and L tables).
+ *   (LIS2-A2 sections 8.4 and 12).
  *
  * Not known from these sources: whether NEO wants its own name in H-10 (go-astm's
  * `TestIdentifyOrderMessage` writes `NEO` there, the Galileo file `Echo`), and
@@ -38,7 +38,7 @@ export const IMMUCOR: DialectProfile = {
   transport: { serial: { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 }, tcp: true },
   // Every link option at LIS1-A's value.
   link: {},
-  // Latin-1 reads every byte as one character (astm.md 1.4, 6.1).
+  // Latin-1 reads every byte as one character (LIS1-A 6.3.3 sums bytes; docs/design-notes.md).
   charset: 'latin1',
   // O-3 `VAL99999903`, `0651439A`.
   sampleId: { record: 'O', field: 'specimenId', component: 1, trim: true, singleComponent: false },
@@ -88,7 +88,7 @@ export const IMMUCOR: DialectProfile = {
     // `L|1|N`.
     terminator: { terminationCode: 'N' },
     // No escape appears in the Immucor files, and readers disagree on escapes
-    // (E1394 `&S&` against go-astm's prefix convention, astm.md 2.3): a
+    // (E1394 `&S&` against go-astm 3.1.1's prefix convention): a
     // delimiter in free text becomes a space, and an identifier holding one
     // is refused.
     textDelimiters: { replaceWith: ' ' },

@@ -24,14 +24,14 @@ export const MINDRAY_CL: DialectProfile = {
   // stays off (the LIS1-A default here). Records may come one per ETB frame
   // (p.2-27); the receiver accepts that in any case.
   link: { strictFrameNumbers: false },
-  // Latin-1 reads every byte as one character (astm.md 1.4, 6.1).
+  // Latin-1 reads every byte as one character (LIS1-A 6.3.3 sums bytes; docs/design-notes.md).
   charset: 'latin1',
   // Manual p.2-15: O-3 = sample ID^tray^position (the analyzer's own number),
   // O-4 = "Instrument Specimen ID: sample bar code" (`O|1|1^^|SAMPLE123|`).
   sampleId: { record: 'O', field: 'instrumentSpecimenId', component: 1, trim: true, singleComponent: false },
   // Manual p.2-24: Q-3 = patient ID^specimen ID (bar code): `Q|1|^SAMPLE123||...|O`.
   // The manual says the analyzer may cancel an unanswered inquiry but shows
-  // only 'O'; 'A' is LIS2-A2's cancel code (astm.md 2.2). Q-5 is empty.
+  // only 'O'; 'A' is LIS2-A2's cancel code (Q-13, section 11). Q-5 is empty.
   query: { field: 'startingRange', component: 2, trim: true, repeats: 'first', cancelStatus: 'A', allTests: ['ALL'] },
   // Manual p.2-20: R-3 = assay no.^assay name^replicate^result type
   // (`1^CA125^^F`); the assay (channel) number is the code both sides share

@@ -15,7 +15,7 @@ export const PHADIA_IMMUNOCAP: DialectProfile = {
   transport: { tcp: true },
   // Every link option at LIS1-A's value.
   link: {},
-  // Latin-1 reads every byte as one character (astm.md 1.4, 6.1).
+  // Latin-1 reads every byte as one character (LIS1-A 6.3.3 sums bytes; docs/design-notes.md).
   charset: 'latin1',
   // O-3 `B7650020^N^^0`: sample ID first; O-4 repeats it (`B7650020`).
   sampleId: { record: 'O', field: 'specimenId', component: 1, trim: true, singleComponent: false },

@@ -20,9 +20,9 @@ export const ROCHE_COBAS_E411_ELECSYS: DialectProfile = {
   model: 'cobas e 411',
   // Conservative default (LIS1-A's), as for the cobas type profile.
   transport: { serial: { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 } },
-  // As for the cobas type: 240-character frames (astm.md 1.3).
+  // As for the cobas type: 240-character frames, the E1381-91/-95 limit.
   link: { frameTextMax: 240 },
-  // Latin-1 reads every byte as one character (astm.md 1.4, 6.1).
+  // Latin-1 reads every byte as one character (LIS1-A 6.3.3 sums bytes; docs/design-notes.md).
   charset: 'latin1',
   // Manual p.38-39: O-3 sample ID, O-4 sequence^carrier^position^^SAMPLE^NORMAL.
   sampleId: { record: 'O', field: 'specimenId', component: 1, trim: true, singleComponent: false },
@@ -61,7 +61,7 @@ export const ROCHE_COBAS_E411_ELECSYS: DialectProfile = {
       echo: [{ field: 'instrumentSpecimenId', from: 3, to: 8 }],
     },
     // The fixture's `L|1|` (L-3 present and empty; the manual omits the code
-    // on normal downloads, astm.md 2.2 L table).
+    // on normal downloads, manual p.34).
     terminator: { terminationCode: '' },
     textDelimiters: 'escape',
   },

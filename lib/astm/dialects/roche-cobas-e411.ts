@@ -19,15 +19,16 @@ export const ROCHE_COBAS_E411: DialectProfile = {
   label: 'Roche cobas e 411 (cobas type)',
   vendor: 'Roche',
   model: 'cobas e 411',
-  // The captures are serial (Ruby-ASTM read them from a serial port, SOURCES.md).
+  // The captures are serial (Ruby-ASTM read them from a serial port, test/fixtures/SOURCES.md).
   // 9600 8N1 is LIS1-A's default: a conservative default, to be checked on the
   // analyzer's host communication screen.
   transport: { serial: { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 } },
   // The analyzer itself splits into 240-character frames mid-record
   // (roche-e411-result-multiframe.txt); we send 240-character frames too,
-  // the E1381-95 limit older analyzers enforce (astm.md 1.3).
+  // the E1381-91/-95 limit (247 with overhead) older analyzers enforce; LIS1-A
+  // 6.3.1 allows more.
   link: { frameTextMax: 240 },
-  // Latin-1 reads every byte as one character (astm.md 1.4, 6.1).
+  // Latin-1 reads every byte as one character (LIS1-A 6.3.3 sums bytes; docs/design-notes.md).
   charset: 'latin1',
   // O-3 = sample ID (`O|1|000002327|159^0^1^^S1^SC|...`, result fixtures;
   // manual p.38-39: O-4 is sequence^carrier^position^^type^container).

@@ -20,7 +20,7 @@ export const SIEMENS_DCA_VANTAGE: DialectProfile = {
   transport: { serial: { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 } },
   // Every link option at LIS1-A's value.
   link: {},
-  // Latin-1 reads every byte as one character (astm.md 1.4, 6.1).
+  // Latin-1 reads every byte as one character (LIS1-A 6.3.3 sums bytes; docs/design-notes.md).
   charset: 'latin1',
   sampleId: { record: 'P', field: 'practicePatientId', component: 1, trim: true, singleComponent: false },
   // R-3 `^^^Alb`.

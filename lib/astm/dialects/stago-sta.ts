@@ -14,9 +14,9 @@ export const STAGO_STA: DialectProfile = {
   model: 'STA Satellite Max',
   // The capture is serial; 9600 8N1 is LIS1-A's default (conservative).
   transport: { serial: { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 } },
-  // One record per ETX frame, frame numbers wrapping (SOURCES.md).
+  // One record per ETX frame, frame numbers wrapping (test/fixtures/SOURCES.md).
   link: {},
-  // Latin-1 reads every byte as one character (astm.md 1.4, 6.1).
+  // Latin-1 reads every byte as one character (LIS1-A 6.3.3 sums bytes; docs/design-notes.md).
   charset: 'latin1',
   // O-3 `000004782` is the sample; O-4 (`226`, `227`, `651`) changes per test.
   sampleId: { record: 'O', field: 'specimenId', component: 1, trim: true, singleComponent: false },

@@ -36,9 +36,9 @@ export const SYSMEX_XN: DialectProfile = {
   // Conservative default: LIS1-A's serial values; senaite talks to the XN over TCP.
   transport: { serial: { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 }, tcp: true },
   // The XN-550 session repeats frame number 2 with different records
-  // (SOURCES.md): strict numbering stays off.
+  // (test/fixtures/SOURCES.md): strict numbering stays off.
   link: { strictFrameNumbers: false },
-  // Latin-1 reads every byte as one character (astm.md 1.4, 6.1).
+  // Latin-1 reads every byte as one character (LIS1-A 6.3.3 sums bytes; docs/design-notes.md).
   charset: 'latin1',
   // O-4 = sampler adaptor^position^sample ID^ID attribute, the ID padded with
   // spaces: `^^                    27^M` (fixture; senaite's OrderRecord.instrument).
