@@ -30,7 +30,8 @@ import { StatusReporter, sharedTexts } from './shared/status';
 import { ASTM_MESSAGE_TOPIC, ASTM_SEND_TOPIC, type Done, type Msg } from './shared/types';
 import { LINE, SessionBook, type TransportMode } from '../lib/sessions/session-book';
 import { tcpConnectionEvent, tcpSessionKey } from '../lib/sessions/tcp-status';
-import { messageSender } from '../lib/astm/records/sender';
+import { carriesResults, messageSender } from '../lib/astm/records/peek';
+import type { MessageRecord } from '../lib/journal/journal';
 
 interface Def extends NodeDef {
   framing?: 'framed' | 'unframed';
@@ -57,6 +58,9 @@ const replayers = new Map<string, (id: string) => Promise<void>>();
 
 /** Links kept at once (one per TCP connection); far more than one Node-RED should serve. */
 const MAX_SESSIONS = 1024;
+
+/** A replayed message not settled this long after its replay is given up on (stuck) and reported. */
+const STUCK_AFTER_MS = 60_000;
 
 interface Session {
   key: string;
@@ -110,7 +114,7 @@ export = function register(RED: NodeAPI): void {
             status.failed(err);
             node.error(err, { payload: bytes, error: err.toMsgError() });
           },
-        })
+        }, { carriesResults })
       : undefined;
     let closed = false;
     const trace = def.trace === false ? undefined : openTrace();
@@ -205,15 +209,38 @@ export = function register(RED: NodeAPI): void {
       node.send([null, withSession({ payload: bytes, topic: ASTM_MESSAGE_TOPIC, astm: { link: node.id, ...astm } }, s), null] as never);
     }
 
-    /** Messages stored and ACKed before a restart (or redeploy) but never handed to the LIS: processed again, once. */
+    /** Messages stored and ACKed before a restart (or redeploy) but never handed to the LIS: processed again. */
     async function replay(): Promise<void> {
       if (!store || closed) return;
+      // What earlier runs gave up on is said first: it waits for an operator, not for this start.
+      reportStuck((await journal!).stuck().filter((m) => m.link === node.id && m.stuck !== undefined));
       const n = await store.replay((m) => emitMessage({ session: undefined }, m.bytes, m.astm));
       if (n > 0) {
         node.warn(`${n} message(s) stored before the last stop but never handed to the LIS were processed again`);
         node.status({ fill: 'yellow', shape: 'dot', text: t('replayed', { n }) });
       }
     }
+
+    /** Each stuck message: a warning with its samples, a STUCK error for Catch nodes, a red status. */
+    function reportStuck(stuck: MessageRecord[]): void {
+      if (stuck.length === 0) return;
+      for (const m of stuck) {
+        const samples = m.samples?.length ? `sample(s) ${m.samples.join(', ')}` : 'sample numbers unknown (the message was never translated)';
+        const why = m.stuck ?? 'it was replayed after a restart';
+        const err = new LisError(
+          `message ${m.id} received ${new Date(m.at).toISOString()}, ${samples}, never reached the LIS: ${why}. Fix the cause, then replay it (POST /lis-bridge/stuck/${m.id}/replay) or dismiss it`,
+          { code: 'STUCK' },
+        );
+        node.error(err, { payload: { id: m.id, samples: m.samples ?? [], receivedAt: new Date(m.at).toISOString() }, error: err.toMsgError() });
+      }
+      node.status({ fill: 'red', shape: 'ring', text: t('stuck', { n: stuck.length }) });
+    }
+    const stuckTimer = store
+      ? setInterval(() => {
+          store.giveUp(Date.now(), STUCK_AFTER_MS, `its replay after a restart had still not reached the LIS ${STUCK_AFTER_MS / 1000} s later`).then(reportStuck, (err: unknown) => node.warn(String(err)));
+        }, 10_000)
+      : undefined;
+    stuckTimer?.unref();
     if (store) replayers.set(node.id, (id) => store.replayStuck(id, (m) => emitMessage({ session: undefined }, m.bytes, m.astm)));
     const onFlowsStarted = () => void replay().catch((err: unknown) => node.error(err));
     if (journal) RED.events.once('flows:started', onFlowsStarted);
@@ -299,8 +326,12 @@ export = function register(RED: NodeAPI): void {
       }
       sessions.clear();
       node.status({});
+      if (stuckTimer) clearInterval(stuckTimer);
       // A message being stored finishes first, so the next start finds it in the journal.
-      void Promise.allSettled([store?.settled(), trace?.close()]).then(() => done());
+      const stopping = store?.close().then((stuck) => {
+        for (const m of stuck) node.warn(`message ${m.id} (${m.samples?.join(', ') || 'samples unknown'}) was replayed after a restart and had not reached the LIS when the flow stopped: listed as stuck`);
+      });
+      void Promise.allSettled([stopping, trace?.close()]).then(() => done());
     });
   }
 

@@ -29,6 +29,12 @@ interface Def extends NodeDef {
 const ORDERED_RETAIN_MS = 24 * 60 * 60_000;
 const ORDERED_MAX = 10_000;
 
+/** What a received message became: result batches sent on, and the samples it named. */
+interface Translated {
+  parts: number;
+  samples: string[];
+}
+
 export = function register(RED: NodeAPI): void {
   installRoutesOnce(RED, 'dialects', () => {
     const admin = RED.httpAdmin as unknown as { get: (path: string, ...h: unknown[]) => void };
@@ -92,28 +98,29 @@ export = function register(RED: NodeAPI): void {
     function fromAnalyzerJournaled(msg: Msg, send: Send): void {
       const journalId = (msg.astm as { journalId?: unknown } | undefined)?.journalId;
       if (typeof journalId !== 'string') return void fromAnalyzer(msg, send, undefined);
-      let parts: number;
+      let made: Translated;
       try {
-        parts = fromAnalyzer(msg, send, journalId);
+        made = fromAnalyzer(msg, send, journalId);
       } catch (err) {
-        notePlanned(journalId, 0, `not understood: ${err instanceof Error ? err.message : String(err)}`);
+        notePlanned(journalId, { parts: 0, samples: [] }, `not understood: ${err instanceof Error ? err.message : String(err)}`);
         throw err;
       }
-      notePlanned(journalId, parts);
+      notePlanned(journalId, made);
     }
 
     let journal: ReturnType<typeof journalFor> | undefined;
-    function notePlanned(journalId: string, parts: number, note?: string): void {
+    function notePlanned(journalId: string, made: Translated, note?: string): void {
       // Looked up once: the settings and the path do not change while the node runs.
       (journal ??= journalFor(RED))
-        .then((j) => j.planned(journalId, parts, note))
+        .then((j) => j.planned(journalId, made.parts, note, made.samples))
         .catch((err: unknown) => node.warn(`journal: could not note message ${journalId} as translated (${err instanceof Error ? err.message : String(err)}); it may be replayed after a restart, and lis-send-results will not send its results twice`));
     }
 
-    /** Returns the number of result batches sent on (each tagged with its part number when the message is journaled). */
-    function fromAnalyzer(msg: Msg, send: Send, journalId: string | undefined): number {
+    /** Returns the number of result batches sent on (each tagged with its part number when the message is journaled), and the samples named. */
+    function fromAnalyzer(msg: Msg, send: Send, journalId: string | undefined): Translated {
       const replay = (msg.astm as { replay?: unknown } | undefined)?.replay === true;
       let parts = 0;
+      const samples = new Set<string>();
       if (!Buffer.isBuffer(msg.payload)) throw invalidInput('not decoded', ['an astm:message must carry the message bytes in msg.payload']);
       const text = msg.payload.toString(dialect.charset === 'utf8' ? 'utf8' : 'latin1');
       const events: LabEvent[] = [];
@@ -122,6 +129,7 @@ export = function register(RED: NodeAPI): void {
       for (const event of events) {
         switch (event.type) {
           case 'query':
+            for (const q of event.samples) samples.add(q.sampleNumber);
             if (replay) {
               // The analyzer gave up waiting for this answer long ago; an order now would arrive unasked.
               node.warn(`replayed message: the query for ${event.samples.map((q) => q.sampleNumber).join(', ')} is not answered again`);
@@ -151,6 +159,7 @@ export = function register(RED: NodeAPI): void {
             break;
           case 'results': {
             counts.results += event.results.length;
+            for (const r of event.results) samples.add(r.SampleNumber);
             const out = RED.util.cloneMessage(msg) as Msg;
             out.payload = event.results;
             out.topic = 'results';
@@ -178,7 +187,7 @@ export = function register(RED: NodeAPI): void {
           }
         }
       }
-      return parts;
+      return { parts, samples: [...samples] };
     }
 
     function downloadOrder(msg: Msg, order: LabOrder, send: Send): void {

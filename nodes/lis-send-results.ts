@@ -204,7 +204,7 @@ function installHeldRoutes(RED: NodeAPI): void {
       .then((journal) => {
         res.json({
           batches: journal.held().map((b) => ({ ...heldSummary(b), deployed: senders.has(b.node) })),
-          stuck: journal.stuck().map((m) => ({ id: m.id, link: m.link, at: new Date(m.at).toISOString(), parts: m.parts ?? null, handed: m.handed.size, note: m.note ?? null })),
+          stuck: journal.stuck().map((m) => ({ id: m.id, link: m.link, at: new Date(m.at).toISOString(), samples: m.samples ?? [], reason: m.stuck ?? null, parts: m.parts ?? null, handed: m.handed.size, note: m.note ?? null })),
         });
       })
       .catch((err: unknown) => problem(res, 500, err));

@@ -21,6 +21,12 @@ const ReceivedSchema = z.object({
   /** The message's bytes, base64: exactly what the analyzer sent, whatever its charset. */
   data: z.string(),
   end: z.string(),
+  /**
+   * The analyzer's repeat of this earlier message (its final ACK may never have
+   * reached the analyzer). Decided before the line is written, so no crash can
+   * leave a repeat looking like a message of its own: it is settled at once.
+   */
+  repeatOf: z.string().optional(),
 });
 
 /** What became of a received message: how many result batches it made, whether it was replayed. (Handed batches are the tx lines naming it.) */
@@ -29,6 +35,12 @@ const MessageUpdateSchema = z.object({
   id: z.string(),
   parts: z.number().int().nonnegative().optional(),
   replayed: z.boolean().optional(),
+  /** The final ACK never went out (the transfer ended or the link closed first): the analyzer may repeat it. */
+  unacked: z.boolean().optional(),
+  /** Given up on: replayed, and still not settled a while later or when the flow stopped (the reason). */
+  stuck: z.string().optional(),
+  /** The samples the message was about, once decoded: what an operator needs to find a stuck message. */
+  samples: z.array(z.string()).optional(),
   note: z.string().optional(),
 });
 

@@ -30,6 +30,19 @@ export interface MessageRecord {
   handed: Set<number>;
   replayed: boolean;
   note: string | undefined;
+  /** Set on a repeat of an earlier message: settled at once, never passed on. */
+  repeatOf: string | undefined;
+  /** Its final ACK never went out. */
+  unacked: boolean;
+  samples: string[] | undefined;
+  /** Why it was given up on after its replay; it is not replayed again by itself. */
+  stuck: string | undefined;
+}
+
+/** A message the analyzer may still repeat: its content, and the message a repeat of it repeats. */
+export interface RepeatCandidate {
+  original: string;
+  data: Buffer;
 }
 
 export interface BatchRecord extends Omit<BatchEntry, 'e'> {
@@ -97,23 +110,33 @@ export class ResultJournal {
 
   // --- received messages ---
 
-  /** Resolves once the message is on disk: only then may the analyzer hear the final ACK. */
-  async received(link: string, id: string, bytes: Buffer, end: string): Promise<void> {
+  /**
+   * Resolves once the message is on disk: only then may the analyzer hear the
+   * final ACK. A repeat (`repeatOf`) is written settled, in the same line.
+   */
+  async received(link: string, id: string, bytes: Buffer, end: string, repeatOf?: string): Promise<void> {
     const at = this.now();
-    await this.append({ e: 'rx', id, link, at, data: bytes.toString('base64'), end });
-    this.messages.set(id, { id, link, at, end, data: bytes, parts: undefined, handed: new Set(), replayed: false, note: undefined });
+    await this.append({ e: 'rx', id, link, at, data: bytes.toString('base64'), end, ...(repeatOf === undefined ? {} : { repeatOf }) });
+    this.messages.set(id, newMessage({ id, link, at, end, data: bytes, repeatOf }));
   }
 
-  /** The message was translated into `parts` result batches (0: nothing for the LIS, e.g. a query). */
-  async planned(id: string, parts: number, note?: string): Promise<void> {
+  /** The message was translated into `parts` result batches (0: nothing for the LIS, e.g. a query), about `samples`. */
+  async planned(id: string, parts: number, note?: string, samples?: string[]): Promise<void> {
     const m = this.messages.get(id);
     if (!m) return;
     m.parts = parts;
     if (note !== undefined) m.note = note;
+    if (samples !== undefined && samples.length > 0) m.samples = [...samples];
     this.releaseIfSettled(m);
-    await this.append({ e: 'rxu', id, parts, ...(note !== undefined ? { note } : {}) });
+    await this.append({ e: 'rxu', id, parts, ...(note !== undefined ? { note } : {}), ...(m.samples ? { samples: m.samples } : {}) });
   }
 
+  /**
+   * The message was handed to the flow again after a restart. Written after it
+   * was handed on: a crash in between leaves it due for replay again (the send
+   * side's batch keys keep a second delivery from happening), never marked
+   * done without having been passed on.
+   */
   async replayed(id: string): Promise<void> {
     const m = this.messages.get(id);
     if (!m) return;
@@ -121,14 +144,47 @@ export class ResultJournal {
     await this.append({ e: 'rxu', id, replayed: true });
   }
 
-  /** Messages of `link` received but not settled and never replayed: to be processed again, once. */
-  toReplay(link: string): MessageRecord[] {
-    return [...this.messages.values()].filter((m) => m.link === link && !m.replayed && !isSettled(m) && m.data !== undefined);
+  /** The message's final ACK never went out: remembered across restarts, so its repeat is known. */
+  async unacked(id: string): Promise<void> {
+    const m = this.messages.get(id);
+    if (!m) return;
+    m.unacked = true;
+    await this.append({ e: 'rxu', id, unacked: true });
   }
 
-  /** Received messages whose results never all reached the LIS sender, even after a replay. */
+  /**
+   * Messages of `link` received since `since` that the analyzer may still send
+   * again: not settled, replayed after a restart, never ACKed, or themselves
+   * repeats. Their repeats must be recognised before they are stored.
+   */
+  repeatCandidates(link: string, since: number): RepeatCandidate[] {
+    const out: RepeatCandidate[] = [];
+    for (const m of this.messages.values()) {
+      if (m.link !== link || m.at < since || m.data === undefined) continue;
+      if (!isSettled(m) || m.replayed || m.unacked || m.repeatOf !== undefined) out.push({ original: m.repeatOf ?? m.id, data: m.data });
+    }
+    return out;
+  }
+
+  /**
+   * Messages of `link` received but not settled, and not given up on: to be
+   * processed again. A replay that a crash interrupted is replayed again.
+   */
+  toReplay(link: string): MessageRecord[] {
+    return [...this.messages.values()].filter((m) => m.link === link && m.stuck === undefined && !isSettled(m) && m.data !== undefined);
+  }
+
+  /** Gives up on a replayed message that still did not reach the LIS: listed for an operator, not replayed by itself. */
+  async markStuck(id: string, reason: string): Promise<void> {
+    const m = this.messages.get(id);
+    if (!m || isSettled(m)) return;
+    m.stuck = reason;
+    await this.append({ e: 'rxu', id, stuck: reason });
+  }
+
+  /** Received messages whose results never all reached the LIS sender after a replay (given up on, or replayed by a link no longer there). */
   stuck(): MessageRecord[] {
-    return [...this.messages.values()].filter((m) => m.replayed && !isSettled(m));
+    return [...this.messages.values()].filter((m) => (m.stuck !== undefined || m.replayed) && !isSettled(m));
   }
 
   /** An operator gives up on a stuck message: it counts as settled, with who decided, and is not listed any more. */
@@ -251,8 +307,9 @@ export class ResultJournal {
     this.releaseIfSettled(m);
   }
 
+  /** A settled message's bytes leave memory, unless the analyzer may repeat it (rare: crashes and lost ACKs). */
   private releaseIfSettled(m: MessageRecord): void {
-    if (isSettled(m)) m.data = undefined;
+    if (isSettled(m) && !m.replayed && !m.unacked && m.repeatOf === undefined) m.data = undefined;
   }
 
   private index(b: BatchRecord): void {
@@ -273,13 +330,16 @@ export class ResultJournal {
     }
     switch (entry.e) {
       case 'rx':
-        this.messages.set(entry.id, { id: entry.id, link: entry.link, at: entry.at, end: entry.end, data: Buffer.from(entry.data, 'base64'), parts: undefined, handed: new Set(), replayed: false, note: undefined });
+        this.messages.set(entry.id, newMessage({ id: entry.id, link: entry.link, at: entry.at, end: entry.end, data: Buffer.from(entry.data, 'base64'), repeatOf: entry.repeatOf }));
         break;
       case 'rxu': {
         const m = this.messages.get(entry.id);
         if (!m) break;
         if (entry.parts !== undefined) m.parts = entry.parts;
         if (entry.replayed) m.replayed = true;
+        if (entry.unacked) m.unacked = true;
+        if (entry.stuck !== undefined) m.stuck = entry.stuck;
+        if (entry.samples !== undefined) m.samples = entry.samples;
         if (entry.note !== undefined) m.note = entry.note;
         this.releaseIfSettled(m);
         break;
@@ -316,7 +376,13 @@ function forgetContentIfFinal(b: BatchRecord): void {
   b.msg = {};
 }
 
-function isSettled(m: MessageRecord): boolean {
+function newMessage(init: { id: string; link: string; at: number; end: string; data: Buffer; repeatOf: string | undefined }): MessageRecord {
+  const repeat = init.repeatOf !== undefined;
+  return { ...init, parts: repeat ? 0 : undefined, handed: new Set(), replayed: false, note: repeat ? `repeat of ${init.repeatOf}` : undefined, unacked: false, samples: undefined, stuck: undefined };
+}
+
+/** Each result batch the message made has reached the LIS sender (or it made none). */
+export function isSettled(m: MessageRecord): boolean {
   return m.parts !== undefined && m.handed.size >= m.parts;
 }
 

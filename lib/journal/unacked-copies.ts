@@ -1,11 +1,12 @@
 /**
- * Messages whose final ACK never went out although they were stored: the
- * analyzer ended the transfer (or the link closed) while the disk was busy.
- * An E1381 sender that heard no ACK sends the message again; one that does not
- * wait for ACKs never will. So the stored copy is processed (nothing is lost),
- * and a repeat of it arriving soon after is recognised here and not processed
- * twice. The H record is left out of the comparison: a repeat may carry a new
- * message time-stamp in it.
+ * Messages the analyzer may send again because their final ACK may never have
+ * reached it: the transfer ended (or the link closed) while the disk was busy,
+ * or Node-RED stopped between the disk and the ACK. An E1381 sender that heard
+ * no ACK sends the message again (LIS1-A 6.5.2.3); one that does not wait for
+ * ACKs never will. So the stored copy is processed (nothing is lost), and a
+ * repeat of it arriving within the window is recognised here and not
+ * processed twice. The H record is left out of the comparison: a repeat may
+ * carry a new message time-stamp in it.
  */
 import { createHash } from 'node:crypto';
 
@@ -29,15 +30,16 @@ export class UnackedCopies {
     this.copies.set(contentKey(bytes), { journalId, at: now });
   }
 
-  /** The journal id of the copy `bytes` repeats, if any; the copy is forgotten (one repeat expected). */
-  takeRepeat(bytes: Uint8Array, now: number): string | undefined {
+  /** The journal id of the copy `bytes` repeats, if any. */
+  find(bytes: Uint8Array, now: number): string | undefined {
     if (this.copies.size === 0) return undefined;
     this.prune(now);
-    const key = contentKey(bytes);
-    const copy = this.copies.get(key);
-    if (!copy) return undefined;
-    this.copies.delete(key);
-    return copy.journalId;
+    return this.copies.get(contentKey(bytes))?.journalId;
+  }
+
+  /** The analyzer heard the ACK of a repeat: no further one is expected. */
+  forget(bytes: Uint8Array): void {
+    this.copies.delete(contentKey(bytes));
   }
 
   private prune(now: number): void {

@@ -23,6 +23,7 @@ export type LisErrorCode =
   | 'NO_SESSION' // astm-link set to TCP: bytes arrived without the TCP session they came on
   | 'ORDER_REFUSED' // astm-message: an order the analyzer can no longer take (query cancelled or expired)
   | 'JOURNAL' // the result journal could not store something: not acknowledged, not sent
+  | 'STUCK' // astm-link: a message replayed after a restart never reached the LIS; an operator replays or dismisses it
   | 'HELD'; // lis-send-results: results held (failed or uncertain) longer than the warning age, or not all resent
 
 /** What a transient failure allows: another attempt after the transient back-off. */

@@ -10,6 +10,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { MAX_JSON_DEPTH, tooDeepAt } from './json-depth';
 import { readPushedOrders } from './push-orders';
 import type { Order } from './schemas';
 
@@ -120,6 +121,10 @@ export class PushServer {
       body = JSON.parse(text);
     } catch (err) {
       return this.reject(res, 400, 'body is not valid JSON', [(err as Error).message]);
+    }
+    const deep = tooDeepAt(body);
+    if (deep !== undefined) {
+      return this.reject(res, 422, 'order data cannot be passed on: nothing was accepted', [`${deep}: nested more than ${MAX_JSON_DEPTH} levels deep`]);
     }
     const read = readPushedOrders(body);
     if (!read.ok) return this.reject(res, 422, read.message, read.errors);

@@ -116,5 +116,7 @@ export function shortReason(err: unknown): string {
       return 'journal';
     case 'HELD':
       return 'held';
+    case 'STUCK':
+      return 'stuck';
   }
 }

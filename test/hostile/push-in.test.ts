@@ -321,3 +321,60 @@ describe('lis-push-in node: time-out settings', () => {
     assert.equal(lastStatus(helper.getNode('n'))?.fill, 'red');
   });
 });
+
+describe('lis-push-in node: deep nesting', () => {
+  let port: number;
+  beforeEach(async () => {
+    port = await freePort();
+    await helper.startServer();
+    // Two wires: Node-RED copies the message for the second, as a flow with a debug tap beside it does.
+    const flow = [
+      { id: 'n', type: 'lis-push-in', localApiAddress: '127.0.0.1', localApiPort: port, wires: [['out1', 'out2']] },
+      { id: 'out1', type: 'helper' },
+      { id: 'out2', type: 'helper' },
+    ];
+    await helper.load(nodeModules(...ALL_LIS_NODES) as never, flow as never);
+    await waitUntil(() => lastStatus(helper.getNode('n'))?.fill !== undefined, 3000, 'push-in status');
+  });
+  afterEach(async () => {
+    await helper.unload();
+    await helper.stopServer();
+  });
+
+  /** `{"a":{"a":...0...}}`, `levels` deep, written out as text (building it as an object would overflow here too). */
+  const deep = (levels: number) => `${'{"a":'.repeat(levels)}0${'}'.repeat(levels)}`;
+  /** A body whose placeholder string "DEEP" is replaced by a nested value. */
+  const withDeep = (shape: unknown, levels: number) => JSON.stringify(shape).replace('"DEEP"', deep(levels));
+
+  const SHAPES: Array<{ where: string; body: (s: string) => unknown; path: RegExp }> = [
+    { where: 'an unknown field of the order', body: (s) => ({ order: anOrder(s, { Extra: 'DEEP' }) }), path: /^order\.Extra\.a\.a/ },
+    { where: 'an unknown field of the patient', body: (s) => ({ order: anOrder(s, { patient: { ID: 'P1', Name: 'Roe, Jane', Sex: 'F', Extra: 'DEEP' } }) }), path: /^order\.patient\.Extra\.a/ },
+    { where: 'the second order of a batch', body: (s) => ({ orders: [anOrder(`${s}-1`), anOrder(`${s}-2`, { Extra: 'DEEP' })] }), path: /^orders\[1\]\.Extra\.a/ },
+    { where: 'a field beside the order', body: (s) => ({ order: anOrder(s), Extra: 'DEEP' }), path: /^Extra\.a/ },
+    { where: 'a bare order', body: (s) => ({ ...anOrder(s), Extra: 'DEEP' }), path: /^Extra\.a/ },
+    { where: 'the Tests array', body: (s) => ({ order: anOrder(s, { Tests: ['T-GLU', 'DEEP'] }) }), path: /^order\.Tests\[1\]\.a/ },
+  ];
+
+  for (const shape of SHAPES) {
+    it(`refuses an order with a value nested 100,000 levels deep in ${shape.where} with 422 naming the field, and passes nothing on`, async () => {
+      const got = collect('out1');
+      const copies = collect('out2');
+      const answer = await request(port, { headers: json, body: withDeep(shape.body('DEEP-1'), 100_000) });
+      assert.equal(answer.status, 422, answer.body);
+      const body = JSON.parse(answer.body) as { message: string; errors: string[] };
+      assert.match(body.errors[0]!, shape.path);
+      assert.match(body.errors[0]!, /nested more than 32 levels/);
+      await sleep(200);
+      assert.equal(got.length + copies.length, 0);
+    });
+  }
+
+  it('answers 200 to an order with a moderately nested unknown field only once it reached the flow, copies included', async () => {
+    const got = collect('out1');
+    const copies = collect('out2');
+    const answer = await request(port, { headers: json, body: withDeep({ order: anOrder('NESTED-OK', { Extra: 'DEEP' }) }, 20) });
+    assert.equal(answer.status, 200, answer.body);
+    await waitUntil(() => got.length === 1 && copies.length === 1, 3000, 'the order on both wires');
+    assert.equal((got[0]!.payload as { SampleNumber: string }).SampleNumber, 'NESTED-OK');
+  });
+});

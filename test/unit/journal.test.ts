@@ -91,7 +91,7 @@ describe('AppendLog', () => {
 describe('ResultJournal', () => {
   const open = (now = () => Date.now()) => ResultJournal.open({ file, retentionMs: 7 * DAY, now });
 
-  it('offers a stored message for replay until it is settled, and never twice', async () => {
+  it('offers a stored message for replay until it is settled or given up on', async () => {
     let j = await open();
     await j.received('link-1', 'm1', Buffer.from('H|\\^&\rL|1\r', 'latin1'), 'terminator');
     await j.received('link-1', 'm2', Buffer.from('H|\\^&\rL|1\r', 'latin1'), 'terminator');
@@ -108,8 +108,13 @@ describe('ResultJournal', () => {
     await j.close();
 
     j = await open();
-    assert.deepEqual(j.toReplay('link-1'), [], 'replayed once only');
-    assert.deepEqual(j.stuck().map((m) => m.id), ['m1'], 'a replayed message that never settled is reported stuck');
+    assert.deepEqual(j.toReplay('link-1').map((m) => m.id), ['m1'], 'a replay a crash may have cut short is offered again');
+    await j.markStuck('m1', 'not settled a minute after its replay');
+    await j.close();
+
+    j = await open();
+    assert.deepEqual(j.toReplay('link-1'), [], 'given up on: not replayed in a loop');
+    assert.deepEqual(j.stuck().map((m) => [m.id, m.stuck]), [['m1', 'not settled a minute after its replay']], 'listed for an operator');
     await j.close();
   });
 
@@ -238,17 +243,19 @@ describe('heldOutcome', () => {
 describe('UnackedCopies', () => {
   const msg = (stamp: string, value: string) => Buffer.from(`H|\\^&|||A|||||||P||${stamp}\rP|1\rO|1|S1\rR|1|^^^GLU|${value}\rL|1|N\r`, 'latin1');
 
-  it('recognises a repeat once, even with a new message time-stamp in its H record', () => {
+  it('recognises a repeat, even with a new message time-stamp in its H record, until the repeat is acknowledged', () => {
     const copies = new UnackedCopies();
     copies.remember(msg('20261121100000', '5.4'), 'j1', 0);
-    assert.equal(copies.takeRepeat(msg('20261121100000', '6.1'), 1000), undefined, 'another result is no repeat');
-    assert.equal(copies.takeRepeat(msg('20261121100015', '5.4'), 1000), 'j1');
-    assert.equal(copies.takeRepeat(msg('20261121100015', '5.4'), 2000), undefined, 'one repeat expected, not more');
+    assert.equal(copies.find(msg('20261121100000', '6.1'), 1000), undefined, 'another result is no repeat');
+    assert.equal(copies.find(msg('20261121100015', '5.4'), 1000), 'j1');
+    assert.equal(copies.find(msg('20261121100030', '5.4'), 1500), 'j1', 'a repeat whose own ACK was lost is followed by another');
+    copies.forget(msg('20261121100030', '5.4'));
+    assert.equal(copies.find(msg('20261121100045', '5.4'), 2000), undefined, 'once a repeat is acknowledged, no further one is expected');
   });
 
   it('forgets copies after its window, so a later identical message is processed', () => {
     const copies = new UnackedCopies(60_000);
     copies.remember(msg('20261121100000', '5.4'), 'j1', 0);
-    assert.equal(copies.takeRepeat(msg('20261121100000', '5.4'), 60_001), undefined);
+    assert.equal(copies.find(msg('20261121100000', '5.4'), 60_001), undefined);
   });
 });

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { LINE, SessionBook, type Route } from '../../lib/sessions/session-book';
 import { tcpConnectionEvent, tcpSessionKey } from '../../lib/sessions/tcp-status';
-import { messageSender } from '../../lib/astm/records/sender';
+import { messageSender } from '../../lib/astm/records/peek';
 import { AstmLink, buildFrame, type LinkAction } from '../../lib/astm/link';
 import { UnframedLink } from '../../lib/astm/unframed-link';
 import { ACK, ENQ } from '../../lib/astm/control';

@@ -6,7 +6,7 @@
 export { DEFAULT_DELIMITERS, checkDelimiters, isHeaderText, readHeaderDelimiters, type Delimiters } from './delimiters';
 export { AstmDecodeError, AstmDelimiterError, AstmEncodeError, AstmRecordError, AstmTimestampError, type AstmPosition } from './errors';
 export { escapeText, unescapeText } from './escape';
-export { messageSender, type Sender } from './sender';
+export { carriesResults, messageSender, type Sender } from './peek';
 export { COMMENT_FIELDS, HEADER_FIELDS, ORDER_FIELDS, PATIENT_FIELDS, QUERY_FIELDS, RESULT_FIELDS, TERMINATOR_FIELDS } from './fields';
 export { decodeMessage, encodeMessage, splitMessages, type AstmMessage, type DecodeOptions } from './message';
 export { decodeRecord, encodeRecord } from './record';
