@@ -10,9 +10,9 @@
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import type { Request, Response } from 'express';
-import { decodeMessage, splitMessages } from '../lib/astm/records';
 import { PROFILES, findProfile, type DialectProfile } from '../lib/astm/dialects';
-import { AnswerOrder, QueryBook, buildNoInformation, buildOrderMessage, toLabEvents, type LabEvent, type LabOrder } from '../lib/astm/lab';
+import { buildNoInformation, buildOrderMessage, labEventsOf, type LabOrder } from '../lib/astm/lab';
+import { HostConversation, type ConversationAction, type ConversationRules } from '../lib/conversation/host-conversation';
 import { LisError, invalidInput } from '../lib/lis/errors';
 import { fail } from './shared/lis-request-node';
 import { installRoutesOnce } from './shared/admin';
@@ -24,10 +24,6 @@ interface Def extends NodeDef {
   dialect?: string;
   timeZone?: string;
 }
-
-/** How long the LIS test IDs of a downloaded order are kept, to tell the test-mapper what was ordered. */
-const ORDERED_RETAIN_MS = 24 * 60 * 60_000;
-const ORDERED_MAX = 10_000;
 
 /** What a received message became: result batches sent on, and the samples it named. */
 interface Translated {
@@ -63,15 +59,13 @@ export = function register(RED: NodeAPI): void {
       return;
     }
     const dialect: DialectProfile = profile;
-    const book = new QueryBook(dialect);
-    // "No information" answers that name no sample wait until their query is the oldest open one on their link.
-    const anonymousNoInfo = dialect.noOrder?.form === 'terminator';
-    const answerOrder = new AnswerOrder(dialect.queryDeadlineMs);
-    const held: Array<{ link: string; sample: string; msg: Msg; text: string }> = [];
-    let releaseTimer: NodeJS.Timeout | undefined;
-    const ordered = new Map<string, { tests: string[]; at: number }>();
-    const counts = { queries: 0, results: 0, orders: 0 };
-    const showCounts = () => node.status({ fill: 'green', shape: 'dot', text: t('counts', { q: counts.queries, r: counts.results, o: counts.orders }) });
+    const conversation = new HostConversation<Msg>(conversationRules(dialect), {
+      order: (order, at) => buildOrderMessage(order, dialect, { ...at, timeZone }),
+      noInformation: (sample, at) => buildNoInformation(sample, dialect, { ...at, timeZone, queried: true }),
+    });
+    let timer: NodeJS.Timeout | undefined;
+    let results = 0;
+    const showCounts = () => node.status({ fill: 'green', shape: 'dot', text: t('counts', { q: conversation.counts.queries, r: results, o: conversation.counts.orders }) });
     node.status({ fill: 'green', shape: 'dot', text: dialect.label });
 
     node.on('input', (rawMsg, rawSend, rawDone) => {
@@ -79,9 +73,10 @@ export = function register(RED: NodeAPI): void {
       const send = rawSend as Send;
       const done = rawDone as Done;
       try {
-        if (msg.topic === ASTM_MESSAGE_TOPIC) fromAnalyzerJournaled(msg, send);
-        else if (isLabOrder(msg.payload)) downloadOrder(msg, msg.payload, send);
-        else if (typeof msg.payload === 'string') answerNoOrder(msg, msg.payload.trim(), send);
+        const now = Date.now();
+        if (msg.topic === ASTM_MESSAGE_TOPIC) fromAnalyzerJournaled(msg, send, now);
+        else if (isLabOrder(msg.payload)) perform(conversation.order(linkOf(msg), msg.payload, now, msg), msg, send);
+        else if (typeof msg.payload === 'string') perform(conversation.noOrder(linkOf(msg), msg.payload.trim(), now, msg), msg, send);
         else throw invalidInput('not understood', ['msg.payload must be a received message (msg.topic "astm:message"), a LIS order with instrumentTests, or a sample number with no order']);
         showCounts();
         done();
@@ -95,12 +90,12 @@ export = function register(RED: NodeAPI): void {
      * knows when all of them have reached lis-send-results (and a message that
      * could not be read is not replayed after a restart only to fail again).
      */
-    function fromAnalyzerJournaled(msg: Msg, send: Send): void {
+    function fromAnalyzerJournaled(msg: Msg, send: Send, now: number): void {
       const journalId = (msg.astm as { journalId?: unknown } | undefined)?.journalId;
-      if (typeof journalId !== 'string') return void fromAnalyzer(msg, send, undefined);
+      if (typeof journalId !== 'string') return void fromAnalyzer(msg, send, undefined, now);
       let made: Translated;
       try {
-        made = fromAnalyzer(msg, send, journalId);
+        made = fromAnalyzer(msg, send, journalId, now);
       } catch (err) {
         notePlanned(journalId, { parts: 0, samples: [] }, `not understood: ${err instanceof Error ? err.message : String(err)}`);
         throw err;
@@ -117,177 +112,74 @@ export = function register(RED: NodeAPI): void {
     }
 
     /** Returns the number of result batches sent on (each tagged with its part number when the message is journaled), and the samples named. */
-    function fromAnalyzer(msg: Msg, send: Send, journalId: string | undefined): Translated {
+    function fromAnalyzer(msg: Msg, send: Send, journalId: string | undefined, now: number): Translated {
+      if (!Buffer.isBuffer(msg.payload)) throw invalidInput('not decoded', ['an astm:message must carry the message bytes in msg.payload']);
       const replay = (msg.astm as { replay?: unknown } | undefined)?.replay === true;
+      const withAstm = (extra: Record<string, unknown>): Msg => Object.assign(RED.util.cloneMessage(msg) as Msg, { astm: { ...(msg.astm as object), dialect: dialect.id, ...extra } });
       let parts = 0;
       const samples = new Set<string>();
-      if (!Buffer.isBuffer(msg.payload)) throw invalidInput('not decoded', ['an astm:message must carry the message bytes in msg.payload']);
-      const text = msg.payload.toString(dialect.charset === 'utf8' ? 'utf8' : 'latin1');
-      const events: LabEvent[] = [];
-      for (const part of splitMessages(text)) events.push(...toLabEvents(decodeMessage(part), dialect, { timeZone }));
-      const now = Date.now();
-      for (const event of events) {
-        switch (event.type) {
-          case 'query':
-            for (const q of event.samples) samples.add(q.sampleNumber);
-            if (replay) {
-              // The analyzer gave up waiting for this answer long ago; an order now would arrive unasked.
-              node.warn(`replayed message: the query for ${event.samples.map((q) => q.sampleNumber).join(', ')} is not answered again`);
-              break;
-            }
-            book.onQuery(event, now);
-            if (event.cancel) event.samples.forEach((q) => answerOrder.settled(linkOf(msg), q.sampleNumber));
-            else answerOrder.queried(linkOf(msg), event.samples.map((q) => q.sampleNumber), now);
-            if (event.cancel) {
-              node.warn(`the analyzer cancelled its query for ${event.samples.map((s) => s.sampleNumber).join(', ')}: an order arriving now is not sent`);
-              break;
-            }
-            if (!dialect.order) {
-              // Asking the LIS would only end in an order this dialect cannot write.
-              node.warn(`${dialect.label} has no documented order download: query for ${event.samples.map((s) => s.sampleNumber).join(', ')} passed to output 4`);
-              send([null, null, null, Object.assign(RED.util.cloneMessage(msg) as Msg, { topic: 'query', payload: event.samples })]);
-              break;
-            }
-            for (const sample of event.samples) {
-              counts.queries++;
-              const out = RED.util.cloneMessage(msg) as Msg;
-              out.payload = sample.sampleNumber;
-              out.topic = 'query';
-              out.astm = { ...(msg.astm as object), dialect: dialect.id, query: sample };
-              send([out, null, null, null]);
-            }
-            break;
-          case 'results': {
-            counts.results += event.results.length;
-            for (const r of event.results) samples.add(r.SampleNumber);
-            const out = RED.util.cloneMessage(msg) as Msg;
-            out.payload = event.results;
-            out.topic = 'results';
-            out.astm = { ...(msg.astm as object), dialect: dialect.id, problems: event.problems };
-            const tests = orderedTestsFor(event.results.map((r) => r.SampleNumber), now);
-            if (tests.length > 0) out.orderedTests = tests;
-            if (journalId !== undefined) out.journal = { message: journalId, part: parts };
-            parts++;
-            if (event.problems.length > 0) node.warn(`results: ${event.problems.join('; ')}`);
-            send([null, out, null, null]);
-            break;
-          }
-          case 'qc':
-          case 'unassigned':
-          case 'other': {
-            const out = RED.util.cloneMessage(msg) as Msg;
-            out.topic = event.type;
-            out.payload = event.type === 'other' ? { reason: event.reason, text } : event.type === 'qc' ? event.results : event.items;
-            out.astm = { ...(msg.astm as object), dialect: dialect.id };
-            if (event.type === 'unassigned') {
-              node.warn(`${event.items.length} result(s) belong to no sample and were not sent to the LIS: ${event.items.map((i) => i.reason).join('; ')}`);
-            }
-            send([null, null, null, out]);
-            break;
-          }
+      for (const event of labEventsOf(msg.payload, dialect, timeZone)) {
+        if (event.type === 'query') {
+          event.samples.forEach((q) => samples.add(q.sampleNumber));
+          perform(conversation.query(linkOf(msg), event, now, msg, replay), msg, send);
+        } else if (event.type === 'results') {
+          results += event.results.length;
+          event.results.forEach((r) => samples.add(r.SampleNumber));
+          const out = Object.assign(withAstm({ problems: event.problems }), { payload: event.results, topic: 'results' });
+          const tests = conversation.orderedTests(event.results.map((r) => r.SampleNumber), now);
+          if (tests.length > 0) out.orderedTests = tests;
+          if (journalId !== undefined) out.journal = { message: journalId, part: parts };
+          parts++;
+          if (event.problems.length > 0) node.warn(`results: ${event.problems.join('; ')}`);
+          send([null, out, null, null]);
+        } else {
+          if (event.type === 'unassigned') node.warn(`${event.items.length} result(s) belong to no sample and were not sent to the LIS: ${event.items.map((i) => i.reason).join('; ')}`);
+          const payload = event.type === 'other' ? { reason: event.reason, text: msg.payload.toString(dialect.charset === 'utf8' ? 'utf8' : 'latin1') } : event.type === 'qc' ? event.results : event.items;
+          send([null, null, null, Object.assign(withAstm({}), { topic: event.type, payload })]);
         }
       }
       return { parts, samples: [...samples] };
     }
 
-    function downloadOrder(msg: Msg, order: LabOrder, send: Send): void {
-      const now = Date.now();
-      const decision = book.decide(order.SampleNumber, now);
-      if (!decision.send) throw new LisError(`order for sample ${order.SampleNumber} not sent: ${decision.reason}`, { code: 'ORDER_REFUSED' });
-      if (!decision.queried && decision.note) node.warn(decision.note);
-      const text = buildOrderMessage(order, dialect, decision.queried ? { now: new Date(now), timeZone, queried: true, query: decision.query } : { now: new Date(now), timeZone, queried: false });
-      book.onAnswered(order.SampleNumber, now);
-      remember(order, now);
-      counts.orders++;
-      toAnalyzer(msg, text, send);
-      answerOrder.settled(linkOf(msg), order.SampleNumber);
-      releaseHeld();
-    }
-
-    function answerNoOrder(msg: Msg, sampleNumber: string, send: Send): void {
-      const now = Date.now();
-      const decision = book.decide(sampleNumber, now);
-      if (!decision.send || !decision.queried) {
-        node.warn(`no "no information" answer for sample ${sampleNumber}: ${decision.send ? 'it has no open query' : decision.reason}`);
-        return;
-      }
-      const text = buildNoInformation(sampleNumber, dialect, { now: new Date(now), timeZone, queried: true, query: decision.query });
-      book.onAnswered(sampleNumber, now);
-      const link = linkOf(msg);
-      if (anonymousNoInfo && !answerOrder.isOldest(link, sampleNumber, now)) {
-        held.push({ link, sample: sampleNumber, msg, text });
-        armRelease();
-        return;
-      }
-      toAnalyzer(msg, text, send);
-      answerOrder.settled(link, sampleNumber);
-      releaseHeld();
-    }
-
-    /** Sends held "no information" answers whose query has become the oldest open one; drops those past their deadline. */
-    function releaseHeld(): void {
-      for (let progress = true; progress; ) {
-        progress = false;
-        const now = Date.now();
-        for (let i = 0; i < held.length; i++) {
-          const h = held[i]!;
-          if (!answerOrder.isOpen(h.link, h.sample, now)) {
-            held.splice(i, 1);
-            node.warn(`"no information" for sample ${h.sample} not sent: an earlier query on the same link was still unanswered when the analyzer's ${dialect.queryDeadlineMs} ms ran out, and the answer names no sample`);
-            progress = true;
+    /** Carries out what the conversation decided; `msg` is the input being handled (answers held earlier leave on their own). */
+    function perform(actions: ConversationAction<Msg>[], msg: Msg, send: Send): void {
+      for (const a of actions) {
+        const sendFor = a.type !== 'warn' && a.context !== msg ? (m: unknown) => node.send(m as never) : send;
+        switch (a.type) {
+          case 'ask':
+            sendFor([Object.assign(RED.util.cloneMessage(a.context) as Msg, { payload: a.sample.sampleNumber, topic: 'query', astm: { ...(a.context.astm as object), dialect: dialect.id, query: a.sample } }), null, null, null]);
             break;
-          }
-          if (answerOrder.isOldest(h.link, h.sample, now)) {
-            held.splice(i, 1);
-            // Its input message completed long ago: a node-originated send.
-            toAnalyzer(h.msg, h.text, (m) => node.send(m as never));
-            answerOrder.settled(h.link, h.sample);
-            progress = true;
+          case 'unanswerable':
+            sendFor([null, null, null, Object.assign(RED.util.cloneMessage(a.context) as Msg, { topic: 'query', payload: a.samples })]);
             break;
-          }
+          case 'send':
+            a.context.payload = Buffer.from(a.text, dialect.charset === 'utf8' ? 'utf8' : 'latin1');
+            a.context.topic = ASTM_SEND_TOPIC;
+            sendFor([null, null, a.context, null]);
+            break;
+          case 'refused':
+            throw new LisError(`order for sample ${a.sampleNumber} not sent: ${a.reason}`, { code: 'ORDER_REFUSED' });
+          case 'warn':
+            node.warn(a.text);
+            break;
         }
       }
-      armRelease();
+      arm();
     }
 
-    function armRelease(): void {
-      if (releaseTimer) clearTimeout(releaseTimer);
-      releaseTimer = undefined;
-      if (held.length === 0) return;
-      const next = answerOrder.nextDeadline(Date.now());
-      if (next !== undefined) releaseTimer = setTimeout(releaseHeld, Math.max(0, next - Date.now()) + 1);
+    /** One timer, at the conversation's next deadline. */
+    function arm(): void {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      const next = conversation.nextDeadline(Date.now());
+      if (next !== undefined) timer = setTimeout(() => perform(conversation.tick(Date.now()), {} as Msg, () => undefined), Math.max(0, next - Date.now()));
     }
 
     node.on('close', (_removed: boolean, done: () => void) => {
-      if (releaseTimer) clearTimeout(releaseTimer);
-      held.length = 0;
+      if (timer) clearTimeout(timer);
+      conversation.close();
       done();
     });
-
-    function toAnalyzer(msg: Msg, text: string, send: Send): void {
-      msg.payload = Buffer.from(text, dialect.charset === 'utf8' ? 'utf8' : 'latin1');
-      msg.topic = ASTM_SEND_TOPIC;
-      send([null, null, msg, null]);
-    }
-
-    function remember(order: LabOrder, now: number): void {
-      if (!order.Tests || order.Tests.length === 0) return;
-      ordered.delete(order.SampleNumber);
-      ordered.set(order.SampleNumber, { tests: [...order.Tests], at: now });
-      for (const [key, v] of ordered) {
-        if (ordered.size <= ORDERED_MAX && now - v.at <= ORDERED_RETAIN_MS) break;
-        ordered.delete(key);
-      }
-    }
-
-    function orderedTestsFor(samples: string[], now: number): string[] {
-      const out = new Set<string>();
-      for (const s of new Set(samples)) {
-        const entry = ordered.get(s);
-        if (entry && now - entry.at <= ORDERED_RETAIN_MS) entry.tests.forEach((x) => out.add(x));
-      }
-      return [...out];
-    }
   }
 
   RED.nodes.registerType('astm-message', AstmMessageNode as never);
@@ -297,6 +189,11 @@ export = function register(RED: NodeAPI): void {
 function linkOf(msg: Msg): string {
   const session = msg._session as { id?: unknown } | undefined;
   return session && session.id !== undefined ? String(session.id) : 'line';
+}
+
+/** What the conversation needs of a dialect. */
+function conversationRules(d: DialectProfile): ConversationRules {
+  return { id: d.id, label: d.label, queryDeadlineMs: d.queryDeadlineMs, acceptsUnsolicitedOrders: d.acceptsUnsolicitedOrders, canDownload: d.order !== undefined, anonymousNoInformation: d.noOrder?.form === 'terminator' };
 }
 
 function isLabOrder(payload: unknown): payload is LabOrder {
