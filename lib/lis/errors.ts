@@ -91,3 +91,8 @@ export class LisError extends Error {
 export function invalidInput(message: string, errors: string[]): LisError {
   return new LisError(errors.length > 0 ? `${message}: ${errors.join('; ')}` : message, { code: 'INVALID_INPUT', errors });
 }
+
+/** The text of anything thrown, for messages and logs. */
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
