@@ -6,16 +6,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Node, NodeAPI } from 'node-red';
-import type { Request, Response } from 'express';
 import { resultsFrom } from '../lib/lis/inputs';
-import { LisError } from '../lib/lis/errors';
+import { LisError, messageOf } from '../lib/lis/errors';
 import type { LisClient } from '../lib/lis/client';
 import type { AttemptHooks } from '../lib/lis/retry';
 import { ResultDelivery } from '../lib/journal/delivery';
+import { contextOf, heldDue, heldSummary, selectKeys } from '../lib/journal/held';
 import type { BatchRecord, ResultJournal } from '../lib/journal/journal';
 import { readWholeNumbers } from '../lib/util/settings';
 import { fail, lisInfo, setupLisRequestNode, type LisNodeDef } from './shared/lis-request-node';
-import { adminUser, installRoutesOnce } from './shared/admin';
+import { installHeldRoutes, registerSender } from './shared/held-routes';
 import { journalFor } from './shared/journal';
 import { StatusReporter } from './shared/status';
 import { DISCARD_TOPIC, RESEND_TOPIC, type Done, type LisConfigNode, type Msg } from './shared/types';
@@ -27,15 +27,8 @@ interface Def extends LisNodeDef {
   heldWarnMinutes?: string | number;
 }
 
-
-/** How a deployed sender resends a batch for the admin endpoint. */
-interface Sender {
-  resend(key: string, by: string): Promise<void>;
-}
-const senders = new Map<string, Sender>();
-
 export = function register(RED: NodeAPI): void {
-  installRoutesOnce(RED, 'held', () => installHeldRoutes(RED));
+  installHeldRoutes(RED);
 
   function LisSendResults(this: Node, def: Def) {
     RED.nodes.createNode(this, def);
@@ -54,6 +47,7 @@ export = function register(RED: NodeAPI): void {
     const config = (def.lis ? RED.nodes.getNode(def.lis) : null) as LisConfigNode | null;
     let delivery: ResultDelivery | undefined;
     let stopWatching: (() => void) | undefined;
+    let unregister: (() => void) | undefined;
     let timer: NodeJS.Timeout | undefined;
     let closed = false;
 
@@ -61,7 +55,7 @@ export = function register(RED: NodeAPI): void {
       delivery = new ResultDelivery(journal, node.id);
       if (closed) return delivery;
       stopWatching = journal.onChange(showHeld);
-      senders.set(node.id, { resend: (key, by) => resendOne(key, by).then(() => undefined) });
+      unregister = registerSender(node.id, { resend: (key, by) => resendOne(key, by) });
       showHeld();
       void checkHeld(journal);
       timer = setInterval(() => void checkHeld(journal), values.autoResendSeconds * 1000);
@@ -69,7 +63,7 @@ export = function register(RED: NodeAPI): void {
       return delivery;
     });
     ready.catch((err: unknown) => {
-      const e = new LisError(`the result journal could not be opened, so no result can be sent safely: ${err instanceof Error ? err.message : String(err)}`, { code: 'JOURNAL' });
+      const e = new LisError(`the result journal could not be opened, so no result can be sent safely: ${messageOf(err)}`, { code: 'JOURNAL' });
       status.failed(e);
       node.error(e, { payload: undefined, error: e.toMsgError() });
     });
@@ -80,7 +74,7 @@ export = function register(RED: NodeAPI): void {
       def,
       async (msg, { client, hooks }) => {
         const d = await ready.catch((err: unknown) => {
-          throw new LisError(`results not sent: the result journal is unavailable (${err instanceof Error ? err.message : String(err)})`, { code: 'JOURNAL' });
+          throw new LisError(`results not sent: the result journal is unavailable (${messageOf(err)})`, { code: 'JOURNAL' });
         });
         if (msg.topic === RESEND_TOPIC) return resendCommand(d, msg, client, hooks);
         if (msg.topic === DISCARD_TOPIC) return discardCommand(d, msg);
@@ -119,7 +113,7 @@ export = function register(RED: NodeAPI): void {
           const { answer, batch } = await d.resend(client, key, 'message', hooks);
           node.send(resentMessage(batch, answer.body, lisInfo(answer.info)) as never);
         } catch (err) {
-          failures.push(`${key}: ${err instanceof Error ? err.message : String(err)}`);
+          failures.push(`${key}: ${messageOf(err)}`);
         }
       }
       if (failures.length > 0) throw new LisError(`${failures.length} of ${keys.length} held batch(es) not resent: ${failures.join('; ')}`, { code: 'HELD', errors: failures });
@@ -157,27 +151,22 @@ export = function register(RED: NodeAPI): void {
         showingHeld = false;
         return;
       }
-      const limit = Date.now() - values.heldWarnMinutes * 60_000;
-      status.held(held.length, held.some((b) => b.at < limit));
+      status.held(held.length, heldDue(held, Date.now(), values.heldWarnMinutes * 60_000, false).overdue);
       showingHeld = true;
     }
 
     /** Raises the age warning (once per batch) and, when asked to, resends what never reached the LIS. */
     async function checkHeld(journal: ResultJournal): Promise<void> {
       if (!delivery || closed) return;
-      const limit = Date.now() - values.heldWarnMinutes * 60_000;
-      for (const b of delivery.held()) {
-        if (b.at >= limit || b.warned) continue;
+      const due = heldDue(delivery.held(), Date.now(), values.heldWarnMinutes * 60_000, def.autoResend === true && config?.client !== undefined);
+      for (const b of due.warn) {
         const minutes = Math.round((Date.now() - b.at) / 60_000);
         const err = new LisError(`results for sample(s) ${b.samples.join(', ')} held for ${minutes} min (${b.state}: ${b.error?.message ?? 'no answer'}); resend or discard batch ${b.key}`, { code: 'HELD' });
         node.error(err, { topic: 'lis:held', payload: heldSummary(b), error: err.toMsgError() });
         await journal.warned(b.key).catch(() => undefined);
       }
-      if (def.autoResend !== true || !config?.client) return;
-      for (const b of delivery.held()) {
-        if (!b.notSent || closed) continue;
-        await resendOne(b.key, 'auto-resend').catch(() => undefined);
-      }
+      if (due.resend.length === 0) return;
+      for (const b of due.resend) if (!closed) await resendOne(b.key, 'auto-resend').catch(() => undefined);
       showHeld();
     }
 
@@ -185,116 +174,14 @@ export = function register(RED: NodeAPI): void {
       closed = true;
       if (timer) clearInterval(timer);
       stopWatching?.();
-      senders.delete(node.id);
+      unregister?.();
       done();
     });
   }
   RED.nodes.registerType('lis-send-results', LisSendResults as never);
 };
 
-function installHeldRoutes(RED: NodeAPI): void {
-  const admin = RED.httpAdmin as unknown as {
-    get: (path: string, ...h: unknown[]) => void;
-    post: (path: string, ...h: unknown[]) => void;
-  };
-  const problem = (res: Response, status: number, err: unknown) => res.status(status).json({ error: err instanceof Error ? err.message : String(err) });
-
-  admin.get('/lis-bridge/held', RED.auth.needsPermission('lis.read'), (_req: Request, res: Response) => {
-    journalFor(RED)
-      .then((journal) => {
-        res.json({
-          batches: journal.held().map((b) => ({ ...heldSummary(b), deployed: senders.has(b.node) })),
-          stuck: journal.stuck().map((m) => ({ id: m.id, link: m.link, at: new Date(m.at).toISOString(), samples: m.samples ?? [], reason: m.stuck ?? null, parts: m.parts ?? null, handed: m.handed.size, note: m.note ?? null })),
-        });
-      })
-      .catch((err: unknown) => problem(res, 500, err));
-  });
-
-  /**
-   * One held batch, acted on: 404 when unknown; the answer describes the batch
-   * afterwards, with its result count taken before (a finished batch's results
-   * leave memory).
-   */
-  const onBatch =
-    (act: (journal: ResultJournal, batch: BatchRecord, by: string) => Promise<void>, failStatus: (err: unknown) => number) =>
-    (req: Request, res: Response) => {
-      const key = String(req.params.key);
-      journalFor(RED)
-        .then(async (journal) => {
-          const batch = journal.batch(key);
-          if (!batch) return problem(res, 404, `no batch ${key}`);
-          const { results } = heldSummary(batch);
-          try {
-            await act(journal, batch, adminUser(req));
-            res.json({ ...heldSummary(journal.batch(key)!), results });
-          } catch (err) {
-            problem(res, failStatus(err), err);
-          }
-        })
-        .catch((err: unknown) => problem(res, 500, err));
-    };
-
-  admin.post(
-    '/lis-bridge/held/:key/resend',
-    RED.auth.needsPermission('lis.write'),
-    onBatch(
-      async (_journal, batch, by) => {
-        const sender = senders.get(batch.node);
-        if (!sender) throw new NotDeployed(`the lis-send-results node ${batch.node} that held batch ${batch.key} is not deployed: deploy it (or discard the batch)`);
-        await sender.resend(batch.key, by);
-      },
-      (err) => (err instanceof NotDeployed || (err instanceof LisError && err.code === 'INVALID_INPUT') ? 409 : 502),
-    ),
-  );
-
-  admin.post(
-    '/lis-bridge/held/:key/discard',
-    RED.auth.needsPermission('lis.write'),
-    onBatch(async (journal, batch, by) => void (await new ResultDelivery(journal, batch.node).discard(batch.key, by)), () => 409),
-  );
-}
-
-class NotDeployed extends Error {}
-
-/** What an operator needs to decide about a held batch (no result values: those stay in the journal). */
-function heldSummary(b: BatchRecord): Record<string, unknown> {
-  return {
-    key: b.key,
-    node: b.node,
-    state: b.state,
-    samples: b.samples,
-    results: Array.isArray(b.body) ? b.body.length : 0,
-    firstSent: new Date(b.at).toISOString(),
-    updated: new Date(b.updatedAt).toISOString(),
-    error: b.error ?? null,
-    notSent: b.notSent,
-  };
-}
-
 /** The flow's message rebuilt for a resend, as the original send would have passed it on. */
 function resentMessage(batch: BatchRecord, body: unknown, info: ReturnType<typeof lisInfo>): Msg {
   return { ...batch.msg, payload: body, lis: { ...info, batch: batch.key, resent: true } } as Msg;
-}
-
-/** The held batches a command names: a key, a list of keys, or "all" (resend also takes no payload as all). */
-function selectKeys(payload: unknown, held: BatchRecord[], emptyMeansAll = true): string[] {
-  if (payload === 'all' || (emptyMeansAll && (payload === undefined || payload === null || payload === ''))) return held.map((b) => b.key);
-  if (typeof payload === 'string') return [payload];
-  if (Array.isArray(payload) && payload.every((k) => typeof k === 'string')) return payload as string[];
-  throw new LisError('msg.payload must be a held batch key, an array of keys, or "all"', { code: 'INVALID_INPUT' });
-}
-
-/** The message's other properties, JSON-safe, kept with the batch so a resend after a restart gives the flow what it had. */
-function contextOf(msg: Msg): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(msg)) {
-    if (k === 'payload' || k === 'error' || k === 'req' || k === 'res' || k.startsWith('_')) continue;
-    try {
-      const json = JSON.stringify(v);
-      if (json !== undefined) out[k] = JSON.parse(json);
-    } catch {
-      // A value that cannot be stored (a cycle, a BigInt) is left out of the journal, not fatal.
-    }
-  }
-  return out;
 }
