@@ -9,7 +9,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useLisStub } from '../support/lifecycle';
@@ -208,8 +208,11 @@ describe('journal: the final ACK waits for the disk', () => {
     assert.deepEqual(ctx.stub.to('/results').map((r) => r.json), [{ results: lisItems('S-ACK') }]);
   });
 
-  it('NAKs the final frame when the journal cannot be opened, reports JOURNAL to Catch, and sends nothing', async () => {
-    const blocker = join(mkdtempSync(join(tmpdir(), 'lis-journal-blocked-')), 'a-file');
+  it('NAKs the final frame when the journal cannot be opened, reports JOURNAL to Catch, and sends nothing', async (t) => {
+    const blockerDir = mkdtempSync(join(tmpdir(), 'lis-journal-blocked-'));
+    // t.after runs after afterEach has unloaded the flow: nothing can open the journal path any more.
+    t.after(() => rmSync(blockerDir, { recursive: true, force: true }));
+    const blocker = join(blockerDir, 'a-file');
     writeFileSync(blocker, 'not a directory');
     bridgeSettingsForTests({ dir: join(blocker, 'journal') });
     try {
