@@ -18,9 +18,9 @@ import { carriesResults, messageSender } from '../lib/astm/records/peek';
 import { LinkSessions, type SessionLink } from '../lib/sessions/link-sessions';
 import type { TransportMode } from '../lib/sessions/session-book';
 import { FrameTrace } from '../lib/trace';
-import { LisError, invalidInput } from '../lib/lis/errors';
+import { LisError, invalidInput } from '../lib/errors';
 import { readWholeNumbers } from '../lib/util/settings';
-import { fail } from './shared/lis-request-node';
+import { fail, refuseMisconfigured } from './shared/lis-request-node';
 import { bridgeSettings } from './shared/journal';
 import { linkJournal } from './shared/link-journal';
 import { StatusReporter, sharedTexts } from './shared/status';
@@ -63,13 +63,7 @@ export = function register(RED: NodeAPI): void {
       contentionWaitMs: { setting: 'contentionWaitMs', min: 1, fallback: DEFAULT_OPTIONS.contentionWaitMs },
       retryDelayMs: { setting: 'retryDelayMs', min: 0, fallback: DEFAULT_OPTIONS.retryDelayMs },
     });
-    if (errors.length > 0) {
-      const err = new LisError(`astm-link is misconfigured: ${errors.join('; ')}`, { code: 'NOT_CONFIGURED', errors });
-      status.failed(err);
-      node.error(err, { payload: undefined, error: err.toMsgError() });
-      node.on('input', (msg, _send, done) => fail(status, msg as Msg, err, done as Done));
-      return;
-    }
+    if (errors.length > 0) return refuseMisconfigured(node, status, errors);
     const journaled = def.journal !== false;
     const options = { checksums: def.checksums !== false, framePerRecord: def.framePerRecord === true, holdFinalAck: journaled, ...numbers };
     const trace = def.trace === false ? undefined : openTrace();

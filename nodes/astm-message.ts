@@ -13,8 +13,8 @@ import type { Request, Response } from 'express';
 import { PROFILES, findProfile, type DialectProfile } from '../lib/astm/dialects';
 import { buildNoInformation, buildOrderMessage, labEventsOf, type LabOrder } from '../lib/astm/lab';
 import { HostConversation, type ConversationAction, type ConversationRules } from '../lib/conversation/host-conversation';
-import { LisError, invalidInput } from '../lib/lis/errors';
-import { fail } from './shared/lis-request-node';
+import { LisError, invalidInput, messageOf } from '../lib/errors';
+import { fail, refuseMisconfigured } from './shared/lis-request-node';
 import { installRoutesOnce } from './shared/admin';
 import { journalFor } from './shared/journal';
 import { StatusReporter, sharedTexts } from './shared/status';
@@ -51,13 +51,7 @@ export = function register(RED: NodeAPI): void {
       : !isTimeZone(timeZone)
         ? `unknown time zone ${JSON.stringify(timeZone)} (expected an IANA name such as Europe/Berlin)`
         : undefined;
-    if (problem || !profile) {
-      const err = new LisError(`astm-message: ${problem}`, { code: 'NOT_CONFIGURED' });
-      status.failed(err);
-      node.error(err, { payload: undefined, error: err.toMsgError() });
-      node.on('input', (msg, _send, done) => fail(status, msg as Msg, err, done as Done));
-      return;
-    }
+    if (problem || !profile) return refuseMisconfigured(node, status, [problem ?? 'no dialect']);
     const dialect: DialectProfile = profile;
     const conversation = new HostConversation<Msg>(conversationRules(dialect), {
       order: (order, at) => buildOrderMessage(order, dialect, { ...at, timeZone }),
@@ -97,7 +91,7 @@ export = function register(RED: NodeAPI): void {
       try {
         made = fromAnalyzer(msg, send, journalId, now);
       } catch (err) {
-        notePlanned(journalId, { parts: 0, samples: [] }, `not understood: ${err instanceof Error ? err.message : String(err)}`);
+        notePlanned(journalId, { parts: 0, samples: [] }, `not understood: ${messageOf(err)}`);
         throw err;
       }
       notePlanned(journalId, made);
@@ -108,7 +102,7 @@ export = function register(RED: NodeAPI): void {
       // Looked up once: the settings and the path do not change while the node runs.
       (journal ??= journalFor(RED))
         .then((j) => j.planned(journalId, made.parts, note, made.samples))
-        .catch((err: unknown) => node.warn(`journal: could not note message ${journalId} as translated (${err instanceof Error ? err.message : String(err)}); it may be replayed after a restart, and lis-send-results will not send its results twice`));
+        .catch((err: unknown) => node.warn(`journal: could not note message ${journalId} as translated (${messageOf(err)}); it may be replayed after a restart, and lis-send-results will not send its results twice`));
     }
 
     /** Returns the number of result batches sent on (each tagged with its part number when the message is journaled), and the samples named. */

@@ -4,7 +4,8 @@
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { PushServer } from '../lib/lis/push-server';
-import { sharedTexts } from './shared/status';
+import { StatusReporter, sharedTexts } from './shared/status';
+import { refuseMisconfigured } from './shared/lis-request-node';
 import { readWholeNumbers } from '../lib/util/settings';
 
 interface Def extends NodeDef {
@@ -37,12 +38,7 @@ export = function register(RED: NodeAPI): void {
       requestTimeoutMs: { setting: 'requestTimeoutMs', min: 1, fallback: DEFAULT_REQUEST_TIMEOUT_MS },
     });
     const { port, bodyLimit, headersTimeoutMs, requestTimeoutMs } = values;
-    const problem = errors.length > 0 ? errors.join('; ') : undefined;
-    if (problem !== undefined) {
-      node.status({ fill: 'red', shape: 'ring', text: t('failed', { reason: 'config' }) });
-      node.error(Object.assign(new Error(problem), { code: 'NOT_CONFIGURED' }), { payload: undefined, error: { message: problem, code: 'NOT_CONFIGURED' } });
-      return;
-    }
+    if (errors.length > 0) return refuseMisconfigured(node, new StatusReporter(RED, node), errors);
 
     const server = new PushServer({
       host,

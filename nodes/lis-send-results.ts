@@ -7,18 +7,18 @@
 import { randomUUID } from 'node:crypto';
 import type { Node, NodeAPI } from 'node-red';
 import { resultsFrom } from '../lib/lis/inputs';
-import { LisError, messageOf } from '../lib/lis/errors';
+import { LisError, messageOf } from '../lib/errors';
 import type { LisClient } from '../lib/lis/client';
 import type { AttemptHooks } from '../lib/lis/retry';
 import { ResultDelivery } from '../lib/journal/delivery';
 import { contextOf, heldDue, heldSummary, selectKeys } from '../lib/journal/held';
 import type { BatchRecord, ResultJournal } from '../lib/journal/journal';
 import { readWholeNumbers } from '../lib/util/settings';
-import { fail, lisInfo, setupLisRequestNode, type LisNodeDef } from './shared/lis-request-node';
+import { lisInfo, refuseMisconfigured, setupLisRequestNode, type LisNodeDef } from './shared/lis-request-node';
 import { installHeldRoutes, registerSender } from './shared/held-routes';
 import { journalFor } from './shared/journal';
 import { StatusReporter } from './shared/status';
-import { DISCARD_TOPIC, RESEND_TOPIC, type Done, type LisConfigNode, type Msg } from './shared/types';
+import { DISCARD_TOPIC, RESEND_TOPIC, type LisConfigNode, type Msg } from './shared/types';
 
 interface Def extends LisNodeDef {
   /** Send again, unasked, the held batches that provably never reached the LIS (connection refused). Off by default. */
@@ -38,12 +38,7 @@ export = function register(RED: NodeAPI): void {
       heldWarnMinutes: { setting: 'heldWarnMinutes', min: 1, fallback: 60 },
       autoResendSeconds: { setting: 'autoResendSeconds', min: 1, fallback: 30 },
     });
-    if (errors.length > 0) {
-      const err = new LisError(`lis-send-results is misconfigured: ${errors.join('; ')}`, { code: 'NOT_CONFIGURED', errors });
-      status.failed(err);
-      node.on('input', (msg, _send, done) => fail(status, msg as Msg, err, done as Done));
-      return;
-    }
+    if (errors.length > 0) return refuseMisconfigured(node, status, errors);
     const config = (def.lis ? RED.nodes.getNode(def.lis) : null) as LisConfigNode | null;
     let delivery: ResultDelivery | undefined;
     let stopWatching: (() => void) | undefined;

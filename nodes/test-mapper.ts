@@ -3,7 +3,7 @@
  * directions, with the mapping the operator keeps in the node's dialog.
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
-import { LisError, invalidInput } from '../lib/lis/errors';
+import { LisError, invalidInput } from '../lib/errors';
 import { describeIssues } from '../lib/lis/schemas';
 import { MappingSchema, cleanRow, mappedRows, type MappingRow } from '../lib/mapping/model';
 import { parseCsv } from '../lib/mapping/csv';

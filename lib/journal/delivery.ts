@@ -5,7 +5,7 @@
  * no or could not be reached, uncertain when it may have arrived) until an
  * operator resends or discards it. Plain TypeScript: the node is an adapter.
  */
-import { LisError } from '../lis/errors';
+import { LisError, messageOf } from '../errors';
 import { checkResults, type LisClient, type PlainAnswer } from '../lis/client';
 import type { AttemptHooks } from '../lis/retry';
 import type { BatchOutcome, BatchRecord, ResultJournal } from './journal';
@@ -110,13 +110,13 @@ export class ResultDelivery {
  */
 export function heldOutcome(err: unknown): { state: BatchState; outcome: BatchOutcome } {
   const e = err instanceof LisError ? err : undefined;
-  const error = { code: e?.code ?? 'INTERNAL', message: err instanceof Error ? err.message : String(err), ...(e?.status !== undefined ? { status: e.status } : {}) };
+  const error = { code: e?.code ?? 'INTERNAL', message: messageOf(err), ...(e?.status !== undefined ? { status: e.status } : {}) };
   if (e?.notSent) return { state: 'failed', outcome: { error, notSent: true } };
   if (e && (e.code === 'HTTP_STATUS' || e.code === 'REDIRECT' || e.code === 'INVALID_INPUT')) return { state: 'failed', outcome: { error } };
   return { state: 'uncertain', outcome: { error } };
 }
 
 function journalError(what: string, err: unknown): LisError {
-  const reason = err instanceof Error ? err.message : String(err);
+  const reason = messageOf(err);
   return new LisError(`${what}: the journal could not store them (${reason})`, { code: 'JOURNAL' });
 }

@@ -3,7 +3,7 @@
  * something now: plain functions over journal records, for lis-send-results
  * and the held admin routes.
  */
-import { LisError } from '../lis/errors';
+import { LisError } from '../errors';
 import type { BatchRecord } from './journal';
 
 /** What an operator needs to decide about a held batch (no result values: those stay in the journal). */

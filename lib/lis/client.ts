@@ -2,7 +2,7 @@
  * The LIS client: the four calls of spec section 4 with their attempt rules.
  * Plain TypeScript; the Node-RED nodes are thin adapters over this.
  */
-import { LisError, invalidInput } from './errors';
+import { LisError, invalidInput } from '../errors';
 import { ENDPOINTS, type EndpointName } from './endpoints';
 import type https from 'node:https';
 import { createHttpsAgent, postJson, type PostResponse, type TlsSettings } from './transport';

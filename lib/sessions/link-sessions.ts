@@ -12,7 +12,7 @@
  */
 import { LinkDriver, type LinkMachine } from '../astm/link-driver';
 import type { LinkAction, LinkState } from '../astm/link/actions';
-import { LisError } from '../lis/errors';
+import { LisError } from '../errors';
 import { LINE, SessionBook, type Peer, type TransportMode } from './session-book';
 import { tcpConnectionEvent, tcpSessionKey } from './tcp-status';
 

@@ -10,8 +10,8 @@ import type { Request, Response } from 'express';
 import { ResultDelivery } from '../../lib/journal/delivery';
 import { heldSummary } from '../../lib/journal/held';
 import type { BatchRecord, ResultJournal } from '../../lib/journal/journal';
-import { LisError, messageOf } from '../../lib/lis/errors';
-import { adminUser, installRoutesOnce } from './admin';
+import { LisError } from '../../lib/errors';
+import { adminUser, answerError, installRoutesOnce } from './admin';
 import { journalFor } from './journal';
 
 /** How a deployed sender resends a batch for the admin route. */
@@ -38,7 +38,6 @@ function installRoutes(RED: NodeAPI): void {
     get: (path: string, ...h: unknown[]) => void;
     post: (path: string, ...h: unknown[]) => void;
   };
-  const problem = (res: Response, status: number, err: unknown) => res.status(status).json({ error: messageOf(err) });
 
   admin.get('/lis-bridge/held', RED.auth.needsPermission('lis.read'), (_req: Request, res: Response) => {
     journalFor(RED)
@@ -48,7 +47,7 @@ function installRoutes(RED: NodeAPI): void {
           stuck: journal.stuck().map((m) => ({ id: m.id, link: m.link, at: new Date(m.at).toISOString(), samples: m.samples ?? [], reason: m.stuck ?? null, parts: m.parts ?? null, handed: m.handed.size, note: m.note ?? null })),
         });
       })
-      .catch((err: unknown) => problem(res, 500, err));
+      .catch((err: unknown) => answerError(res, 500, err));
   });
 
   /**
@@ -63,16 +62,16 @@ function installRoutes(RED: NodeAPI): void {
       journalFor(RED)
         .then(async (journal) => {
           const batch = journal.batch(key);
-          if (!batch) return problem(res, 404, `no batch ${key}`);
+          if (!batch) return answerError(res, 404, `no batch ${key}`);
           const { results } = heldSummary(batch);
           try {
             await act(journal, batch, adminUser(req));
             res.json({ ...heldSummary(journal.batch(key)!), results });
           } catch (err) {
-            problem(res, failStatus(err), err);
+            answerError(res, failStatus(err), err);
           }
         })
-        .catch((err: unknown) => problem(res, 500, err));
+        .catch((err: unknown) => answerError(res, 500, err));
     };
 
   admin.post(

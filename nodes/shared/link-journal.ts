@@ -9,8 +9,8 @@ import type { Node, NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
 import { LinkStore, type PassedOn } from '../../lib/journal/link-store';
 import type { MessageRecord, ResultJournal } from '../../lib/journal/journal';
-import { LisError, messageOf } from '../../lib/lis/errors';
-import { adminUser, installRoutesOnce } from './admin';
+import { LisError, messageOf } from '../../lib/errors';
+import { adminUser, answerError, installRoutesOnce } from './admin';
 import { journalFor } from './journal';
 import type { StatusReporter, Texts } from './status';
 
@@ -111,15 +111,15 @@ function installStuckRoutes(RED: NodeAPI): void {
     journalFor(RED)
       .then(async (journal) => {
         const m = journal.stuck().find((x) => x.id === id);
-        if (!m) return void res.status(404).json({ error: `no stuck message ${id}` });
+        if (!m) return answerError(res, 404, `no stuck message ${id}`);
         try {
           await act(journal, m.link, id, req);
           res.json({ id, link: m.link });
         } catch (err) {
-          res.status(409).json({ error: messageOf(err) });
+          answerError(res, 409, err);
         }
       })
-      .catch((err: unknown) => res.status(500).json({ error: messageOf(err) }));
+      .catch((err: unknown) => answerError(res, 500, err));
   };
   admin.post(
     '/lis-bridge/stuck/:id/replay',

@@ -4,7 +4,7 @@
  * nodes see them, and cancel what is in flight when the node stops.
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
-import { LisError } from '../../lib/lis/errors';
+import { LisError, messageOf } from '../../lib/errors';
 import type { CallInfo, LisClient } from '../../lib/lis/client';
 import type { AttemptHooks } from '../../lib/lis/retry';
 import { StatusReporter } from './status';
@@ -126,6 +126,18 @@ function configError(config: LisConfigNode): LisError {
 }
 
 /**
+ * A node whose settings cannot work: a red status, one NOT_CONFIGURED error
+ * naming every bad setting for Catch nodes now, and every message it gets
+ * fails with the same error instead of being half-handled.
+ */
+export function refuseMisconfigured(node: Node, status: StatusReporter, problems: string[]): void {
+  const err = new LisError(`${node.type} is misconfigured: ${problems.join('; ')}`, { code: 'NOT_CONFIGURED', errors: problems });
+  status.failed(err);
+  node.error(err, { payload: undefined, error: err.toMsgError() });
+  node.on('input', (msg, _send, done) => fail(status, msg as Msg, err, done as Done));
+}
+
+/**
  * Reports a failure the way Catch nodes can see it: msg.error set, then
  * done(err), which Node-RED turns into node.error(err, msg) and which keeps
  * the message away from Complete nodes (it did not complete).
@@ -136,7 +148,7 @@ export function fail(status: StatusReporter, msg: Msg, err: unknown, done: Done)
     msg.error = err.toMsgError();
     done(err);
   } else {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = messageOf(err);
     msg.error = { message, code: 'INTERNAL' };
     done(Object.assign(err instanceof Error ? err : new Error(message), { code: 'INTERNAL' }));
   }

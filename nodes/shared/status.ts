@@ -4,7 +4,7 @@
  * failure with a short reason, grey for "disabled".
  */
 import type { Node, NodeAPI } from 'node-red';
-import { LisError } from '../../lib/lis/errors';
+import { LisError } from '../../lib/errors';
 import { SHARED_NS } from './types';
 
 export type Texts = (key: string, vars?: Record<string, string | number>) => string;

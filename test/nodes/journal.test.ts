@@ -369,7 +369,7 @@ describe('journal: restarts', () => {
     await loadChain({ linkOnly: true });
     assert.equal((await heldList()).stuck.length, 1);
     const refused = await helper.request().post('/lis-bridge/stuck/rx-orphan/replay').expect(409);
-    assert.match(String(refused.body.error), /gone-link.*not deployed/);
+    assert.match(String(refused.body.message), /gone-link.*not deployed/);
     await helper.request().post('/lis-bridge/stuck/rx-orphan/dismiss').expect(200);
     assert.deepEqual((await heldList()).stuck, []);
     assert.match(String(readJournalFile(journalDir()).messages.get('rx-orphan')?.note), /dismissed by admin:/);
@@ -512,7 +512,7 @@ describe('journal: held batches', () => {
     const listed = (await heldList()).batches;
     assert.deepEqual(listed.map((b) => [b.key, b.deployed]), [[a2!.key, false]]);
     const refused = await helper.request().post(`/lis-bridge/held/${encodeURIComponent(String(a2!.key))}/resend`).expect(409);
-    assert.match(refused.body.error, /not deployed/);
+    assert.match(refused.body.message, /not deployed/);
     assert.equal(ctx.stub.to('/results').length, 3, 'nothing sent');
   });
 

@@ -11,7 +11,7 @@ import { AppendLog } from '../../lib/journal/append-log';
 import { ResultJournal } from '../../lib/journal/journal';
 import { heldOutcome } from '../../lib/journal/delivery';
 import { UnackedCopies } from '../../lib/journal/unacked-copies';
-import { LisError } from '../../lib/lis/errors';
+import { LisError } from '../../lib/errors';
 
 const DAY = 24 * 60 * 60_000;
 let dir: string;

@@ -5,7 +5,7 @@ import { AstmLink, buildFrames } from '../../lib/astm/link';
 import { messageSender } from '../../lib/astm/records/peek';
 import { LinkSessions, type LinkSessionEvents, type SessionLink } from '../../lib/sessions/link-sessions';
 import type { TransportMode } from '../../lib/sessions/session-book';
-import { LisError } from '../../lib/lis/errors';
+import { LisError } from '../../lib/errors';
 
 const ENQ = Buffer.from([0x05]);
 const EOT = Buffer.from([0x04]);
