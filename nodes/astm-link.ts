@@ -12,8 +12,8 @@
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { join } from 'node:path';
-import { AstmLink, DEFAULT_OPTIONS } from '../lib/astm/link';
-import { UnframedLink } from '../lib/astm/unframed-link';
+import { DEFAULT_OPTIONS } from '../lib/astm/link';
+import { linkMachine } from '../lib/astm/link-machine';
 import { carriesResults, messageSender } from '../lib/astm/records/peek';
 import { LinkSessions, type SessionLink } from '../lib/sessions/link-sessions';
 import type { TransportMode } from '../lib/sessions/session-book';
@@ -74,7 +74,7 @@ export = function register(RED: NodeAPI): void {
     const links = new LinkSessions<Msg>(
       {
         mode: def.transport === 'serial' || def.transport === 'tcp' ? def.transport : 'auto',
-        machine: (key) => (def.framing === 'unframed' ? new UnframedLink({ receiveTimeoutMs: options.receiveTimeoutMs }) : new AstmLink({ ...options, messageIdPrefix: `${node.id}-${key}` })),
+        machine: (key) => linkMachine(def.framing !== 'unframed', { ...options, messageIdPrefix: `${node.id}-${key}` }),
         identify: messageSender,
         idPrefix: node.id,
       },

@@ -8,6 +8,7 @@
 import { LisError, messageOf } from '../errors';
 import { checkResults, type LisClient, type PlainAnswer } from '../lis/client';
 import type { AttemptHooks } from '../lis/retry';
+import type { ResultItem } from '../lis/schemas';
 import type { BatchOutcome, BatchRecord, ResultJournal } from './journal';
 import type { BatchState } from './entries';
 
@@ -62,7 +63,8 @@ export class ResultDelivery {
     } catch (err) {
       throw journalError(`batch ${key} not resent`, err);
     }
-    return this.attempt(client, key, batch.body, hooks);
+    // Read back from the file: checked again, as anything from disk is.
+    return this.attempt(client, key, checkResults(batch.body), hooks);
   }
 
   async discard(key: string, by: string): Promise<BatchRecord> {
@@ -84,10 +86,10 @@ export class ResultDelivery {
     return batch;
   }
 
-  private async attempt(client: LisClient, key: string, items: unknown, hooks: AttemptHooks): Promise<SendOutcome & { kind: 'delivered' }> {
+  private async attempt(client: LisClient, key: string, items: ResultItem[], hooks: AttemptHooks): Promise<SendOutcome & { kind: 'delivered' }> {
     let answer: PlainAnswer;
     try {
-      answer = await client.sendResults(items, hooks);
+      answer = await client.sendCheckedResults(items, hooks);
     } catch (err) {
       const { state, outcome } = heldOutcome(err);
       // Journaled before the error reaches the flow, so what the flow sees is already safe.

@@ -164,7 +164,11 @@ export class LisClient {
 
   /** Spec 4.3: exactly one attempt whatever happens; every item validated before anything is sent. */
   async sendResults(items: unknown, hooks: AttemptHooks = {}): Promise<PlainAnswer> {
-    const results = checkResults(items);
+    return this.sendCheckedResults(checkResults(items), hooks);
+  }
+
+  /** sendResults for items checkResults already accepted (the journal checks them before storing the batch). */
+  async sendCheckedResults(results: ResultItem[], hooks: AttemptHooks = {}): Promise<PlainAnswer> {
     return this.plainCall('ResultAPI', { results }, { maxAttempts: 1 }, hooks);
   }
 

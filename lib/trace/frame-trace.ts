@@ -37,7 +37,7 @@ import { join } from 'node:path';
 import { ACK, CR, ENQ, EOT, ETB, ETX, LF, NAK, STX } from '../astm/control';
 import { WireSplitter } from './wire-splitter';
 import { ensurePrivateDir, openPrivate } from '../util/private-files';
-import { initialLinkState, redactUnit, type LinkState } from './redact';
+import { initialUnitRedaction, redactUnit, type UnitRedaction } from './redact';
 
 export interface FrameTraceOptions {
   /** Directory; created with mode 0700 if missing. */
@@ -101,7 +101,7 @@ interface Channel {
   readonly direction: 'in' | 'out';
   readonly session: string | undefined;
   readonly splitter: WireSplitter;
-  redaction: LinkState;
+  redaction: UnitRedaction;
   /** When bytes last came: the time shown for the unit they complete. */
   at: Date;
 }
@@ -205,7 +205,7 @@ export class FrameTrace {
         direction,
         session: shown,
         splitter: new WireSplitter((unit) => this.unit(created, unit), this.framed),
-        redaction: initialLinkState(),
+        redaction: initialUnitRedaction(),
         at: this.now(),
       };
       ch = created;
