@@ -12,14 +12,13 @@
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { join } from 'node:path';
-import { DEFAULT_OPTIONS } from '../lib/astm/link';
 import { linkMachine } from '../lib/astm/link-machine';
 import { carriesResults, messageSender } from '../lib/astm/records/peek';
 import { LinkSessions, type SessionLink } from '../lib/sessions/link-sessions';
 import type { TransportMode } from '../lib/sessions/session-book';
 import { FrameTrace } from '../lib/trace';
 import { LisError, invalidInput } from '../lib/errors';
-import { readWholeNumbers } from '../lib/util/settings';
+import { readNodeSettings } from '../lib/settings/node-settings';
 import { fail, refuseMisconfigured } from './shared/lis-request-node';
 import { bridgeSettings } from './shared/journal';
 import { linkJournal } from './shared/link-journal';
@@ -54,15 +53,8 @@ export = function register(RED: NodeAPI): void {
     const t = sharedTexts(RED, 'link');
     let sentCount = 0;
 
-    // LIS1-A's values as defaults (lib/astm/link/options.ts); a bad value is refused, not replaced.
-    const { values: numbers, errors } = readWholeNumbers(def as unknown as Record<string, unknown>, {
-      frameTextMax: { setting: 'frameTextMax', min: 1, fallback: DEFAULT_OPTIONS.frameTextMax },
-      replyTimeoutMs: { setting: 'replyTimeoutMs', min: 1, fallback: DEFAULT_OPTIONS.replyTimeoutMs },
-      receiveTimeoutMs: { setting: 'receiveTimeoutMs', min: 1, fallback: DEFAULT_OPTIONS.receiveTimeoutMs },
-      busyWaitMs: { setting: 'busyWaitMs', min: 0, fallback: DEFAULT_OPTIONS.busyWaitMs },
-      contentionWaitMs: { setting: 'contentionWaitMs', min: 1, fallback: DEFAULT_OPTIONS.contentionWaitMs },
-      retryDelayMs: { setting: 'retryDelayMs', min: 0, fallback: DEFAULT_OPTIONS.retryDelayMs },
-    });
+    // LIS1-A's values as defaults; a bad value is refused, not replaced.
+    const { values: numbers, errors } = readNodeSettings('astm-link', def as unknown as Record<string, unknown>);
     if (errors.length > 0) return refuseMisconfigured(node, status, errors);
     const journaled = def.journal !== false;
     const options = { checksums: def.checksums !== false, framePerRecord: def.framePerRecord === true, holdFinalAck: journaled, ...numbers };

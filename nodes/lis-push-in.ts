@@ -6,7 +6,7 @@ import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { PushServer } from '../lib/lis/push-server';
 import { StatusReporter, sharedTexts } from './shared/status';
 import { refuseMisconfigured } from './shared/lis-request-node';
-import { readWholeNumbers } from '../lib/util/settings';
+import { readNodeSettings } from '../lib/settings/node-settings';
 
 interface Def extends NodeDef {
   localApiAddress?: string;
@@ -20,10 +20,6 @@ interface Credentials {
   authToken?: string;
 }
 
-const DEFAULT_PUSH_PORT = 8181;
-const DEFAULT_BODY_LIMIT = 1024 * 1024;
-const DEFAULT_HEADERS_TIMEOUT_MS = 10000;
-const DEFAULT_REQUEST_TIMEOUT_MS = 30000;
 
 export = function register(RED: NodeAPI): void {
   function LisPushIn(this: Node & { credentials?: Credentials }, def: Def) {
@@ -31,13 +27,8 @@ export = function register(RED: NodeAPI): void {
     const node = this;
     const t = sharedTexts(RED, 'status');
     const host = (def.localApiAddress ?? '').trim() || '127.0.0.1';
-    const { values, errors } = readWholeNumbers(def as unknown as Record<string, unknown>, {
-      port: { setting: 'localApiPort', min: 0, max: 65535, fallback: DEFAULT_PUSH_PORT },
-      bodyLimit: { setting: 'bodyLimit', min: 1, fallback: DEFAULT_BODY_LIMIT },
-      headersTimeoutMs: { setting: 'headersTimeoutMs', min: 1, fallback: DEFAULT_HEADERS_TIMEOUT_MS },
-      requestTimeoutMs: { setting: 'requestTimeoutMs', min: 1, fallback: DEFAULT_REQUEST_TIMEOUT_MS },
-    });
-    const { port, bodyLimit, headersTimeoutMs, requestTimeoutMs } = values;
+    const { values, errors } = readNodeSettings('lis-push-in', def as unknown as Record<string, unknown>);
+    const { localApiPort: port, bodyLimit, headersTimeoutMs, requestTimeoutMs } = values;
     if (errors.length > 0) return refuseMisconfigured(node, new StatusReporter(RED, node), errors);
 
     const server = new PushServer({

@@ -13,7 +13,7 @@ import type { AttemptHooks } from '../lib/lis/retry';
 import { ResultDelivery } from '../lib/journal/delivery';
 import { contextOf, heldDue, heldSummary, selectKeys } from '../lib/journal/held';
 import type { BatchRecord, ResultJournal } from '../lib/journal/journal';
-import { readWholeNumbers } from '../lib/util/settings';
+import { readNodeSettings } from '../lib/settings/node-settings';
 import { lisInfo, refuseMisconfigured, setupLisRequestNode, type LisNodeDef } from './shared/lis-request-node';
 import { installHeldRoutes, registerSender } from './shared/held-routes';
 import { journalFor } from './shared/journal';
@@ -34,10 +34,7 @@ export = function register(RED: NodeAPI): void {
     RED.nodes.createNode(this, def);
     const node = this;
     const status = new StatusReporter(RED, node);
-    const { values, errors } = readWholeNumbers(def as unknown as Record<string, unknown>, {
-      heldWarnMinutes: { setting: 'heldWarnMinutes', min: 1, fallback: 60 },
-      autoResendSeconds: { setting: 'autoResendSeconds', min: 1, fallback: 30 },
-    });
+    const { values, errors } = readNodeSettings('lis-send-results', def as unknown as Record<string, unknown>);
     if (errors.length > 0) return refuseMisconfigured(node, status, errors);
     const config = (def.lis ? RED.nodes.getNode(def.lis) : null) as LisConfigNode | null;
     let delivery: ResultDelivery | undefined;

@@ -1,15 +1,58 @@
 // After tsc: put each node's editor HTML, message catalogs and help beside its
 // built .js, and the icons in dist/nodes/icons, where Node-RED's loader looks.
-import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+// Numeric settings come from one table (lib/settings/node-settings.ts): the
+// dialogs get their defaults, validators and placeholders from it here, so the
+// editor and the runtime can never disagree on a default or a range.
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist', 'nodes');
 mkdirSync(out, { recursive: true });
+const { NODE_SETTINGS } = createRequire(import.meta.url)(join(root, 'dist', 'lib', 'settings', 'node-settings.js'));
+
+/**
+ * The dialog's `defaults` entries for a node's numeric settings. Empty (or
+ * absent, in flows from before a setting existed) means the default; ${VAR}
+ * values are checked by Node-RED itself.
+ */
+function settingsDefaults(table) {
+  return `(function (table) {
+        var out = {};
+        Object.keys(table).forEach(function (key) {
+            var s = table[key];
+            out[key] = {
+                value: s.default,
+                required: false,
+                validate: function (v) {
+                    var text = v === undefined || v === null ? "" : String(v).trim();
+                    if (text === "") return true;
+                    var n = Number(text);
+                    if (/^\\d+$/.test(text) && n >= s.min && (s.max === undefined || n <= s.max)) return true;
+                    return RED._("node-red-contrib-lis-bridge/lis-config:common.settings." + (s.max === undefined ? "atLeast" : "between"), { default: s.default, min: s.min, max: s.max });
+                }
+            };
+        });
+        return out;
+    })(${JSON.stringify(table)})`;
+}
 
 for (const file of readdirSync(join(root, 'nodes'))) {
-  if (file.endsWith('.html')) cpSync(join(root, 'nodes', file), join(out, file));
+  if (!file.endsWith('.html')) continue;
+  const type = file.slice(0, -'.html'.length);
+  let html = readFileSync(join(root, 'nodes', file), 'utf8');
+  const table = NODE_SETTINGS[type];
+  if (table) {
+    if (!html.includes('/*@settings*/ {}')) throw new Error(`nodes/${file}: no /*@settings*/ {} marker for its numeric settings`);
+    html = html.replace('/*@settings*/ {}', settingsDefaults(table));
+    html = html.replace(/@@default\.(\w+)@@/g, (whole, key) => {
+      if (!(key in table)) throw new Error(`nodes/${file}: ${whole} names no setting of ${type}`);
+      return String(table[key].default);
+    });
+  }
+  writeFileSync(join(out, file), html);
 }
 if (existsSync(join(root, 'nodes', 'locales'))) cpSync(join(root, 'nodes', 'locales'), join(out, 'locales'), { recursive: true });
 if (existsSync(join(root, 'icons'))) cpSync(join(root, 'icons'), join(out, 'icons'), { recursive: true });
