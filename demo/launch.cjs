@@ -36,11 +36,11 @@ function mtime(path) {
 }
 
 /**
- * The first source whose build output is missing or older than it, or
- * undefined when everything the demo runs is built. Sources the demo does not
+ * Why a build is needed (a source whose build output is missing or older
+ * than it), or undefined when everything the demo runs is built. Sources the demo does not
  * run (test/, bench/) are left to `npm test` and `npm run bench`, which build.
  */
-function staleSource() {
+function whyBuild() {
   const pairs = [];
   for (const dir of ['lib', 'nodes', 'demo']) {
     for (const file of files(dir)) {
@@ -57,7 +57,9 @@ function staleSource() {
     const sourceTime = mtime(join(ROOT, source));
     if (sourceTime === undefined) continue;
     const outTime = out === undefined ? oldest : mtime(out);
-    if (outTime === undefined || outTime < sourceTime) return source;
+    if (outTime === undefined && !existsSync(DIST)) return 'this clone is not built yet';
+    if (outTime === undefined && out !== undefined) return `${relative(ROOT, out)} is missing`;
+    if (outTime === undefined || outTime < sourceTime) return `${source} changed since the last build`;
   }
   return undefined;
 }
@@ -92,9 +94,9 @@ function build() {
 }
 
 async function launch() {
-  const stale = staleSource();
-  if (stale !== undefined) {
-    process.stdout.write(`[demo] ${stale} changed since the last build: building (npm run build)\n`);
+  const why = whyBuild();
+  if (why !== undefined) {
+    process.stdout.write(`[demo] ${why}: building (npm run build)\n`);
     const { ok, signalled } = await build();
     if (signalled) return 0;
     if (!ok) {
