@@ -45,8 +45,12 @@ function whyBuild() {
   for (const dir of ['lib', 'nodes', 'demo']) {
     for (const file of files(dir)) {
       if (file.endsWith('.ts') && !file.endsWith('.d.ts')) pairs.push([file, join(DIST, file.replace(/\.ts$/, '.js'))]);
-      else if (dir === 'nodes' && !file.endsWith('.ts')) pairs.push([file, join(DIST, file)]);
     }
+  }
+  // What scripts/build.mjs copies beside the compiled nodes.
+  for (const file of files('nodes')) {
+    const editorFile = /^nodes[\\/][^\\/]+\.html$/.test(file);
+    if (editorFile || file.startsWith(join('nodes', 'locales'))) pairs.push([file, join(DIST, file)]);
   }
   for (const file of files('icons')) pairs.push([file, join(DIST, 'nodes', file)]);
   // A change to how things are built makes every output suspect: compare with the oldest one.
