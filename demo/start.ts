@@ -19,7 +19,7 @@
  * DEMO_ANALYZER_TCP_PORT 4001 (the simulated analyzer's port when socat is missing).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, readFileSync, statSync, writeFileSync, type WriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync, statSync, writeFileSync, type WriteStream } from 'node:fs';
 import net from 'node:net';
 import { dirname, join } from 'node:path';
 import { DemoLis } from './demo-lis';
@@ -28,7 +28,7 @@ import { ptyPair, type PtyPair } from './pty';
 
 const ROOT = join(__dirname, '..', '..');
 /** No secret: anyone at this machine may read it, and the banner and the demo LIS page show it. */
-export const DEMO_TOKEN = 'demo-token';
+const DEMO_TOKEN = 'demo-token';
 const SUMMARY_EVERY_MS = 5000;
 /** A summary line also comes this often when nothing changed, so a quiet demo still shows it is alive. */
 const SUMMARY_QUIET_MS = 60000;
@@ -105,11 +105,11 @@ function hasSocat(): boolean {
   return spawnSync('socat', ['-V'], { stdio: 'ignore' }).status === 0;
 }
 
-/** Resolves when `port` is free on loopback, rejects with `problem` when it is taken. */
-function checkFree(port: number, problem: string): Promise<void> {
+/** Resolves when `port` is free on loopback, rejects with `taken` when it is not. */
+function checkFree(port: number, taken: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
-    probe.once('error', (err: NodeJS.ErrnoException) => reject(new DemoError(err.code === 'EADDRINUSE' ? problem : `${problem}: ${err.message}`)));
+    probe.once('error', (err: NodeJS.ErrnoException) => reject(new DemoError(err.code === 'EADDRINUSE' ? taken : `cannot listen on port ${port}: ${err.message}`)));
     probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
   });
 }
