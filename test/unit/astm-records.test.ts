@@ -67,9 +67,9 @@ describe('ASTM fixture loader', () => {
     assert.deepEqual(fixtureFiles(), Object.keys(FIXTURES).sort());
   });
 
-  it('covers the fifteen vendors', () => {
+  it('covers the sixteen vendors', () => {
     const vendors = new Set(Object.values(FIXTURES).map((f) => f.vendor));
-    const expected: Vendor[] = ['Abbott', 'Bio-Rad', 'Cepheid', 'ERBA', 'EUROIMMUN', 'Hologic', 'HORIBA', 'Immucor', 'Mindray', 'Phadia', 'Roche', 'Siemens', 'SNIBE', 'Stago', 'Sysmex'];
+    const expected: Vendor[] = ['Abbott', 'Bio-Rad', 'Cepheid', 'ERBA', 'EUROIMMUN', 'Hologic', 'HORIBA', 'Immucor', 'Mindray', 'Ortho', 'Phadia', 'Roche', 'Siemens', 'SNIBE', 'Stago', 'Sysmex'];
     assert.deepEqual([...vendors].sort(), [...expected].sort());
   });
 
