@@ -27,8 +27,10 @@ export type Framing = 'framed' | 'records' | 'simplified';
  *   and `<ENQ>` `<STX>` `<ETB>` `<CS>` ... tokens.
  * - `bracket-log`: a serial log writing control characters as `[ENQ]` `[STX]`
  *   `[CR]` `[ETX]` `[LF]` `[EOT]`, its own line break after each read.
+ * - `json-messages`: a JSON array of test cases, each message's records in a
+ *   `messageContent` string separated by CR.
  */
-export type Notation = 'raw' | 'json-bytes' | 'lf-lines' | 'cr-tokens' | 'bracket-cr-tokens' | 'trace-tokens' | 'bracket-log';
+export type Notation = 'raw' | 'json-bytes' | 'lf-lines' | 'cr-tokens' | 'bracket-cr-tokens' | 'trace-tokens' | 'bracket-log' | 'json-messages';
 
 /** Capture artefacts named in test/fixtures/SOURCES.md (and a few it implies), undone by the loader. */
 export type Artefact =
@@ -45,7 +47,8 @@ export type Artefact =
   | 'checksum-placeholder' // the manual writes `<CS>` instead of the checksum
   | 'indentation' // every line indented, as in a Cucumber doc string
   | 'checksum-suffix' // a space and the frame's two checksum digits after some records
-  | 'host-lines'; // the host's replies logged as their own lines (` - [ACK]`)
+  | 'host-lines' // the host's replies logged as their own lines (` - [ACK]`)
+  | 'unterminated-messages'; // each message's last record written without its CR
 
 export type Vendor =
   | 'Abbott'
@@ -115,6 +118,13 @@ export const FIXTURES: Readonly<Record<string, FixtureSpec>> = {
     note: 'six transfers in both directions; frame number 8 where modulo 8 gives 0',
   },
   'ortho-vision-result-abo-rh.txt': lines('Ortho', [], 'the article\'s introductory example'),
+  'ortho-vision-test-cases.json': {
+    vendor: 'Ortho',
+    framing: 'records',
+    notation: 'json-messages',
+    artefacts: ['unterminated-messages'],
+    note: 'eight messages: keep-alive, two queries, five results (one with two samples in O-3, one crossmatch)',
+  },
   'ortho-vision-result.txt': lines('Ortho', ['comment-lines'], 'M records carry the well reactions; L|| without sequence'),
   'ortho-vitros-3600-query-cancel.txt': raw('Ortho', 'framed', [], 'Q-13 "A" and L-3 "T"'),
   'ortho-vitros-3600-query.txt': raw('Ortho', 'framed'),
@@ -214,6 +224,8 @@ export function loadFixture(name: string): Fixture {
       return { ...spec, name, file, bytes: tokenRecords(file.toString('latin1'), spec.notation === 'cr-tokens' ? '<CR>' : '[CR]', spec.artefacts, fail) };
     case 'bracket-log':
       return { ...spec, name, file, bytes: bracketLog(file.toString('latin1'), spec.artefacts, fail) };
+    case 'json-messages':
+      return { ...spec, name, file, bytes: jsonMessages(file, spec.artefacts, fail) };
     case 'trace-tokens': {
       // The manual's text is UTF-8 (full-width colons, an ellipsis); the data in it is ASCII.
       const turns = readTrace(file.toString('utf8'), spec.artefacts, fail);
@@ -520,6 +532,35 @@ function bracketLog(text: string, artefacts: Artefact[], fail: Fail): Buffer {
     else out.push(byte);
   }
   return Buffer.from(out);
+}
+
+/**
+ * Test cases kept as JSON (ortho-vision-test-cases.json): the messages are the
+ * `messageContent` strings, records separated by CR, in file order.
+ */
+function jsonMessages(file: Buffer, artefacts: Artefact[], fail: Fail): Buffer {
+  const cases: unknown = JSON.parse(file.toString('utf8'));
+  if (!Array.isArray(cases)) return fail('expected a JSON array of test cases');
+  const texts = cases.map((c, i) => {
+    const text = (c as { messageContent?: unknown }).messageContent;
+    if (typeof text !== 'string') return fail(`case ${i + 1} has no messageContent string`);
+    if (text.includes('\n')) fail(`case ${i + 1} holds an LF`);
+    return text;
+  });
+  if (has(artefacts, 'unterminated-messages')) {
+    // The test cases leave out the CR after each message's last record, which
+    // the wire has (LIS2-A2: every record ends with CR).
+    return Buffer.from(
+      texts
+        .map((t, i) => {
+          if (t.endsWith('\r')) fail(`case ${i + 1} already ends with CR`);
+          return `${t}\r`;
+        })
+        .join(''),
+      'latin1',
+    );
+  }
+  return Buffer.from(texts.join(''), 'latin1');
 }
 
 function tokenRecords(text: string, token: '<CR>' | '[CR]', artefacts: Artefact[], fail: Fail): Buffer {

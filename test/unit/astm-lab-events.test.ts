@@ -48,6 +48,7 @@ const PROFILE_OF: Readonly<Record<string, string>> = {
   'mindray-cl2000i-session-trace.txt': 'mindray-cl',
   'ortho-vision-result-abo-rh.txt': 'ortho-vision',
   'ortho-vision-result.txt': 'ortho-vision',
+  'ortho-vision-test-cases.json': 'ortho-vision',
   'ortho-vitros-3600-query-cancel.txt': 'ortho-vitros',
   'ortho-vitros-3600-query.txt': 'ortho-vitros',
   'ortho-vitros-3600-result-indices.txt': 'ortho-vitros',
@@ -522,6 +523,31 @@ describe('results, value by value', () => {
     );
   });
 
+  it('Ortho VISION specification examples: results, a crossmatch flagged twice, two samples in O-3 refused', () => {
+    const name = 'ortho-vision-test-cases.json';
+    assert.equal(messagesOf(name).length, 8);
+    assert.deepEqual(types(eventsOf(name, 0)), ['other'], 'the keep-alive: an H and an L');
+    const noTrailing = resultsOf(name, 4);
+    assert.deepEqual(
+      noTrailing.map((r) => [r.SampleNumber, r.instrumentCode, r.Result, r.status, r.completedAtRaw, r.record]),
+      [
+        ['SID305', 'ABO', 'A', 'R', '20210303211641', 4],
+        ['SID305', 'Rh', 'NEG', 'R', '20210303211641', 7],
+      ],
+    );
+    const xm = one(eventsOf(name, 6), 'results');
+    assert.deepEqual(xm.results.map((r) => [r.SampleNumber, r.instrumentCode, r.Result, r.record]), [
+      ['SID101', 'XM', 'CMP', 4],
+      ['SID101', 'XM', 'INCMP', 6],
+    ]);
+    assert.deepEqual(xm.problems, ['R records 4 and 6 both report test XM for sample SID101 under O record 3']);
+    const two = eventsOf(name, 7);
+    assert.deepEqual(types(two), ['unassigned']);
+    const items = one(two, 'unassigned').items;
+    assert.deepEqual(items.map((i) => i.record), [4, 7, 9]);
+    assert.match(items[0]?.reason ?? '', /O-3 \(specimenId\) of O record 3 holds 2 repeats/);
+  });
+
   it('Roche cobas c 111: O-3 is empty, the sample is component 1 of O-4, spaces kept inside', () => {
     const [alb] = resultsOf('roche-c111-result.txt');
     assert.deepEqual(alb, {
@@ -610,6 +636,14 @@ describe('queries', () => {
     const q = one(eventsOf('siemens-immulite-query.txt'), 'query');
     assert.equal(q.sender, 'DPC');
     assert.deepEqual([q.cancel, q.samples], [false, [{ sampleNumber: '123ABC', instrumentTests: [], range: ['', '123ABC'], record: 2 }]]);
+  });
+
+  it('Ortho VISION: the specification\'s two queries, one sample each at Q-3 component 2', () => {
+    const name = 'ortho-vision-test-cases.json';
+    assert.deepEqual(
+      [1, 2].map((i) => one(eventsOf(name, i), 'query').samples.map((s) => [s.sampleNumber, s.instrumentTests, s.record])),
+      [[['SID107', [], 2]], [['=W13131200096100', [], 2]]],
+    );
   });
 
   it('Ortho VITROS 3600: a query and, ten seconds later, its cancel (Q-13 "A")', () => {
