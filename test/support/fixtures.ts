@@ -146,6 +146,8 @@ export const FIXTURES: Readonly<Record<string, FixtureSpec>> = {
   'siemens-dca-vantage-result.txt': raw('Siemens', 'framed', [], 'frame ends with CR, no LF'),
   'siemens-immulite-query.txt': lines('Siemens', ['indentation', 'frame-number-prefix', 'checksum-suffix']),
   'siemens-immulite-result.txt': lines('Siemens', ['indentation', 'frame-number-prefix'], 'H|\\^| declares no escape character; frame number 7 is followed by 1'),
+  'snibe-maglumi-600-query-manual.txt': { vendor: 'SNIBE', framing: 'records', notation: 'cr-tokens', artefacts: ['indentation'] },
+  'snibe-maglumi-600-result-manual.txt': { vendor: 'SNIBE', framing: 'records', notation: 'cr-tokens', artefacts: ['indentation'] },
   'snibe-maglumi-x3-result-session-hostid-notlis.txt': raw('SNIBE', 'simplified', [], 'three ENQ STX ... ETX EOT transfers'),
   'snibe-maglumi-x3-result-session.txt': raw('SNIBE', 'simplified', [], 'three ENQ STX ... ETX EOT transfers'),
   'stago-sta-satellite-max-result.bytes.txt': { vendor: 'Stago', framing: 'framed', notation: 'json-bytes', artefacts: [] },
@@ -565,6 +567,19 @@ function jsonMessages(file: Buffer, artefacts: Artefact[], fail: Fail): Buffer {
 
 function tokenRecords(text: string, token: '<CR>' | '[CR]', artefacts: Artefact[], fail: Fail): Buffer {
   let t = text;
+  if (has(artefacts, 'indentation')) {
+    // Text taken from a PDF's layout keeps the page's left margin on every line.
+    const lines = t.split('\n');
+    const indent = /^ +/.exec(lines[0] ?? '')?.[0] ?? '';
+    if (indent === '') fail('expected indented lines');
+    t = lines
+      .map((l, i) => {
+        if (l === '' && i === lines.length - 1) return l;
+        if (!l.startsWith(indent)) fail(`line ${i + 1} is not indented like the first`);
+        return l.slice(indent.length);
+      })
+      .join('\n');
+  }
   if (has(artefacts, 'missing-cr-token')) {
     // The manual's order download ends its O record (O-26 = Q) without [CR]
     // before the L record; the no-order example on the same page has it.

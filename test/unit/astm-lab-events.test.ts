@@ -67,6 +67,8 @@ const PROFILE_OF: Readonly<Record<string, string>> = {
   'roche-e411-result.bytes.txt': 'roche-cobas-e411',
   'roche-e411-result.txt': 'roche-cobas-e411',
   'siemens-dca-vantage-result.txt': 'siemens-dca-vantage',
+  'snibe-maglumi-600-query-manual.txt': 'snibe-maglumi',
+  'snibe-maglumi-600-result-manual.txt': 'snibe-maglumi',
   'snibe-maglumi-x3-result-session-hostid-notlis.txt': 'snibe-maglumi',
   'snibe-maglumi-x3-result-session.txt': 'snibe-maglumi',
   'siemens-immulite-query.txt': 'siemens-immulite',
@@ -446,6 +448,21 @@ describe('results, value by value', () => {
     assert.deepEqual([ft3?.SampleNumber, ft3?.instrumentCode, ft3?.Result, ft3?.units, ft3?.flags, ft3?.status], ['PATIENT-REDACTED-1', 'FT3', '5.43', 'pmol/L', ['N'], undefined]);
   });
 
+  it('SNIBE MAGLUMI 600 manual example: the same layout, R-13 the time', () => {
+    const [cyfra] = resultsOf('snibe-maglumi-600-result-manual.txt');
+    assert.deepEqual(cyfra, {
+      SampleNumber: '1234567',
+      instrumentCode: 'CYFRA211',
+      Result: '0',
+      referenceRange: '0 to 7',
+      flags: ['N'],
+      completedAtRaw: '20100326172956',
+      completedAt: '2010-03-26T16:29:56.000Z',
+      sequence: { patient: 1, order: 1, result: 1 },
+      record: 4,
+    });
+  });
+
   it('Siemens IMMULITE: H|\\^| without escape character, six patients, sample from O-3, R-13 the time', () => {
     const ev = one(eventsOf('siemens-immulite-result.txt'), 'results');
     assert.equal(ev.sender, 'DPC');
@@ -630,6 +647,11 @@ describe('queries', () => {
     assert.deepEqual([q.cancel, q.samples.map((s) => s.sampleNumber)], [false, ['SAMPLE123']]);
     const trace = messagesOf('mindray-cl2000i-session-trace.txt').map((m) => types(toLabEvents(m, profileOf('mindray-cl2000i-session-trace.txt'), { timeZone: SITE })));
     assert.deepEqual(trace, [['results'], ['results'], ['query'], ['query'], ['other'], ['other']]);
+  });
+
+  it('SNIBE MAGLUMI 600 manual example: the query after the bar code is read, sample at Q-3 component 2', () => {
+    const q = one(eventsOf('snibe-maglumi-600-query-manual.txt'), 'query');
+    assert.deepEqual([q.sender, q.cancel, q.samples], ['Maglumi 600', false, [{ sampleNumber: '1234567', instrumentTests: [], range: ['', '1234567'], record: 2 }]]);
   });
 
   it('Siemens IMMULITE: the DPC query example, sample at component 2 of Q-3', () => {
