@@ -6,7 +6,7 @@
  * several messages back to back (ARCHITECT sends five H...L in a row) decodes
  * in one go; splitMessages() cuts it into one text per H when that is wanted.
  */
-import { checkDelimiters, isHeaderText, sameDelimiters, type Delimiters } from './delimiters';
+import { checkDeclaredDelimiters, checkDelimiters, isHeaderText, sameDelimiters, type Delimiters } from './delimiters';
 import { AstmDecodeError, AstmDelimiterError, AstmEncodeError } from './errors';
 import { decodeRecord, delimitersAfter, encodeRecord } from './record';
 import type { AstmRecord } from './types';
@@ -70,8 +70,9 @@ export function encodeMessage(message: AstmMessage): string {
   const first = message.records[0];
   let current: Delimiters | undefined;
   if (message.delimiters !== undefined) {
-    current = checkDelimiters(message.delimiters);
-    if (first?.type === 'H' && typeof first.delimiters === 'object' && first.delimiters !== null && !sameDelimiters(current, checkDelimiters(first.delimiters, { record: 1, field: 2 }))) {
+    // A decoded message carries what its H declared, which may be fewer than four.
+    current = checkDeclaredDelimiters(message.delimiters);
+    if (first?.type === 'H' && typeof first.delimiters === 'object' && first.delimiters !== null && !sameDelimiters(current, checkDeclaredDelimiters(first.delimiters, { record: 1, field: 2 }))) {
       throw new AstmDelimiterError('the message delimiters differ from those its H record declares', { record: 1, field: 2 });
     }
   }

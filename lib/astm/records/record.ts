@@ -6,7 +6,7 @@
  * record back gives the text it came from.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { checkDelimiters, delimiterDefinition, isHeaderText, readHeaderDelimiters, type Delimiters } from './delimiters';
+import { checkDeclaredDelimiters, delimiterDefinition, isHeaderText, readHeaderDelimiters, type Delimiters } from './delimiters';
 import { AstmDecodeError, AstmEncodeError, AstmRecordError, type AstmPosition } from './errors';
 import { COMMENT_FIELDS, FREE_FIELDS, HEADER_FIELDS, ORDER_FIELDS, PATIENT_FIELDS, QUERY_FIELDS, RESULT_FIELDS, TERMINATOR_FIELDS } from './fields';
 import type { AstmRecord, HeaderRecord, ManufacturerRecord, ScientificRecord } from './types';
@@ -115,7 +115,8 @@ function assignNamed(record: object, names: readonly string[], texts: string[], 
 function encodeCanonical(record: AstmRecord, given: Delimiters | undefined, at: AstmPosition): string {
   if (record.type === 'raw') return encodeRaw(record.text, given, at);
   if (record.type === 'H') {
-    const d = checkDelimiters(record.delimiters, { ...at, field: 2 });
+    // An H writes back what it declared, fewer than four delimiters included.
+    const d = checkDeclaredDelimiters(record.delimiters, { ...at, field: 2 });
     const rest = namedTexts(record, HEADER_FIELDS, 3, d, at);
     return ['H', d.field, delimiterDefinition(d), ...rest.map((t) => d.field + t)].join('');
   }

@@ -38,22 +38,33 @@ export function describeChar(c: string): string {
 
 /** The value of one field's text (the H record's delimiter field excepted). */
 export function decodeValue(text: string, d: Delimiters): AstmValue {
-  const repeats = text.split(d.repeat);
+  const repeats = splitOn(text, d.repeat);
   if (repeats.length === 1) {
-    const components = text.split(d.component);
+    const components = splitOn(text, d.component);
     if (components.length === 1) return unescapeText(text, d);
     return components.map((c) => unescapeText(c, d));
   }
-  return repeats.map((r) => r.split(d.component).map((c) => unescapeText(c, d)));
+  return repeats.map((r) => splitOn(r, d.component).map((c) => unescapeText(c, d)));
+}
+
+/** Pieces of text between delimiters; the whole text when the message declares no such delimiter (''). */
+function splitOn(text: string, delimiter: string): string[] {
+  return delimiter === '' ? [text] : text.split(delimiter);
 }
 
 /** The text of one field. Throws AstmEncodeError for values that are not an AstmValue. */
 export function encodeValue(value: unknown, d: Delimiters, at: AstmPosition = {}): string {
   if (typeof value === 'string') return encodeComponent(value, d, at);
   if (!Array.isArray(value) || value.length === 0) throw new AstmEncodeError(`value must be a string, an array of component strings or an array of repeats, got ${describe(value)}`, at);
-  if (value.every((c) => typeof c === 'string')) return value.map((c: string) => encodeComponent(c, d, at)).join(d.component);
+  if (value.every((c) => typeof c === 'string')) {
+    if (value.length > 1) declared(d, 'component', at);
+    return value.map((c: string) => encodeComponent(c, d, at)).join(d.component);
+  }
   if (value.every((r) => Array.isArray(r) && r.length > 0 && r.every((c) => typeof c === 'string'))) {
-    return (value as string[][]).map((r) => r.map((c) => encodeComponent(c, d, at)).join(d.component)).join(d.repeat);
+    const repeats = value as string[][];
+    if (repeats.length > 1) declared(d, 'repeat', at);
+    if (repeats.some((r) => r.length > 1)) declared(d, 'component', at);
+    return repeats.map((r) => r.map((c) => encodeComponent(c, d, at)).join(d.component)).join(d.repeat);
   }
   throw new AstmEncodeError('value must be a string, an array of component strings, or an array of repeats that are non-empty arrays of component strings', at);
 }
@@ -61,7 +72,18 @@ export function encodeValue(value: unknown, d: Delimiters, at: AstmPosition = {}
 function encodeComponent(text: string, d: Delimiters, at: AstmPosition): string {
   const bad = restrictedCharAt(text);
   if (bad >= 0) throw new AstmEncodeError(`${describeChar(text.charAt(bad))} cannot be sent inside a value (it would end the record or the frame)`, at);
+  if (d.escape === '') {
+    // Without an escape character a delimiter in the text would split it on
+    // the way back; refuse rather than send a different value.
+    const held = [d.field, d.repeat, d.component].find((c) => c !== '' && text.includes(c));
+    if (held !== undefined) throw new AstmEncodeError(`${JSON.stringify(held)} cannot be written: the message declares no escape character`, at);
+  }
   return escapeText(text, d);
+}
+
+/** Components or repeats can only be written with a delimiter the message declares. */
+function declared(d: Delimiters, role: 'repeat' | 'component', at: AstmPosition): void {
+  if (d[role] === '') throw new AstmEncodeError(`a value with several ${role === 'repeat' ? 'repeats' : 'components'} cannot be written: the message declares no ${role} delimiter`, at);
 }
 
 function describe(value: unknown): string {
