@@ -3,7 +3,7 @@
 // Numeric settings come from one table (lib/settings/node-settings.ts): the
 // dialogs get their defaults, validators and placeholders from it here, so the
 // editor and the runtime can never disagree on a default or a range.
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,5 +54,28 @@ for (const file of readdirSync(join(root, 'nodes'))) {
   }
   writeFileSync(join(out, file), html);
 }
-if (existsSync(join(root, 'nodes', 'locales'))) cpSync(join(root, 'nodes', 'locales'), join(out, 'locales'), { recursive: true });
+if (existsSync(join(root, 'nodes', 'locales'))) {
+  cpSync(join(root, 'nodes', 'locales'), join(out, 'locales'), { recursive: true });
+  for (const lang of readdirSync(join(out, 'locales'))) expandIncludes(join(out, 'locales', lang));
+}
 if (existsSync(join(root, 'icons'))) cpSync(join(root, 'icons'), join(out, 'icons'), { recursive: true });
+
+/**
+ * Help texts share passages (what a Catch node receives, say): each is written
+ * once in locales/<lang>/_include/<name>.md and put in place of
+ * `<!-- @include name -->` here; the _include folder does not ship.
+ */
+function expandIncludes(dir) {
+  const includes = join(dir, '_include');
+  if (!existsSync(includes)) return;
+  const parts = new Map(readdirSync(includes).map((f) => [f.replace(/\.md$/, ''), readFileSync(join(includes, f), 'utf8').replace(/\n$/, '')]));
+  for (const file of readdirSync(dir)) {
+    if (!file.endsWith('.html')) continue;
+    const text = readFileSync(join(dir, file), 'utf8').replace(/<!-- @include ([\w-]+) -->/g, (whole, name) => {
+      if (!parts.has(name)) throw new Error(`${join(dir, file)}: ${whole} names no file in ${includes}`);
+      return parts.get(name);
+    });
+    writeFileSync(join(dir, file), text);
+  }
+  rmSync(includes, { recursive: true });
+}
