@@ -46,6 +46,7 @@ interface Def extends NodeDef {
 }
 
 export = function register(RED: NodeAPI): void {
+  const r = sharedTexts(RED, 'runtime');
   function AstmLinkNode(this: Node, def: Def) {
     RED.nodes.createNode(this, def);
     const node = this;
@@ -55,7 +56,7 @@ export = function register(RED: NodeAPI): void {
 
     // LIS1-A's values as defaults; a bad value is refused, not replaced.
     const { values: numbers, errors } = readNodeSettings('astm-link', def as unknown as Record<string, unknown>);
-    if (errors.length > 0) return refuseMisconfigured(node, status, errors);
+    if (errors.length > 0) return refuseMisconfigured(RED, node, status, errors);
     const journaled = def.journal !== false;
     const options = { checksums: def.checksums !== false, framePerRecord: def.framePerRecord === true, holdFinalAck: journaled, ...numbers };
     const trace = def.trace === false ? undefined : openTrace();
@@ -92,7 +93,7 @@ export = function register(RED: NodeAPI): void {
           node.error(err, m);
         },
         discarded(_link, bytes, reason) {
-          node.warn(`partial message discarded (${bytes.length} bytes): ${reason}`);
+          node.warn(r('discarded', { bytes: bytes.length, reason }));
           node.status({ fill: 'yellow', shape: 'ring', text: t('discarded') });
         },
         warning: (text) => node.warn(text),
@@ -115,7 +116,7 @@ export = function register(RED: NodeAPI): void {
         maxAgeDays: settings.retentionDays,
         redact: def.traceRedact === true,
         // The link keeps working without its trace; the trace reports at most once a minute.
-        onError: (err) => node.warn(`frame trace not written: ${err.message}`),
+        onError: (err) => node.warn(r('traceNotWritten', { reason: err.message })),
       });
     }
 
@@ -150,7 +151,7 @@ export = function register(RED: NodeAPI): void {
 
     node.on('close', (_removed: boolean, done: () => void) => {
       for (const msg of links.close()) {
-        const err = new LisError('not sent: the flow was stopped before the analyzer accepted it', { code: 'CANCELLED' });
+        const err = new LisError(r('cancelledSend'), { code: 'CANCELLED' });
         msg.error = err.toMsgError();
         node.error(err, msg);
       }

@@ -32,6 +32,7 @@ interface Translated {
 }
 
 export = function register(RED: NodeAPI): void {
+  const r = sharedTexts(RED, 'runtime');
   installRoutesOnce(RED, 'dialects', () => {
     const admin = RED.httpAdmin as unknown as { get: (path: string, ...h: unknown[]) => void };
     admin.get('/lis-bridge/dialects', RED.auth.needsPermission('lis.read'), (_req: Request, res: Response) => {
@@ -51,7 +52,7 @@ export = function register(RED: NodeAPI): void {
       : !isTimeZone(timeZone)
         ? `unknown time zone ${JSON.stringify(timeZone)} (expected an IANA name such as Europe/Berlin)`
         : undefined;
-    if (problem || !profile) return refuseMisconfigured(node, status, [problem ?? 'no dialect']);
+    if (problem || !profile) return refuseMisconfigured(RED, node, status, [problem ?? 'no dialect']);
     const dialect: DialectProfile = profile;
     const conversation = new HostConversation<Msg>(conversationRules(dialect), {
       order: (order, at) => buildOrderMessage(order, dialect, { ...at, timeZone }),
@@ -102,7 +103,7 @@ export = function register(RED: NodeAPI): void {
       // Looked up once: the settings and the path do not change while the node runs.
       (journal ??= journalFor(RED))
         .then((j) => j.planned(journalId, made.parts, note, made.samples))
-        .catch((err: unknown) => node.warn(`journal: could not note message ${journalId} as translated (${messageOf(err)}); it may be replayed after a restart, and lis-send-results will not send its results twice`));
+        .catch((err: unknown) => node.warn(r('notNotedTranslated', { id: journalId, reason: messageOf(err) })));
     }
 
     /** Returns the number of result batches sent on (each tagged with its part number when the message is journaled), and the samples named. */
@@ -124,10 +125,10 @@ export = function register(RED: NodeAPI): void {
           if (tests.length > 0) out.orderedTests = tests;
           if (journalId !== undefined) out.journal = { message: journalId, part: parts };
           parts++;
-          if (event.problems.length > 0) node.warn(`results: ${event.problems.join('; ')}`);
+          if (event.problems.length > 0) node.warn(r('resultProblems', { problems: event.problems.join('; ') }));
           send([null, out, null, null]);
         } else {
-          if (event.type === 'unassigned') node.warn(`${event.items.length} result(s) belong to no sample and were not sent to the LIS: ${event.items.map((i) => i.reason).join('; ')}`);
+          if (event.type === 'unassigned') node.warn(r('unassigned', { n: event.items.length, reasons: event.items.map((i) => i.reason).join('; ') }));
           const payload = event.type === 'other' ? { reason: event.reason, text: msg.payload.toString(dialect.charset === 'utf8' ? 'utf8' : 'latin1') } : event.type === 'qc' ? event.results : event.items;
           send([null, null, null, Object.assign(withAstm({}), { topic: event.type, payload })]);
         }
@@ -152,7 +153,7 @@ export = function register(RED: NodeAPI): void {
             sendFor([null, null, a.context, null]);
             break;
           case 'refused':
-            throw new LisError(`order for sample ${a.sampleNumber} not sent: ${a.reason}`, { code: 'ORDER_REFUSED' });
+            throw new LisError(r('orderRefused', { sample: a.sampleNumber, reason: a.reason }), { code: 'ORDER_REFUSED' });
           case 'warn':
             node.warn(a.text);
             break;

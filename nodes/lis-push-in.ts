@@ -22,6 +22,7 @@ interface Credentials {
 
 
 export = function register(RED: NodeAPI): void {
+  const r = sharedTexts(RED, 'runtime');
   function LisPushIn(this: Node & { credentials?: Credentials }, def: Def) {
     RED.nodes.createNode(this, def);
     const node = this;
@@ -29,7 +30,7 @@ export = function register(RED: NodeAPI): void {
     const host = (def.localApiAddress ?? '').trim() || '127.0.0.1';
     const { values, errors } = readNodeSettings('lis-push-in', def as unknown as Record<string, unknown>);
     const { localApiPort: port, bodyLimit, headersTimeoutMs, requestTimeoutMs } = values;
-    if (errors.length > 0) return refuseMisconfigured(node, new StatusReporter(RED, node), errors);
+    if (errors.length > 0) return refuseMisconfigured(RED, node, new StatusReporter(RED, node), errors);
 
     const server = new PushServer({
       host,
@@ -47,7 +48,7 @@ export = function register(RED: NodeAPI): void {
       },
       onRejected: (status, message) => {
         node.status({ fill: 'yellow', shape: 'ring', text: t('rejected', { status }) });
-        node.warn(`lis-push-in answered ${status}: ${message}`);
+        node.warn(r('pushRefused', { status, message }));
       },
     });
 

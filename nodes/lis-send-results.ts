@@ -17,7 +17,7 @@ import { readNodeSettings } from '../lib/settings/node-settings';
 import { lisInfo, refuseMisconfigured, setupLisRequestNode, type LisNodeDef } from './shared/lis-request-node';
 import { installHeldRoutes, registerSender } from './shared/held-routes';
 import { journalFor } from './shared/journal';
-import { StatusReporter } from './shared/status';
+import { StatusReporter, sharedTexts } from './shared/status';
 import { DISCARD_TOPIC, RESEND_TOPIC, type LisConfigNode, type Msg } from './shared/types';
 
 interface Def extends LisNodeDef {
@@ -28,6 +28,7 @@ interface Def extends LisNodeDef {
 }
 
 export = function register(RED: NodeAPI): void {
+  const r = sharedTexts(RED, 'runtime');
   installHeldRoutes(RED);
 
   function LisSendResults(this: Node, def: Def) {
@@ -35,7 +36,7 @@ export = function register(RED: NodeAPI): void {
     const node = this;
     const status = new StatusReporter(RED, node);
     const { values, errors } = readNodeSettings('lis-send-results', def as unknown as Record<string, unknown>);
-    if (errors.length > 0) return refuseMisconfigured(node, status, errors);
+    if (errors.length > 0) return refuseMisconfigured(RED, node, status, errors);
     const config = (def.lis ? RED.nodes.getNode(def.lis) : null) as LisConfigNode | null;
     let delivery: ResultDelivery | undefined;
     let stopWatching: (() => void) | undefined;
@@ -55,7 +56,7 @@ export = function register(RED: NodeAPI): void {
       return delivery;
     });
     ready.catch((err: unknown) => {
-      const e = new LisError(`the result journal could not be opened, so no result can be sent safely: ${messageOf(err)}`, { code: 'JOURNAL' });
+      const e = new LisError(r('journalUnavailableAtStart', { reason: messageOf(err) }), { code: 'JOURNAL' });
       status.failed(e);
       node.error(e, { payload: undefined, error: e.toMsgError() });
     });
@@ -66,7 +67,7 @@ export = function register(RED: NodeAPI): void {
       def,
       async (msg, { client, hooks }) => {
         const d = await ready.catch((err: unknown) => {
-          throw new LisError(`results not sent: the result journal is unavailable (${messageOf(err)})`, { code: 'JOURNAL' });
+          throw new LisError(r('journalUnavailable', { reason: messageOf(err) }), { code: 'JOURNAL' });
         });
         if (msg.topic === RESEND_TOPIC) return resendCommand(d, msg, client, hooks);
         if (msg.topic === DISCARD_TOPIC) return discardCommand(d, msg);
@@ -85,7 +86,7 @@ export = function register(RED: NodeAPI): void {
         );
         if (outcome.kind === 'duplicate') {
           // A replayed message whose batch was handed over before the restart.
-          node.warn(`batch ${outcome.batch.key} (samples ${outcome.batch.samples.join(', ')}) is already ${outcome.batch.state}: not sent twice`);
+          node.warn(r('duplicateBatch', { key: outcome.batch.key, samples: outcome.batch.samples.join(', '), state: outcome.batch.state }));
           return { send: null, elapsedMs: 0 };
         }
         msg.payload = outcome.answer.body;
@@ -108,7 +109,7 @@ export = function register(RED: NodeAPI): void {
           failures.push(`${key}: ${messageOf(err)}`);
         }
       }
-      if (failures.length > 0) throw new LisError(`${failures.length} of ${keys.length} held batch(es) not resent: ${failures.join('; ')}`, { code: 'HELD', errors: failures });
+      if (failures.length > 0) throw new LisError(r('notResent', { failed: failures.length, total: keys.length, failures: failures.join('; ') }), { code: 'HELD', errors: failures });
       return { send: null, elapsedMs: Date.now() - started };
     }
 
@@ -116,7 +117,7 @@ export = function register(RED: NodeAPI): void {
       const keys = selectKeys(msg.payload, d.held(), false);
       for (const key of keys) {
         const batch = await d.discard(key, 'message');
-        node.warn(`held batch ${key} (samples ${batch.samples.join(', ')}) discarded: it will not reach the LIS`);
+        node.warn(r('discardedBatch', { key, samples: batch.samples.join(', ') }));
       }
       return { send: null, elapsedMs: 0 };
     }
@@ -124,7 +125,7 @@ export = function register(RED: NodeAPI): void {
     /** For the admin endpoint and auto-resend: a node-originated send. */
     async function resendOne(key: string, by: string): Promise<void> {
       const d = await ready;
-      if (!config?.client) throw new LisError('no usable lis-config on this node', { code: 'NOT_CONFIGURED' });
+      if (!config?.client) throw new LisError(r('noClient'), { code: 'NOT_CONFIGURED' });
       try {
         const { answer, batch } = await d.resend(config.client, key, by, {});
         node.send(resentMessage(batch, answer.body, lisInfo(answer.info)) as never);
@@ -153,7 +154,7 @@ export = function register(RED: NodeAPI): void {
       const due = heldDue(delivery.held(), Date.now(), values.heldWarnMinutes * 60_000, def.autoResend === true && config?.client !== undefined);
       for (const b of due.warn) {
         const minutes = Math.round((Date.now() - b.at) / 60_000);
-        const err = new LisError(`results for sample(s) ${b.samples.join(', ')} held for ${minutes} min (${b.state}: ${b.error?.message ?? 'no answer'}); resend or discard batch ${b.key}`, { code: 'HELD' });
+        const err = new LisError(r('heldTooLong', { samples: b.samples.join(', '), minutes, state: b.state, error: b.error?.message ?? 'no answer', key: b.key }), { code: 'HELD' });
         node.error(err, { topic: 'lis:held', payload: heldSummary(b), error: err.toMsgError() });
         await journal.warned(b.key).catch(() => undefined);
       }

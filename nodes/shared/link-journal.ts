@@ -12,7 +12,7 @@ import type { MessageRecord, ResultJournal } from '../../lib/journal/journal';
 import { LisError, messageOf } from '../../lib/errors';
 import { adminUser, answerError, installRoutesOnce } from './admin';
 import { journalFor } from './journal';
-import type { StatusReporter, Texts } from './status';
+import { sharedTexts, type StatusReporter, type Texts } from './status';
 
 /** A replayed message not settled this long after its replay is given up on (stuck) and reported. */
 const STUCK_AFTER_MS = 60_000;
@@ -32,6 +32,7 @@ export interface LinkJournal {
  */
 export function linkJournal(RED: NodeAPI, node: Node, status: StatusReporter, t: Texts, carriesResults: (bytes: Uint8Array) => boolean, passOn: (m: PassedOn) => void): LinkJournal {
   installRoutesOnce(RED, 'stuck', () => installStuckRoutes(RED));
+  const r = sharedTexts(RED, 'runtime');
   const journal = journalFor(RED);
   const store = new LinkStore(
     journal,
@@ -46,7 +47,7 @@ export function linkJournal(RED: NodeAPI, node: Node, status: StatusReporter, t:
     { carriesResults },
   );
   journal.catch((err: unknown) => {
-    const e = new LisError(`the result journal could not be opened (${messageOf(err)}): every message is refused with NAK, so the analyzer keeps it, until the journal opens (fix the cause, then redeploy or restart)`, { code: 'JOURNAL' });
+    const e = new LisError(r('journalNotOpened', { reason: messageOf(err) }), { code: 'JOURNAL' });
     status.failed(e);
     node.error(e, { payload: undefined, error: e.toMsgError() });
   });
@@ -56,11 +57,8 @@ export function linkJournal(RED: NodeAPI, node: Node, status: StatusReporter, t:
   const reportStuck = (stuck: MessageRecord[]): void => {
     if (stuck.length === 0) return;
     for (const m of stuck) {
-      const samples = m.samples?.length ? `sample(s) ${m.samples.join(', ')}` : 'sample numbers unknown (the message was never translated)';
-      const err = new LisError(
-        `message ${m.id} received ${new Date(m.at).toISOString()}, ${samples}, never reached the LIS: ${m.stuck ?? 'it was replayed after a restart'}. Fix the cause, then replay it (POST /lis-bridge/stuck/${m.id}/replay) or dismiss it`,
-        { code: 'STUCK' },
-      );
+      const samples = m.samples?.length ? r('stuckSamples', { samples: m.samples.join(', ') }) : r('stuckSamplesUnknown');
+      const err = new LisError(r('stuck', { id: m.id, at: new Date(m.at).toISOString(), samples, why: m.stuck ?? r('stuckAfterReplay') }), { code: 'STUCK' });
       node.error(err, { payload: { id: m.id, samples: m.samples ?? [], receivedAt: new Date(m.at).toISOString() }, error: err.toMsgError() });
     }
     node.status({ fill: 'red', shape: 'ring', text: t('stuck', { n: stuck.length }) });
@@ -72,14 +70,14 @@ export function linkJournal(RED: NodeAPI, node: Node, status: StatusReporter, t:
     reportStuck((await journal).stuck().filter((m) => m.link === node.id && m.stuck !== undefined));
     const n = await store.replay(passOn);
     if (n > 0) {
-      node.warn(`${n} message(s) stored before the last stop but never handed to the LIS were processed again`);
+      node.warn(r('replayed', { n }));
       node.status({ fill: 'yellow', shape: 'dot', text: t('replayed', { n }) });
     }
   };
   const onFlowsStarted = () => void replay().catch((err: unknown) => node.error(err));
   RED.events.once('flows:started', onFlowsStarted);
   const timer = setInterval(() => {
-    store.giveUp(Date.now(), STUCK_AFTER_MS, `its replay after a restart had still not reached the LIS ${STUCK_AFTER_MS / 1000} s later`).then(reportStuck, (err: unknown) => node.warn(messageOf(err)));
+    store.giveUp(Date.now(), STUCK_AFTER_MS, r('stuckLate', { s: STUCK_AFTER_MS / 1000 })).then(reportStuck, (err: unknown) => node.warn(messageOf(err)));
   }, 10_000);
   timer.unref();
   replayers.set(node.id, (id) => store.replayStuck(id, passOn));
@@ -93,7 +91,7 @@ export function linkJournal(RED: NodeAPI, node: Node, status: StatusReporter, t:
       replayers.delete(node.id);
       // A message being stored finishes first, so the next start finds it in the journal.
       for (const m of await store.close()) {
-        node.warn(`message ${m.id} (${m.samples?.join(', ') || 'samples unknown'}) was replayed after a restart and had not reached the LIS when the flow stopped: listed as stuck`);
+        node.warn(r('stuckAtStop', { id: m.id, samples: m.samples?.join(', ') || r('samplesUnknown') }));
       }
     },
   };

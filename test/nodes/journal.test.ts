@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { useLisStub } from '../support/lifecycle';
 import { FAST } from '../support/lis-flow';
 import { ALL_LIS_NODES, bridgeSettingsForTests, collect, helper, journalDir, keepJournalForNextLoad, nodeModules, waitUntil } from '../support/red';
-import { statusOf, statusesOf, warningsOf, withCatalogs } from '../support/node-spies';
+import { statusOf, statusesOf, warningsOf } from '../support/node-spies';
 import { readJournalFile, writeJournal } from '../support/journal-file';
 import { LisGate } from '../support/raw-lis';
 import { buildFrames } from '../../lib/astm/link';
@@ -92,7 +92,7 @@ async function loadChain(opts: ChainOptions = {}): Promise<void> {
       { id: 'hOut', type: 'helper' },
     );
   }
-  await helper.load(withCatalogs(nodeModules(...ALL_LIS_NODES)) as never, flow as never, { lisCfg: { bearerToken: 'journal-test-token' } } as never);
+  await helper.load(nodeModules(...ALL_LIS_NODES) as never, flow as never, { lisCfg: { bearerToken: 'journal-test-token' } } as never);
 }
 
 /** A restart of Node-RED: the runtime stops (journals closed), and starts again on the same journal directory. */
