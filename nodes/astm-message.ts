@@ -1,5 +1,6 @@
 /**
- * astm-message: E1394 / LIS2-A2 messages <-> lab events, in an analyzer's dialect.
+ * astm-message: E1394 / LIS2-A2 messages <-> lab events, in an analyzer's dialect
+ * (lib/astm/host.ts, with the host conversation of lib/conversation).
  *
  * Inputs (told apart by shape, see the help):
  * - msg.topic "astm:message" with the bytes of a message (from astm-link);
@@ -9,13 +10,11 @@
  * analyzer (wire to astm-link), 4 QC, unassigned results and other messages.
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
-import type { Request, Response } from 'express';
-import { PROFILES, findProfile, type DialectProfile } from '../lib/astm/dialects';
-import { buildNoInformation, buildOrderMessage, labEventsOf, type LabOrder } from '../lib/astm/lab';
-import { HostConversation, type ConversationAction, type ConversationRules } from '../lib/conversation/host-conversation';
+import { findProfile } from '../lib/astm/dialects';
+import { AstmHost, hostSettingsProblem, isLabOrder, type HostOutput } from '../lib/astm/host';
 import { LisError, invalidInput, messageOf } from '../lib/errors';
 import { fail, refuseMisconfigured } from './shared/lis-request-node';
-import { installRoutesOnce } from './shared/admin';
+import { installDialectRoutes } from './shared/dialect-routes';
 import { journalFor } from './shared/journal';
 import { StatusReporter, sharedTexts } from './shared/status';
 import { ASTM_MESSAGE_TOPIC, ASTM_SEND_TOPIC, type Done, type Msg, type Send } from './shared/types';
@@ -25,43 +24,25 @@ interface Def extends NodeDef {
   timeZone?: string;
 }
 
-/** What a received message became: result batches sent on, and the samples it named. */
-interface Translated {
-  parts: number;
-  samples: string[];
-}
-
 export = function register(RED: NodeAPI): void {
   const r = sharedTexts(RED, 'runtime');
-  installRoutesOnce(RED, 'dialects', () => {
-    const admin = RED.httpAdmin as unknown as { get: (path: string, ...h: unknown[]) => void };
-    admin.get('/lis-bridge/dialects', RED.auth.needsPermission('lis.read'), (_req: Request, res: Response) => {
-      res.json(PROFILES.map((p) => ({ id: p.id, label: p.label, vendor: p.vendor, model: p.model, transport: p.transport, queryDeadlineMs: p.queryDeadlineMs, orders: p.order !== undefined })));
-    });
-  });
+  installDialectRoutes(RED);
 
   function AstmMessageNode(this: Node, def: Def) {
     RED.nodes.createNode(this, def);
     const node = this;
     const status = new StatusReporter(RED, node);
     const t = sharedTexts(RED, 'message');
-    const profile = findProfile(def.dialect || 'generic-lis2a2');
+    const dialectId = def.dialect || 'generic-lis2a2';
     const timeZone = (def.timeZone ?? '').trim() || Intl.DateTimeFormat().resolvedOptions().timeZone;
-    const problem = !profile
-      ? `unknown dialect ${JSON.stringify(def.dialect)}`
-      : !isTimeZone(timeZone)
-        ? `unknown time zone ${JSON.stringify(timeZone)} (expected an IANA name such as Europe/Berlin)`
-        : undefined;
-    if (problem || !profile) return refuseMisconfigured(RED, node, status, [problem ?? 'no dialect']);
-    const dialect: DialectProfile = profile;
-    const conversation = new HostConversation<Msg>(conversationRules(dialect), {
-      order: (order, at) => buildOrderMessage(order, dialect, { ...at, timeZone }),
-      noInformation: (sample, at) => buildNoInformation(sample, dialect, { ...at, timeZone, queried: true }),
-    });
+    const problem = hostSettingsProblem(dialectId, timeZone);
+    if (problem) return refuseMisconfigured(RED, node, status, [problem]);
+    const host = new AstmHost<Msg>(findProfile(dialectId)!, timeZone);
+    const conversation = host.conversation;
+    const journal = journalFor(RED);
     let timer: NodeJS.Timeout | undefined;
     let results = 0;
-    const showCounts = () => node.status({ fill: 'green', shape: 'dot', text: t('counts', { q: conversation.counts.queries, r: results, o: conversation.counts.orders }) });
-    node.status({ fill: 'green', shape: 'dot', text: dialect.label });
+    node.status({ fill: 'green', shape: 'dot', text: host.dialect.label });
 
     node.on('input', (rawMsg, rawSend, rawDone) => {
       const msg = rawMsg as Msg;
@@ -69,87 +50,54 @@ export = function register(RED: NodeAPI): void {
       const done = rawDone as Done;
       try {
         const now = Date.now();
-        if (msg.topic === ASTM_MESSAGE_TOPIC) fromAnalyzerJournaled(msg, send, now);
+        if (msg.topic === ASTM_MESSAGE_TOPIC) fromAnalyzer(msg, send, now);
         else if (isLabOrder(msg.payload)) perform(conversation.order(linkOf(msg), msg.payload, now, msg), msg, send);
         else if (typeof msg.payload === 'string') perform(conversation.noOrder(linkOf(msg), msg.payload.trim(), now, msg), msg, send);
         else throw invalidInput('not understood', ['msg.payload must be a received message (msg.topic "astm:message"), a LIS order with instrumentTests, or a sample number with no order']);
-        showCounts();
+        node.status({ fill: 'green', shape: 'dot', text: t('counts', { q: conversation.counts.queries, r: results, o: conversation.counts.orders }) });
         done();
       } catch (err) {
-        fail(status, msg, err instanceof Error && !(err instanceof LisError) ? asInvalid(err) : err, done);
+        // Decoding and building errors name what was wrong; they are the input's fault, not the node's.
+        fail(status, msg, err instanceof Error && !(err instanceof LisError) ? new LisError(err.message, { code: 'INVALID_INPUT' }) : err, done);
       }
     });
 
     /**
-     * Tells the journal how many result batches a stored message made, so it
-     * knows when all of them have reached lis-send-results (and a message that
-     * could not be read is not replayed after a restart only to fail again).
+     * A stored message also tells the journal how many result batches it made and
+     * which samples it named, so the journal knows when all reached lis-send-results
+     * (and a message that could not be read is not replayed only to fail again).
      */
-    function fromAnalyzerJournaled(msg: Msg, send: Send, now: number): void {
-      const journalId = (msg.astm as { journalId?: unknown } | undefined)?.journalId;
-      if (typeof journalId !== 'string') return void fromAnalyzer(msg, send, undefined, now);
-      let made: Translated;
+    function fromAnalyzer(msg: Msg, send: Send, now: number): void {
+      if (!Buffer.isBuffer(msg.payload)) throw invalidInput('not decoded', ['an astm:message must carry the message bytes in msg.payload']);
+      const astm = (msg.astm ?? {}) as { journalId?: unknown; replay?: unknown };
+      const journalId = typeof astm.journalId === 'string' ? astm.journalId : undefined;
+      const note = (parts: number, samples: string[], why?: string) =>
+        journal.then((j) => j.planned(journalId!, parts, why, samples)).catch((err: unknown) => node.warn(r('notNotedTranslated', { id: journalId!, reason: messageOf(err) })));
+      let read;
       try {
-        made = fromAnalyzer(msg, send, journalId, now);
+        read = host.read(msg.payload, linkOf(msg), now, msg, astm.replay === true);
       } catch (err) {
-        notePlanned(journalId, { parts: 0, samples: [] }, `not understood: ${messageOf(err)}`);
+        if (journalId !== undefined) void note(0, [], `not understood: ${messageOf(err)}`);
         throw err;
       }
-      notePlanned(journalId, made);
+      perform(read.outputs, msg, send, journalId);
+      if (journalId !== undefined) void note(read.parts, read.samples);
     }
 
-    let journal: ReturnType<typeof journalFor> | undefined;
-    function notePlanned(journalId: string, made: Translated, note?: string): void {
-      // Looked up once: the settings and the path do not change while the node runs.
-      (journal ??= journalFor(RED))
-        .then((j) => j.planned(journalId, made.parts, note, made.samples))
-        .catch((err: unknown) => node.warn(r('notNotedTranslated', { id: journalId, reason: messageOf(err) })));
-    }
-
-    /** Returns the number of result batches sent on (each tagged with its part number when the message is journaled), and the samples named. */
-    function fromAnalyzer(msg: Msg, send: Send, journalId: string | undefined, now: number): Translated {
-      if (!Buffer.isBuffer(msg.payload)) throw invalidInput('not decoded', ['an astm:message must carry the message bytes in msg.payload']);
-      const replay = (msg.astm as { replay?: unknown } | undefined)?.replay === true;
-      const withAstm = (extra: Record<string, unknown>): Msg => Object.assign(RED.util.cloneMessage(msg) as Msg, { astm: { ...(msg.astm as object), dialect: dialect.id, ...extra } });
-      let parts = 0;
-      const samples = new Set<string>();
-      for (const event of labEventsOf(msg.payload, dialect, timeZone)) {
-        if (event.type === 'query') {
-          event.samples.forEach((q) => samples.add(q.sampleNumber));
-          perform(conversation.query(linkOf(msg), event, now, msg, replay), msg, send);
-        } else if (event.type === 'results') {
-          results += event.results.length;
-          event.results.forEach((r) => samples.add(r.SampleNumber));
-          const out = Object.assign(withAstm({ problems: event.problems }), { payload: event.results, topic: 'results' });
-          const tests = conversation.orderedTests(event.results.map((r) => r.SampleNumber), now);
-          if (tests.length > 0) out.orderedTests = tests;
-          if (journalId !== undefined) out.journal = { message: journalId, part: parts };
-          parts++;
-          if (event.problems.length > 0) node.warn(r('resultProblems', { problems: event.problems.join('; ') }));
-          send([null, out, null, null]);
-        } else {
-          if (event.type === 'unassigned') node.warn(r('unassigned', { n: event.items.length, reasons: event.items.map((i) => i.reason).join('; ') }));
-          const payload = event.type === 'other' ? { reason: event.reason, text: msg.payload.toString(dialect.charset === 'utf8' ? 'utf8' : 'latin1') } : event.type === 'qc' ? event.results : event.items;
-          send([null, null, null, Object.assign(withAstm({}), { topic: event.type, payload })]);
-        }
-      }
-      return { parts, samples: [...samples] };
-    }
-
-    /** Carries out what the conversation decided; `msg` is the input being handled (answers held earlier leave on their own). */
-    function perform(actions: ConversationAction<Msg>[], msg: Msg, send: Send): void {
-      for (const a of actions) {
-        const sendFor = a.type !== 'warn' && a.context !== msg ? (m: unknown) => node.send(m as never) : send;
+    /** Carries out what the host decided; `msg` is the input being handled (answers held earlier leave on their own). */
+    function perform(outputs: HostOutput<Msg>[], msg: Msg, send: Send, journalId?: string): void {
+      const copy = (extra: Record<string, unknown>): Msg => Object.assign(RED.util.cloneMessage(msg) as Msg, { astm: { ...(msg.astm as object), dialect: host.dialect.id, ...extra } });
+      for (const a of outputs) {
+        const sendFor = 'context' in a && a.context !== msg ? (m: unknown) => node.send(m as never) : send;
         switch (a.type) {
           case 'ask':
-            sendFor([Object.assign(RED.util.cloneMessage(a.context) as Msg, { payload: a.sample.sampleNumber, topic: 'query', astm: { ...(a.context.astm as object), dialect: dialect.id, query: a.sample } }), null, null, null]);
+            sendFor([Object.assign(RED.util.cloneMessage(a.context) as Msg, { payload: a.sample.sampleNumber, topic: 'query', astm: { ...(a.context.astm as object), dialect: host.dialect.id, query: a.sample } }), null, null, null]);
             break;
           case 'unanswerable':
             sendFor([null, null, null, Object.assign(RED.util.cloneMessage(a.context) as Msg, { topic: 'query', payload: a.samples })]);
             break;
           case 'send':
-            a.context.payload = Buffer.from(a.text, dialect.charset === 'utf8' ? 'utf8' : 'latin1');
-            a.context.topic = ASTM_SEND_TOPIC;
+            Object.assign(a.context, { payload: host.bytes(a.text), topic: ASTM_SEND_TOPIC });
             sendFor([null, null, a.context, null]);
             break;
           case 'refused':
@@ -157,17 +105,25 @@ export = function register(RED: NodeAPI): void {
           case 'warn':
             node.warn(a.text);
             break;
+          case 'results': {
+            results += a.results.length;
+            if (a.problems.length > 0) node.warn(r('resultProblems', { problems: a.problems.join('; ') }));
+            const out = Object.assign(copy({ problems: a.problems }), { payload: a.results, topic: 'results' });
+            if (a.orderedTests.length > 0) out.orderedTests = a.orderedTests;
+            if (journalId !== undefined) out.journal = { message: journalId, part: a.part };
+            send([null, out, null, null]);
+            break;
+          }
+          case 'aside':
+            if (a.topic === 'unassigned') node.warn(r('unassigned', { n: a.count, reasons: a.reasons.join('; ') }));
+            send([null, null, null, Object.assign(copy({}), { topic: a.topic, payload: a.payload })]);
+            break;
         }
       }
-      arm();
-    }
-
-    /** One timer, at the conversation's next deadline. */
-    function arm(): void {
+      // One timer, at the conversation's next deadline (a held "no information" answer may leave then).
       if (timer) clearTimeout(timer);
-      timer = undefined;
       const next = conversation.nextDeadline(Date.now());
-      if (next !== undefined) timer = setTimeout(() => perform(conversation.tick(Date.now()), {} as Msg, () => undefined), Math.max(0, next - Date.now()));
+      timer = next === undefined ? undefined : setTimeout(() => perform(conversation.tick(Date.now()), {} as Msg, () => undefined), Math.max(0, next - Date.now()));
     }
 
     node.on('close', (_removed: boolean, done: () => void) => {
@@ -184,27 +140,4 @@ export = function register(RED: NodeAPI): void {
 function linkOf(msg: Msg): string {
   const session = msg._session as { id?: unknown } | undefined;
   return session && session.id !== undefined ? String(session.id) : 'line';
-}
-
-/** What the conversation needs of a dialect. */
-function conversationRules(d: DialectProfile): ConversationRules {
-  return { id: d.id, label: d.label, queryDeadlineMs: d.queryDeadlineMs, acceptsUnsolicitedOrders: d.acceptsUnsolicitedOrders, canDownload: d.order !== undefined, anonymousNoInformation: d.noOrder?.form === 'terminator' };
-}
-
-function isLabOrder(payload: unknown): payload is LabOrder {
-  return typeof payload === 'object' && payload !== null && Array.isArray((payload as { instrumentTests?: unknown }).instrumentTests) && typeof (payload as { SampleNumber?: unknown }).SampleNumber === 'string';
-}
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Decoding and building errors name what was wrong; they are the input's fault, not the node's. */
-function asInvalid(err: Error): LisError {
-  return new LisError(err.message, { code: 'INVALID_INPUT' });
 }
