@@ -11,16 +11,14 @@
  * Over TCP, one link per connection (lib/sessions/LinkSessions).
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
-import { join } from 'node:path';
 import { linkMachine } from '../lib/astm/link-machine';
 import { carriesResults, messageSender } from '../lib/astm/records/peek';
 import { LinkSessions, type SessionLink } from '../lib/sessions/link-sessions';
 import type { TransportMode } from '../lib/sessions/session-book';
-import { FrameTrace } from '../lib/trace';
 import { LisError, invalidInput } from '../lib/errors';
 import { readNodeSettings } from '../lib/settings/node-settings';
 import { fail, refuseMisconfigured } from './shared/lis-request-node';
-import { bridgeSettings } from './shared/journal';
+import { lineBytes, linkTrace } from './shared/link-trace';
 import { linkJournal } from './shared/link-journal';
 import { StatusReporter, sharedTexts } from './shared/status';
 import { ASTM_MESSAGE_TOPIC, ASTM_SEND_TOPIC, type Done, type Msg } from './shared/types';
@@ -59,7 +57,7 @@ export = function register(RED: NodeAPI): void {
     if (errors.length > 0) return refuseMisconfigured(RED, node, status, errors);
     const journaled = def.journal !== false;
     const options = { checksums: def.checksums !== false, framePerRecord: def.framePerRecord === true, holdFinalAck: journaled, ...numbers };
-    const trace = def.trace === false ? undefined : openTrace();
+    const trace = def.trace === false ? undefined : linkTrace(RED, node, { framed: def.framing !== 'unframed', redact: def.traceRedact === true });
     const emit = (link: Pick<SessionLink, 'tcpSession'> | undefined, bytes: Buffer, astm: object): void =>
       node.send([null, withSession({ payload: bytes, topic: ASTM_MESSAGE_TOPIC, astm: { link: node.id, ...astm } }, link), null] as never);
     const journal = journaled ? linkJournal(RED, node, status, t, carriesResults, (m) => emit(undefined, m.bytes, m.astm)) : undefined;
@@ -104,22 +102,6 @@ export = function register(RED: NodeAPI): void {
       },
     );
 
-    /** The raw trace of this link: the bytes behind any disputed result. */
-    function openTrace(): FrameTrace {
-      const settings = bridgeSettings(RED);
-      return new FrameTrace({
-        dir: join(settings.dir, 'trace'),
-        name: node.id,
-        framed: def.framing !== 'unframed',
-        maxBytes: settings.trace.maxBytes,
-        maxFiles: settings.trace.maxFiles,
-        maxAgeDays: settings.retentionDays,
-        redact: def.traceRedact === true,
-        // The link keeps working without its trace; the trace reports at most once a minute.
-        onError: (err) => node.warn(r('traceNotWritten', { reason: err.message })),
-      });
-    }
-
     node.status({ fill: 'green', shape: 'dot', text: t('idle', { n: 0 }) });
 
     node.on('input', (rawMsg, _send, rawDone) => {
@@ -130,7 +112,7 @@ export = function register(RED: NodeAPI): void {
           links.report(msg.status, Date.now());
           return done();
         }
-        const bytes = toBytes(msg.payload);
+        const bytes = lineBytes(msg.payload);
         if (msg.topic === ASTM_SEND_TOPIC) {
           if (!bytes) return fail(status, msg, invalidInput('nothing sent', ['msg.payload of an astm:send message must be the message text (string) or bytes (Buffer)']), done);
           const link = links.send(msg._session, typeof msg.analyzer === 'string' ? msg.analyzer : undefined, bytes, msg);
@@ -162,14 +144,6 @@ export = function register(RED: NodeAPI): void {
 
   RED.nodes.registerType('astm-link', AstmLinkNode as never);
 };
-
-/** Serial and TCP nodes give Buffers in binary mode; strings are taken as latin1 so every byte survives. */
-function toBytes(payload: unknown): Buffer | undefined {
-  if (Buffer.isBuffer(payload)) return payload;
-  if (payload instanceof Uint8Array) return Buffer.from(payload);
-  if (typeof payload === 'string') return Buffer.from(payload, 'latin1');
-  return undefined;
-}
 
 function withSession(msg: Msg, link: Pick<SessionLink, 'tcpSession'> | undefined): Msg {
   if (link?.tcpSession !== undefined) msg._session = link.tcpSession;
