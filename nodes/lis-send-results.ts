@@ -11,7 +11,7 @@ import { LisError, messageOf } from '../lib/errors';
 import type { LisClient } from '../lib/lis/client';
 import type { AttemptHooks } from '../lib/lis/retry';
 import { ResultDelivery } from '../lib/journal/delivery';
-import { contextOf, heldDue, heldSummary, selectKeys } from '../lib/journal/held';
+import { batchOrigin, contextOf, heldDue, heldSummary } from '../lib/journal/held';
 import type { BatchRecord, ResultJournal } from '../lib/journal/journal';
 import { readNodeSettings } from '../lib/settings/node-settings';
 import { lisInfo, refuseMisconfigured, setupLisRequestNode, type LisNodeDef } from './shared/lis-request-node';
@@ -71,17 +71,9 @@ export = function register(RED: NodeAPI): void {
         });
         if (msg.topic === RESEND_TOPIC) return resendCommand(d, msg, client, hooks);
         if (msg.topic === DISCARD_TOPIC) return discardCommand(d, msg);
-        const origin = msg.journal as { message?: unknown; part?: unknown } | undefined;
-        const fromMessage = typeof origin?.message === 'string' && typeof origin.part === 'number';
         const outcome = await d.send(
           client,
-          {
-            key: fromMessage ? `${origin.message as string}#${origin.part as number}` : `${node.id}:${randomUUID()}`,
-            message: fromMessage ? (origin.message as string) : undefined,
-            part: fromMessage ? (origin.part as number) : undefined,
-            items: resultsFrom(msg.payload),
-            context: contextOf(msg),
-          },
+          { ...batchOrigin(msg.journal, node.id, randomUUID), items: resultsFrom(msg.payload), context: contextOf(msg) },
           hooks,
         );
         if (outcome.kind === 'duplicate') {
@@ -98,27 +90,14 @@ export = function register(RED: NodeAPI): void {
     );
 
     async function resendCommand(d: ResultDelivery, msg: Msg, client: LisClient, hooks: AttemptHooks) {
-      const keys = selectKeys(msg.payload, d.held());
       const started = Date.now();
-      const failures: string[] = [];
-      for (const key of keys) {
-        try {
-          const { answer, batch } = await d.resend(client, key, 'message', hooks);
-          node.send(resentMessage(batch, answer.body, lisInfo(answer.info)) as never);
-        } catch (err) {
-          failures.push(`${key}: ${messageOf(err)}`);
-        }
-      }
-      if (failures.length > 0) throw new LisError(r('notResent', { failed: failures.length, total: keys.length, failures: failures.join('; ') }), { code: 'HELD', errors: failures });
+      const { total, failures } = await d.resendSelected(client, msg.payload, 'message', hooks, ({ answer, batch }) => node.send(resentMessage(batch, answer.body, lisInfo(answer.info)) as never));
+      if (failures.length > 0) throw new LisError(r('notResent', { failed: failures.length, total, failures: failures.join('; ') }), { code: 'HELD', errors: failures });
       return { send: null, elapsedMs: Date.now() - started };
     }
 
     async function discardCommand(d: ResultDelivery, msg: Msg) {
-      const keys = selectKeys(msg.payload, d.held(), false);
-      for (const key of keys) {
-        const batch = await d.discard(key, 'message');
-        node.warn(r('discardedBatch', { key, samples: batch.samples.join(', ') }));
-      }
+      await d.discardSelected(msg.payload, 'message', (batch) => node.warn(r('discardedBatch', { key: batch.key, samples: batch.samples.join(', ') })));
       return { send: null, elapsedMs: 0 };
     }
 

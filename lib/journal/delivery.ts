@@ -10,6 +10,7 @@ import { checkResults, type LisClient, type PlainAnswer } from '../lis/client';
 import type { AttemptHooks } from '../lis/retry';
 import type { ResultItem } from '../lis/schemas';
 import type { BatchOutcome, BatchRecord, ResultJournal } from './journal';
+import { selectKeys } from './held';
 import type { BatchState } from './entries';
 
 export interface NewBatch {
@@ -71,6 +72,29 @@ export class ResultDelivery {
     const batch = this.heldBatch(key);
     await this.journal.settle(key, 'discarded', { by });
     return batch;
+  }
+
+  /**
+   * Resends the held batches a command names (a key, keys, or all), one after
+   * the other; `resent` hears of each delivered one. Returns how many were
+   * named and why the others were not resent.
+   */
+  async resendSelected(client: LisClient, selection: unknown, by: string, hooks: AttemptHooks, resent: (r: SendOutcome & { kind: 'delivered' }) => void): Promise<{ total: number; failures: string[] }> {
+    const keys = selectKeys(selection, this.held());
+    const failures: string[] = [];
+    for (const key of keys) {
+      try {
+        resent(await this.resend(client, key, by, hooks));
+      } catch (err) {
+        failures.push(`${key}: ${messageOf(err)}`);
+      }
+    }
+    return { total: keys.length, failures };
+  }
+
+  /** Discards the held batches a command names (a key or keys, or "all" said outright); `discarded` hears of each as it goes. */
+  async discardSelected(selection: unknown, by: string, discarded: (batch: BatchRecord) => void): Promise<void> {
+    for (const key of selectKeys(selection, this.held(), false)) discarded(await this.discard(key, by));
   }
 
   held(): BatchRecord[] {

@@ -29,6 +29,17 @@ export function selectKeys(payload: unknown, held: BatchRecord[], emptyMeansAll 
   throw new LisError('msg.payload must be a held batch key, an array of keys, or "all"', { code: 'INVALID_INPUT' });
 }
 
+/**
+ * A batch's journal key: its message and part when it came from a stored
+ * message (so a replay of that message can never send it twice), else a
+ * fresh key of the sender node's.
+ */
+export function batchOrigin(origin: unknown, owner: string, fresh: () => string): { key: string; message?: string; part?: number } {
+  const o = origin as { message?: unknown; part?: unknown } | undefined;
+  if (typeof o?.message === 'string' && typeof o.part === 'number') return { key: `${o.message}#${o.part}`, message: o.message, part: o.part };
+  return { key: `${owner}:${fresh()}` };
+}
+
 /** The message's other properties, JSON-safe, kept with the batch so a resend after a restart gives the flow what it had. */
 export function contextOf(msg: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};

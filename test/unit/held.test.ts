@@ -1,7 +1,7 @@
 // What lis-send-results decides about held batches, without Node-RED.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { contextOf, heldDue, heldSummary, selectKeys } from '../../lib/journal/held';
+import { batchOrigin, contextOf, heldDue, heldSummary, selectKeys } from '../../lib/journal/held';
 import type { BatchRecord } from '../../lib/journal/journal';
 
 const batch = (key: string, at: number, extra: Partial<BatchRecord> = {}): BatchRecord => ({
@@ -46,6 +46,12 @@ describe('held batches', () => {
       topic: 'results',
       processed: [{ SampleNumber: 'S1' }],
     });
+  });
+
+  it('keys a batch by its stored message and part, so a replay cannot send it twice; others get a fresh key', () => {
+    assert.deepEqual(batchOrigin({ message: 'rx-1', part: 2 }, 'n1', () => 'x'), { key: 'rx-1#2', message: 'rx-1', part: 2 });
+    assert.deepEqual(batchOrigin(undefined, 'n1', () => 'u1'), { key: 'n1:u1' });
+    assert.deepEqual(batchOrigin({ message: 'rx-1' }, 'n1', () => 'u2'), { key: 'n1:u2' }, 'no part: not from a journaled message');
   });
 
   it('summarises a batch without its result values', () => {
