@@ -51,7 +51,7 @@ export async function benchSerial(report: Report, sizes: SerialSizes, want: { pt
   let profiles: string[] = [];
   const windows: ProfileWindow[] = [];
   try {
-    await red.waitForOutput(/serial port \S+ opened/, 20_000);
+    await red.waitForLog(/serial port \S+ opened/, 20_000);
     await sim.start();
     let sample = 0;
     const send = (tests: string[]) => sim.sendResults(`SER-${++sample}`, tests);
