@@ -18,7 +18,8 @@ import net from 'node:net';
 import { ACK, ENQ, EOT, STX } from '../lib/astm/control';
 import { AnalyzerSimulator, TcpServerTransport } from '../lib/sim';
 import { httpRequestTab, tcpClientExampleFlow } from './flows';
-import { LisStandIn, type Served } from './lis-stand-in';
+import type { AnsweredRequest } from '../test/support/lis-stub';
+import { benchLisEnv, sampleOf, startBenchLis } from './lis';
 import { freePort, startNodeRed } from './node-red';
 import type { Report } from './report';
 import type { SectionRun } from './serial';
@@ -39,7 +40,7 @@ interface Timing {
   after: number;
 }
 
-function timingOf(start: number, end: number, served: Served): Timing {
+function timingOf(start: number, end: number, served: AnsweredRequest): Timing {
   const lis = served.answeredAt - served.arrivedAt;
   return { overhead: end - start - lis, total: end - start, lis, before: served.arrivedAt - start, after: end - served.answeredAt };
 }
@@ -85,10 +86,10 @@ async function connectWithRetry(port: number, forMs: number): Promise<net.Socket
 }
 
 export async function benchHostQuery(report: Report, queries: number, profile: boolean, log: (s: string) => void): Promise<SectionRun> {
-  const lis = await new LisStandIn().start();
-  const orders = new Map<string, Served>();
-  lis.onServed = (s) => {
-    if (s.path === '/api/orders') orders.set(s.sample, s);
+  const lis = await startBenchLis();
+  const orders = new Map<string, AnsweredRequest>();
+  lis.onAnswered = (r) => {
+    if (r.path === '/api/orders') orders.set(sampleOf(r), r);
   };
   const analyzerPort = await freePort();
   const triggerPort = await freePort();
@@ -97,7 +98,7 @@ export async function benchHostQuery(report: Report, queries: number, profile: b
   await sim.start();
   const red = await startNodeRed({
     flow: [...tcpClientExampleFlow(await freePort()), ...httpRequestTab()],
-    env: { ...lis.env(), ANALYZER_HOST: '127.0.0.1', ANALYZER_TCP_PORT: String(analyzerPort), BENCH_TRIGGER_PORT: String(triggerPort) },
+    env: { ...benchLisEnv(lis), ANALYZER_HOST: '127.0.0.1', ANALYZER_TCP_PORT: String(analyzerPort), BENCH_TRIGGER_PORT: String(triggerPort) },
     profile,
   });
   let profiles: string[] = [];

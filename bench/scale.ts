@@ -34,7 +34,8 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { AnalyzerSimulator } from '../lib/sim';
 import { tcpServerExampleFlow } from './flows';
-import { LisStandIn, type Served } from './lis-stand-in';
+import type { LisStub } from '../test/support/lis-stub';
+import { benchLisEnv, resultCount, sampleOf, startBenchLis } from './lis';
 import { freePort, startNodeRed, type RunningNodeRed } from './node-red';
 import { ProcessWindow, RssSampler, cpuSeconds, machineLoad, rssMiB } from './proc';
 import type { Report } from './report';
@@ -88,12 +89,12 @@ interface Variant {
  * previous N would make each figure depend on the ones before it.
  */
 export async function benchScale(report: Report, sizes: ScaleSizes, profile: boolean, log: (s: string) => void): Promise<SectionRun[]> {
-  const lis = await new LisStandIn().start();
+  const lis = await startBenchLis();
   const start = async (name: JournalVariant): Promise<Variant> => {
     const port = await freePort();
     const red = await startNodeRed({
       flow: tcpServerExampleFlow(await freePort(), name),
-      env: { ...lis.env(), ANALYZER_HOST: '127.0.0.1', ANALYZER_TCP_PORT: String(port) },
+      env: { ...benchLisEnv(lis), ANALYZER_HOST: '127.0.0.1', ANALYZER_TCP_PORT: String(port) },
       profile,
     });
     return { name, red, port };
@@ -156,10 +157,12 @@ function addFigures(report: Report, n: number, measured: Partial<Record<JournalV
   }
 }
 
-async function runOne(lis: LisStandIn, variant: Variant, n: number, sizes: ScaleSizes, log: (s: string) => void, windows: ProfileWindow[]): Promise<Measured> {
+async function runOne(lis: LisStub, variant: Variant, n: number, sizes: ScaleSizes, log: (s: string) => void, windows: ProfileWindow[]): Promise<Measured> {
   const { red, port } = variant;
   const pid = red.pid;
   const prefix = `N${n}${variant.name}-`;
+  // Earlier runs' requests are never read again (each run looks up its own prefix): only this run's are kept.
+  lis.clear();
   const rssBefore = rssMiB(pid);
   const sims = Array.from(
     { length: n },
@@ -209,7 +212,7 @@ async function runOne(lis: LisStandIn, variant: Variant, n: number, sizes: Scale
   running = false;
   const drained = await waitFor(() => inFlight === 0, 30_000);
   await Promise.race([Promise.all(loops), sleep(1_000)]);
-  const atLis = () => new Set(lis.to('/api/results').filter((s) => s.sample.startsWith(prefix)).map((s) => s.sample));
+  const atLis = () => new Set(lis.to('/api/results').map(sampleOf).filter((s) => s.startsWith(prefix)));
   await waitFor(() => {
     const got = atLis();
     for (const s of acked) if (!got.has(s)) return false;
@@ -217,15 +220,15 @@ async function runOne(lis: LisStandIn, variant: Variant, n: number, sizes: Scale
   }, 15_000);
   const got = atLis();
   const missing = [...acked].filter((s) => !got.has(s));
-  const mine = lis.to('/api/results').filter((s) => s.sample.startsWith(prefix));
+  const mine = lis.to('/api/results').filter((r) => sampleOf(r).startsWith(prefix));
   const duplicates = mine.length - got.size;
   const lost = missing.length + failures.length + inFlight;
   await Promise.all(sims.map((s) => s.stop()));
 
-  const windowed: Served[] = mine.filter((s) => s.arrivedAt >= t0 && s.arrivedAt < t1);
+  const windowed = mine.filter((r) => r.arrivedAt >= t0 && r.arrivedAt < t1);
   const seconds = (t1 - t0) / 1000;
-  const items = windowed.reduce((sum, s) => sum + s.items, 0);
-  const latency = summarize(windowed.map((s) => s.arrivedAt - (started.get(s.sample) ?? Number.NaN)).filter((v) => Number.isFinite(v)));
+  const items = windowed.reduce((sum, r) => sum + resultCount(r), 0);
+  const latency = summarize(windowed.map((r) => r.arrivedAt - (started.get(sampleOf(r)) ?? Number.NaN)).filter((v) => Number.isFinite(v)));
   const cpu = cpu1 - cpu0;
   const resultsPerS = items / seconds;
   const cpuPer1000 = items > 0 ? (cpu / items) * 1000 : Number.NaN;

@@ -10,7 +10,7 @@ import { ACK, STX } from '../lib/astm/control';
 import { AnalyzerSimulator, SerialTransport } from '../lib/sim';
 import { ptyPair } from '../demo/pty';
 import { serialExampleFlow } from './flows';
-import { LisStandIn } from './lis-stand-in';
+import { benchLisEnv, startBenchLis } from './lis';
 import { freePort, startNodeRed } from './node-red';
 import type { Report } from './report';
 import { summarize, waitFor } from './stats';
@@ -39,11 +39,11 @@ export const ANALYZER_TESTS = ['GLU', 'CREA', 'UREA', 'ALT', 'CHOL', 'CRP'];
 const BATCH_TESTS = ANALYZER_TESTS.slice(0, 5);
 
 export async function benchSerial(report: Report, sizes: SerialSizes, want: { pty: boolean; line: boolean }, profile: boolean, log: (s: string) => void): Promise<SectionRun> {
-  const lis = await new LisStandIn().start();
+  const lis = await startBenchLis();
   const pty = await ptyPair();
   const red = await startNodeRed({
     flow: serialExampleFlow(await freePort()),
-    env: { ...lis.env(), ANALYZER_PORT: pty.host, ANALYZER_BAUD: String(BAUD) },
+    env: { ...benchLisEnv(lis), ANALYZER_PORT: pty.host, ANALYZER_BAUD: String(BAUD) },
     profile,
   });
   const tap = new TappedTransport(new SerialTransport(pty.analyzer, { baudRate: BAUD }));
@@ -51,7 +51,7 @@ export async function benchSerial(report: Report, sizes: SerialSizes, want: { pt
   let profiles: string[] = [];
   const windows: ProfileWindow[] = [];
   try {
-    await red.waitForOutput(/serial port \S+ opened/, 20_000);
+    await red.waitForLog(/serial port \S+ opened/, 20_000);
     await sim.start();
     let sample = 0;
     const send = (tests: string[]) => sim.sendResults(`SER-${++sample}`, tests);

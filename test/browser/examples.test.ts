@@ -4,18 +4,18 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { startNodeRed, type RunningNodeRed } from '../support/node-red-process';
+import { startNodeRed, type NodeRedProcess } from '../support/node-red-process';
 import { launchChromium, openEditor } from '../support/browser';
 import { freePort } from '../support/ports';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const EXAMPLES = readdirSync(join(ROOT, 'examples')).filter((f) => f.endsWith('.json'));
 
-let red: RunningNodeRed | undefined;
+let red: NodeRedProcess | undefined;
 let browser: Browser | undefined;
 let userDir: string;
 
@@ -26,9 +26,8 @@ before(async () => {
   const flows = EXAMPLES.flatMap((f) => JSON.parse(readFileSync(join(ROOT, 'examples', f), 'utf8')) as Array<{ type: string }>).map((n) =>
     n.type === 'lis-push-in' ? { ...n, localApiPort: pushPort } : n,
   );
-  writeFileSync(join(userDir, 'flows.json'), JSON.stringify(flows));
   const serialDir = dirname(require.resolve('node-red-node-serialport/package.json'));
-  [red, browser] = await Promise.all([startNodeRed(userDir, { nodesDir: [ROOT, serialDir] }), launchChromium()]);
+  [red, browser] = await Promise.all([startNodeRed({ userDir, flows, settings: { nodesDir: [ROOT, serialDir] } }), launchChromium()]);
 });
 
 after(async () => {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { LisStub } from '../support/lis-stub';
-import type { RunningNodeRed } from '../support/node-red-process';
+import type { NodeRedProcess } from '../support/node-red-process';
 import { startEditorSession, type EditorSession } from '../support/browser';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -19,7 +19,7 @@ const BATCHES = '.lis-held-list .lis-held-batch';
 
 let work: string;
 let stub: LisStub;
-let red: RunningNodeRed | undefined;
+let red: NodeRedProcess | undefined;
 let page: Page;
 let pageErrors: string[];
 let session: EditorSession | undefined;

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { LisStub } from '../support/lis-stub';
-import type { RunningNodeRed } from '../support/node-red-process';
+import type { NodeRedProcess } from '../support/node-red-process';
 import { deploy, editNode, startEditorSession, type EditorSession } from '../support/browser';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -39,7 +39,7 @@ const MESSAGE = '#node-input-mapping-message';
 
 let work: string;
 let stub: LisStub;
-let red: RunningNodeRed | undefined;
+let red: NodeRedProcess | undefined;
 let page: Page;
 let pageErrors: string[];
 let session: EditorSession | undefined;

@@ -10,16 +10,14 @@
  * Used by crash.test.ts (a short run), soak.ts (a long one from the command
  * line) and line-drop.test.ts (the Node-RED process, flows and tallies).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import { EXAMPLES, exampleMapping, loadCatalog, serialPortNode } from '../../demo/examples';
 import type { MappingRow } from '../../lib/mapping/model';
 import { AnalyzerSimulator, TcpServerTransport } from '../../lib/sim';
 import { LisStub } from '../support/lis-stub';
-import { freePort } from '../support/ports';
+import { NodeRedProcess, type HeldAnswer } from '../support/node-red-process';
 import { Seeded } from '../support/seeded';
-import { LineLog, installPackage, itemsOf, type FlowNode, type Installation } from './harness';
+import { LineLog, installPackage, itemsOf, withTimeout, type FlowNode, type Installation } from './harness';
 import { killOnJournalLine, type Fired, type JournalLine, type JournalTap } from './journal-tap';
 import { LineGate } from './line-gate';
 
@@ -163,190 +161,19 @@ export function crashFlow(line: Line, lisUrl: (path: string) => string, options:
 
 // ----- Node-RED: one userDir, started again and again -----
 
-const live = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const child of live) {
-    try {
-      child.kill('SIGKILL');
-    } catch {
-      // gone
-    }
-  }
-});
-
 /**
- * `node red.js -u userDir` with a settings.js written once; start() after kill()
- * brings it back on the same userDir (same flows, same journal, same port).
+ * Node-RED on `userDir` with `flows` (the previous run's flows, credentials
+ * and journal removed), not yet started: start() after kill() brings it back
+ * on the same userDir (same flows, same journal, same port).
  */
-export class RedProcess {
-  /** Number of starts so far. */
-  lives = 0;
-  readonly url: string;
-  private child: ChildProcess | undefined;
-  private exited: Promise<void> = Promise.resolve();
-  private all = '';
-  private life = '';
-
-  private constructor(
-    readonly userDir: string,
-    readonly port: number,
-    private readonly env: Record<string, string>,
-  ) {
-    this.url = `http://127.0.0.1:${port}`;
-  }
-
-  /** Writes settings.js and flows.json into userDir (the previous run's journal, flows and credentials removed). */
-  static async prepare(userDir: string, flows: FlowNode[], env: Record<string, string>, extraSettings: Record<string, unknown> = {}): Promise<RedProcess> {
-    const port = await freePort();
-    for (const stale of ['flows.json', 'flows_cred.json', '.flows.json.backup', '.flows_cred.json.backup', 'lis-bridge']) rmSync(join(userDir, stale), { recursive: true, force: true });
-    writeFileSync(join(userDir, 'flows.json'), JSON.stringify(flows, null, 2));
-    const settings = {
-      uiHost: '127.0.0.1',
-      uiPort: port,
-      flowFile: 'flows.json',
-      credentialSecret: 'crash-secret',
-      telemetry: { enabled: false },
-      editorTheme: { tours: false },
-      // tcp in (client) and the serial port config reconnect quickly after the line drops.
-      socketReconnectTime: 300,
-      serialReconnectTime: 300,
-      logging: { console: { level: 'info', metrics: false, audit: false } },
-      lisBridge: { dir: join(userDir, 'lis-bridge') },
-      ...extraSettings,
-    };
-    writeFileSync(join(userDir, 'settings.js'), `module.exports = ${JSON.stringify(settings, null, 2)};\n`);
-    return new RedProcess(userDir, port, env);
-  }
-
-  get running(): boolean {
-    return this.child !== undefined;
-  }
-
-  get journalFile(): string {
-    return join(this.userDir, 'lis-bridge', 'journal.jsonl');
-  }
-
-  /**
-   * Starts Node-RED and resolves once it started its flows, or, when
-   * `killedOnPurpose()` says so, once it died of an aimed kill sent while it
-   * was still starting (a replay runs as the flows start).
-   */
-  async start(timeoutMs = 60_000, opts: { killedOnPurpose?: () => boolean } = {}): Promise<void> {
-    if (this.child) throw new Error('Node-RED is already running');
-    this.lives++;
-    this.life = '';
-    this.note(`=== start ${this.lives} at ${stamp()} ===`);
-    const child = spawn(process.execPath, [require.resolve('node-red/red.js'), '-u', this.userDir, '-s', join(this.userDir, 'settings.js')], {
-      env: { ...process.env, TZ: TIME_ZONE, ...this.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    live.add(child);
-    this.child = child;
-    this.exited = new Promise<void>((resolve) => child.once('exit', () => resolve())).then(() => {
-      live.delete(child);
-      if (this.child === child) this.child = undefined;
-    });
-    const onData = (d: Buffer) => {
-      const text = d.toString();
-      this.all += text;
-      this.life += text;
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    try {
-      await this.waitForLog(/Started flows/, timeoutMs);
-    } catch (err) {
-      if (opts.killedOnPurpose?.()) {
-        await this.exited;
-        this.note(`=== killed (SIGKILL) while starting, at ${stamp()} ===`);
-        return;
-      }
-      await this.kill();
-      throw new Error(`${(err as Error).message}\n--- Node-RED log ---\n${this.tail(60)}`);
-    }
-  }
-
-  /** Waits for `pattern` in the output of the current life. */
-  async waitForLog(pattern: RegExp, timeoutMs: number): Promise<void> {
-    const started = Date.now();
-    while (!pattern.test(this.life)) {
-      if (!this.child) throw new Error(`Node-RED exited while waiting for ${pattern}`);
-      if (Date.now() - started > timeoutMs) throw new Error(`Node-RED did not log ${pattern} within ${timeoutMs} ms`);
-      await sleep(20);
-    }
-  }
-
-  /** Sends SIGKILL at once (kill() waits for the exit). */
-  killNow(): void {
-    this.child?.kill('SIGKILL');
-  }
-
-  /** SIGKILL: no close handlers, no flushing, the journal as the kernel has it. */
-  async kill(): Promise<void> {
-    const child = this.child;
-    if (!child) return;
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await this.exited;
-    this.note(`=== killed (SIGKILL) at ${stamp()} ===`);
-  }
-
-  async stop(): Promise<void> {
-    const child = this.child;
-    if (!child) return;
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await this.exited;
-    clearTimeout(timer);
-    this.note(`=== stopped at ${stamp()} ===`);
-  }
-
-  output(): string {
-    return this.all;
-  }
-
-  tail(lines: number): string {
-    return this.all.split('\n').slice(-lines).join('\n');
-  }
-
-  private note(line: string): void {
-    this.all += `${line}\n`;
-  }
-
-  // ----- the admin API -----
-
-  async held(): Promise<HeldAnswer> {
-    const res = await fetch(`${this.url}/lis-bridge/held`);
-    if (!res.ok) throw new Error(`GET /lis-bridge/held: ${res.status} ${await res.text()}`);
-    return (await res.json()) as HeldAnswer;
-  }
-
-  /** A full deploy of the flows as they are: every node is stopped and started again. */
-  async redeploy(): Promise<void> {
-    const got = await fetch(`${this.url}/flows`, { headers: { 'Node-RED-API-Version': 'v2' } });
-    if (!got.ok) throw new Error(`GET /flows: ${got.status}`);
-    const { flows, rev } = (await got.json()) as { flows: unknown[]; rev: string };
-    const res = await fetch(`${this.url}/flows`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'Node-RED-API-Version': 'v2', 'Node-RED-Deployment-Type': 'full' },
-      body: JSON.stringify({ flows, rev }),
-    });
-    if (!res.ok) throw new Error(`POST /flows (full deploy): ${res.status} ${await res.text()}`);
-  }
-}
-
-export interface HeldBatch {
-  key: string;
-  node: string;
-  state: 'failed' | 'uncertain';
-  samples: string[];
-  results: number;
-  error: { code: string; message: string } | null;
-  notSent: boolean;
-}
-
-export interface HeldAnswer {
-  batches: HeldBatch[];
-  stuck: Array<{ id: string; link: string; at: string; parts: number | null; handed: number; note: string | null }>;
+export function prepareRed(userDir: string, flows: FlowNode[]): Promise<NodeRedProcess> {
+  return NodeRedProcess.prepare({
+    userDir,
+    flows,
+    env: { TZ: TIME_ZONE, LIS_TOKEN: TOKEN },
+    // tcp in (client) and the serial port config reconnect quickly after the line drops.
+    settings: { socketReconnectTime: 300, serialReconnectTime: 300 },
+  });
 }
 
 // ----- the journal as the file says -----
@@ -753,7 +580,7 @@ export interface CrashReport {
 
 /** What the kill schedules work with. */
 interface RunContext {
-  red: RedProcess;
+  red: NodeRedProcess;
   sim: AnalyzerSimulator;
   simLog: SimLog;
   stub: LisStub;
@@ -797,7 +624,7 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashReport> {
   const transport = new TcpServerTransport(0, '127.0.0.1');
   const sim = new AnalyzerSimulator({ dialect: 'generic-lis2a2', transport, timeZone: TIME_ZONE, seed: options.seed, analysisMs: 0, intervalMs: 0 });
   const simLog = recordSim(sim);
-  let red: RedProcess | undefined;
+  let red: NodeRedProcess | undefined;
   let gate: LineGate | undefined;
   const kills: KillRecord[] = [];
   const diagnostics = () =>
@@ -812,7 +639,7 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashReport> {
     if (mode === 'repeat-store') gate = new LineGate({ host: '127.0.0.1', port: transport.boundPort });
     const linePort = gate ? await gate.start() : transport.boundPort;
     const flow = crashFlow({ kind: 'tcp', port: linePort }, (p) => stub.url(p), replayMode ? { handOnDelayMs: REPLAY_HOLD_MS } : {});
-    red = await RedProcess.prepare(installation.userDir, flow, { LIS_TOKEN: TOKEN });
+    red = await prepareRed(installation.userDir, flow);
     await red.start();
     await withTimeout(sim.waitConnected(), 15_000, 'Node-RED\'s tcp in to connect');
 
@@ -1183,12 +1010,3 @@ function sendingEvidence(c: RunContext, view: JournalView, fired: Fired): { hit:
     evidence: `tx ${key} (${(b?.samples ?? []).join(', ')}) seen, SIGKILL ${fired.killMs.toFixed(1)} ms later; at death the batch was ${b ? b.states.join(' -> ') : 'NOT in the journal'}; its request had ${atLis ? 'reached' : 'not reached'} the LIS`,
   };
 }
-
-function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms);
-  });
-  return Promise.race([p, limit]).finally(() => clearTimeout(timer));
-}
-export { withTimeout };

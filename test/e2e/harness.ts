@@ -11,16 +11,19 @@
  * for the checks in ./checks.ts and for the diagnostics of a failing test.
  *
  * Every process started here is stopped by E2eRun.stop() (the test files call
- * it in after hooks) and, as a last resort, killed when the test process exits.
+ * it in after hooks); Node-RED is also killed, as a last resort, when the test
+ * process exits (node-red-process.ts).
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXAMPLES, loadCatalog, type ExampleSpec } from '../../demo/examples';
+import { ptyPair, type PtyPair } from '../../demo/pty';
 import { getProfile, type DialectProfile } from '../../lib/astm/dialects';
 import { AnalyzerSimulator, TcpServerTransport, type HostAnswer, type Misbehaviour, type RunSummary } from '../../lib/sim';
 import { LisStub, anOrder, type RecordedRequest } from '../support/lis-stub';
+import { startNodeRed, type NodeRedProcess } from '../support/node-red-process';
 import { freePort } from '../support/ports';
 
 /** The repository root (this file runs as dist/test/e2e/harness.js). */
@@ -30,37 +33,7 @@ export const TOKEN = 'e2e-bearer-7f3a91c2';
 /** Node-RED's zone (TZ) and the simulator's: both sides read ASTM timestamps in it. */
 export const TIME_ZONE = 'Europe/Berlin';
 
-// ----- processes: every child is known, and killed if the test process ends first -----
-
-const live = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const child of live) {
-    try {
-      child.kill('SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-});
-
-function track(child: ChildProcess): Promise<void> {
-  live.add(child);
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      live.delete(child);
-      resolve();
-    };
-    if (child.exitCode !== null || child.signalCode !== null) done();
-    else child.once('exit', done);
-  });
-}
-
-async function stopChild(child: ChildProcess, exited: Promise<void>, graceMs: number): Promise<void> {
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-  await exited;
-  clearTimeout(timer);
-}
+// ----- waiting -----
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -233,108 +206,15 @@ export async function startLis(plan: Map<string, PlannedOrder>, orderDelayMs: (s
   return stub;
 }
 
-// ----- Node-RED as its own process -----
-
-export interface NodeRedProcess {
-  url: string;
-  output(): string;
-  tail(lines: number): string;
-  waitForLog(pattern: RegExp, timeoutMs: number): Promise<void>;
-  stop(): Promise<void>;
-}
-
-/** Variables the examples read: never inherited from the environment the tests run in. */
-const EXAMPLE_VARS = /^(LIS_|ANALYZER_)/;
+// ----- Node-RED -----
 
 /**
- * Writes `flows` as the userDir's flows file and starts `node red.js -u userDir`
- * with `env` on top of a clean copy of this process's environment. Resolves once
- * Node-RED started its flows.
+ * The example's flow on the installation's userDir, Node-RED in TIME_ZONE with
+ * `env` (the LIS and the line); resolves once Node-RED started its flows.
  */
-export async function startNodeRed(userDir: string, flows: unknown[], env: Record<string, string>): Promise<NodeRedProcess> {
-  const port = await freePort();
-  for (const stale of ['flows_cred.json', '.flows.json.backup', '.flows_cred.json.backup']) rmSync(join(userDir, stale), { force: true });
-  writeFileSync(join(userDir, 'flows.json'), JSON.stringify(flows, null, 2));
-  const settings = {
-    uiHost: '127.0.0.1',
-    uiPort: port,
-    flowFile: 'flows.json',
-    credentialSecret: 'e2e-secret',
-    telemetry: { enabled: false },
-    editorTheme: { tours: false },
-    // tcp in (client) reconnects quickly after a dropped connection.
-    socketReconnectTime: 500,
-    logging: { console: { level: 'info', metrics: false, audit: false } },
-  };
-  const settingsFile = join(userDir, 'settings.js');
-  writeFileSync(settingsFile, `module.exports = ${JSON.stringify(settings, null, 2)};\n`);
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !EXAMPLE_VARS.test(k)));
-  const child = spawn(process.execPath, [require.resolve('node-red/red.js'), '-u', userDir, '-s', settingsFile], {
-    env: { ...base, TZ: TIME_ZONE, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = track(child);
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const proc: NodeRedProcess = {
-    url: `http://127.0.0.1:${port}`,
-    output: () => out,
-    tail: (lines) => out.split('\n').slice(-lines).join('\n'),
-    waitForLog: async (pattern, timeoutMs) => {
-      const started = Date.now();
-      while (!pattern.test(out)) {
-        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`Node-RED exited (code ${child.exitCode}) while waiting for ${pattern}`);
-        if (Date.now() - started > timeoutMs) throw new Error(`Node-RED did not log ${pattern} within ${timeoutMs} ms`);
-        await sleep(50);
-      }
-    },
-    stop: () => stopChild(child, exited, 10_000),
-  };
-  try {
-    await proc.waitForLog(/Started flows/, 60_000);
-  } catch (err) {
-    await proc.stop();
-    throw new Error(`${(err as Error).message}\n--- Node-RED log ---\n${proc.tail(60)}`);
-  }
-  return proc;
-}
-
-// ----- the serial cable -----
-
-export interface PtyPair {
-  /** The end Node-RED's serial port config opens (ANALYZER_PORT). */
-  host: string;
-  /** The end the simulator opens. */
-  analyzer: string;
-  stop(): Promise<void>;
-}
-
-export async function ptyPair(): Promise<PtyPair> {
-  const dir = mkdtempSync(join(tmpdir(), 'lis-e2e-pty-'));
-  const host = join(dir, 'host');
-  const analyzer = join(dir, 'analyzer');
-  const child = spawn('socat', [`pty,raw,echo=0,link=${host}`, `pty,raw,echo=0,link=${analyzer}`], { stdio: 'ignore' });
-  const exited = track(child);
-  let spawnError: Error | undefined;
-  child.once('error', (err) => (spawnError = err));
-  const stop = async () => {
-    await stopChild(child, exited, 3_000);
-    rmSync(dir, { recursive: true, force: true });
-  };
-  const started = Date.now();
-  while (!(existsSync(host) && existsSync(analyzer))) {
-    if (spawnError !== undefined || child.exitCode !== null) {
-      await stop();
-      throw new Error(`socat did not start (${spawnError?.message ?? `exit ${child.exitCode}`}): is it installed? (apt-get install socat)`);
-    }
-    if (Date.now() - started > 5_000) {
-      await stop();
-      throw new Error('socat made no pty pair within 5 s');
-    }
-    await sleep(20);
-  }
-  return { host, analyzer, stop };
+function startExample(userDir: string, flows: FlowNode[], env: Record<string, string>): Promise<NodeRedProcess> {
+  // tcp in (client) reconnects quickly after a dropped connection.
+  return startNodeRed({ userDir, flows, env: { TZ: TIME_ZONE, ...env }, settings: { socketReconnectTime: 500 } });
 }
 
 // ----- the analyzer -----
@@ -432,14 +312,7 @@ export class E2eRun {
     this.pushPort = await freePort();
     const flow = withPushPort(example.flow, this.pushPort);
     this.stub = await startLis(this.plan, this.config.orderDelayMs);
-    const stub = this.stub;
-    const env: Record<string, string> = {
-      LIS_TESTS_URL: stub.url('/tests'),
-      LIS_ORDERS_URL: stub.url('/orders'),
-      LIS_RESULTS_URL: stub.url('/results'),
-      LIS_PROCESSED_URL: stub.url('/processed'),
-      LIS_TOKEN: TOKEN,
-    };
+    const env = this.stub.exampleEnv(TOKEN);
     const simOptions = {
       dialect: example.spec.dialect,
       timeZone: TIME_ZONE,
@@ -452,7 +325,7 @@ export class E2eRun {
       this.pty = await ptyPair();
       env.ANALYZER_PORT = this.pty.host;
       env.ANALYZER_BAUD = '9600';
-      this.red = await startNodeRed(installation.userDir, flow, env);
+      this.red = await startExample(installation.userDir, flow, env);
       // The serial port config opens the line after the flows started.
       await this.red.waitForLog(/serial port \S+ opened at/, 15_000);
       this.sim = new AnalyzerSimulator({ ...simOptions, transport: { kind: 'serial', path: this.pty.analyzer } });
@@ -466,7 +339,7 @@ export class E2eRun {
       await this.sim.start();
       env.ANALYZER_HOST = '127.0.0.1';
       env.ANALYZER_TCP_PORT = String(transport.boundPort);
-      this.red = await startNodeRed(installation.userDir, flow, env);
+      this.red = await startExample(installation.userDir, flow, env);
     }
     await withTimeout(this.sim.waitConnected(), 15_000, 'the line to connect');
   }
@@ -555,7 +428,7 @@ export function resultItems(stub: LisStub): ResultItem[] {
   return stub.to('/results').flatMap(itemsOf);
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms);

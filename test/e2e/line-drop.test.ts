@@ -21,10 +21,11 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AnalyzerSimulator, TcpServerTransport } from '../../lib/sim';
 import { LisStub } from '../support/lis-stub';
+import type { NodeRedProcess } from '../support/node-red-process';
 import { RestartablePty } from '../support/restartable-pty';
 import { Seeded } from '../support/seeded';
-import { IDS, RedProcess, TESTS, TIME_ZONE, TOKEN, countsLine, crashFlow, lisCodes, lisIdle, readJournal, recordSim, samplesIn, stamp, tally, waitFor, withTimeout, type SimLog, type Tally } from './crash-harness';
-import { installPackage, itemsOf, type Installation } from './harness';
+import { IDS, TESTS, TIME_ZONE, countsLine, crashFlow, lisCodes, lisIdle, prepareRed, readJournal, recordSim, samplesIn, stamp, tally, waitFor, type SimLog, type Tally } from './crash-harness';
+import { installPackage, itemsOf, withTimeout, type Installation } from './harness';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -35,7 +36,7 @@ before(() => {
 after(() => installation?.remove());
 
 interface Session {
-  red: RedProcess;
+  red: NodeRedProcess;
   stub: LisStub;
   sim: AnalyzerSimulator;
   simLog: SimLog;
@@ -51,7 +52,7 @@ async function openSession(line: 'serial' | 'tcp'): Promise<Session> {
   if (line === 'serial') {
     const pty = new RestartablePty();
     await pty.start();
-    const red = await RedProcess.prepare(installation!.userDir, crashFlow({ kind: 'serial', path: pty.host }, (p) => stub.url(p)), { LIS_TOKEN: TOKEN });
+    const red = await prepareRed(installation!.userDir, crashFlow({ kind: 'serial', path: pty.host }, (p) => stub.url(p)));
     await red.start();
     await red.waitForLog(/serial port \S+ opened at/, 15_000);
     // As on TCP: a pause before frame 4 of the first result message, so a redeploy lands mid-message however fast the line is.
@@ -65,7 +66,7 @@ async function openSession(line: 'serial' | 'tcp'): Promise<Session> {
   const sim = new AnalyzerSimulator({ dialect: 'generic-lis2a2', transport, timeZone: TIME_ZONE, seed: 12, link, misbehaviour: { pauseMs: 1_500, pauseAtFrame: 4 } });
   const simLog = recordSim(sim);
   await sim.start();
-  const red = await RedProcess.prepare(installation!.userDir, crashFlow({ kind: 'tcp', port: transport.boundPort }, (p) => stub.url(p)), { LIS_TOKEN: TOKEN });
+  const red = await prepareRed(installation!.userDir, crashFlow({ kind: 'tcp', port: transport.boundPort }, (p) => stub.url(p)));
   await red.start();
   await withTimeout(sim.waitConnected(), 15_000, 'tcp in to connect');
   return { red, stub, sim, simLog };

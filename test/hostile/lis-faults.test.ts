@@ -12,11 +12,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { useLisStub } from '../support/lifecycle';
-import { anOrder } from '../support/lis-stub';
+import { anOrder, cutShort, flood, LisGate, type Flood } from '../support/lis-stub';
 import { loadLisFlow, type FlowOptions, type Outcome } from '../support/lis-flow';
 import { collect, helper, journalDir, waitUntil } from '../support/red';
 import { readJournalFile } from '../support/journal-file';
-import { LisGate, RawLis, cutShort, flood, type Flood } from '../support/raw-lis';
 import { statusOf, warningsOf } from '../support/node-spies';
 
 const ctx = useLisStub();
@@ -210,54 +209,31 @@ describe('lis-send-results against a misbehaving LIS', () => {
   }
 
   it('an answer cut off mid-body (connection dropped): held as uncertain, not as failed', async () => {
-    const raw = await new RawLis().start();
-    try {
-      let calls = 0;
-      raw.handle('/results', (_req, res) => {
-        if (++calls === 1) cutShort(res, '{"status":"success","accepted":2}', 10);
-        else {
-          res.writeHead(200, { 'Content-Type': 'application/json' });
-          res.end('{"status":"success"}');
-        }
-      });
-      await loadSender({ resultApiUrl: raw.url('/results') });
-      const o = await run(items('S-CUT'));
-      assert.equal(o.port, 'caught');
-      assert.equal(errorOf(o).code, 'NETWORK');
-      assert.match(errorOf(o).message, /aborted/);
-      await nextBatchDelivered('S-NEXT');
-      assertAccounted({ 'S-CUT': ['sending', 'uncertain'], 'S-NEXT': ['sending', 'delivered'] }, raw.to('/results'), { 'S-CUT': 1, 'S-NEXT': 1 });
-    } finally {
-      await raw.stop();
-    }
+    ctx.stub.reply('/results', { write: (res) => cutShort(res, '{"status":"success","accepted":2}', 10) }, OK);
+    await loadSender();
+    const o = await run(items('S-CUT'));
+    assert.equal(o.port, 'caught');
+    assert.equal(errorOf(o).code, 'NETWORK');
+    assert.match(errorOf(o).message, /aborted/);
+    await nextBatchDelivered('S-NEXT');
+    assertAccounted({ 'S-CUT': ['sending', 'uncertain'], 'S-NEXT': ['sending', 'delivered'] }, ctx.stub.to('/results'), { 'S-CUT': 1, 'S-NEXT': 1 });
   });
 
   it('a 50 MB answer: refused at maxResponseBytes without reading it all, held as uncertain, and the node carries on', async () => {
-    const raw = await new RawLis().start();
-    try {
-      const floods: Flood[] = [];
-      raw.handle('/results', (_req, res) => {
-        if (floods.length === 0) floods.push(flood(res, { bytes: 50 * MB }));
-        else {
-          res.writeHead(200, { 'Content-Type': 'application/json' });
-          res.end('{"status":"success"}');
-        }
-      });
-      await loadSender({ resultApiUrl: raw.url('/results'), maxResponseBytes: MB, timeout: 5000 });
-      const rssBefore = process.memoryUsage().rss;
-      const o = await run(items('S-HUGE'));
-      assert.equal(o.port, 'caught');
-      assert.equal(errorOf(o).code, 'INVALID_RESPONSE');
-      assert.match(errorOf(o).message, new RegExp(`larger than ${MB} bytes`));
-      const { written, completed } = await floods[0]!.ended;
-      assert.equal(completed, false, 'the client hung up');
-      assert.ok(written < 10 * MB, `the LIS got to write only ${(written / MB).toFixed(1)} MB of 50 before the client stopped reading`);
-      assert.ok(process.memoryUsage().rss - rssBefore < 40 * MB, 'the answer was not buffered whole');
-      await nextBatchDelivered('S-NEXT');
-      assertAccounted({ 'S-HUGE': ['sending', 'uncertain'], 'S-NEXT': ['sending', 'delivered'] }, raw.to('/results'), { 'S-HUGE': 1, 'S-NEXT': 1 });
-    } finally {
-      await raw.stop();
-    }
+    const floods: Flood[] = [];
+    ctx.stub.reply('/results', { write: (res) => void floods.push(flood(res, { bytes: 50 * MB })) }, OK);
+    await loadSender({ maxResponseBytes: MB, timeout: 5000 });
+    const rssBefore = process.memoryUsage().rss;
+    const o = await run(items('S-HUGE'));
+    assert.equal(o.port, 'caught');
+    assert.equal(errorOf(o).code, 'INVALID_RESPONSE');
+    assert.match(errorOf(o).message, new RegExp(`larger than ${MB} bytes`));
+    const { written, completed } = await floods[0]!.ended;
+    assert.equal(completed, false, 'the client hung up');
+    assert.ok(written < 10 * MB, `the LIS got to write only ${(written / MB).toFixed(1)} MB of 50 before the client stopped reading`);
+    assert.ok(process.memoryUsage().rss - rssBefore < 40 * MB, 'the answer was not buffered whole');
+    await nextBatchDelivered('S-NEXT');
+    assertAccounted({ 'S-HUGE': ['sending', 'uncertain'], 'S-NEXT': ['sending', 'delivered'] }, ctx.stub.to('/results'), { 'S-HUGE': 1, 'S-NEXT': 1 });
   });
 });
 
@@ -353,24 +329,19 @@ describe('lis-get-order against a misbehaving LIS', () => {
   }
 
   it('a 50 MB answer: INVALID_RESPONSE without reading it all, and the node carries on', async () => {
-    const raw = await new RawLis().start();
-    try {
-      const floods: Flood[] = [];
-      raw.handle('/orders', (_req, res) => void floods.push(flood(res, { bytes: 50 * MB })));
-      await loadGetOrder({ transactionInfoApiUrl: raw.url('/orders'), maxResponseBytes: MB, timeout: 5000 });
-      const o = await run('S-HUGE');
-      assert.equal(o.port, 'caught');
-      assert.equal(errorOf(o).code, 'INVALID_RESPONSE');
-      assert.equal(raw.to('/orders').length, 1, 'not retried');
-      const { written, completed } = await floods[0]!.ended;
-      assert.equal(completed, false);
-      assert.ok(written < 10 * MB, `${(written / MB).toFixed(1)} MB written`);
-      await helper.unload();
-      await loadGetOrder();
-      await nextOrder('S-NEXT');
-    } finally {
-      await raw.stop();
-    }
+    const floods: Flood[] = [];
+    ctx.stub.reply('/orders', { write: (res) => void floods.push(flood(res, { bytes: 50 * MB })) });
+    await loadGetOrder({ maxResponseBytes: MB, timeout: 5000 });
+    const o = await run('S-HUGE');
+    assert.equal(o.port, 'caught');
+    assert.equal(errorOf(o).code, 'INVALID_RESPONSE');
+    assert.equal(ctx.stub.to('/orders').length, 1, 'not retried');
+    const { written, completed } = await floods[0]!.ended;
+    assert.equal(completed, false);
+    assert.ok(written < 10 * MB, `${(written / MB).toFixed(1)} MB written`);
+    await helper.unload();
+    await loadGetOrder();
+    await nextOrder('S-NEXT');
   });
 });
 
@@ -440,22 +411,17 @@ describe('lis-mark-processed against a misbehaving LIS', () => {
   }
 
   it('a 50 MB answer: INVALID_RESPONSE without reading it all, and the node carries on', async () => {
-    const raw = await new RawLis().start();
-    try {
-      const floods: Flood[] = [];
-      raw.handle('/processed', (_req, res) => void floods.push(flood(res, { bytes: 50 * MB })));
-      await loadMarkProcessed({ orderCompletedApiUrl: raw.url('/processed'), maxResponseBytes: MB, timeout: 5000 });
-      const o = await run(processed('S-HUGE'));
-      assert.equal(o.port, 'caught');
-      assert.equal(errorOf(o).code, 'INVALID_RESPONSE');
-      const { written, completed } = await floods[0]!.ended;
-      assert.equal(completed, false);
-      assert.ok(written < 10 * MB, `${(written / MB).toFixed(1)} MB written`);
-      await helper.unload();
-      await loadMarkProcessed();
-      await nextProcessed('S-NEXT');
-    } finally {
-      await raw.stop();
-    }
+    const floods: Flood[] = [];
+    ctx.stub.reply('/processed', { write: (res) => void floods.push(flood(res, { bytes: 50 * MB })) });
+    await loadMarkProcessed({ maxResponseBytes: MB, timeout: 5000 });
+    const o = await run(processed('S-HUGE'));
+    assert.equal(o.port, 'caught');
+    assert.equal(errorOf(o).code, 'INVALID_RESPONSE');
+    const { written, completed } = await floods[0]!.ended;
+    assert.equal(completed, false);
+    assert.ok(written < 10 * MB, `${(written / MB).toFixed(1)} MB written`);
+    await helper.unload();
+    await loadMarkProcessed();
+    await nextProcessed('S-NEXT');
   });
 });

@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:net';
-import { startNodeRed, type RunningNodeRed } from '../support/node-red-process';
+import { startNodeRed, type NodeRedProcess } from '../support/node-red-process';
 import { freePort } from '../support/ports';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -23,7 +23,7 @@ const TOKEN = 'install-test-token-9d2e';
 let work: string;
 let userDir: string;
 let tarball: string;
-let red: RunningNodeRed | undefined;
+let red: NodeRedProcess | undefined;
 
 before(async () => {
   work = mkdtempSync(join(tmpdir(), 'lis-install-'));
@@ -34,7 +34,7 @@ before(async () => {
   execFileSync('mkdir', ['-p', userDir]);
   writeFileSync(join(userDir, 'package.json'), JSON.stringify({ name: 'node-red-project', private: true, version: '0.0.1' }));
   execFileSync(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: userDir, stdio: 'pipe' });
-  red = await startNodeRed(userDir);
+  red = await startNodeRed({ userDir });
 });
 
 after(async () => {

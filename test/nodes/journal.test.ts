@@ -17,7 +17,7 @@ import { FAST } from '../support/lis-flow';
 import { ALL_LIS_NODES, bridgeSettingsForTests, collect, helper, journalDir, keepJournalForNextLoad, nodeModules, waitUntil } from '../support/red';
 import { statusOf, statusesOf, warningsOf } from '../support/node-spies';
 import { readJournalFile, writeJournal } from '../support/journal-file';
-import { LisGate } from '../support/raw-lis';
+import { LisGate } from '../support/lis-stub';
 import { buildFrames } from '../../lib/astm/link';
 import { closeAllJournals } from '../../lib/journal/registry';
 

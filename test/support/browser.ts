@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startNodeRed, type RunningNodeRed } from './node-red-process';
+import { startNodeRed, type NodeRedProcess } from './node-red-process';
 
 /** The repository root (this file runs as dist/test/support/browser.js). */
 const ROOT = join(__dirname, '..', '..', '..');
@@ -94,7 +94,7 @@ export async function deploy(page: Page): Promise<void> {
 }
 
 export interface EditorSession extends EditorPage {
-  red: RunningNodeRed;
+  red: NodeRedProcess;
   browser: Browser;
   /** Closes the browser and stops Node-RED. */
   stop(): Promise<void>;
@@ -106,7 +106,7 @@ export interface EditorSession extends EditorPage {
  */
 export async function startEditorSession(userDir: string, flows: unknown[], nodeId: string, viewport?: { width: number; height: number }): Promise<EditorSession> {
   // Node-RED starting and Chromium starting do not depend on each other.
-  const [red, browser] = await Promise.all([startNodeRed(userDir, { nodesDir: [ROOT] }), launchChromium()]);
+  const [red, browser] = await Promise.all([startNodeRed({ userDir, settings: { nodesDir: [ROOT] } }), launchChromium()]);
   const stop = async () => {
     await browser.close().catch(() => undefined);
     await red.stop();
