@@ -109,7 +109,7 @@ async function measure(report: Report, want: (section: number) => boolean, sizes
   const profiles: Profiles = [];
   if (want(1)) {
     log(`1: record codec over the fixture corpus, ${sizes.codec.bytes / 1e6} MB per direction`);
-    benchCodec(report, sizes.codec);
+    benchCodec(report, sizes.codec, process.env.PYASTM_DIR);
   }
   if (want(2)) {
     log(`2: link layer in process, ${sizes.linkFrames} frames`);

@@ -112,7 +112,7 @@ describe('profile summary', () => {
 describe('in-process sections on tiny sizes', () => {
   it('measure the codec and the link layer and report every figure', () => {
     const report = new Report();
-    benchCodec(report, { bytes: 200_000, rounds: 2 });
+    benchCodec(report, { bytes: 200_000, rounds: 2 }, undefined);
     benchLinkInProcess(report, 2_000);
     for (const key of ['codec.decode.MBps', 'codec.decode.msgps', 'codec.encode.MBps', 'codec.encode.msgps', 'link.inprocess.p50', 'link.inprocess.p99', 'link.inprocess.max']) {
       const f = report.get(key);
