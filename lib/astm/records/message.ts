@@ -86,7 +86,7 @@ export function encodeMessage(message: AstmMessage): string {
   let syntax: Syntax | undefined;
   if (message.delimiters !== undefined) {
     syntax = syntaxOf(message.delimiters);
-    if (first?.type === 'H' && typeof first.delimiters === 'object' && first.delimiters !== null && !sameDelimiters(syntax.d, syntaxOf(first.delimiters, { record: 1, field: 2 }).d)) {
+    if (first?.type === 'H' && typeof first.delimiters === 'object' && first.delimiters !== null && !sameDelimiters(syntax.d, syntaxOf(first.delimiters, { record: 1 }, 2).d)) {
       throw new AstmDelimiterError('the message delimiters differ from those its H record declares', { record: 1, field: 2 });
     }
   }
@@ -113,7 +113,7 @@ export function encodeMessage(message: AstmMessage): string {
         if (!w.text(encodeGeneral(record, syntax, at))) return encodeAsStrings(message.records, initial, separator, ending);
       }
       // The H record's delimiters were checked by encoding it.
-      if (record.type === 'H') syntax = syntaxOf(record.delimiters, { ...at, field: 2 });
+      if (record.type === 'H') syntax = syntaxOf(record.delimiters, at, 2);
     }
     w.text(ending);
     return w.result();
@@ -130,7 +130,7 @@ function encodeAsStrings(records: AstmRecord[], initial: Syntax | undefined, sep
     const record = records[i]!;
     const at = { record: i + 1 };
     texts.push(encodeGeneral(record, syntax, at));
-    if (record.type === 'H') syntax = syntaxOf(record.delimiters, { ...at, field: 2 });
+    if (record.type === 'H') syntax = syntaxOf(record.delimiters, at, 2);
   }
   return texts.join(separator) + ending;
 }

@@ -103,7 +103,7 @@ export function writeInOrder(record: AstmRecord, given: Syntax | undefined, at: 
   const names = header ? HEADER_FIELDS : typeof type === 'string' ? layoutOf(type) : undefined;
   if (names === undefined) return false;
   try {
-    const s = header ? syntaxOf(r.delimiters as Delimiters, { ...at, field: 2 }) : given;
+    const s = header ? syntaxOf(r.delimiters as Delimiters, at, 2) : given;
     if (s === undefined || s.wide !== '') return false;
     if (header) {
       w.byte(0x48);
@@ -357,7 +357,7 @@ function restrictedError(text: string, at: number, field: number, position: Astm
 function encodeCanonical(record: AstmRecord, given: Syntax | undefined, at: AstmPosition): string {
   if (record.type === 'raw') return encodeRaw(record.text, given?.d, at);
   if (record.type === 'H') {
-    const s = syntaxOf(record.delimiters, { ...at, field: 2 });
+    const s = syntaxOf(record.delimiters, at, 2);
     return 'H' + s.d.field + delimiterDefinition(s.d) + namedFields(record, HEADER_FIELDS, 3, s, at);
   }
   if (given === undefined) throw new AstmEncodeError(`a ${record.type} record needs the delimiters of an H record before it, or delimiters given explicitly`, at);
