@@ -19,7 +19,7 @@ import { checkCatalog, loadCatalog } from './catalog';
 import { answerOrders, answerProcessed, answerResults, answerTests, type Answer } from './endpoints';
 import { EventHub } from './events';
 import { BodyTooLargeError, errorBody, header, mediaType, readBody, send, sendJson } from './http';
-import { Bounded, ENDPOINT_KINDS, ProcessedLedger, type DemoLisState, type EndpointKind, type PushRecord, type RequestRecord } from './journal';
+import { Bounded, ENDPOINT_KINDS, ProcessedLedger, type DemoLisState, type DemoLisTotals, type EndpointKind, type PushRecord, type RequestRecord } from './journal';
 import { DEMO_SEEDS, OrderBook } from './orders';
 import { PAGE_CSP, PAGE_SCRIPT, PAGE_STYLE, renderPage, renderPanels } from './page';
 import { pushOrder } from './push';
@@ -42,6 +42,11 @@ export interface DemoLisOptions {
   paths?: Partial<EndpointPaths>;
   /** When set, the four endpoints require `Authorization: Bearer <token>`. */
   token?: string | undefined;
+  /**
+   * Show the token on the page and in /api/state. Only for a token that is no
+   * secret, such as the fixed one of npm start: the page is not behind the token.
+   */
+  showToken?: boolean;
   /** Test IDs orders may carry (so an example flow's analyzer only gets tests it has mapped). Default: the whole catalog. */
   orderableTests?: string[] | undefined;
   /** Sample numbers the LIS has no order for. Default: /^NOORDER/i. */
@@ -91,6 +96,7 @@ export class DemoLis {
   private prefix = '';
   private startedAt: string | null = null;
   private seq = 0;
+  private readonly counts: DemoLisTotals = { requests: { tests: 0, orders: 0, results: 0, processed: 0 }, resultsAccepted: 0, refused: 0 };
 
   constructor(private readonly options: DemoLisOptions = {}) {
     this.catalog = options.catalog ? checkCatalog(options.catalog, 'options.catalog') : loadCatalog();
@@ -166,6 +172,7 @@ export class DemoLis {
       page: running ? this.url('/') : null,
       endpoints: running ? this.endpointUrls() : null,
       tokenRequired: this.token !== undefined,
+      token: this.options.showToken === true ? (this.token ?? null) : null,
       pushUrl: this.pushUrl ?? null,
       noOrderPattern: String(this.noOrderPattern),
       seededSamples: DEMO_SEEDS.map((s) => s.SampleNumber),
@@ -178,6 +185,11 @@ export class DemoLis {
       },
       pushes: this.pushes.newestFirst(),
     };
+  }
+
+  /** Requests and accepted results since start. */
+  totals(): DemoLisTotals {
+    return { requests: { ...this.counts.requests }, resultsAccepted: this.counts.resultsAccepted, refused: this.counts.refused };
   }
 
   /** Pushes the order of `sampleNumber` to the configured push URL, as POST /push does. */
@@ -289,6 +301,7 @@ export class DemoLis {
       note: answer.note,
     };
     this.history[kind].add(record);
+    this.count(record);
     this.events.publish(kind, record);
     this.log(this.logLine(record));
     const headers: Record<string, string> = {};
@@ -297,6 +310,13 @@ export class DemoLis {
     // Stop reading the rest of an oversize body: close once answered.
     if (tooLarge) headers.Connection = 'close';
     sendJson(res, answer.status, answer.body, headers);
+  }
+
+  private count(r: RequestRecord): void {
+    this.counts.requests[r.kind]++;
+    if (r.status >= 400) this.counts.refused++;
+    const received = prop(r.answer, 'received');
+    if (r.kind === 'results' && r.status === 200 && typeof received === 'number') this.counts.resultsAccepted += received;
   }
 
   private answer(kind: EndpointKind, req: IncomingMessage, text: string): Answer {
@@ -362,6 +382,10 @@ export class DemoLis {
         : '';
     return `${r.at} ${r.method} ${this.prefix}${r.path} ${r.status} ${clean(r.note)}${mismatch} [X-Request-ID ${clean(r.requestId ?? 'none')}]`;
   }
+}
+
+function prop(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null && key in value ? (value as Record<string, unknown>)[key] : undefined;
 }
 
 function sampleOf(body: unknown): unknown {

@@ -21,7 +21,113 @@ export interface ExampleSpec {
   tests: Array<{ lisTestId: string; instrumentCode: string; instrumentSubCode?: string }>;
   /** Analyzer-specific set-up notes for the comment node. */
   notes: string[];
+  /**
+   * The flow npm start runs: a comment node saying so and where its settings
+   * come from, and a layout that fits the editor at 1600 px with the sidebar open.
+   */
+  demo?: boolean;
 }
+
+type Point = readonly [number, number];
+
+/** Where each node sits (the centre, as Node-RED stores it), by its part in the flow. */
+interface Layout {
+  about?: Point;
+  comment: Point;
+  lineIn: Point;
+  /** The status node that tells astm-link when a TCP connection opens and closes. */
+  lineStatus: Point;
+  lineOut: Point;
+  link: Point;
+  toAnalyzerIn: Point;
+  astm: Point;
+  getOrder: Point;
+  toAnalyzer: Point;
+  orderOut: Point;
+  noOrderOut: Point;
+  toLis: Point;
+  send: Point;
+  processed: Point;
+  split: Point;
+  markProcessed: Point;
+  unmappedDebug: Point;
+  otherDebug: Point;
+  pushIn: Point;
+  mapPushed: Point;
+  pushedOut: Point;
+  injectCatalog: Point;
+  getTests: Point;
+  catalogDebug: Point;
+  catch: Point;
+  errorsDebug: Point;
+}
+
+/** The examples: one long row per path, for a wide screen. */
+const EXAMPLE_LAYOUT: Layout = {
+  comment: [200, 40],
+  lineIn: [130, 140],
+  lineStatus: [130, 200],
+  lineOut: [560, 80],
+  link: [330, 140],
+  toAnalyzerIn: [390, 240],
+  astm: [620, 220],
+  getOrder: [940, 160],
+  toAnalyzer: [1210, 140],
+  orderOut: [1400, 140],
+  noOrderOut: [1210, 200],
+  toLis: [940, 280],
+  send: [1180, 280],
+  processed: [1390, 280],
+  split: [1550, 280],
+  markProcessed: [1690, 280],
+  unmappedDebug: [1200, 340],
+  otherDebug: [940, 400],
+  pushIn: [170, 480],
+  mapPushed: [430, 480],
+  pushedOut: [640, 480],
+  injectCatalog: [170, 560],
+  getTests: [410, 560],
+  catalogDebug: [630, 560],
+  catch: [160, 640],
+  errorsDebug: [400, 640],
+};
+
+/**
+ * The demo: what a first-time user opens at 1600 x 900 with the palette and
+ * the sidebar open leaves a canvas about 1090 x 780 px, so every node and its
+ * status text stays inside that (the demo browser test checks it).
+ */
+const DEMO_LAYOUT: Layout = {
+  about: [130, 40],
+  comment: [520, 40],
+  lineIn: [90, 110],
+  lineStatus: [90, 170],
+  link: [280, 110],
+  lineOut: [470, 110],
+  toAnalyzerIn: [290, 190],
+  astm: [430, 190],
+  getOrder: [670, 190],
+  toAnalyzer: [900, 190],
+  orderOut: [1045, 190],
+  noOrderOut: [830, 240],
+  otherDebug: [660, 255],
+  // Above the results row: below it, the wire to "processed per sample" would cross it.
+  unmappedDebug: [945, 270],
+  toLis: [660, 330],
+  send: [890, 330],
+  // A row of its own: the results row would not fit the width.
+  processed: [660, 430],
+  split: [830, 430],
+  markProcessed: [985, 430],
+  pushIn: [150, 510],
+  mapPushed: [410, 510],
+  pushedOut: [600, 510],
+  injectCatalog: [130, 580],
+  getTests: [340, 580],
+  catalogDebug: [520, 580],
+  catch: [100, 650],
+  errorsDebug: [300, 650],
+};
 
 export const EXAMPLES: ExampleSpec[] = [
   {
@@ -104,8 +210,35 @@ export const EXAMPLES: ExampleSpec[] = [
   },
 ];
 
-/** The flow `npm start` runs (flows/demo-flow.json). */
-export const DEMO_FLOW: ExampleSpec = EXAMPLES[0]!;
+/** Shorter than the dialect's label, so the demo's message row fits; the comment node names the dialect. */
+const DEMO_ASTM_NAME = 'LIS2-A2 messages';
+
+/** The flow `npm start` runs (flows/demo-flow.json): the generic example, laid out and labelled as the demo. */
+export const DEMO_FLOW: ExampleSpec = { ...EXAMPLES[0]!, demo: true };
+
+/** What the demo's own comment node says: what this flow is and where its settings come from. */
+function demoInfo(transport: ExampleSpec['transport']): string {
+  const line =
+    transport === 'serial'
+      ? '- `ANALYZER_PORT`, `ANALYZER_BAUD`: the Node-RED end of the socat pty pair npm start made, whose other end the simulated analyzer (lis-analyzer-sim) opens; or the device you gave as `ANALYZER_PORT`, with no analyzer simulated.'
+      : '- `ANALYZER_HOST`, `ANALYZER_TCP_PORT`: the simulated analyzer (lis-analyzer-sim), a TCP server npm start runs because socat is not installed (`DEMO_ANALYZER_TCP_PORT`).';
+  return [
+    '# The npm start demo',
+    '',
+    'This is the demo flow `npm start` deploys: the generic LIS2-A2 example (Import > Examples) wired to the demo LIS and a simulated analyzer, all on this machine. Results flow to the demo LIS page npm start printed.',
+    '',
+    '## Where its settings come from',
+    'Environment variables npm start sets for Node-RED; the nodes read them as `${NAME}`:',
+    '- `LIS_TESTS_URL`, `LIS_ORDERS_URL`, `LIS_RESULTS_URL`, `LIS_PROCESSED_URL`: the demo LIS\'s four endpoints (its page lists them).',
+    '- `LIS_TOKEN`: the demo LIS\'s Bearer Token, `demo-token` (printed at start and shown on the demo LIS page).',
+    line,
+    '',
+    'lis-push-in listens on `DEMO_PUSH_PORT` (8181). npm start\'s own settings (ports, user directory, sample interval) are listed in the README, Quick start.',
+    '',
+    '## Changes',
+    'npm start writes this flow again at every start (`flows.json` in the demo user directory): export what you want to keep. For your own analyzer and LIS, import an example into your Node-RED and set the variables there.',
+  ].join('\n');
+}
 
 type FlowNode = Record<string, unknown> & { id: string; type: string };
 
@@ -175,7 +308,8 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
   const profile = getProfile(spec.dialect);
   const id = (role: string) => createHash('sha256').update(`${spec.file}/${role}`).digest('hex').slice(0, 16);
   const tab = id('tab');
-  const at = (x: number, y: number) => ({ z: tab, x, y });
+  const L = spec.demo ? DEMO_LAYOUT : EXAMPLE_LAYOUT;
+  const at = ([x, y]: Point) => ({ z: tab, x, y });
   const serial = profile.transport.serial ?? { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 };
 
   const mapping = exampleMapping(spec, catalog);
@@ -205,8 +339,9 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
 
   const lis = id('lis-config');
   const nodes: FlowNode[] = [
-    { id: tab, type: 'tab', label: `${profile.vendor} ${profile.model}`.slice(0, 60), disabled: false, info: '' },
-    { id: id('comment'), type: 'comment', name: `How to set up: ${profile.label}`, info, ...at(200, 40), wires: [] },
+    { id: tab, type: 'tab', label: spec.demo ? 'npm start demo' : `${profile.vendor} ${profile.model}`.slice(0, 60), disabled: false, info: '' },
+    ...(spec.demo ? [{ id: id('about'), type: 'comment', name: 'npm start demo: read me', info: demoInfo(spec.transport), ...at(L.about ?? L.comment), wires: [] }] : []),
+    { id: id('comment'), type: 'comment', name: `How to set up: ${profile.label}`, info, ...at(L.comment), wires: [] },
     {
       id: lis,
       type: 'lis-config',
@@ -233,14 +368,14 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
     const port = id('serial-port');
     nodes.push(
       serialPortNode(port, 'analyzer', '${ANALYZER_PORT}', '${ANALYZER_BAUD}', serial),
-      { id: id('line-in'), type: 'serial in', name: 'analyzer', serial: port, ...at(130, 140), wires: [[link]] },
-      { id: lineOut, type: 'serial out', name: 'analyzer', serial: port, ...at(560, 80), wires: [] },
+      { id: id('line-in'), type: 'serial in', name: 'analyzer', serial: port, ...at(L.lineIn), wires: [[link]] },
+      { id: lineOut, type: 'serial out', name: 'analyzer', serial: port, ...at(L.lineOut), wires: [] },
     );
   } else {
     nodes.push(
-      { id: id('line-in'), type: 'tcp in', name: 'analyzer', server: 'client', host: '${ANALYZER_HOST}', port: '${ANALYZER_TCP_PORT}', datamode: 'stream', datatype: 'buffer', newline: '', topic: '', trim: false, base64: false, tls: '', ...at(130, 140), wires: [[link]] },
-      { id: lineOut, type: 'tcp out', name: 'analyzer', host: '', port: '', beserver: 'reply', base64: false, end: false, tls: '', ...at(560, 80), wires: [] },
-      { id: id('line-status'), type: 'status', name: 'connection', scope: [id('line-in')], ...at(130, 200), wires: [[link]] },
+      { id: id('line-in'), type: 'tcp in', name: 'analyzer', server: 'client', host: '${ANALYZER_HOST}', port: '${ANALYZER_TCP_PORT}', datamode: 'stream', datatype: 'buffer', newline: '', topic: '', trim: false, base64: false, tls: '', ...at(L.lineIn), wires: [[link]] },
+      { id: lineOut, type: 'tcp out', name: 'analyzer', host: '', port: '', beserver: 'reply', base64: false, end: false, tls: '', ...at(L.lineOut), wires: [] },
+      { id: id('line-status'), type: 'status', name: 'connection', scope: [id('line-in')], ...at(L.lineStatus), wires: [[link]] },
     );
   }
 
@@ -254,7 +389,7 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
   const unmappedDebug = id('debug-unmapped');
   const otherDebug = id('debug-other');
   const errorsDebug = id('debug-errors');
-  const mapper = (role: string, direction: string, wires: string[][], x: number, y: number, name: string): FlowNode => ({
+  const mapper = (role: string, direction: string, wires: string[][], place: Point, name: string): FlowNode => ({
     id: role,
     type: 'test-mapper',
     name,
@@ -263,10 +398,10 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
     direction,
     unmapped: 'warn',
     mapping,
-    ...at(x, y),
+    ...at(place),
     wires,
   });
-  const debug = (nodeId: string, name: string, x: number, y: number): FlowNode => ({
+  const debug = (nodeId: string, name: string, place: Point): FlowNode => ({
     id: nodeId,
     type: 'debug',
     name,
@@ -278,41 +413,41 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
     targetType: 'full',
     statusVal: '',
     statusType: 'auto',
-    ...at(x, y),
+    ...at(place),
     wires: [],
   });
 
   // Everything the analyzer must receive (orders, "no information" answers) enters
   // astm-message through one link-in, so the flow reads left to right.
   const toAnalyzerIn = id('link-in-to-analyzer');
-  const linkOut = (role: string, name: string, x: number, y: number): FlowNode => ({ id: id(role), type: 'link out', name, mode: 'link', links: [toAnalyzerIn], ...at(x, y), wires: [] });
+  const linkOut = (role: string, name: string, place: Point): FlowNode => ({ id: id(role), type: 'link out', name, mode: 'link', links: [toAnalyzerIn], ...at(place), wires: [] });
   const outs = { order: id('link-out-order'), noOrder: id('link-out-no-order'), pushed: id('link-out-pushed') };
 
   nodes.push(
-    { id: link, type: 'astm-link', name: 'ASTM link', transport: spec.transport, framing: 'framed', checksums: profile.link.checksums !== false, framePerRecord: profile.link.framePerRecord === true, frameTextMax: String(profile.link.frameTextMax ?? 240), replyTimeoutMs: '15000', receiveTimeoutMs: '30000', busyWaitMs: '10000', contentionWaitMs: '20000', retryDelayMs: '10000', journal: true, trace: true, traceRedact: false, ...at(330, 140), wires: [[lineOut], [astm], []] },
-    { id: toAnalyzerIn, type: 'link in', name: 'to the analyzer', links: [outs.order, outs.noOrder, outs.pushed], ...at(390, 240), wires: [[astm]] },
-    { id: astm, type: 'astm-message', name: profile.label.slice(0, 40), dialect: profile.id, timeZone: '', ...at(620, 220), wires: [[getOrder], [toLis], [link], [otherDebug]] },
-    { id: getOrder, type: 'lis-get-order', name: 'order for the scanned sample', lis, allTests: false, ...at(940, 160), wires: [[toAnalyzer], [outs.noOrder]] },
-    mapper(toAnalyzer, 'toInstrument', [[outs.order], []], 1210, 140, 'LIS -> analyzer codes'),
-    linkOut('link-out-order', 'order', 1400, 140),
-    linkOut('link-out-no-order', 'no order', 1210, 200),
-    mapper(toLis, 'toLis', [[send], [unmappedDebug]], 940, 280, 'analyzer -> LIS codes'),
-    { id: send, type: 'lis-send-results', name: 'send results', lis, autoResend: false, autoResendSeconds: '30', heldWarnMinutes: '60', ...at(1180, 280), wires: [[processed]] },
-    { id: processed, type: 'change', name: 'processed per sample', rules: [{ t: 'set', p: 'payload', pt: 'msg', to: 'processed', tot: 'msg' }], action: '', property: '', from: '', to: '', reg: false, ...at(1390, 280), wires: [[split]] },
-    { id: split, type: 'split', name: '', splt: '\\n', spltType: 'str', arraySplt: 1, arraySpltType: 'len', stream: false, addname: '', property: 'payload', ...at(1550, 280), wires: [[markProcessed]] },
-    { id: markProcessed, type: 'lis-mark-processed', name: 'mark processed', lis, ...at(1690, 280), wires: [[]] },
-    debug(unmappedDebug, 'results with no LIS test', 1200, 340),
-    debug(otherDebug, 'QC, unassigned, other', 940, 400),
+    { id: link, type: 'astm-link', name: 'ASTM link', transport: spec.transport, framing: 'framed', checksums: profile.link.checksums !== false, framePerRecord: profile.link.framePerRecord === true, frameTextMax: String(profile.link.frameTextMax ?? 240), replyTimeoutMs: '15000', receiveTimeoutMs: '30000', busyWaitMs: '10000', contentionWaitMs: '20000', retryDelayMs: '10000', journal: true, trace: true, traceRedact: false, ...at(L.link), wires: [[lineOut], [astm], []] },
+    { id: toAnalyzerIn, type: 'link in', name: 'to the analyzer', links: [outs.order, outs.noOrder, outs.pushed], ...at(L.toAnalyzerIn), wires: [[astm]] },
+    { id: astm, type: 'astm-message', name: spec.demo ? DEMO_ASTM_NAME : profile.label.slice(0, 40), dialect: profile.id, timeZone: '', ...at(L.astm), wires: [[getOrder], [toLis], [link], [otherDebug]] },
+    { id: getOrder, type: 'lis-get-order', name: 'order for the scanned sample', lis, allTests: false, ...at(L.getOrder), wires: [[toAnalyzer], [outs.noOrder]] },
+    mapper(toAnalyzer, 'toInstrument', [[outs.order], []], L.toAnalyzer, 'LIS -> analyzer codes'),
+    linkOut('link-out-order', 'order', L.orderOut),
+    linkOut('link-out-no-order', 'no order', L.noOrderOut),
+    mapper(toLis, 'toLis', [[send], [unmappedDebug]], L.toLis, 'analyzer -> LIS codes'),
+    { id: send, type: 'lis-send-results', name: 'send results', lis, autoResend: false, autoResendSeconds: '30', heldWarnMinutes: '60', ...at(L.send), wires: [[processed]] },
+    { id: processed, type: 'change', name: 'processed per sample', rules: [{ t: 'set', p: 'payload', pt: 'msg', to: 'processed', tot: 'msg' }], action: '', property: '', from: '', to: '', reg: false, ...at(L.processed), wires: [[split]] },
+    { id: split, type: 'split', name: '', splt: '\\n', spltType: 'str', arraySplt: 1, arraySpltType: 'len', stream: false, addname: '', property: 'payload', ...at(L.split), wires: [[markProcessed]] },
+    { id: markProcessed, type: 'lis-mark-processed', name: 'mark processed', lis, ...at(L.markProcessed), wires: [[]] },
+    debug(unmappedDebug, 'results with no LIS test', L.unmappedDebug),
+    debug(otherDebug, 'QC, unassigned, other', L.otherDebug),
     // Orders the LIS pushes: mapped and downloaded unsolicited (where the analyzer takes them).
-    { id: id('lis-push-in'), type: 'lis-push-in', name: 'orders pushed by the LIS', localApiAddress: '127.0.0.1', localApiPort: '8181', bodyLimit: '1048576', ...at(170, 480), wires: [[id('map-pushed')]] },
-    mapper(id('map-pushed'), 'toInstrument', [[outs.pushed], []], 430, 480, 'pushed order -> analyzer codes'),
-    linkOut('link-out-pushed', 'pushed order', 640, 480),
+    { id: id('lis-push-in'), type: 'lis-push-in', name: 'orders pushed by the LIS', localApiAddress: '127.0.0.1', localApiPort: '8181', bodyLimit: '1048576', ...at(L.pushIn), wires: [[id('map-pushed')]] },
+    mapper(id('map-pushed'), 'toInstrument', [[outs.pushed], []], L.mapPushed, 'pushed order -> analyzer codes'),
+    linkOut('link-out-pushed', 'pushed order', L.pushedOut),
     // Set-up: the LIS test catalog, for checking the mapping.
-    { id: id('inject-catalog'), type: 'inject', name: 'read the LIS catalog', props: [{ p: 'payload' }], repeat: '', crontab: '', once: false, onceDelay: 0.1, topic: '', payload: '', payloadType: 'date', ...at(170, 560), wires: [[id('lis-get-tests')]] },
-    { id: id('lis-get-tests'), type: 'lis-get-tests', name: 'LIS test catalog', lis, filterName: '', filterCode: '', ...at(410, 560), wires: [[id('debug-catalog')]] },
-    debug(id('debug-catalog'), 'catalog', 630, 560),
-    { id: id('catch'), type: 'catch', name: 'every error', scope: null, uncaught: false, ...at(160, 640), wires: [[errorsDebug]] },
-    debug(errorsDebug, 'errors', 400, 640),
+    { id: id('inject-catalog'), type: 'inject', name: 'read the LIS catalog', props: [{ p: 'payload' }], repeat: '', crontab: '', once: false, onceDelay: 0.1, topic: '', payload: '', payloadType: 'date', ...at(L.injectCatalog), wires: [[id('lis-get-tests')]] },
+    { id: id('lis-get-tests'), type: 'lis-get-tests', name: 'LIS test catalog', lis, filterName: '', filterCode: '', ...at(L.getTests), wires: [[id('debug-catalog')]] },
+    debug(id('debug-catalog'), 'catalog', L.catalogDebug),
+    { id: id('catch'), type: 'catch', name: 'every error', scope: null, uncaught: false, ...at(L.catch), wires: [[errorsDebug]] },
+    debug(errorsDebug, 'errors', L.errorsDebug),
   );
   return nodes;
 }

@@ -107,10 +107,21 @@ export interface DemoLisState {
   /** The URLs to put in lis-config, null when not running. */
   endpoints: Record<EndpointKind, string> | null;
   tokenRequired: boolean;
+  /** The token itself, only when the demo LIS was told it may show it (npm start's fixed demo token). */
+  token: string | null;
   pushUrl: string | null;
   noOrderPattern: string;
   seededSamples: string[];
   orderableTests: string[];
   requests: Record<EndpointKind, RequestRecord[]>;
   pushes: PushRecord[];
+}
+
+/** Counts since start, not bounded by the history limit (npm start's summary line). */
+export interface DemoLisTotals {
+  requests: Record<EndpointKind, number>;
+  /** Result items answered 200. */
+  resultsAccepted: number;
+  /** Requests answered 400 or above. */
+  refused: number;
 }

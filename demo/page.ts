@@ -33,15 +33,17 @@ function cell(c: Cell | string): string {
 function table(id: string, title: string, headings: string[], rows: Array<Array<Cell | string>>, empty: string): string {
   const shown = rows.slice(0, PANEL_ROWS);
   const more = rows.length > shown.length ? ` <small>(latest ${shown.length} of ${rows.length}; all in api/state)</small>` : '';
+  const count = rows.length > 0 && more === '' ? ` <small>(${rows.length})</small>` : '';
   const body =
     shown.length === 0
       ? `<tr><td class="dim" colspan="${headings.length}">${escapeHtml(empty)}</td></tr>`
       : shown.map((r) => `<tr>${r.map(cell).join('')}</tr>`).join('\n');
-  return `<section id="${id}"><h2>${escapeHtml(title)}${more}</h2>
-<table><thead><tr>${headings.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead>
+  // The table scrolls inside its own box: a long history never pushes the panels below it out of sight.
+  return `<section id="${id}"><h2>${escapeHtml(title)}${more}${count}</h2>
+<div class="scroll"><table><thead><tr>${headings.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead>
 <tbody>
 ${body}
-</tbody></table></section>`;
+</tbody></table></div></section>`;
 }
 
 /** A field of a JSON value that may be anything. */
@@ -150,15 +152,23 @@ function catalogPanel(records: RequestRecord[]): string {
   return table('catalog', 'Catalog requests', ['Time', 'Filters', 'Answer'], rows, 'No catalog requests yet.');
 }
 
-/** The live part of the page, re-fetched by the script on every event. */
+/**
+ * The live part of the page, re-fetched by the script on every event. What
+ * came back from the analyzer (results, processed) comes first, beside each
+ * other, so it is in view without scrolling however many orders were served.
+ */
 export function renderPanels(state: DemoLisState): string {
   return [
-    ordersPanel(state.requests.orders),
+    `<div class="row outcome">`,
     resultsPanel(state.requests.results),
     processedPanel(state.requests.processed),
+    `</div>`,
+    ordersPanel(state.requests.orders),
+    `<div class="row more">`,
     pushesPanel(state),
     refusedPanel(state),
     catalogPanel(state.requests.tests),
+    `</div>`,
   ].join('\n');
 }
 
@@ -168,6 +178,11 @@ const SETTING_NAMES: Record<EndpointKind, string> = {
   results: 'ResultAPI URL',
   processed: 'OrderCompletedAPI URL',
 };
+
+function tokenCell(state: DemoLisState): string {
+  if (state.token !== null) return `<code id="token">${escapeHtml(state.token)}</code> <span class="dim">required on the four endpoints</span>`;
+  return state.tokenRequired ? 'required: use the token the demo LIS was started with' : 'not required (leave empty)';
+}
 
 export function renderPage(state: DemoLisState): string {
   const endpoints = state.endpoints;
@@ -192,20 +207,22 @@ export function renderPage(state: DemoLisState): string {
 </head>
 <body>
 <header><h1>Demo LIS</h1> <span id="live" class="dim">connecting…</span> <a href="api/state">api/state</a></header>
+<div id="top">
 <section id="setup">
 <h2>lis-config settings</h2>
 <table>
 ${setup}
-<tr><th>Bearer Token</th><td>${state.tokenRequired ? 'required: use the token the demo LIS was started with' : 'not required (leave empty)'}</td></tr>
+<tr><th>Bearer Token</th><td>${tokenCell(state)}</td></tr>
 </table>
-<p class="dim">Any sample number gets an order, the same one every time. Seeded samples: <code>${escapeHtml(state.seededSamples.join(', '))}</code>.
-No order for sample numbers matching <code>${escapeHtml(state.noOrderPattern)}</code>.
-Tests marked processed are left out of later orders for the sample unless it is asked for with <code>allTests: "1"</code>.</p>
 </section>
 <section id="push">
 <h2>Push an order</h2>
 ${push}
+<p class="dim">Any sample number gets an order, the same one every time. Seeded samples: <code>${escapeHtml(state.seededSamples.join(', '))}</code>.
+No order for sample numbers matching <code>${escapeHtml(state.noOrderPattern)}</code>.
+Tests marked processed are left out of later orders for the sample unless it is asked for with <code>allTests: "1"</code>.</p>
 </section>
+</div>
 <main id="panels">
 ${renderPanels(state)}
 </main>
@@ -257,15 +274,23 @@ export const PAGE_SCRIPT = `'use strict';
 })();
 `;
 
-export const PAGE_STYLE = `body { font: 14px/1.4 system-ui, sans-serif; margin: 1rem 2rem; color: #1d2327; background: #fafafa; }
+export const PAGE_STYLE = `body { font: 14px/1.4 system-ui, sans-serif; margin: .75rem 1.5rem; color: #1d2327; background: #fafafa; }
 header { display: flex; align-items: baseline; gap: 1rem; }
-h1 { margin: 0 0 .5rem; font-size: 1.5rem; }
-h2 { font-size: 1.05rem; margin: 1.5rem 0 .4rem; }
+h1 { margin: 0; font-size: 1.5rem; }
+h2 { font-size: 1.05rem; margin: 1rem 0 .4rem; }
 h2 small { font-weight: normal; color: #666; }
 table { border-collapse: collapse; width: 100%; background: #fff; }
 th, td { text-align: left; padding: .25rem .5rem; border-bottom: 1px solid #e3e3e3; vertical-align: top; }
-thead th { background: #eef1f4; }
+thead th { background: #eef1f4; position: sticky; top: 0; }
 #setup table { width: auto; }
+#setup th { white-space: nowrap; }
+.scroll { max-height: 17rem; overflow: auto; border: 1px solid #e3e3e3; background: #fff; }
+.row { display: grid; gap: 0 1.5rem; grid-template-columns: minmax(0, 1fr); }
+@media (min-width: 64rem) {
+  #top { display: grid; gap: 0 2rem; grid-template-columns: auto minmax(0, 1fr); }
+  .outcome { grid-template-columns: repeat(2, minmax(0, 1fr)); }
+  .more { grid-template-columns: repeat(3, minmax(0, 1fr)); }
+}
 code { font-family: ui-monospace, monospace; font-size: 90%; }
 pre { background: #fff; border: 1px solid #e3e3e3; padding: .5rem; max-height: 20rem; overflow: auto; }
 pre:empty { display: none; }

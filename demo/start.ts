@@ -1,71 +1,294 @@
 /**
- * `npm start`: the whole workflow on this machine. A demo LIS, Node-RED with
- * this package and the demo flow (flows/demo-flow.json), and a simulated
+ * `npm start` (demo/launch.cjs, which builds first when a source changed, then
+ * runs main() below): the whole workflow on this machine. A demo LIS, Node-RED
+ * with this package and the demo flow (flows/demo-flow.json), and a simulated
  * analyzer on a socat pty pair wired to Node-RED's serial nodes (or over TCP
- * when socat is missing). Ctrl-C stops everything and leaves no process behind.
+ * when socat is missing).
+ *
+ * The terminal gets a banner, then one summary line now and then; the full
+ * output of Node-RED, the analyzer and the demo LIS goes to files in
+ * <DEMO_USER_DIR>/logs/. A signal (Ctrl-C, SIGTERM, SIGHUP) or any failure
+ * stops everything this started, so no process is left holding a port.
  *
  * Settings (environment variables, each with its default here and nowhere else):
- * NODE_RED_PORT 1880, DEMO_LIS_PORT 3100, DEMO_USER_DIR <project>/.node-red,
- * ANALYZER_PORT (a pty made for the demo), DEMO_ANALYZER_TCP_PORT 4001 (TCP fallback),
- * DEMO_SAMPLE_INTERVAL_MS 5000.
+ * NODE_RED_PORT 1880, DEMO_LIS_PORT 3100, DEMO_PUSH_PORT 8181 (the flow's lis-push-in),
+ * DEMO_USER_DIR <project>/.node-red, DEMO_SAMPLE_INTERVAL_MS 5000,
+ * ANALYZER_PORT (unset: a pty pair made for the demo with the simulated analyzer on its
+ * far end; set: Node-RED opens that device and no analyzer is simulated, since the
+ * simulator cannot sit on the other end of a real cable), ANALYZER_BAUD 9600,
+ * DEMO_ANALYZER_TCP_PORT 4001 (the simulated analyzer's port when socat is missing).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, statSync, writeFileSync, type WriteStream } from 'node:fs';
+import net from 'node:net';
 import { dirname, join } from 'node:path';
 import { DemoLis } from './demo-lis';
-import { ptyPair, type PtyPair } from './pty';
 import { DEMO_FLOW, buildExample } from './examples';
+import { ptyPair, type PtyPair } from './pty';
 
 const ROOT = join(__dirname, '..', '..');
+/** No secret: anyone at this machine may read it, and the banner and the demo LIS page show it. */
 const DEMO_TOKEN = 'demo-token';
-const PUSH_URL = 'http://127.0.0.1:8181/api/getSampleData';
+const SUMMARY_EVERY_MS = 5000;
+/** A summary line also comes this often when nothing changed, so a quiet demo still shows it is alive. */
+const SUMMARY_QUIET_MS = 60000;
+const NODE_RED_START_MS = 120000;
+const LOG_ORDER = ['node-red.log', 'analyzer.log', 'demo-lis.log'];
+/** How long a child gets to stop on SIGTERM before it is killed. */
+const STOP_GRACE_MS = { analyzer: 3000, 'node-red': 5000 } as const;
 
-export const DEMO_SETTINGS = {
-  nodeRedPort: Number(process.env.NODE_RED_PORT ?? 1880),
-  lisPort: Number(process.env.DEMO_LIS_PORT ?? 3100),
-  userDir: process.env.DEMO_USER_DIR ?? join(ROOT, '.node-red'),
-  analyzerPort: process.env.ANALYZER_PORT,
-  analyzerTcpPort: Number(process.env.DEMO_ANALYZER_TCP_PORT ?? 4001),
-  sampleIntervalMs: Number(process.env.DEMO_SAMPLE_INTERVAL_MS ?? 5000),
-};
+export interface DemoSettings {
+  nodeRedPort: number;
+  lisPort: number;
+  pushPort: number;
+  userDir: string;
+  /** The user's serial device; undefined: a pty pair with the simulated analyzer. */
+  analyzerPort: string | undefined;
+  analyzerBaud: number;
+  analyzerTcpPort: number;
+  sampleIntervalMs: number;
+}
 
-const DEMO_EXAMPLE = DEMO_FLOW;
+/** A failure to report as it is, without a stack trace. */
+class DemoError extends Error {}
 
-function log(line: string): void {
+/** Why the demo stopped when nobody did anything wrong. */
+class StopRequest extends Error {}
+
+function whole(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) throw new DemoError(`${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(raw)}`);
+  return value;
+}
+
+export function readSettings(env: NodeJS.ProcessEnv): DemoSettings {
+  const analyzerPort = env.ANALYZER_PORT?.trim() || undefined;
+  if (analyzerPort !== undefined) checkDevice(analyzerPort);
+  return {
+    nodeRedPort: whole(env, 'NODE_RED_PORT', 1880, 1, 65535),
+    lisPort: whole(env, 'DEMO_LIS_PORT', 3100, 1, 65535),
+    pushPort: whole(env, 'DEMO_PUSH_PORT', 8181, 1, 65535),
+    userDir: env.DEMO_USER_DIR?.trim() || join(ROOT, '.node-red'),
+    analyzerPort,
+    analyzerBaud: whole(env, 'ANALYZER_BAUD', 9600, 1, 4000000),
+    analyzerTcpPort: whole(env, 'DEMO_ANALYZER_TCP_PORT', 4001, 1, 65535),
+    sampleIntervalMs: whole(env, 'DEMO_SAMPLE_INTERVAL_MS', 5000, 0, 86400000),
+  };
+}
+
+/** ANALYZER_PORT must be a serial device that exists now: Node-RED would otherwise retry it silently forever. */
+function checkDevice(path: string): void {
+  const meaning =
+    'ANALYZER_PORT is the serial device your analyzer (or your own simulator) is connected to, e.g. /dev/ttyUSB0: ' +
+    'Node-RED then talks to it and no analyzer is simulated. Leave ANALYZER_PORT unset for the simulated analyzer on a pty pair made for the demo.';
+  let isDevice: boolean;
+  try {
+    isDevice = statSync(path).isCharacterDevice();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new DemoError(`ANALYZER_PORT=${path}: ${code === 'ENOENT' ? 'no such device' : (err as Error).message}. ${meaning}`);
+  }
+  if (!isDevice) throw new DemoError(`ANALYZER_PORT=${path} is not a serial device. ${meaning}`);
+}
+
+function say(line: string): void {
   process.stdout.write(`[demo] ${line}\n`);
+}
+
+function complain(line: string): void {
+  process.stderr.write(`[demo] ${line}\n`);
 }
 
 function hasSocat(): boolean {
   return spawnSync('socat', ['-V'], { stdio: 'ignore' }).status === 0;
 }
 
-export async function main(): Promise<void> {
-  const s = DEMO_SETTINGS;
-  const children: ChildProcess[] = [];
-  let pty: PtyPair | undefined;
-  let stopping = false;
-
-  const lis = new DemoLis({
-    token: DEMO_TOKEN,
-    pushUrl: PUSH_URL,
-    orderableTests: DEMO_EXAMPLE.tests.map((t) => t.lisTestId),
-    log: (line) => process.stdout.write(`[lis] ${line}\n`),
+/** Resolves when `port` is free on loopback, rejects with `taken` when it is not. */
+function checkFree(port: number, taken: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', (err: NodeJS.ErrnoException) => reject(new DemoError(err.code === 'EADDRINUSE' ? taken : `cannot listen on port ${port}: ${err.message}`)));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
   });
-  const lisPort = await lis.start({ port: s.lisPort });
-  const lisUrl = (path: string) => `http://127.0.0.1:${lisPort}${path}`;
+}
 
-  const serial = hasSocat();
-  if (!serial) log('socat is not installed (apt-get install socat): falling back to the TCP transport');
-  let analyzerPath = s.analyzerPort;
-  if (serial && !analyzerPath) {
-    pty = await ptyPair();
-    analyzerPath = pty.host;
+/**
+ * What was started, undone in reverse order. Something registered after the
+ * teardown began (a start that was already under way) is undone at once.
+ */
+class Teardown {
+  private readonly steps: Array<() => Promise<void>> = [];
+  private running: Promise<void> | undefined;
+
+  add(step: () => Promise<void>): void {
+    if (this.running) this.running = this.running.then(step).catch((err: unknown) => say(`while stopping: ${(err as Error).message}`));
+    else this.steps.push(step);
   }
 
-  // Node-RED: a userDir inside the project, the demo flow, the package from this checkout.
-  mkdirSync(s.userDir, { recursive: true });
-  const flow = serial ? readFileSync(join(ROOT, 'flows', 'demo-flow.json'), 'utf8') : JSON.stringify(buildExample({ ...DEMO_EXAMPLE, transport: 'tcp' }));
-  writeFileSync(join(s.userDir, 'flows.json'), flow);
+  run(): Promise<void> {
+    this.running ??= (async () => {
+      for (const step of this.steps.reverse()) {
+        try {
+          await step();
+        } catch (err) {
+          say(`while stopping: ${(err as Error).message}`);
+        }
+      }
+    })();
+    return this.running;
+  }
+}
+
+/** A child process of the demo, its output going to its log file. */
+class Child {
+  readonly process: ChildProcess;
+  readonly exited: Promise<void>;
+  private readonly recent: string[] = [];
+  private rest = '';
+
+  constructor(
+    readonly name: 'node-red' | 'analyzer',
+    args: string[],
+    env: NodeJS.ProcessEnv,
+    private readonly log: WriteStream,
+    onLine: (line: string) => void = () => undefined,
+  ) {
+    this.process = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.exited = new Promise((resolve) => this.process.once('close', () => resolve()));
+    for (const stream of [this.process.stdout!, this.process.stderr!]) {
+      stream.on('data', (chunk: Buffer) => {
+        log.write(chunk);
+        const lines = (this.rest + chunk.toString()).split('\n');
+        this.rest = lines.pop() ?? '';
+        for (const line of lines) {
+          this.recent.push(line);
+          if (this.recent.length > 10) this.recent.shift();
+          onLine(line);
+        }
+      });
+    }
+  }
+
+  get running(): boolean {
+    return this.process.exitCode === null && this.process.signalCode === null;
+  }
+
+  /** The last lines it wrote, for a report of why it stopped. */
+  tail(): string[] {
+    return this.rest === '' ? [...this.recent] : [...this.recent, this.rest];
+  }
+
+  describeExit(): string {
+    return this.process.signalCode ? `signal ${this.process.signalCode}` : `code ${this.process.exitCode}`;
+  }
+
+  /** SIGTERM, then SIGKILL after the grace time. */
+  async stop(): Promise<void> {
+    if (this.running) {
+      const kill = setTimeout(() => this.process.kill('SIGKILL'), STOP_GRACE_MS[this.name]);
+      this.process.kill('SIGTERM');
+      await this.exited;
+      clearTimeout(kill);
+    }
+  }
+}
+
+/** A child exited on its own: the demo cannot go on without it. */
+class ChildExited extends DemoError {
+  constructor(readonly child: Child) {
+    super(`${child.name === 'node-red' ? 'Node-RED' : 'the simulated analyzer'} exited (${child.describeExit()})`);
+  }
+}
+
+interface Running {
+  settings: DemoSettings;
+  lis: DemoLis;
+  /** The log files written, by name. */
+  logs: string[];
+  line: string;
+  nodeRedErrors: () => number;
+}
+
+/** Log files in the demo user directory, one per process, replaced at each start. */
+class Logs {
+  readonly names: string[] = [];
+  private readonly streams: WriteStream[] = [];
+
+  constructor(readonly dir: string) {
+    mkdirSync(dir, { recursive: true });
+  }
+
+  open(name: string): WriteStream {
+    const stream = createWriteStream(join(this.dir, `${name}.log`));
+    this.names.push(`${name}.log`);
+    this.streams.push(stream);
+    return stream;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.streams.map((stream) => new Promise<void>((resolve) => stream.end(resolve))));
+  }
+}
+
+/**
+ * Starts everything; each piece is registered with `teardown` as soon as it
+ * runs, so whatever fails or whenever a signal comes, all of it is stopped.
+ */
+async function startAll(s: DemoSettings, baseEnv: NodeJS.ProcessEnv, teardown: Teardown, stopped: AbortSignal, fail: (reason: Error) => void, logs: Logs): Promise<Running> {
+  const watch = (child: Child) => {
+    teardown.add(() => child.stop());
+    // Stopping the children is the teardown's business; exiting before it means something broke.
+    void child.exited.then(() => {
+      if (!stopped.aborted) fail(new ChildExited(child));
+    });
+  };
+
+  await checkFree(s.pushPort, `port ${s.pushPort} is in use: the demo flow's lis-push-in listens there (set DEMO_PUSH_PORT to a free port)`);
+
+  const lisLog = logs.open('demo-lis');
+  const lis = new DemoLis({
+    token: DEMO_TOKEN,
+    showToken: true,
+    pushUrl: `http://127.0.0.1:${s.pushPort}/api/getSampleData`,
+    orderableTests: DEMO_FLOW.tests.map((t) => t.lisTestId),
+    log: (line) => lisLog.write(`${line}\n`),
+  });
+  try {
+    await lis.start({ port: s.lisPort });
+  } catch (err) {
+    throw new DemoError(`the demo LIS ${(err as Error).message} (set DEMO_LIS_PORT to a free port)`);
+  }
+  teardown.add(() => lis.stop());
+  stopped.throwIfAborted();
+  const lisUrl = (path: string) => lis.url(path);
+
+  // The line between Node-RED and the analyzer.
+  let transport: 'serial' | 'tcp' = 'serial';
+  let hostPath = s.analyzerPort;
+  let pty: PtyPair | undefined;
+  if (s.analyzerPort === undefined) {
+    if (hasSocat()) {
+      try {
+        pty = await ptyPair();
+      } catch (err) {
+        throw new DemoError(`no pty pair for the simulated analyzer: ${(err as Error).message}`);
+      }
+      const made = pty;
+      teardown.add(() => made.stop());
+      stopped.throwIfAborted();
+      hostPath = pty.host;
+    } else {
+      say('socat is not installed (apt-get install socat): falling back to the TCP transport');
+      transport = 'tcp';
+    }
+  }
+
+  // Node-RED: its own user directory, the demo flow, the package from this checkout.
+  const flow = buildExample(transport === 'tcp' ? { ...DEMO_FLOW, transport: 'tcp' } : DEMO_FLOW);
+  for (const node of flow) if (node.type === 'lis-push-in') node.localApiPort = String(s.pushPort);
+  writeFileSync(join(s.userDir, 'flows.json'), `${JSON.stringify(flow, null, 4)}\n`);
   const settingsFile = join(s.userDir, 'settings.js');
   const settings = {
     uiHost: '127.0.0.1',
@@ -79,100 +302,191 @@ export async function main(): Promise<void> {
   };
   writeFileSync(settingsFile, `module.exports = ${JSON.stringify(settings, null, 2)};\n`);
   const env = {
-    ...process.env,
+    ...baseEnv,
     LIS_TESTS_URL: lisUrl('/api/tests'),
     LIS_ORDERS_URL: lisUrl('/api/orders'),
     LIS_RESULTS_URL: lisUrl('/api/results'),
     LIS_PROCESSED_URL: lisUrl('/api/processed'),
     LIS_TOKEN: DEMO_TOKEN,
-    ANALYZER_PORT: analyzerPath ?? '',
-    ANALYZER_BAUD: '9600',
+    ANALYZER_PORT: hostPath ?? '',
+    ANALYZER_BAUD: String(s.analyzerBaud),
     ANALYZER_HOST: '127.0.0.1',
     ANALYZER_TCP_PORT: String(s.analyzerTcpPort),
   };
 
-  const simulatorArgs = (transport: string[]) => [
-    join(ROOT, 'dist', 'lib', 'sim', 'cli.js'),
-    '--dialect',
-    DEMO_EXAMPLE.dialect,
-    ...transport,
-    '--count',
-    '100000',
-    '--prefix',
-    'DEMO',
-    '--interval',
-    String(s.sampleIntervalMs),
-  ];
-  // Over TCP the simulator is the server Node-RED's tcp in connects to: start it first.
-  if (!serial) children.push(run('analyzer', simulatorArgs(['--listen', String(s.analyzerTcpPort)]), env).child);
+  const simulator = (line: string[]) =>
+    new Child(
+      'analyzer',
+      [join(ROOT, 'dist', 'lib', 'sim', 'cli.js'), '--dialect', DEMO_FLOW.dialect, ...line, '--count', '100000', '--prefix', 'DEMO', '--interval', String(s.sampleIntervalMs)],
+      env,
+      logs.open('analyzer'),
+    );
+  // Over TCP the simulator is the server Node-RED's tcp in connects to: it starts first.
+  if (transport === 'tcp') watch(simulator(['--listen', String(s.analyzerTcpPort)]));
 
-  const red = run('node-red', [require.resolve('node-red/red.js'), '-u', s.userDir, '-s', settingsFile], env, (line) => /Started flows/.test(line));
-  children.push(red.child);
-  const exitedEarly = new Promise<never>((_, reject) => red.child.once('exit', (code) => reject(new Error(`Node-RED exited before its flows started (code ${code})`))));
-  exitedEarly.catch(() => undefined);
-  try {
-    await Promise.race([red.started, exitedEarly]);
-  } catch (err) {
-    // Leave nothing behind: the analyzer, socat and the demo LIS go too.
-    await Promise.all(children.map((c) => terminate(c)));
-    await pty?.stop();
-    await lis.stop();
-    throw err;
-  }
-  if (serial) children.push(run('analyzer', simulatorArgs(['--serial', pty!.analyzer]), env).child);
-
-  log(`Node-RED editor: http://127.0.0.1:${s.nodeRedPort}/`);
-  log(`demo LIS page:   http://127.0.0.1:${lisPort}/`);
-  log(serial ? `analyzer on ${pty?.analyzer ?? analyzerPath} <-> Node-RED on ${analyzerPath}` : `analyzer on tcp 127.0.0.1:${s.analyzerTcpPort}`);
-  log('Ctrl-C stops everything.');
-
-  const stop = async (why: string) => {
-    if (stopping) return;
-    stopping = true;
-    log(`${why}: stopping`);
-    await Promise.all(children.map((c) => terminate(c)));
-    await pty?.stop();
-    await lis.stop();
-    log('stopped');
-  };
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop(signal).then(() => process.exit(0)));
-  for (const child of children) child.once('exit', (code) => void (stopping ? undefined : stop(`a process exited (${code})`).then(() => process.exit(1))));
-}
-
-/** A child process whose output is prefixed with its name; `started` resolves at the first line `ready` accepts. */
-function run(name: string, args: string[], env: NodeJS.ProcessEnv, ready: (line: string) => boolean = () => true): { child: ChildProcess; started: Promise<void> } {
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let errors = 0;
   let resolveStarted: () => void = () => undefined;
-  const started = new Promise<void>((resolve) => (resolveStarted = resolve));
-  for (const stream of [child.stdout!, child.stderr!]) {
-    let rest = '';
-    stream.on('data', (chunk: Buffer) => {
-      const lines = (rest + chunk.toString()).split('\n');
-      rest = lines.pop() ?? '';
-      for (const line of lines) {
-        process.stdout.write(`[${name}] ${line}\n`);
-        if (ready(line)) resolveStarted();
-      }
-    });
+  const flowsStarted = new Promise<void>((resolve) => (resolveStarted = resolve));
+  const red = new Child('node-red', [require.resolve('node-red/red.js'), '-u', s.userDir, '-s', settingsFile], env, logs.open('node-red'), (line) => {
+    if (/ - \[info\] Started flows/.test(line)) resolveStarted();
+    if (/ - \[error\] /.test(line)) errors++;
+  });
+  watch(red);
+  await untilStopped(flowsStarted, stopped, NODE_RED_START_MS, `Node-RED did not start its flows within ${NODE_RED_START_MS / 1000} s`);
+
+  let line: string;
+  if (pty) {
+    watch(simulator(['--serial', pty.analyzer]));
+    line = `simulated (${DEMO_FLOW.dialect}) on ${pty.analyzer} <-> Node-RED on ${pty.host}`;
+  } else if (transport === 'tcp') {
+    line = `simulated (${DEMO_FLOW.dialect}), TCP server on 127.0.0.1:${s.analyzerTcpPort} that Node-RED connects to`;
+  } else {
+    line = `none simulated: Node-RED's serial nodes open ${s.analyzerPort} (ANALYZER_PORT) at ${s.analyzerBaud} baud; connect your analyzer there, or run lis-analyzer-sim on the far end of a pty pair whose near end that is`;
   }
-  return { child, started };
+  return { settings: s, lis, logs: logs.names, line, nodeRedErrors: () => errors };
 }
 
-function terminate(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+/** `work` or, whichever comes first, the stop (rejects with its reason) or the deadline. */
+async function untilStopped<T>(work: Promise<T>, stopped: AbortSignal, ms: number, late: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: () => void = () => undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new DemoError(late)), ms);
+        onAbort = () => reject(stopped.reason as Error);
+        if (stopped.aborted) onAbort();
+        else stopped.addEventListener('abort', onAbort, { once: true });
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    stopped.removeEventListener('abort', onAbort);
+  }
+}
+
+function banner(r: Running, logDir: string): void {
+  const s = r.settings;
+  const rule = '-'.repeat(72);
+  say(rule);
+  say(`Node-RED editor:  http://127.0.0.1:${s.nodeRedPort}/   (the demo flow; its comment node explains it)`);
+  say(`demo LIS page:    ${r.lis.url('/')}`);
+  say(`LIS Bearer Token: ${DEMO_TOKEN}   (the demo LIS requires it: put it in your own lis-config to use the demo LIS)`);
+  say(`analyzer:         ${r.line}`);
+  say(`logs:             ${logDir}/ (${[...r.logs].sort((a, b) => LOG_ORDER.indexOf(a) - LOG_ORDER.indexOf(b)).join(', ')})`);
+  say(rule);
+  say(`A summary line follows every ${SUMMARY_EVERY_MS / 1000} s while samples flow. Ctrl-C stops everything.`);
+}
+
+/** Results Node-RED holds because the LIS did not take them; null when Node-RED did not answer. */
+async function heldResults(nodeRedPort: number): Promise<number | null> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${nodeRedPort}/lis-bridge/held`, { signal: AbortSignal.timeout(3000) });
+    if (!res.ok) return null;
+    const body = (await res.json()) as { batches?: Array<{ results?: number }> };
+    return (body.batches ?? []).reduce((n, b) => n + (b.results ?? 0), 0);
+  } catch {
+    return null;
+  }
+}
+
+async function summary(r: Running): Promise<string> {
+  const totals = r.lis.totals();
+  const held = await heldResults(r.settings.nodeRedPort);
+  const parts = [`samples ${totals.requests.orders}`, `results delivered ${totals.resultsAccepted}`, `held ${held ?? '? (Node-RED did not answer)'}`];
+  if (totals.refused > 0) parts.push(`refused requests ${totals.refused} (demo LIS page)`);
+  if (r.nodeRedErrors() > 0) parts.push(`Node-RED errors ${r.nodeRedErrors()} (node-red.log)`);
+  return parts.join(', ');
+}
+
+function clock(): string {
+  return new Date().toTimeString().slice(0, 8);
+}
+
+function whenStopped(stopped: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
+    if (stopped.aborted) resolve();
+    else stopped.addEventListener('abort', () => resolve(), { once: true });
   });
+}
+
+/** What to tell the user about a child that exited on its own, beyond its last lines. */
+function hint(child: Child): string | undefined {
+  if (!child.tail().some((l) => /port in use|EADDRINUSE/.test(l))) return undefined;
+  return child.name === 'node-red' ? 'its port is taken: set NODE_RED_PORT to a free port' : 'its port is taken: set DEMO_ANALYZER_TCP_PORT to a free port';
+}
+
+/**
+ * Runs the demo until a signal or a failure, then stops everything it
+ * started. Resolves with the exit status: 0 after a signal, 1 after a failure.
+ */
+export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const controller = new AbortController();
+  const stopAll = (reason: Error) => {
+    if (!controller.signal.aborted) controller.abort(reason);
+  };
+  const onSignal = (signal: NodeJS.Signals) => stopAll(new StopRequest(signal));
+  const onCrash = (err: unknown) => stopAll(err instanceof Error ? err : new Error(String(err)));
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const signal of signals) process.on(signal, onSignal);
+  process.on('uncaughtException', onCrash);
+  process.on('unhandledRejection', onCrash);
+
+  const teardown = new Teardown();
+  let logs: Logs | undefined;
+  let summaryTimer: NodeJS.Timeout | undefined;
+  let running = false;
+  let failure: Error | undefined;
+  try {
+    const s = readSettings(env);
+    logs = new Logs(join(s.userDir, 'logs'));
+    say(`starting the demo LIS, Node-RED and the analyzer; full logs in ${logs.dir}/`);
+    const r = await startAll(s, env, teardown, controller.signal, stopAll, logs);
+    banner(r, logs.dir);
+    running = true;
+
+    let last = '';
+    let lastAt = Date.now();
+    summaryTimer = setInterval(() => {
+      void summary(r).then((text) => {
+        if (controller.signal.aborted || (text === last && Date.now() - lastAt < SUMMARY_QUIET_MS)) return;
+        last = text;
+        lastAt = Date.now();
+        say(`${clock()} ${text}`);
+      });
+    }, SUMMARY_EVERY_MS);
+    await whenStopped(controller.signal);
+  } catch (err) {
+    if (!(err instanceof StopRequest)) failure = err instanceof Error ? err : new Error(String(err));
+  } finally {
+    clearInterval(summaryTimer);
+  }
+  // A failure that came while running (a child exited, an uncaught error) is the abort's reason.
+  const reason: unknown = controller.signal.reason;
+  if (failure === undefined && reason instanceof Error && !(reason instanceof StopRequest)) failure = reason;
+  stopAll(failure ?? new StopRequest('done'));
+
+  if (failure) {
+    complain(`${running ? 'the demo failed' : 'npm start failed'}: ${failure instanceof DemoError ? failure.message : (failure.stack ?? failure.message)}`);
+    if (failure instanceof ChildExited && failure.child.tail().length > 0) {
+      complain(`its last lines (all of them in ${join(logs?.dir ?? '', `${failure.child.name}.log`)}):`);
+      for (const l of failure.child.tail()) process.stderr.write(`  ${l}\n`);
+      const help = hint(failure.child);
+      if (help) complain(help);
+    }
+  } else if (reason instanceof StopRequest) {
+    say(`${reason.message}: stopping`);
+  }
+  await teardown.run();
+  await logs?.close();
+  for (const signal of signals) process.off(signal, onSignal);
+  process.off('uncaughtException', onCrash);
+  process.off('unhandledRejection', onCrash);
+  say('stopped: nothing it started is left running');
+  return failure ? 1 : 0;
 }
 
 if (require.main === module) {
-  main().catch((err: unknown) => {
-    process.stderr.write(`[demo] ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(1);
-  });
+  void main().then((code) => process.exit(code));
 }

@@ -1,7 +1,7 @@
 /** lis-config: where the LIS is and how to talk to it. Shared by every LIS node. */
 import type { NodeAPI, NodeDef } from 'node-red';
 import { LisClient } from '../lib/lis/client';
-import { LisError } from '../lib/lis/errors';
+import { LisError } from '../lib/errors';
 import { parseTls, parseTuning } from '../lib/lis/tuning';
 import type { LisConfigNode } from './shared/types';
 

@@ -4,8 +4,9 @@
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { PushServer } from '../lib/lis/push-server';
-import { sharedTexts } from './shared/status';
-import { readWholeNumbers } from '../lib/util/settings';
+import { StatusReporter, sharedTexts } from './shared/status';
+import { refuseMisconfigured } from './shared/lis-request-node';
+import { readNodeSettings } from '../lib/settings/node-settings';
 
 interface Def extends NodeDef {
   localApiAddress?: string;
@@ -19,30 +20,17 @@ interface Credentials {
   authToken?: string;
 }
 
-const DEFAULT_PUSH_PORT = 8181;
-const DEFAULT_BODY_LIMIT = 1024 * 1024;
-const DEFAULT_HEADERS_TIMEOUT_MS = 10000;
-const DEFAULT_REQUEST_TIMEOUT_MS = 30000;
 
 export = function register(RED: NodeAPI): void {
+  const r = sharedTexts(RED, 'runtime');
   function LisPushIn(this: Node & { credentials?: Credentials }, def: Def) {
     RED.nodes.createNode(this, def);
     const node = this;
     const t = sharedTexts(RED, 'status');
     const host = (def.localApiAddress ?? '').trim() || '127.0.0.1';
-    const { values, errors } = readWholeNumbers(def as unknown as Record<string, unknown>, {
-      port: { setting: 'localApiPort', min: 0, max: 65535, fallback: DEFAULT_PUSH_PORT },
-      bodyLimit: { setting: 'bodyLimit', min: 1, fallback: DEFAULT_BODY_LIMIT },
-      headersTimeoutMs: { setting: 'headersTimeoutMs', min: 1, fallback: DEFAULT_HEADERS_TIMEOUT_MS },
-      requestTimeoutMs: { setting: 'requestTimeoutMs', min: 1, fallback: DEFAULT_REQUEST_TIMEOUT_MS },
-    });
-    const { port, bodyLimit, headersTimeoutMs, requestTimeoutMs } = values;
-    const problem = errors.length > 0 ? errors.join('; ') : undefined;
-    if (problem !== undefined) {
-      node.status({ fill: 'red', shape: 'ring', text: t('failed', { reason: 'config' }) });
-      node.error(Object.assign(new Error(problem), { code: 'NOT_CONFIGURED' }), { payload: undefined, error: { message: problem, code: 'NOT_CONFIGURED' } });
-      return;
-    }
+    const { values, errors } = readNodeSettings('lis-push-in', def as unknown as Record<string, unknown>);
+    const { localApiPort: port, bodyLimit, headersTimeoutMs, requestTimeoutMs } = values;
+    if (errors.length > 0) return refuseMisconfigured(RED, node, new StatusReporter(RED, node), errors);
 
     const server = new PushServer({
       host,
@@ -60,7 +48,7 @@ export = function register(RED: NodeAPI): void {
       },
       onRejected: (status, message) => {
         node.status({ fill: 'yellow', shape: 'ring', text: t('rejected', { status }) });
-        node.warn(`lis-push-in answered ${status}: ${message}`);
+        node.warn(r('pushRefused', { status, message }));
       },
     });
 

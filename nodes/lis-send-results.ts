@@ -6,19 +6,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Node, NodeAPI } from 'node-red';
-import type { Request, Response } from 'express';
 import { resultsFrom } from '../lib/lis/inputs';
-import { LisError } from '../lib/lis/errors';
+import { LisError, messageOf } from '../lib/errors';
 import type { LisClient } from '../lib/lis/client';
 import type { AttemptHooks } from '../lib/lis/retry';
 import { ResultDelivery } from '../lib/journal/delivery';
+import { batchOrigin, contextOf, heldDue, heldSummary } from '../lib/journal/held';
 import type { BatchRecord, ResultJournal } from '../lib/journal/journal';
-import { readWholeNumbers } from '../lib/util/settings';
-import { fail, lisInfo, setupLisRequestNode, type LisNodeDef } from './shared/lis-request-node';
-import { adminUser, installRoutesOnce } from './shared/admin';
+import { readNodeSettings } from '../lib/settings/node-settings';
+import { lisInfo, refuseMisconfigured, setupLisRequestNode, type LisNodeDef } from './shared/lis-request-node';
+import { installHeldRoutes, registerSender } from './shared/held-routes';
 import { journalFor } from './shared/journal';
-import { StatusReporter } from './shared/status';
-import { DISCARD_TOPIC, RESEND_TOPIC, type Done, type LisConfigNode, type Msg } from './shared/types';
+import { StatusReporter, sharedTexts } from './shared/status';
+import { DISCARD_TOPIC, RESEND_TOPIC, type LisConfigNode, type Msg } from './shared/types';
 
 interface Def extends LisNodeDef {
   /** Send again, unasked, the held batches that provably never reached the LIS (connection refused). Off by default. */
@@ -27,33 +27,20 @@ interface Def extends LisNodeDef {
   heldWarnMinutes?: string | number;
 }
 
-
-/** How a deployed sender resends a batch for the admin endpoint. */
-interface Sender {
-  resend(key: string, by: string): Promise<void>;
-}
-const senders = new Map<string, Sender>();
-
 export = function register(RED: NodeAPI): void {
-  installRoutesOnce(RED, 'held', () => installHeldRoutes(RED));
+  const r = sharedTexts(RED, 'runtime');
+  installHeldRoutes(RED);
 
   function LisSendResults(this: Node, def: Def) {
     RED.nodes.createNode(this, def);
     const node = this;
     const status = new StatusReporter(RED, node);
-    const { values, errors } = readWholeNumbers(def as unknown as Record<string, unknown>, {
-      heldWarnMinutes: { setting: 'heldWarnMinutes', min: 1, fallback: 60 },
-      autoResendSeconds: { setting: 'autoResendSeconds', min: 1, fallback: 30 },
-    });
-    if (errors.length > 0) {
-      const err = new LisError(`lis-send-results is misconfigured: ${errors.join('; ')}`, { code: 'NOT_CONFIGURED', errors });
-      status.failed(err);
-      node.on('input', (msg, _send, done) => fail(status, msg as Msg, err, done as Done));
-      return;
-    }
+    const { values, errors } = readNodeSettings('lis-send-results', def as unknown as Record<string, unknown>);
+    if (errors.length > 0) return refuseMisconfigured(RED, node, status, errors);
     const config = (def.lis ? RED.nodes.getNode(def.lis) : null) as LisConfigNode | null;
     let delivery: ResultDelivery | undefined;
     let stopWatching: (() => void) | undefined;
+    let unregister: (() => void) | undefined;
     let timer: NodeJS.Timeout | undefined;
     let closed = false;
 
@@ -61,7 +48,7 @@ export = function register(RED: NodeAPI): void {
       delivery = new ResultDelivery(journal, node.id);
       if (closed) return delivery;
       stopWatching = journal.onChange(showHeld);
-      senders.set(node.id, { resend: (key, by) => resendOne(key, by).then(() => undefined) });
+      unregister = registerSender(node.id, { resend: (key, by) => resendOne(key, by) });
       showHeld();
       void checkHeld(journal);
       timer = setInterval(() => void checkHeld(journal), values.autoResendSeconds * 1000);
@@ -69,7 +56,7 @@ export = function register(RED: NodeAPI): void {
       return delivery;
     });
     ready.catch((err: unknown) => {
-      const e = new LisError(`the result journal could not be opened, so no result can be sent safely: ${err instanceof Error ? err.message : String(err)}`, { code: 'JOURNAL' });
+      const e = new LisError(r('journalUnavailableAtStart', { reason: messageOf(err) }), { code: 'JOURNAL' });
       status.failed(e);
       node.error(e, { payload: undefined, error: e.toMsgError() });
     });
@@ -80,26 +67,18 @@ export = function register(RED: NodeAPI): void {
       def,
       async (msg, { client, hooks }) => {
         const d = await ready.catch((err: unknown) => {
-          throw new LisError(`results not sent: the result journal is unavailable (${err instanceof Error ? err.message : String(err)})`, { code: 'JOURNAL' });
+          throw new LisError(r('journalUnavailable', { reason: messageOf(err) }), { code: 'JOURNAL' });
         });
         if (msg.topic === RESEND_TOPIC) return resendCommand(d, msg, client, hooks);
         if (msg.topic === DISCARD_TOPIC) return discardCommand(d, msg);
-        const origin = msg.journal as { message?: unknown; part?: unknown } | undefined;
-        const fromMessage = typeof origin?.message === 'string' && typeof origin.part === 'number';
         const outcome = await d.send(
           client,
-          {
-            key: fromMessage ? `${origin.message as string}#${origin.part as number}` : `${node.id}:${randomUUID()}`,
-            message: fromMessage ? (origin.message as string) : undefined,
-            part: fromMessage ? (origin.part as number) : undefined,
-            items: resultsFrom(msg.payload),
-            context: contextOf(msg),
-          },
+          { ...batchOrigin(msg.journal, node.id, randomUUID), items: resultsFrom(msg.payload), context: contextOf(msg) },
           hooks,
         );
         if (outcome.kind === 'duplicate') {
           // A replayed message whose batch was handed over before the restart.
-          node.warn(`batch ${outcome.batch.key} (samples ${outcome.batch.samples.join(', ')}) is already ${outcome.batch.state}: not sent twice`);
+          node.warn(r('duplicateBatch', { key: outcome.batch.key, samples: outcome.batch.samples.join(', '), state: outcome.batch.state }));
           return { send: null, elapsedMs: 0 };
         }
         msg.payload = outcome.answer.body;
@@ -111,34 +90,21 @@ export = function register(RED: NodeAPI): void {
     );
 
     async function resendCommand(d: ResultDelivery, msg: Msg, client: LisClient, hooks: AttemptHooks) {
-      const keys = selectKeys(msg.payload, d.held());
       const started = Date.now();
-      const failures: string[] = [];
-      for (const key of keys) {
-        try {
-          const { answer, batch } = await d.resend(client, key, 'message', hooks);
-          node.send(resentMessage(batch, answer.body, lisInfo(answer.info)) as never);
-        } catch (err) {
-          failures.push(`${key}: ${err instanceof Error ? err.message : String(err)}`);
-        }
-      }
-      if (failures.length > 0) throw new LisError(`${failures.length} of ${keys.length} held batch(es) not resent: ${failures.join('; ')}`, { code: 'HELD', errors: failures });
+      const { total, failures } = await d.resendSelected(client, msg.payload, 'message', hooks, ({ answer, batch }) => node.send(resentMessage(batch, answer.body, lisInfo(answer.info)) as never));
+      if (failures.length > 0) throw new LisError(r('notResent', { failed: failures.length, total, failures: failures.join('; ') }), { code: 'HELD', errors: failures });
       return { send: null, elapsedMs: Date.now() - started };
     }
 
     async function discardCommand(d: ResultDelivery, msg: Msg) {
-      const keys = selectKeys(msg.payload, d.held(), false);
-      for (const key of keys) {
-        const batch = await d.discard(key, 'message');
-        node.warn(`held batch ${key} (samples ${batch.samples.join(', ')}) discarded: it will not reach the LIS`);
-      }
+      await d.discardSelected(msg.payload, 'message', (batch) => node.warn(r('discardedBatch', { key: batch.key, samples: batch.samples.join(', ') })));
       return { send: null, elapsedMs: 0 };
     }
 
     /** For the admin endpoint and auto-resend: a node-originated send. */
     async function resendOne(key: string, by: string): Promise<void> {
       const d = await ready;
-      if (!config?.client) throw new LisError('no usable lis-config on this node', { code: 'NOT_CONFIGURED' });
+      if (!config?.client) throw new LisError(r('noClient'), { code: 'NOT_CONFIGURED' });
       try {
         const { answer, batch } = await d.resend(config.client, key, by, {});
         node.send(resentMessage(batch, answer.body, lisInfo(answer.info)) as never);
@@ -157,27 +123,22 @@ export = function register(RED: NodeAPI): void {
         showingHeld = false;
         return;
       }
-      const limit = Date.now() - values.heldWarnMinutes * 60_000;
-      status.held(held.length, held.some((b) => b.at < limit));
+      status.held(held.length, heldDue(held, Date.now(), values.heldWarnMinutes * 60_000, false).overdue);
       showingHeld = true;
     }
 
     /** Raises the age warning (once per batch) and, when asked to, resends what never reached the LIS. */
     async function checkHeld(journal: ResultJournal): Promise<void> {
       if (!delivery || closed) return;
-      const limit = Date.now() - values.heldWarnMinutes * 60_000;
-      for (const b of delivery.held()) {
-        if (b.at >= limit || b.warned) continue;
+      const due = heldDue(delivery.held(), Date.now(), values.heldWarnMinutes * 60_000, def.autoResend === true && config?.client !== undefined);
+      for (const b of due.warn) {
         const minutes = Math.round((Date.now() - b.at) / 60_000);
-        const err = new LisError(`results for sample(s) ${b.samples.join(', ')} held for ${minutes} min (${b.state}: ${b.error?.message ?? 'no answer'}); resend or discard batch ${b.key}`, { code: 'HELD' });
+        const err = new LisError(r('heldTooLong', { samples: b.samples.join(', '), minutes, state: b.state, error: b.error?.message ?? 'no answer', key: b.key }), { code: 'HELD' });
         node.error(err, { topic: 'lis:held', payload: heldSummary(b), error: err.toMsgError() });
         await journal.warned(b.key).catch(() => undefined);
       }
-      if (def.autoResend !== true || !config?.client) return;
-      for (const b of delivery.held()) {
-        if (!b.notSent || closed) continue;
-        await resendOne(b.key, 'auto-resend').catch(() => undefined);
-      }
+      if (due.resend.length === 0) return;
+      for (const b of due.resend) if (!closed) await resendOne(b.key, 'auto-resend').catch(() => undefined);
       showHeld();
     }
 
@@ -185,116 +146,14 @@ export = function register(RED: NodeAPI): void {
       closed = true;
       if (timer) clearInterval(timer);
       stopWatching?.();
-      senders.delete(node.id);
+      unregister?.();
       done();
     });
   }
   RED.nodes.registerType('lis-send-results', LisSendResults as never);
 };
 
-function installHeldRoutes(RED: NodeAPI): void {
-  const admin = RED.httpAdmin as unknown as {
-    get: (path: string, ...h: unknown[]) => void;
-    post: (path: string, ...h: unknown[]) => void;
-  };
-  const problem = (res: Response, status: number, err: unknown) => res.status(status).json({ error: err instanceof Error ? err.message : String(err) });
-
-  admin.get('/lis-bridge/held', RED.auth.needsPermission('lis.read'), (_req: Request, res: Response) => {
-    journalFor(RED)
-      .then((journal) => {
-        res.json({
-          batches: journal.held().map((b) => ({ ...heldSummary(b), deployed: senders.has(b.node) })),
-          stuck: journal.stuck().map((m) => ({ id: m.id, link: m.link, at: new Date(m.at).toISOString(), samples: m.samples ?? [], reason: m.stuck ?? null, parts: m.parts ?? null, handed: m.handed.size, note: m.note ?? null })),
-        });
-      })
-      .catch((err: unknown) => problem(res, 500, err));
-  });
-
-  /**
-   * One held batch, acted on: 404 when unknown; the answer describes the batch
-   * afterwards, with its result count taken before (a finished batch's results
-   * leave memory).
-   */
-  const onBatch =
-    (act: (journal: ResultJournal, batch: BatchRecord, by: string) => Promise<void>, failStatus: (err: unknown) => number) =>
-    (req: Request, res: Response) => {
-      const key = String(req.params.key);
-      journalFor(RED)
-        .then(async (journal) => {
-          const batch = journal.batch(key);
-          if (!batch) return problem(res, 404, `no batch ${key}`);
-          const { results } = heldSummary(batch);
-          try {
-            await act(journal, batch, adminUser(req));
-            res.json({ ...heldSummary(journal.batch(key)!), results });
-          } catch (err) {
-            problem(res, failStatus(err), err);
-          }
-        })
-        .catch((err: unknown) => problem(res, 500, err));
-    };
-
-  admin.post(
-    '/lis-bridge/held/:key/resend',
-    RED.auth.needsPermission('lis.write'),
-    onBatch(
-      async (_journal, batch, by) => {
-        const sender = senders.get(batch.node);
-        if (!sender) throw new NotDeployed(`the lis-send-results node ${batch.node} that held batch ${batch.key} is not deployed: deploy it (or discard the batch)`);
-        await sender.resend(batch.key, by);
-      },
-      (err) => (err instanceof NotDeployed || (err instanceof LisError && err.code === 'INVALID_INPUT') ? 409 : 502),
-    ),
-  );
-
-  admin.post(
-    '/lis-bridge/held/:key/discard',
-    RED.auth.needsPermission('lis.write'),
-    onBatch(async (journal, batch, by) => void (await new ResultDelivery(journal, batch.node).discard(batch.key, by)), () => 409),
-  );
-}
-
-class NotDeployed extends Error {}
-
-/** What an operator needs to decide about a held batch (no result values: those stay in the journal). */
-function heldSummary(b: BatchRecord): Record<string, unknown> {
-  return {
-    key: b.key,
-    node: b.node,
-    state: b.state,
-    samples: b.samples,
-    results: Array.isArray(b.body) ? b.body.length : 0,
-    firstSent: new Date(b.at).toISOString(),
-    updated: new Date(b.updatedAt).toISOString(),
-    error: b.error ?? null,
-    notSent: b.notSent,
-  };
-}
-
 /** The flow's message rebuilt for a resend, as the original send would have passed it on. */
 function resentMessage(batch: BatchRecord, body: unknown, info: ReturnType<typeof lisInfo>): Msg {
   return { ...batch.msg, payload: body, lis: { ...info, batch: batch.key, resent: true } } as Msg;
-}
-
-/** The held batches a command names: a key, a list of keys, or "all" (resend also takes no payload as all). */
-function selectKeys(payload: unknown, held: BatchRecord[], emptyMeansAll = true): string[] {
-  if (payload === 'all' || (emptyMeansAll && (payload === undefined || payload === null || payload === ''))) return held.map((b) => b.key);
-  if (typeof payload === 'string') return [payload];
-  if (Array.isArray(payload) && payload.every((k) => typeof k === 'string')) return payload as string[];
-  throw new LisError('msg.payload must be a held batch key, an array of keys, or "all"', { code: 'INVALID_INPUT' });
-}
-
-/** The message's other properties, JSON-safe, kept with the batch so a resend after a restart gives the flow what it had. */
-function contextOf(msg: Msg): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(msg)) {
-    if (k === 'payload' || k === 'error' || k === 'req' || k === 'res' || k.startsWith('_')) continue;
-    try {
-      const json = JSON.stringify(v);
-      if (json !== undefined) out[k] = JSON.parse(json);
-    } catch {
-      // A value that cannot be stored (a cycle, a BigInt) is left out of the journal, not fatal.
-    }
-  }
-  return out;
 }

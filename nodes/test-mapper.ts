@@ -3,7 +3,7 @@
  * directions, with the mapping the operator keeps in the node's dialog.
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
-import { LisError, invalidInput } from '../lib/lis/errors';
+import { LisError, invalidInput } from '../lib/errors';
 import { describeIssues } from '../lib/lis/schemas';
 import { MappingSchema, cleanRow, mappedRows, type MappingRow } from '../lib/mapping/model';
 import { parseCsv } from '../lib/mapping/csv';
@@ -24,6 +24,7 @@ interface Def extends NodeDef {
 }
 
 export = function register(RED: NodeAPI): void {
+  const r = sharedTexts(RED, 'runtime');
   registerMappingRoutes(RED);
 
   function TestMapper(this: Node, def: Def) {
@@ -86,7 +87,7 @@ export = function register(RED: NodeAPI): void {
       const { instrumentTests, unmapped } = toInstrumentTests(tests, rows);
       msg.unmapped = unmapped;
       if (unmapped.length > 0) {
-        const text = `sample ${String(order!.SampleNumber)}: no instrument test mapped for LIS test(s) ${unmapped.join(', ')}`;
+        const text = r('unmappedOrder', { sample: String(order!.SampleNumber), tests: unmapped.join(', ') });
         if (def.unmapped === 'fail') {
           return fail(status, msg, new LisError(text, { code: 'UNMAPPED_TESTS', errors: unmapped }), done);
         }
@@ -110,7 +111,7 @@ export = function register(RED: NodeAPI): void {
       if (mapped.rejected.length > 0) {
         rejectedMsg = RED.util.cloneMessage(msg) as Msg;
         rejectedMsg.payload = mapped.rejected;
-        node.warn(`${mapped.rejected.length} of ${items.length} result(s) not mapped: ${mapped.rejected.map((r) => r.reason).join('; ')}`);
+        node.warn(r('unmappedResults', { n: mapped.rejected.length, total: items.length, reasons: mapped.rejected.map((x) => x.reason).join('; ') }));
       }
       let mappedMsg: Msg | null = null;
       if (mapped.items.length > 0) {

@@ -1,15 +1,81 @@
 // After tsc: put each node's editor HTML, message catalogs and help beside its
 // built .js, and the icons in dist/nodes/icons, where Node-RED's loader looks.
-import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+// Numeric settings come from one table (lib/settings/node-settings.ts): the
+// dialogs get their defaults, validators and placeholders from it here, so the
+// editor and the runtime can never disagree on a default or a range.
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist', 'nodes');
 mkdirSync(out, { recursive: true });
+const { NODE_SETTINGS } = createRequire(import.meta.url)(join(root, 'dist', 'lib', 'settings', 'node-settings.js'));
+
+/**
+ * The dialog's `defaults` entries for a node's numeric settings. Empty (or
+ * absent, in flows from before a setting existed) means the default; ${VAR}
+ * values are checked by Node-RED itself.
+ */
+function settingsDefaults(table) {
+  return `(function (table) {
+        var out = {};
+        Object.keys(table).forEach(function (key) {
+            var s = table[key];
+            out[key] = {
+                value: s.default,
+                required: false,
+                validate: function (v) {
+                    var text = v === undefined || v === null ? "" : String(v).trim();
+                    if (text === "") return true;
+                    var n = Number(text);
+                    if (/^\\d+$/.test(text) && n >= s.min && (s.max === undefined || n <= s.max)) return true;
+                    return RED._("node-red-contrib-lis-bridge/lis-config:common.settings." + (s.max === undefined ? "atLeast" : "between"), { default: s.default, min: s.min, max: s.max });
+                }
+            };
+        });
+        return out;
+    })(${JSON.stringify(table)})`;
+}
 
 for (const file of readdirSync(join(root, 'nodes'))) {
-  if (file.endsWith('.html')) cpSync(join(root, 'nodes', file), join(out, file));
+  if (!file.endsWith('.html')) continue;
+  const type = file.slice(0, -'.html'.length);
+  let html = readFileSync(join(root, 'nodes', file), 'utf8');
+  const table = NODE_SETTINGS[type];
+  if (table) {
+    if (!html.includes('/*@settings*/ {}')) throw new Error(`nodes/${file}: no /*@settings*/ {} marker for its numeric settings`);
+    html = html.replace('/*@settings*/ {}', settingsDefaults(table));
+    html = html.replace(/@@default\.(\w+)@@/g, (whole, key) => {
+      if (!(key in table)) throw new Error(`nodes/${file}: ${whole} names no setting of ${type}`);
+      return String(table[key].default);
+    });
+  }
+  writeFileSync(join(out, file), html);
 }
-if (existsSync(join(root, 'nodes', 'locales'))) cpSync(join(root, 'nodes', 'locales'), join(out, 'locales'), { recursive: true });
+if (existsSync(join(root, 'nodes', 'locales'))) {
+  cpSync(join(root, 'nodes', 'locales'), join(out, 'locales'), { recursive: true });
+  for (const lang of readdirSync(join(out, 'locales'))) expandIncludes(join(out, 'locales', lang));
+}
 if (existsSync(join(root, 'icons'))) cpSync(join(root, 'icons'), join(out, 'icons'), { recursive: true });
+
+/**
+ * Help texts share passages (what a Catch node receives, say): each is written
+ * once in locales/<lang>/_include/<name>.md and put in place of
+ * `<!-- @include name -->` here; the _include folder does not ship.
+ */
+function expandIncludes(dir) {
+  const includes = join(dir, '_include');
+  if (!existsSync(includes)) return;
+  const parts = new Map(readdirSync(includes).map((f) => [f.replace(/\.md$/, ''), readFileSync(join(includes, f), 'utf8').replace(/\n$/, '')]));
+  for (const file of readdirSync(dir)) {
+    if (!file.endsWith('.html')) continue;
+    const text = readFileSync(join(dir, file), 'utf8').replace(/<!-- @include ([\w-]+) -->/g, (whole, name) => {
+      if (!parts.has(name)) throw new Error(`${join(dir, file)}: ${whole} names no file in ${includes}`);
+      return parts.get(name);
+    });
+    writeFileSync(join(dir, file), text);
+  }
+  rmSync(includes, { recursive: true });
+}

@@ -5,10 +5,12 @@
  * no or could not be reached, uncertain when it may have arrived) until an
  * operator resends or discards it. Plain TypeScript: the node is an adapter.
  */
-import { LisError } from '../lis/errors';
+import { LisError, messageOf } from '../errors';
 import { checkResults, type LisClient, type PlainAnswer } from '../lis/client';
 import type { AttemptHooks } from '../lis/retry';
+import type { ResultItem } from '../lis/schemas';
 import type { BatchOutcome, BatchRecord, ResultJournal } from './journal';
+import { selectKeys } from './held';
 import type { BatchState } from './entries';
 
 export interface NewBatch {
@@ -62,13 +64,37 @@ export class ResultDelivery {
     } catch (err) {
       throw journalError(`batch ${key} not resent`, err);
     }
-    return this.attempt(client, key, batch.body, hooks);
+    // Read back from the file: checked again, as anything from disk is.
+    return this.attempt(client, key, checkResults(batch.body), hooks);
   }
 
   async discard(key: string, by: string): Promise<BatchRecord> {
     const batch = this.heldBatch(key);
     await this.journal.settle(key, 'discarded', { by });
     return batch;
+  }
+
+  /**
+   * Resends the held batches a command names (a key, keys, or all), one after
+   * the other; `resent` hears of each delivered one. Returns how many were
+   * named and why the others were not resent.
+   */
+  async resendSelected(client: LisClient, selection: unknown, by: string, hooks: AttemptHooks, resent: (r: SendOutcome & { kind: 'delivered' }) => void): Promise<{ total: number; failures: string[] }> {
+    const keys = selectKeys(selection, this.held());
+    const failures: string[] = [];
+    for (const key of keys) {
+      try {
+        resent(await this.resend(client, key, by, hooks));
+      } catch (err) {
+        failures.push(`${key}: ${messageOf(err)}`);
+      }
+    }
+    return { total: keys.length, failures };
+  }
+
+  /** Discards the held batches a command names (a key or keys, or "all" said outright); `discarded` hears of each as it goes. */
+  async discardSelected(selection: unknown, by: string, discarded: (batch: BatchRecord) => void): Promise<void> {
+    for (const key of selectKeys(selection, this.held(), false)) discarded(await this.discard(key, by));
   }
 
   held(): BatchRecord[] {
@@ -84,10 +110,10 @@ export class ResultDelivery {
     return batch;
   }
 
-  private async attempt(client: LisClient, key: string, items: unknown, hooks: AttemptHooks): Promise<SendOutcome & { kind: 'delivered' }> {
+  private async attempt(client: LisClient, key: string, items: ResultItem[], hooks: AttemptHooks): Promise<SendOutcome & { kind: 'delivered' }> {
     let answer: PlainAnswer;
     try {
-      answer = await client.sendResults(items, hooks);
+      answer = await client.sendCheckedResults(items, hooks);
     } catch (err) {
       const { state, outcome } = heldOutcome(err);
       // Journaled before the error reaches the flow, so what the flow sees is already safe.
@@ -110,13 +136,13 @@ export class ResultDelivery {
  */
 export function heldOutcome(err: unknown): { state: BatchState; outcome: BatchOutcome } {
   const e = err instanceof LisError ? err : undefined;
-  const error = { code: e?.code ?? 'INTERNAL', message: err instanceof Error ? err.message : String(err), ...(e?.status !== undefined ? { status: e.status } : {}) };
+  const error = { code: e?.code ?? 'INTERNAL', message: messageOf(err), ...(e?.status !== undefined ? { status: e.status } : {}) };
   if (e?.notSent) return { state: 'failed', outcome: { error, notSent: true } };
   if (e && (e.code === 'HTTP_STATUS' || e.code === 'REDIRECT' || e.code === 'INVALID_INPUT')) return { state: 'failed', outcome: { error } };
   return { state: 'uncertain', outcome: { error } };
 }
 
 function journalError(what: string, err: unknown): LisError {
-  const reason = err instanceof Error ? err.message : String(err);
+  const reason = messageOf(err);
   return new LisError(`${what}: the journal could not store them (${reason})`, { code: 'JOURNAL' });
 }

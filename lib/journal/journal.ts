@@ -160,7 +160,12 @@ export class ResultJournal {
   repeatCandidates(link: string, since: number): RepeatCandidate[] {
     const out: RepeatCandidate[] = [];
     for (const m of this.messages.values()) {
-      if (m.link !== link || m.at < since || m.data === undefined) continue;
+      if (m.link !== link || m.data === undefined) continue;
+      if (m.at < since) {
+        // Past the window no repeat is expected: a settled message's bytes need not stay in memory any longer.
+        if (isSettled(m)) m.data = undefined;
+        continue;
+      }
       if (!isSettled(m) || m.replayed || m.unacked || m.repeatOf !== undefined) out.push({ original: m.repeatOf ?? m.id, data: m.data });
     }
     return out;

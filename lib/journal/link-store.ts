@@ -13,7 +13,7 @@
  * on first and marked after. Plain TypeScript: astm-link is the adapter.
  */
 import { randomUUID } from 'node:crypto';
-import { LisError } from '../lis/errors';
+import { LisError, messageOf } from '../errors';
 import { isSettled, type MessageRecord, type ResultJournal } from './journal';
 import { UnackedCopies } from './unacked-copies';
 
@@ -139,7 +139,7 @@ export class LinkStore {
         (err: unknown) => {
           if (message.held && !port.closedForGood) port.rejectStored(message.id);
           const e = new LisError(
-            `message ${message.id} could not be stored in the result journal (${err instanceof Error ? err.message : String(err)}): ${message.held ? 'its last frame was NAKed, so the analyzer sends it again' : 'it was acknowledged already, so it is passed on unstored'}`,
+            `message ${message.id} could not be stored in the result journal (${messageOf(err)}): ${message.held ? 'its last frame was NAKed, so the analyzer sends it again' : 'it was acknowledged already, so it is passed on unstored'}`,
             { code: 'JOURNAL' },
           );
           this.events.failed(e, message.bytes);
@@ -147,7 +147,7 @@ export class LinkStore {
         },
       )
       // Whatever went wrong after the disk, the flow hears of it: a rejected promise here would take Node-RED down.
-      .catch((err: unknown) => this.events.warn(`message ${message.id}: ${err instanceof Error ? err.message : String(err)}`))
+      .catch((err: unknown) => this.events.warn(`message ${message.id}: ${messageOf(err)}`))
       .finally(() => this.storing.delete(work));
     this.storing.add(work);
   }
@@ -243,7 +243,7 @@ export class LinkStore {
       // too when this one closed, and after a restart (the journal remembers it was never ACKed).
       if (this.options.carriesResults(message.bytes)) {
         (port.closedForGood ? this.linkCopies : unackedCopiesOf(sessionKey)).remember(message.bytes, journalId, Date.now());
-        await j.unacked(journalId).catch((err: unknown) => this.events.warn(`message ${message.id}: could not note in the journal that its final ACK never went out (${err instanceof Error ? err.message : String(err)})`));
+        await j.unacked(journalId).catch((err: unknown) => this.events.warn(`message ${message.id}: could not note in the journal that its final ACK never went out (${messageOf(err)})`));
       }
       const why = port.closedForGood ? 'the connection closed' : 'the analyzer ended the transfer';
       this.events.warn(`message ${message.id}: ${why} before its final ACK could be sent; it is passed on, and a repeat of it from the analyzer will not be`);

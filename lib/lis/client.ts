@@ -2,7 +2,7 @@
  * The LIS client: the four calls of spec section 4 with their attempt rules.
  * Plain TypeScript; the Node-RED nodes are thin adapters over this.
  */
-import { LisError, invalidInput } from './errors';
+import { LisError, invalidInput } from '../errors';
 import { ENDPOINTS, type EndpointName } from './endpoints';
 import type https from 'node:https';
 import { createHttpsAgent, postJson, type PostResponse, type TlsSettings } from './transport';
@@ -164,7 +164,11 @@ export class LisClient {
 
   /** Spec 4.3: exactly one attempt whatever happens; every item validated before anything is sent. */
   async sendResults(items: unknown, hooks: AttemptHooks = {}): Promise<PlainAnswer> {
-    const results = checkResults(items);
+    return this.sendCheckedResults(checkResults(items), hooks);
+  }
+
+  /** sendResults for items checkResults already accepted (the journal checks them before storing the batch). */
+  async sendCheckedResults(results: ResultItem[], hooks: AttemptHooks = {}): Promise<PlainAnswer> {
     return this.plainCall('ResultAPI', { results }, { maxAttempts: 1 }, hooks);
   }
 

@@ -2,7 +2,7 @@
  * What the LIS nodes accept on msg.payload, read into the client's arguments.
  * Every function throws INVALID_INPUT naming what was wrong.
  */
-import { invalidInput } from './errors';
+import { invalidInput } from '../errors';
 
 const CONTROL_OR_WIDE = /[^\t\x20-\x7e\x80-\xff]/;
 

@@ -9,7 +9,7 @@
  * - anything else fails at once;
  * - never more than maxAttempts attempts in all.
  */
-import { LisError } from './errors';
+import { LisError } from '../errors';
 
 export interface RetryPolicy {
   maxAttempts: number;

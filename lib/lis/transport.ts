@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import tls from 'node:tls';
 import axios, { type AxiosResponse } from 'axios';
-import { LisError } from './errors';
+import { LisError } from '../errors';
 import { ErrorBodySchema } from './schemas';
 import type { EndpointName } from './endpoints';
 

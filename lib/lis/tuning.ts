@@ -4,23 +4,15 @@
  * value that is not a whole number in range is an error naming the setting,
  * never silently replaced.
  */
-import { DEFAULT_TUNING, type LisTuning } from './client';
+import type { LisTuning } from './client';
 import type { TlsSettings } from './transport';
-import { readWholeNumbers, type WholeNumberRule } from '../util/settings';
-
-/** Each tuning value with the name of its lis-config property, its lower bound and the spec's default. */
-const RULES = {
-  timeoutMs: { setting: 'timeout', min: 1, fallback: DEFAULT_TUNING.timeoutMs },
-  orderAttempts: { setting: 'orderAttempts', min: 1, fallback: DEFAULT_TUNING.orderAttempts },
-  orderBackoffMs: { setting: 'orderBackoffMs', min: 0, fallback: DEFAULT_TUNING.orderBackoffMs },
-  transientRetries: { setting: 'transientRetries', min: 0, fallback: DEFAULT_TUNING.transientRetries },
-  transientBackoffMs: { setting: 'transientBackoffMs', min: 0, fallback: DEFAULT_TUNING.transientBackoffMs },
-  maxResponseBytes: { setting: 'maxResponseBytes', min: 1024, fallback: DEFAULT_TUNING.maxResponseBytes },
-} satisfies Record<keyof LisTuning, WholeNumberRule>;
+import { readNodeSettings } from '../settings/node-settings';
 
 export function parseTuning(raw: Record<string, unknown>): { tuning: LisTuning; errors: string[] } {
-  const { values, errors } = readWholeNumbers(raw, RULES);
-  return { tuning: values, errors };
+  const { values, errors } = readNodeSettings('lis-config', raw);
+  // The dialog calls the time-out `timeout`; the client, like every other tuning value, says its unit.
+  const { timeout, ...rest } = values;
+  return { tuning: { timeoutMs: timeout, ...rest }, errors };
 }
 
 /**

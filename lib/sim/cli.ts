@@ -8,6 +8,7 @@
  * so an integrator can lay the log beside the host's own trace.
  */
 import { USAGE, UsageError, parseCliOptions, type CliConfig } from './cli-options';
+import { STX } from '../astm/control';
 import { AnalyzerSimulator } from './simulator';
 import type { RunSummary, SampleOutcome } from './types';
 import { TcpServerTransport } from './transport';
@@ -28,7 +29,20 @@ function describeOutcome(s: SampleOutcome): string {
   return `${s.sampleNumber}: ${s.ok ? 'ok' : 'FAILED'} (${parts.join('; ')})`;
 }
 
-function printSummary(summary: RunSummary, print: Print): void {
+/**
+ * Control characters (ENQ, EOT, ACK, NAK) per direction, by name. The
+ * simulator's frame counters leave them out, so a run that only ever sent
+ * ENQ to a host that never answered would otherwise read as "frames out 0".
+ */
+type Controls = Record<'in' | 'out', Map<string, number>>;
+
+function describeControls(seen: Map<string, number>): string {
+  const total = [...seen.values()].reduce((a, b) => a + b, 0);
+  if (total === 0) return '0';
+  return `${total} (${[...seen].map(([name, n]) => `${name} ${n}`).join(', ')})`;
+}
+
+function printSummary(summary: RunSummary, controls: Controls, print: Print): void {
   // Samples never started (the run was stopped) are counted, not listed one by one.
   const notRun = summary.samples.filter((s) => !s.ok && s.order === undefined && s.noInformation !== true && /^not run/.test(s.error ?? ''));
   const ok = summary.samples.filter((s) => s.ok).length;
@@ -36,6 +50,7 @@ function printSummary(summary: RunSummary, print: Print): void {
   const tail = notRun.length > 0 ? `, ${notRun.length} not run (stopped)` : '';
   print(`Summary: ${summary.samples.length} sample(s), ${ok} ok, ${summary.samples.length - ok - notRun.length} failed${tail}`);
   print(`  messages sent ${c.sent}, acknowledged ${c.acked}, failed ${c.failed}, received ${c.received}; frames out ${c.framesOut}, in ${c.framesIn}`);
+  print(`  control characters out ${describeControls(controls.out)}, in ${describeControls(controls.in)}`);
   for (const s of summary.samples) if (!notRun.includes(s)) print(`  ${describeOutcome(s)}`);
 }
 
@@ -62,6 +77,12 @@ async function run(config: CliConfig, print: Print, printError: Print): Promise<
   if (!config.quiet) {
     sim.on('frame', (f) => print(`${stamp(f.at)} ${f.direction === 'out' ? '→' : '←'} ${f.text}`));
   }
+  const controls: Controls = { in: new Map(), out: new Map() };
+  sim.on('frame', (f) => {
+    if (f.bytes.length !== 1 || f.bytes[0] === STX || config.framing === 'records') return;
+    const name = f.text.replace(/^<|>$/g, '');
+    controls[f.direction].set(name, (controls[f.direction].get(name) ?? 0) + 1);
+  });
   sim.on('misbehaviour', (note) => print(`${stamp(new Date())} ! ${note}`));
   sim.on('warning', (w) => print(`${stamp(new Date())} warning: ${w}`));
   sim.on('failed', (m) => print(`${stamp(m.at)} ${m.kind} for ${m.sampleNumber} failed: ${m.reason}`));
@@ -90,7 +111,7 @@ async function run(config: CliConfig, print: Print, printError: Print): Promise<
 
   const summary = await sim.runSamples(config.samples, config.tests === undefined ? {} : { tests: config.tests });
   await sim.stop();
-  printSummary(summary, print);
+  printSummary(summary, controls, print);
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   if (signal !== undefined) return 128 + signalNumber(signal);

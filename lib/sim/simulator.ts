@@ -13,10 +13,10 @@ import { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readable, STX } from '../astm/control';
 import { assertProfile, getProfile, type DialectProfile } from '../astm/dialects';
-import { AstmLink, resolveOptions, type AstmLinkOptions, type LinkAction } from '../astm/link';
+import { resolveOptions, type AstmLinkOptions, type LinkAction } from '../astm/link';
 import { LinkDriver } from '../astm/link-driver';
 import { formatAstmTimestamp } from '../astm/records';
-import { UnframedLink } from '../astm/unframed-link';
+import { linkMachine } from '../astm/link-machine';
 import { analyteCodes, randomStream } from './analytes';
 import { buildQuery, buildResults, queryRange, readHostMessage, type DownloadedOrder, type HostAnswer, type Tube } from './messages';
 import { WireShaper, linkOptionsFor, misbehaviourProblems, type Misbehaviour } from './misbehaviour';
@@ -505,10 +505,7 @@ export class AnalyzerSimulator extends EventEmitter<SimulatorEvents> {
     if (this.stopped) return;
     this.driver?.close();
     // A fresh link per connection: nothing of an earlier session carries over.
-    const link =
-      this.framing === 'records'
-        ? new UnframedLink({ messageIdPrefix: 'host' })
-        : new AstmLink({ ...this.linkOptions, role: 'instrument', messageIdPrefix: 'host' });
+    const link = linkMachine(this.framing !== 'records', { ...this.linkOptions, role: 'instrument', messageIdPrefix: 'host' });
     this.driver = new LinkDriver(link, (a) => this.onAction(a));
     this.emit('connect', peer);
     for (const o of this.outbox) if (o !== this.held) this.hand(o);

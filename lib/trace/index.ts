@@ -1,3 +1,3 @@
 /** Raw, optionally redacted trace of the bytes on an analyzer link (see frame-trace.ts for the file format). */
 export { FrameTrace, traceText, type FrameTraceOptions } from './frame-trace';
-export { initialLinkState, initialRecordState, redactRecords, redactUnit, type LinkState, type RecordState } from './redact';
+export { initialUnitRedaction, initialRecordState, redactRecords, redactUnit, type UnitRedaction, type RecordState } from './redact';

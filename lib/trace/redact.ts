@@ -96,7 +96,7 @@ export function redactRecords(text: Uint8Array, state: RecordState): Redacted<Re
 }
 
 /** Redaction state of one direction of one session, across the units of a trace. */
-export interface LinkState {
+export interface UnitRedaction {
   readonly records: RecordState;
   /** Frame number of the last frame seen, to recognise a retransmission. */
   readonly lastFn: number | undefined;
@@ -106,7 +106,7 @@ export interface LinkState {
   readonly midFrame: boolean;
 }
 
-export function initialLinkState(): LinkState {
+export function initialUnitRedaction(): UnitRedaction {
   const records = initialRecordState();
   return { records, lastFn: undefined, beforeLast: records, midFrame: false };
 }
@@ -117,7 +117,7 @@ export function initialLinkState(): LinkState {
  * analyzers omit it) or loose bytes; without framing, record text.
  * Only the frame text is touched; STX, FN, terminator and checksum are kept.
  */
-export function redactUnit(unit: Uint8Array, framed: boolean, state: LinkState): Redacted<LinkState> {
+export function redactUnit(unit: Uint8Array, framed: boolean, state: UnitRedaction): Redacted<UnitRedaction> {
   if (!framed) {
     const r = redactRecords(unit, state.records);
     return { bytes: r.bytes, redacted: r.redacted, state: { ...state, records: r.state } };

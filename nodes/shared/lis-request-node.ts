@@ -4,10 +4,10 @@
  * nodes see them, and cancel what is in flight when the node stops.
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
-import { LisError } from '../../lib/lis/errors';
+import { LisError, messageOf } from '../../lib/errors';
 import type { CallInfo, LisClient } from '../../lib/lis/client';
 import type { AttemptHooks } from '../../lib/lis/retry';
-import { StatusReporter } from './status';
+import { StatusReporter, sharedTexts } from './status';
 import type { Done, LisConfigNode, Msg, Send } from './types';
 
 export interface LisNodeDef extends NodeDef {
@@ -58,15 +58,15 @@ export function setupLisRequestNode(
   const working = new Set<Promise<void>>();
 
   if (!config) status.noConfig();
-  else if (!config.client) status.failed(configError(config));
+  else if (!config.client) status.failed(configError(RED, config));
   else if (options.disabledWhen?.(config.client)) status.disabled();
 
   node.on('input', (rawMsg, rawSend, rawDone) => {
     const msg = rawMsg as Msg;
     const send = rawSend as Send;
     const done = rawDone as Done;
-    if (!config) return fail(status, msg, new LisError('no lis-config selected: open the node and choose one', { code: 'NOT_CONFIGURED' }), done);
-    if (!config.client) return fail(status, msg, configError(config), done);
+    if (!config) return fail(status, msg, new LisError(sharedTexts(RED, 'runtime')('noConfigSelected'), { code: 'NOT_CONFIGURED' }), done);
+    if (!config.client) return fail(status, msg, configError(RED, config), done);
 
     if (options.disabledWhen?.(config.client)) {
       status.disabled();
@@ -118,11 +118,23 @@ export function lisInfo(info: CallInfo): { httpStatus: number; attempts: number;
   return { httpStatus: info.status, attempts: info.attempts, requestIds: info.requestIds };
 }
 
-function configError(config: LisConfigNode): LisError {
-  return new LisError(`lis-config "${config.name || config.id}" is invalid: ${config.configErrors.join('; ')}`, {
+function configError(RED: NodeAPI, config: LisConfigNode): LisError {
+  return new LisError(sharedTexts(RED, 'runtime')('configInvalid', { name: config.name || config.id, problems: config.configErrors.join('; ') }), {
     code: 'NOT_CONFIGURED',
     errors: config.configErrors,
   });
+}
+
+/**
+ * A node whose settings cannot work: a red status, one NOT_CONFIGURED error
+ * naming every bad setting for Catch nodes now, and every message it gets
+ * fails with the same error instead of being half-handled.
+ */
+export function refuseMisconfigured(RED: NodeAPI, node: Node, status: StatusReporter, problems: string[]): void {
+  const err = new LisError(sharedTexts(RED, 'runtime')('misconfigured', { type: node.type, problems: problems.join('; ') }), { code: 'NOT_CONFIGURED', errors: problems });
+  status.failed(err);
+  node.error(err, { payload: undefined, error: err.toMsgError() });
+  node.on('input', (msg, _send, done) => fail(status, msg as Msg, err, done as Done));
 }
 
 /**
@@ -136,7 +148,7 @@ export function fail(status: StatusReporter, msg: Msg, err: unknown, done: Done)
     msg.error = err.toMsgError();
     done(err);
   } else {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = messageOf(err);
     msg.error = { message, code: 'INTERNAL' };
     done(Object.assign(err instanceof Error ? err : new Error(message), { code: 'INTERNAL' }));
   }

@@ -16,14 +16,14 @@
 import type { NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
 import { LisClient } from '../../lib/lis/client';
-import { LisError } from '../../lib/lis/errors';
+import { LisError } from '../../lib/errors';
 import { parseTls, parseTuning } from '../../lib/lis/tuning';
 import { MappingSchema, cleanRow } from '../../lib/mapping/model';
 import { mergeCatalog } from '../../lib/mapping/catalog-merge';
 import { formatCsv, parseCsv } from '../../lib/mapping/csv';
 import { describeIssues } from '../../lib/lis/schemas';
 import type { LisConfigNode } from './types';
-import { installRoutesOnce } from './admin';
+import { answerError, installRoutesOnce } from './admin';
 
 /** Catalog look-ups from the dialog should not keep the operator waiting for the runtime's full time-out. */
 const CATALOG_TIMEOUT_CAP_MS = 15000;
@@ -121,11 +121,7 @@ async function catalog(RED: NodeAPI, body: CatalogRequest): Promise<{ tests: unk
 }
 
 function sendError(res: Response, err: unknown): void {
-  if (err instanceof LisError) {
-    // 502: the LIS (not this server) failed; 400: the request or config is unusable.
-    const lisSide = ['HTTP_STATUS', 'REDIRECT', 'TIMEOUT', 'NETWORK', 'INVALID_RESPONSE'].includes(err.code);
-    res.status(lisSide ? 502 : 400).json(err.toMsgError());
-    return;
-  }
-  res.status(500).json({ message: err instanceof Error ? err.message : String(err), code: 'INTERNAL' });
+  // 502: the LIS (not this server) failed; 400: the request or config is unusable.
+  const lisSide = err instanceof LisError && ['HTTP_STATUS', 'REDIRECT', 'TIMEOUT', 'NETWORK', 'INVALID_RESPONSE'].includes(err.code);
+  answerError(res, err instanceof LisError ? (lisSide ? 502 : 400) : 500, err);
 }

@@ -4,17 +4,18 @@
  * failure with a short reason, grey for "disabled".
  */
 import type { Node, NodeAPI } from 'node-red';
-import { LisError } from '../../lib/lis/errors';
+import { LisError } from '../../lib/errors';
 import { SHARED_NS } from './types';
 
 export type Texts = (key: string, vars?: Record<string, string | number>) => string;
 
 /**
- * The shared status texts of one group of the lis-config catalog. Each template
+ * The shared texts of one group of the lis-config catalog: statuses, and the
+ * runtime's warnings and errors (group `runtime`). Each template
  * is translated once and filled in here: statuses change on every message, and
  * translating each time showed as a tenth of Node-RED's CPU at scale (npm run bench).
  */
-export function sharedTexts(RED: NodeAPI, group: 'status' | 'link' | 'message'): Texts {
+export function sharedTexts(RED: NodeAPI, group: 'status' | 'link' | 'message' | 'runtime'): Texts {
   const templates = new Map<string, string>();
   return (key, vars) => {
     let template = templates.get(key);

@@ -1,7 +1,14 @@
 /**
- * The running demo in the editor: the demo flow deployed, the nodes that carry
- * the workflow showing green statuses once results flow. Keeps a screenshot
- * (test/artifacts/demo-flow.png; with UPDATE_SCREENSHOTS=1 also docs/demo-flow.png for the README).
+ * The running demo as a new user first sees it, in a real browser: the editor
+ * at 1600 x 900 with the palette and the sidebar open shows the whole demo
+ * flow (no node or status cut off), says it is the npm start demo and where
+ * its settings come from, and every node that carries the workflow turns
+ * green; the demo LIS page shows its Bearer Token and keeps results and
+ * processed notifications in view however many orders it served.
+ *
+ * Keeps screenshots in test/artifacts/ (demo-flow.png, demo-lis.png); with
+ * UPDATE_SCREENSHOTS=1 also in docs/ for the README, so that an ordinary run
+ * leaves the work tree as it was.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,9 +21,12 @@ import { launchChromium, openEditor } from '../support/browser';
 import { freePort } from '../support/ports';
 
 const ROOT = join(__dirname, '..', '..', '..');
-const FLOW = JSON.parse(readFileSync(join(ROOT, 'flows', 'demo-flow.json'), 'utf8')) as Array<{ id: string; type: string; name?: string }>;
+const ARTIFACTS = join(ROOT, 'test', 'artifacts');
+const FLOW = JSON.parse(readFileSync(join(ROOT, 'flows', 'demo-flow.json'), 'utf8')) as Array<{ id: string; type: string; name?: string; info?: string }>;
 /** The nodes a result passes through: each must be green. */
 const WORKFLOW_TYPES = ['serial in', 'astm-link', 'astm-message', 'lis-get-order', 'test-mapper', 'lis-send-results', 'lis-mark-processed', 'lis-push-in'];
+/** What a laptop user opens the editor at. */
+const EDITOR_VIEWPORT = { width: 1600, height: 900 };
 
 let demo: ChildProcess | undefined;
 let browser: Browser | undefined;
@@ -25,23 +35,51 @@ let redUrl: string;
 let lisUrl: string;
 let output = '';
 
+interface LisState {
+  requests: { orders: unknown[]; results: unknown[]; processed: unknown[] };
+}
+
+async function lisState(): Promise<LisState | undefined> {
+  try {
+    return (await (await fetch(`${lisUrl}api/state`)).json()) as LisState;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps a screenshot in test/artifacts/, and in docs/ only when asked to. */
+function keep(shot: string, name: string): void {
+  if (process.env.UPDATE_SCREENSHOTS) copyFileSync(shot, join(ROOT, 'docs', name));
+}
+
 before(async () => {
   userDir = mkdtempSync(join(tmpdir(), 'lis-demo-ui-'));
-  const [redPort, lisPort, tcpPort] = [await freePort(), await freePort(), await freePort()];
+  const [redPort, lisPort, pushPort, tcpPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   redUrl = `http://127.0.0.1:${redPort}/`;
   lisUrl = `http://127.0.0.1:${lisPort}/`;
+  mkdirSync(ARTIFACTS, { recursive: true });
   demo = spawn(process.execPath, [join(ROOT, 'dist', 'demo', 'start.js')], {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_RED_PORT: String(redPort), DEMO_LIS_PORT: String(lisPort), DEMO_USER_DIR: userDir, DEMO_SAMPLE_INTERVAL_MS: '1500', DEMO_ANALYZER_TCP_PORT: String(tcpPort) },
+    env: {
+      ...process.env,
+      NODE_RED_PORT: String(redPort),
+      DEMO_LIS_PORT: String(lisPort),
+      DEMO_PUSH_PORT: String(pushPort),
+      DEMO_USER_DIR: userDir,
+      DEMO_SAMPLE_INTERVAL_MS: '1500',
+      DEMO_ANALYZER_TCP_PORT: String(tcpPort),
+    },
   });
   demo.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   demo.stderr!.on('data', (d: Buffer) => (output += d.toString()));
   browser = await launchChromium();
   const started = Date.now();
-  while (!output.includes('[lis]') || !/POST \/api\/processed 200/.test(output)) {
+  for (;;) {
     if (demo.exitCode !== null) throw new Error(`the demo exited:\n${output.slice(-3000)}`);
-    if (Date.now() - started > 60000) throw new Error(`no result reached the demo LIS within 60 s:\n${output.slice(-3000)}`);
+    const state = await lisState();
+    if (state && state.requests.results.length > 0 && state.requests.processed.length > 0) break;
+    if (Date.now() - started > 120000) throw new Error(`no result reached the demo LIS within 120 s:\n${output.slice(-3000)}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 });
@@ -57,9 +95,12 @@ after(async () => {
 });
 
 describe('the running demo in the editor', () => {
-  it('shows the demo flow deployed with every workflow node green', async () => {
-    const link = FLOW.find((n) => n.type === 'astm-link')!;
-    const { page, pageErrors } = await openEditor(browser!, redUrl, link.id, { width: 1800, height: 790 });
+  it('fits 1600 x 900 with the sidebar open, says it is the demo, and shows every workflow node green', async () => {
+    const about = FLOW.find((n) => n.type === 'comment' && /npm start demo/.test(n.name ?? ''));
+    assert.ok(about, 'a comment node says this is the npm start demo');
+    for (const words of ['npm start', 'LIS_TESTS_URL', 'LIS_TOKEN', 'demo-token', 'ANALYZER_PORT', 'flows.json']) assert.ok(about.info?.includes(words), `its info mentions ${words}`);
+
+    const { page, pageErrors } = await openEditor(browser!, redUrl, about.id, EDITOR_VIEWPORT);
     type Seen = Array<{ type: string; name: string; fill: string; text: string }>;
     const read = () =>
       page.evaluate((types: string[]) => {
@@ -74,27 +115,94 @@ describe('the running demo in the editor', () => {
     // Statuses change as samples flow (blue while a transfer is under way): wait for a moment when all are green.
     let seen: Seen = [];
     const started = Date.now();
-    while (Date.now() - started < 30000) {
+    while (Date.now() - started < 60000) {
       seen = await read();
       if (seen.length > 0 && seen.every((n) => n.fill === 'green')) break;
       await page.waitForTimeout(100);
     }
     assert.equal(seen.length, FLOW.filter((n) => WORKFLOW_TYPES.includes(n.type)).length, 'every workflow node is in the editor');
     assert.deepEqual(seen.filter((n) => n.fill !== 'green'), [], 'every workflow node shows a green status');
-    assert.deepEqual(pageErrors, []);
-    // The canvas alone, for the README: no palette, no sidebar.
-    await page.evaluate(() => {
-      const RED = (globalThis as unknown as { RED: { actions: { invoke(name: string): void } } }).RED;
-      RED.actions.invoke('core:toggle-palette');
-      RED.actions.invoke('core:toggle-sidebar');
+
+    // Palette and sidebar are open, as for a first-time user; nothing may lie outside the visible canvas.
+    assert.ok(await page.locator('#red-ui-sidebar').isVisible(), 'the sidebar is open');
+    assert.ok(await page.locator('#red-ui-palette').isVisible(), 'the palette is open');
+    const outside = await page.evaluate(() => {
+      const chart = document.querySelector('#red-ui-workspace-chart') as HTMLElement;
+      const box = chart.getBoundingClientRect();
+      // clientWidth and clientHeight leave out the scroll bars.
+      const right = box.left + chart.clientWidth;
+      const bottom = box.top + chart.clientHeight;
+      return Array.from(document.querySelectorAll('#red-ui-workspace-chart g.red-ui-flow-node'))
+        .map((g) => ({ name: (g.querySelector('.red-ui-flow-node-label') as SVGElement | null)?.textContent ?? '', r: g.getBoundingClientRect() }))
+        .filter(({ r }) => r.left < box.left || r.top < box.top || r.right > right || r.bottom > bottom)
+        .map(({ name, r }) => `${name || '(unnamed)'}: ${Math.round(r.left)}..${Math.round(r.right)} x ${Math.round(r.top)}..${Math.round(r.bottom)} (visible ${Math.round(box.left)}..${Math.round(right)} x ${Math.round(box.top)}..${Math.round(bottom)})`);
     });
-    await page.waitForTimeout(300);
-    const shot = join(ROOT, 'test', 'artifacts', 'demo-flow.png');
-    mkdirSync(join(ROOT, 'test', 'artifacts'), { recursive: true });
+    assert.deepEqual(outside, [], 'every node and its status lies inside the visible canvas');
+    assert.equal((await page.locator('#red-ui-workspace-tabs .red-ui-tab.active .red-ui-tab-label').textContent())?.trim(), 'npm start demo');
+
+    // Selected, the comment shows its text in the sidebar: that is where a new user reads it (the rotating tips put away to leave it room).
+    await page.evaluate((id) => {
+      const RED = (globalThis as unknown as { RED: { view: { select(id: string): void }; actions: { invoke(name: string): void } } }).RED;
+      RED.actions.invoke('core:toggle-show-tips');
+      RED.view.select(id);
+    }, about.id);
+    // The flow outline above it is one line long: give the comment's text the room.
+    const separator = await page.locator('#red-ui-sidebar-content .red-ui-panels-separator').first().boundingBox();
+    if (separator) {
+      await page.mouse.move(separator.x + separator.width / 2, separator.y + separator.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(separator.x + separator.width / 2, 170, { steps: 5 });
+      await page.mouse.up();
+    }
+    await page.locator('#red-ui-sidebar-content').getByText('Where its settings come from').waitFor({ timeout: 10000 });
+    assert.deepEqual(pageErrors, []);
+    const shot = join(ARTIFACTS, 'demo-flow.png');
     await page.screenshot({ path: shot });
-    // The README's copy changes only on request, so a test run leaves the work tree clean.
-    if (process.env.UPDATE_SCREENSHOTS) copyFileSync(shot, join(ROOT, 'docs', 'demo-flow.png'));
-    const state = (await (await fetch(`${lisUrl}api/state`)).json()) as { requests: { results: unknown[]; processed: unknown[] } };
-    assert.ok(state.requests.results.length > 0 && state.requests.processed.length > 0);
+    keep(shot, 'demo-flow.png');
+    await page.context().close();
+  });
+});
+
+describe('the demo LIS page in a browser', () => {
+  it('shows the Bearer Token and keeps results and processed notifications in view, however many orders came', async () => {
+    const context = await browser!.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (err) => problems.push(err.message));
+    await page.goto(lisUrl);
+    await page.waitForSelector('#live.ok', { timeout: 10000 });
+    await page.waitForSelector('#processed tbody td:text-matches("^DEMO")', { timeout: 30000 });
+
+    assert.equal(await page.textContent('#token'), 'demo-token');
+    assert.match(output, /LIS Bearer Token: demo-token/);
+    /** Selectors whose first element is not wholly inside the viewport; measured in one go, between two redraws of the panels. */
+    const outOfView = (selectors: string[]) =>
+      page.evaluate((list) => {
+        return list.filter((selector) => {
+          const element = document.querySelector(selector);
+          if (!element) return true;
+          const r = element.getBoundingClientRect();
+          return r.top < 0 || r.bottom > window.innerHeight || r.height === 0;
+        });
+      }, selectors);
+    const shot = join(ARTIFACTS, 'demo-lis.png');
+    await page.screenshot({ path: shot });
+    keep(shot, 'demo-lis.png');
+
+    // Many more orders than fit: the token from the banner opens the endpoints, as it would for a user's own flow.
+    for (let i = 0; i < 60; i++) {
+      const res = await fetch(`${lisUrl}api/orders`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer demo-token' }, body: JSON.stringify({ SampleNumber: `S${3000 + i}` }) });
+      assert.equal(res.status, 200);
+    }
+    await page.waitForSelector('#orders td:text-is("S3059")', { timeout: 10000 });
+    assert.equal(await page.evaluate(() => window.scrollY), 0);
+    assert.deepEqual(await outOfView(['#token', '#results h2', '#results tbody tr', '#processed h2', '#processed tbody tr', '#orders h2']), [], 'in view without scrolling');
+    const orders = await page.evaluate(() => {
+      const box = document.querySelector('#orders .scroll') as HTMLElement;
+      return { scrolls: box.scrollHeight > box.clientHeight, height: box.clientHeight };
+    });
+    assert.ok(orders.scrolls && orders.height < 400, `the orders table scrolls in a box of its own (${orders.height} px)`);
+    assert.deepEqual(problems, []);
+    await context.close();
   });
 });

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { startNodeRed, type RunningNodeRed } from '../support/node-red-process';
 import { launchChromium, openEditor } from '../support/browser';
+import { freePort } from '../support/ports';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const EXAMPLES = readdirSync(join(ROOT, 'examples')).filter((f) => f.endsWith('.json'));
@@ -20,7 +21,11 @@ let userDir: string;
 
 before(async () => {
   userDir = mkdtempSync(join(tmpdir(), 'lis-examples-'));
-  const flows = EXAMPLES.flatMap((f) => JSON.parse(readFileSync(join(ROOT, 'examples', f), 'utf8')) as unknown[]);
+  // The examples' lis-push-in nodes listen on 8181, which a running demo may hold; here they only need to be valid.
+  const pushPort = String(await freePort());
+  const flows = EXAMPLES.flatMap((f) => JSON.parse(readFileSync(join(ROOT, 'examples', f), 'utf8')) as Array<{ type: string }>).map((n) =>
+    n.type === 'lis-push-in' ? { ...n, localApiPort: pushPort } : n,
+  );
   writeFileSync(join(userDir, 'flows.json'), JSON.stringify(flows));
   const serialDir = dirname(require.resolve('node-red-node-serialport/package.json'));
   [red, browser] = await Promise.all([startNodeRed(userDir, { nodesDir: [ROOT, serialDir] }), launchChromium()]);

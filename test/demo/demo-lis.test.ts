@@ -143,6 +143,29 @@ describe('demo LIS: bearer token', () => {
     assert.equal(s.requests.orders[0]!.authorization, 'present');
   });
 
+  it('shows the token on its page and in api/state only when told it is no secret (npm start), and counts past its history', async (t) => {
+    const token = 'demo-token';
+    const lis = await startDemo(t, { token, showToken: true, historyLimit: 2 });
+    const page = await (await fetch(lis.url('/'))).text();
+    assert.match(page, /<th>Bearer Token<\/th><td><code id="token">demo-token<\/code>/);
+    assert.equal((await state(lis)).token, token);
+    assert.ok(!lis.lines.join('\n').includes(token), 'the log still never holds it');
+
+    const auth = { Authorization: `Bearer ${token}` };
+    for (const sample of ['S1001', 'S1002', 'S1003']) assert.equal((await post(lis.url('/api/orders'), { SampleNumber: sample }, auth)).status, 200);
+    const results = [
+      { SampleNumber: 'S1001', TestCode: 'GLU', Result: '5.1' },
+      { SampleNumber: 'S1001', TestCode: 'CREA', Result: '80' },
+    ];
+    assert.equal((await post(lis.url('/api/results'), { results }, auth)).status, 200);
+    assert.equal((await post(lis.url('/api/results'), { results }, {})).status, 401);
+    assert.deepEqual(lis.totals(), { requests: { tests: 0, orders: 3, results: 2, processed: 0 }, resultsAccepted: 2, refused: 1 });
+    assert.equal((await state(lis)).requests.orders.length, 2, 'the history is bounded; the totals are not');
+
+    const hidden = await startDemo(t, { token });
+    assert.equal((await state(hidden)).token, null);
+  });
+
   it('asks for nothing when no token (or an empty one) is set', async (t) => {
     const lis = await startDemo(t, { token: '  ' });
     assert.equal((await post(lis.url('/api/tests'), {})).status, 200);
@@ -353,7 +376,7 @@ describe('demo LIS: page and live events', () => {
     assert.ok(html.includes('&#34;quoted&#34; &#38; &#39;single&#39;'));
     assert.ok(html.includes('Siobh\u00e1n O&#39;Neill (P-100005)'));
     // Newest first: the second order request comes before S1005's.
-    const orders = html.slice(html.indexOf('id="orders"'), html.indexOf('id="results"'));
+    const orders = html.slice(html.indexOf('id="orders"'), html.indexOf('</section>', html.indexOf('id="orders"')));
     assert.ok(orders.indexOf('&#60;img') < orders.indexOf('S1005'));
     assert.match(html, /<script src="app.js"><\/script>/);
     assert.equal((html.match(/<script/g) ?? []).length, 1, 'only the page script tag');

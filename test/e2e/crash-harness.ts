@@ -11,8 +11,8 @@
  * line) and line-drop.test.ts (the Node-RED process, flows and tallies).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, readSync, rmSync, statSync, watch, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { EXAMPLES, exampleMapping, loadCatalog, serialPortNode } from '../../demo/examples';
 import type { MappingRow } from '../../lib/mapping/model';
 import { AnalyzerSimulator, TcpServerTransport } from '../../lib/sim';
@@ -20,6 +20,8 @@ import { LisStub } from '../support/lis-stub';
 import { freePort } from '../support/ports';
 import { Seeded } from '../support/seeded';
 import { LineLog, installPackage, itemsOf, type FlowNode, type Installation } from './harness';
+import { killOnJournalLine, type Fired, type JournalLine, type JournalTap } from './journal-tap';
+import { LineGate } from './line-gate';
 
 export const TOKEN = 'crash-bearer-5c1e77d0';
 export const TIME_ZONE = 'Europe/Berlin';
@@ -65,18 +67,34 @@ export const IDS = {
   lineProbe: 'crash-line-probe',
   link: 'crash-astm-link',
   message: 'crash-astm-message',
+  /** Only with `handOnDelayMs`: holds each received message back before it is translated. */
+  handOnDelay: 'crash-hand-on-delay',
   mapper: 'crash-map-to-lis',
   send: 'crash-send-results',
   catcher: 'crash-catch',
   errors: 'crash-errors',
 } as const;
 
+export interface CrashFlowOptions {
+  /**
+   * A delay node between astm-link and astm-message holding every received
+   * message this long. lis-send-results journals each batch as `sending` as
+   * soon as it gets it (requests run side by side), so however slow the LIS
+   * is, a message is handed to the sender a few ms after its final ACK. A
+   * slow step before translation (a delay here; in a real flow a lookup, a
+   * rate limit) makes ACKed messages wait unhanded, in memory only, for as
+   * long: the state a crash must leave to the journal's replay.
+   */
+  handOnDelayMs?: number;
+}
+
 /**
  * line in -> astm-link -> astm-message (generic-lis2a2) -> test-mapper (to LIS)
  * -> lis-send-results, and astm-link's bytes back to the line. Ports are the
  * caller's (freePort), never the examples' fixed 8181.
  */
-export function crashFlow(line: Line, lisUrl: (path: string) => string): FlowNode[] {
+export function crashFlow(line: Line, lisUrl: (path: string) => string, options: CrashFlowOptions = {}): FlowNode[] {
+  const delayed = options.handOnDelayMs !== undefined && options.handOnDelayMs > 0;
   const z = IDS.tab;
   const nodes: FlowNode[] = [
     { id: z, type: 'tab', label: 'crash run', disabled: false, info: '' },
@@ -129,8 +147,11 @@ export function crashFlow(line: Line, lisUrl: (path: string) => string): FlowNod
       retryDelayMs: '10000',
       x: 330,
       y: 100,
-      wires: [[IDS.lineOut], [IDS.message], []],
+      wires: [[IDS.lineOut], [delayed ? IDS.handOnDelay : IDS.message], []],
     },
+    ...(delayed
+      ? [{ id: IDS.handOnDelay, type: 'delay', z, name: 'slow step', pauseType: 'delay', timeout: String(options.handOnDelayMs), timeoutUnits: 'milliseconds', rate: '1', nbRateUnits: '1', rateUnits: 'second', randomFirst: '1', randomLast: '5', randomUnits: 'seconds', drop: false, allowrate: false, outputs: 1, x: 450, y: 200, wires: [[IDS.message]] }]
+      : []),
     { id: IDS.message, type: 'astm-message', z, name: 'generic LIS2-A2', dialect: 'generic-lis2a2', timeZone: TIME_ZONE, x: 560, y: 160, wires: [[], [IDS.mapper], [IDS.link], []] },
     { id: IDS.mapper, type: 'test-mapper', z, name: 'analyzer -> LIS codes', lis: IDS.lis, instrument: 'generic', direction: 'toLis', unmapped: 'warn', mapping: mappingRows(), x: 800, y: 160, wires: [[IDS.send], []] },
     { id: IDS.send, type: 'lis-send-results', z, name: 'send results', lis: IDS.lis, x: 1040, y: 160, wires: [[]] },
@@ -205,8 +226,12 @@ export class RedProcess {
     return join(this.userDir, 'lis-bridge', 'journal.jsonl');
   }
 
-  /** Starts Node-RED and resolves once it started its flows. */
-  async start(timeoutMs = 60_000): Promise<void> {
+  /**
+   * Starts Node-RED and resolves once it started its flows, or, when
+   * `killedOnPurpose()` says so, once it died of an aimed kill sent while it
+   * was still starting (a replay runs as the flows start).
+   */
+  async start(timeoutMs = 60_000, opts: { killedOnPurpose?: () => boolean } = {}): Promise<void> {
     if (this.child) throw new Error('Node-RED is already running');
     this.lives++;
     this.life = '';
@@ -231,6 +256,11 @@ export class RedProcess {
     try {
       await this.waitForLog(/Started flows/, timeoutMs);
     } catch (err) {
+      if (opts.killedOnPurpose?.()) {
+        await this.exited;
+        this.note(`=== killed (SIGKILL) while starting, at ${stamp()} ===`);
+        return;
+      }
       await this.kill();
       throw new Error(`${(err as Error).message}\n--- Node-RED log ---\n${this.tail(60)}`);
     }
@@ -323,9 +353,9 @@ export interface HeldAnswer {
 
 export interface JournalView {
   /** Received messages: id -> what they were. */
-  rx: Map<string, { at: number; samples: string[]; parts?: number; replayed: boolean; note?: string }>;
+  rx: Map<string, { at: number; samples: string[]; parts?: number; replayed: boolean; note?: string; /** The message's bytes, base64, as stored: an analyzer's repeat has the same. */ data: string }>;
   /** Batches: key -> what they carried and every state they were put in. */
-  tx: Map<string, { at: number; message?: string; samples: string[]; items: Array<{ SampleNumber: string; TestCode: string }>; states: string[] }>;
+  tx: Map<string, { at: number; message?: string; part?: number; samples: string[]; items: Array<{ SampleNumber: string; TestCode: string }>; states: string[] }>;
   invalid: number;
 }
 
@@ -342,7 +372,7 @@ export function readJournal(file: string): JournalView {
       view.invalid++;
       continue;
     }
-    if (e.e === 'rx') view.rx.set(String(e.id), { at: Number(e.at), samples: samplesIn(Buffer.from(String(e.data), 'base64').toString('latin1')), replayed: false });
+    if (e.e === 'rx') view.rx.set(String(e.id), { at: Number(e.at), samples: samplesIn(Buffer.from(String(e.data), 'base64').toString('latin1')), replayed: false, data: String(e.data) });
     else if (e.e === 'rxu') {
       const m = view.rx.get(String(e.id));
       if (!m) continue;
@@ -351,10 +381,28 @@ export function readJournal(file: string): JournalView {
       if (typeof e.note === 'string') m.note = e.note;
     } else if (e.e === 'tx') {
       const items = Array.isArray(e.body) ? (e.body as Array<{ SampleNumber: string; TestCode: string }>) : [];
-      view.tx.set(String(e.key), { at: Number(e.at), ...(typeof e.message === 'string' ? { message: e.message } : {}), samples: (e.samples as string[]) ?? [], items, states: ['sending'] });
+      view.tx.set(String(e.key), { at: Number(e.at), ...(typeof e.message === 'string' ? { message: e.message } : {}), ...(typeof e.part === 'number' ? { part: e.part } : {}), samples: (e.samples as string[]) ?? [], items, states: ['sending'] });
     } else if (e.e === 'txu') view.tx.get(String(e.key))?.states.push(String(e.state));
   }
   return view;
+}
+
+/** Distinct parts of message `id` handed to the sender: one tx line each (journal.ts markHanded). */
+export function handedParts(view: JournalView, id: string): number {
+  const parts = new Set<number>();
+  for (const b of view.tx.values()) if (b.message === id && b.part !== undefined) parts.add(b.part);
+  return parts.size;
+}
+
+/** Every batch the message made was handed to the sender (journal.ts isSettled). */
+export function settledIn(view: JournalView, id: string): boolean {
+  const m = view.rx.get(id);
+  return m !== undefined && m.parts !== undefined && handedParts(view, id) >= m.parts;
+}
+
+/** What the next start replays, per the file (journal.ts toReplay): stored, never settled, never replayed. */
+export function dueForReplay(view: JournalView): Set<string> {
+  return new Set([...view.rx.keys()].filter((id) => !view.rx.get(id)!.replayed && !settledIn(view, id)));
 }
 
 /** Sample numbers in a generic LIS2-A2 message (O-3). */
@@ -414,9 +462,11 @@ export interface Tally {
   duplicatedKeys: string[];
   unexplainedDuplicates: string[];
   foreignKeys: string[];
+  /** Journal ids of stuck messages (GET /lis-bridge/held: replayed, yet their results never all reached the sender). */
+  stuckIds: string[];
   /** The story of a sample with lost or unexplained results: what the simulator, the LIS and the journal saw. */
   explain(sample: string): string;
-  /** Lost, unexplained duplicate and foreign results, one paragraph per sample. */
+  /** Lost, unexplained duplicate, foreign and stuck results, one paragraph per sample. */
   problems(): string;
 }
 
@@ -516,9 +566,14 @@ export function tally(input: TallyInput): Tally {
     for (const sample of bySampleOf(lostKeys)) out.push(`LOST ${lostKeys.filter((k) => k.startsWith(`${sample}|`)).length} result(s) of ${explain(sample)}`);
     for (const sample of bySampleOf(unexplainedDuplicates)) out.push(`DUPLICATE not explained by one uncertain batch: ${unexplainedDuplicates.filter((k) => k.startsWith(`${sample}|`)).length} result(s) of ${explain(sample)}`);
     for (const sample of bySampleOf(foreignKeys)) out.push(`FOREIGN ${explain(sample)}`);
+    // Counted as held (the journal keeps them), but nothing moves them on without an operator: each must be told.
+    for (const s of input.held.stuck) {
+      const samples = input.journal.rx.get(s.id)?.samples ?? [];
+      out.push(`STUCK message ${s.id} (parts ${s.parts ?? '-'}, handed ${s.handed}${s.note ? `, note ${JSON.stringify(s.note)}` : ''}): ${samples.length > 0 ? samples.map(explain).join('\n') : '(no rx line in the journal)'}`);
+    }
     return out.join('\n');
   };
-  return { counts, lostKeys, duplicatedKeys: duplicated, unexplainedDuplicates, foreignKeys, explain, problems };
+  return { counts, lostKeys, duplicatedKeys: duplicated, unexplainedDuplicates, foreignKeys, stuckIds: input.held.stuck.map((s) => s.id), explain, problems };
 }
 
 export function countsLine(label: string, c: Counts, extra = ''): string {
@@ -608,8 +663,59 @@ export async function lisIdle(stub: LisStub, opts: { quietMs: number; giveUpQuie
 
 // ----- one crash run -----
 
+/**
+ * Aimed modes: pairs of kills (one triple) where each later kill is aimed at
+ * the window the restart after the earlier one opens.
+ *
+ * - repeat-store: kill right after a received message is stored (before its
+ *   final ACK); after the restart the analyzer sends it again: kill right
+ *   after that repeat is stored, before the bridge noted it as a repeat.
+ * - replay-after-ack: kill the moment the analyzer got the final ACK of a
+ *   message not yet handed to the LIS sender; kill the restart as soon as its
+ *   replay of the stored messages is under way.
+ * - replay-twice: as replay-after-ack, and the restart after that is killed
+ *   during its replay too.
+ * - after-tx-sending: kill right after a batch is journaled as `sending`
+ *   (its request before or at the LIS); then again right after the first
+ *   batch journaled as sending once restarted.
+ */
+export const AIMED_MODES = ['repeat-store', 'replay-after-ack', 'replay-twice', 'after-tx-sending'] as const;
+export type AimedMode = (typeof AIMED_MODES)[number];
+export const KILL_MODES = ['random', 'after-rx-write', ...AIMED_MODES] as const;
+export type KillMode = (typeof KILL_MODES)[number];
+export const isAimed = (mode: KillMode): mode is AimedMode => (AIMED_MODES as readonly string[]).includes(mode);
+
+/** Kills each aimed mode makes (the `kills` option is for random and after-rx-write). */
+export const AIMED_KILLS: Readonly<Record<AimedMode, number>> = { 'repeat-store': 2, 'replay-after-ack': 2, 'replay-twice': 3, 'after-tx-sending': 2 };
+
+/**
+ * How long the replay modes' flow holds each received message before
+ * translating it (CrashFlowOptions.handOnDelayMs): long enough that many
+ * ACKed messages wait unhanded when the first kill comes, and that a replayed
+ * message is still on its way when the kill during the replay comes.
+ */
+export const REPLAY_HOLD_MS = 1_000;
+
+/** How long an aimed window may take to open after its restart before it counts as missed. */
+const WINDOW_MS = 10_000;
+
+export interface KillRecord {
+  at: string;
+  afterAcks: number;
+  /** False for an aimed kill whose window never came: recorded (as missed) but never sent. */
+  killed: boolean;
+  note?: string;
+  /** Aimed modes: the window the kill was aimed at. */
+  aim?: string;
+  /** Whether it hit that window, as the journal left at death (and the analyzer) show. */
+  hit?: boolean;
+  /** What shows it (or why it missed). */
+  evidence?: string;
+}
+
 export interface CrashRunOptions {
   results: number;
+  /** Kills for random and after-rx-write; aimed modes make AIMED_KILLS[mode]. */
   kills: number;
   seed: number;
   /** A package already installed into a userDir (test files install once); default: install one now. */
@@ -624,30 +730,55 @@ export interface CrashRunOptions {
    * received message to the journal (seen through inotify on the journal's
    * directory): between the write and the final ACK of that message, the
    * moment fdatasync and the ACK are still under way.
+   * The aimed modes (AIMED_MODES) are described there.
    */
-  killMode?: 'random' | 'after-rx-write';
+  killMode?: KillMode;
 }
 
 export interface CrashReport {
+  mode: KillMode;
   counts: Counts;
   tally: Tally;
   line: string;
   elapsedMs: number;
-  kills: Array<{ at: string; afterAcks: number; note?: string }>;
-  /** Lost and unexplained duplicate results, each with its story. */
+  kills: KillRecord[];
+  /** Aimed modes: kills aimed (the mode's number, made or not) and kills that hit their window. Random modes: 0 and 0. */
+  windows: { aimed: number; hit: number };
+  /** Lost, unexplained duplicate, foreign and stuck results, each with its story, and aimed kills that missed. */
   problems(): string;
+  /** Aimed kills that missed their window or were never made ('' when none). */
+  missed(): string;
   diagnostics(): string;
+}
+
+/** What the kill schedules work with. */
+interface RunContext {
+  red: RedProcess;
+  sim: AnalyzerSimulator;
+  simLog: SimLog;
+  stub: LisStub;
+  plan: PlannedMessage[];
+  rng: Seeded;
+  startedAt: number;
+  deadline: number;
+  kills: KillRecord[];
+  progress: (line: string) => void;
+  allSettled: () => boolean;
+  /** repeat-store only: the relay between Node-RED and the analyzer, to hold the analyzer's reconnection back. */
+  gate: LineGate | undefined;
+  /** Evidence only the end of the run can give (the analyzer's later repeats), checked against the final journal. */
+  finals: Array<(journal: JournalView) => void>;
 }
 
 /**
  * One run: LIS stand-in, simulator as a TCP server, Node-RED (tcp in client)
  * on a fresh userDir; every message queued at once so the link runs flat out;
- * `kills` SIGKILLs at seeded random points (after a random number of acked
- * messages, plus a random few ms), each followed by a restart on the same
- * userDir; then the LIS is left to go quiet and everything is counted.
+ * SIGKILLs as the mode says, each followed by a restart on the same userDir;
+ * then the LIS is left to go quiet and everything is counted.
  */
 export async function crashRun(options: CrashRunOptions): Promise<CrashReport> {
   const startedAt = Date.now();
+  const mode: KillMode = options.killMode ?? 'random';
   const rng = new Seeded(options.seed);
   const progress = options.progress ?? (() => undefined);
   const timeoutMs = options.timeoutMs ?? 60_000 + options.results * 60;
@@ -655,6 +786,7 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashReport> {
   const installation = options.installation ?? installPackage();
   const plan = planMessages(options.results, rng, `C${options.seed % 1000}-`);
   const lisRng = new Seeded(options.seed ^ 0x5eed);
+  const replayMode = mode === 'replay-after-ack' || mode === 'replay-twice';
 
   const stub = await new LisStub().start();
   // Mostly quick answers, some slow: a kill then often lands while a request is out (an uncertain batch).
@@ -666,7 +798,8 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashReport> {
   const sim = new AnalyzerSimulator({ dialect: 'generic-lis2a2', transport, timeZone: TIME_ZONE, seed: options.seed, analysisMs: 0, intervalMs: 0 });
   const simLog = recordSim(sim);
   let red: RedProcess | undefined;
-  const kills: Array<{ at: string; afterAcks: number; note?: string }> = [];
+  let gate: LineGate | undefined;
+  const kills: KillRecord[] = [];
   const diagnostics = () =>
     [
       '--- Node-RED log (tail) ---',
@@ -676,7 +809,10 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashReport> {
     ].join('\n');
   try {
     await sim.start();
-    red = await RedProcess.prepare(installation.userDir, crashFlow({ kind: 'tcp', port: transport.boundPort }, (p) => stub.url(p)), { LIS_TOKEN: TOKEN });
+    if (mode === 'repeat-store') gate = new LineGate({ host: '127.0.0.1', port: transport.boundPort });
+    const linePort = gate ? await gate.start() : transport.boundPort;
+    const flow = crashFlow({ kind: 'tcp', port: linePort }, (p) => stub.url(p), replayMode ? { handOnDelayMs: REPLAY_HOLD_MS } : {});
+    red = await RedProcess.prepare(installation.userDir, flow, { LIS_TOKEN: TOKEN });
     await red.start();
     await withTimeout(sim.waitConnected(), 15_000, 'Node-RED\'s tcp in to connect');
 
@@ -689,32 +825,10 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashReport> {
         ),
       ),
     );
-    const allSettled = () => settled === plan.length;
-
-    // Kill points: after a random number of acknowledged messages, spread over the run.
-    const thresholds = Array.from({ length: options.kills }, () => Math.floor(plan.length * (0.05 + 0.9 * rng.next()))).sort((a, b) => a - b);
     const deadline = startedAt + timeoutMs;
-    for (const [i, threshold] of thresholds.entries()) {
-      await waitFor(() => simLog.acked.length >= threshold || allSettled(), Math.max(0, deadline - Date.now()), () => `${threshold} acknowledged messages before kill ${i + 1} (have ${simLog.acked.length})`, 2);
-      if (allSettled()) break;
-      let note: string | undefined;
-      if (options.killMode === 'after-rx-write') {
-        const written = await killOnRxWrite(red, Math.max(1_000, deadline - Date.now()));
-        note = `SIGKILL ${written.ms.toFixed(1)} ms after Node-RED wrote rx ${written.id ?? '?'} to the journal`;
-        simLog.log.push(`${stamp()} ===== ${note} (kill ${i + 1}, after ${simLog.acked.length} acks) =====`);
-      } else {
-        const jitter = rng.int(0, 60);
-        if (jitter > 0) await sleep(jitter);
-        simLog.log.push(`${stamp()} ===== SIGKILL to Node-RED (kill ${i + 1}, after ${simLog.acked.length} acks) =====`);
-      }
-      const afterAcks = simLog.acked.length;
-      kills.push({ at: stamp(), afterAcks, ...(note ? { note } : {}) });
-      await red.kill();
-      progress(`kill ${i + 1}/${thresholds.length} after ${afterAcks}/${plan.length} acknowledged messages (${((Date.now() - startedAt) / 1000).toFixed(1)} s)`);
-      await sleep(rng.int(0, 300));
-      await red.start();
-      simLog.log.push(`${stamp()} ===== Node-RED started again (life ${red.lives}) =====`);
-    }
+    const c: RunContext = { red, sim, simLog, stub, plan, rng, startedAt, deadline, kills, progress, allSettled: () => settled === plan.length, gate, finals: [] };
+    if (isAimed(mode)) await aimedKills(mode, c);
+    else await scatteredKills(mode, options.kills, c);
     await withTimeout(all, Math.max(1_000, deadline - Date.now()), `the simulator to finish (${simLog.acked.length}/${plan.length} acknowledged)`);
     progress(`simulator done: ${simLog.acked.length} acknowledged, ${simLog.failed.length} failed (${((Date.now() - startedAt) / 1000).toFixed(1)} s)`);
 
@@ -726,16 +840,33 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashReport> {
 
     const held = await red.held();
     const journal = readJournal(red.journalFile);
+    for (const check of c.finals) check(journal);
     const t = tally({ plan, acked: ackedSamples, stub, held, journal, simContext: (sample) => simLog.around(sample) });
     const elapsedMs = Date.now() - startedAt;
-    const line = countsLine('crash run', t.counts, `; kills ${kills.length}; seed ${options.seed}; ${(elapsedMs / 1000).toFixed(1)} s`);
+    const windows = isAimed(mode) ? { aimed: AIMED_KILLS[mode], hit: kills.filter((k) => k.hit === true).length } : { aimed: 0, hit: 0 };
+    const line = countsLine(
+      `crash run (${mode})`,
+      t.counts,
+      `; kills ${kills.filter((k) => k.killed).length}${isAimed(mode) ? `, windows hit ${windows.hit}/${windows.aimed}` : ''}; seed ${options.seed}; ${(elapsedMs / 1000).toFixed(1)} s`,
+    );
+    const missed = () => {
+      if (!isAimed(mode)) return '';
+      const out = kills.filter((k) => k.hit !== true).map((k) => `MISSED kill at ${k.at} aimed at ${k.aim}: ${k.evidence}`);
+      // A pair stops at a window that never came: the kills after it are missing from the list.
+      if (kills.length < windows.aimed) out.push(`MISSED ${windows.aimed - kills.length} of ${windows.aimed} aimed kills were never aimed (an earlier window never came)`);
+      return out.join('\n');
+    };
+    const killList = () => `kills: ${kills.map((k) => `${k.at} after ${k.afterAcks} acks${k.killed ? '' : ' (NOT sent)'}${k.note ? ` (${k.note})` : ''}${k.aim ? ` [aimed at ${k.aim}: ${k.hit ? 'HIT' : 'MISSED'}; ${k.evidence}]` : ''}`).join(', ')}`;
     return {
+      mode,
       counts: t.counts,
       tally: t,
       line,
       elapsedMs,
       kills,
-      problems: () => [t.problems(), `kills: ${kills.map((k) => `${k.at} after ${k.afterAcks} acks${k.note ? ` (${k.note})` : ''}`).join(', ')}`].join('\n'),
+      windows,
+      problems: () => [t.problems(), missed(), killList()].filter((x) => x !== '').join('\n'),
+      missed,
       diagnostics,
     };
   } catch (err) {
@@ -744,58 +875,313 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashReport> {
   } finally {
     await sim.stop().catch(() => undefined);
     await red?.stop().catch(() => undefined);
+    await gate?.stop().catch(() => undefined);
     await stub.stop().catch(() => undefined);
     if (ownInstall) installation.remove();
   }
 }
 
+/** random and after-rx-write: `count` kills after random numbers of acknowledged messages, spread over the run. */
+async function scatteredKills(mode: 'random' | 'after-rx-write', count: number, c: RunContext): Promise<void> {
+  const { red, simLog, plan, rng } = c;
+  const thresholds = Array.from({ length: count }, () => Math.floor(plan.length * (0.05 + 0.9 * rng.next()))).sort((a, b) => a - b);
+  for (const [i, threshold] of thresholds.entries()) {
+    await waitFor(() => simLog.acked.length >= threshold || c.allSettled(), Math.max(0, c.deadline - Date.now()), () => `${threshold} acknowledged messages before kill ${i + 1} (have ${simLog.acked.length})`, 2);
+    if (c.allSettled()) break;
+    let note: string | undefined;
+    if (mode === 'after-rx-write') {
+      const fired = await killOnJournalLine(red, (l) => l.e === 'rx', Math.max(1_000, c.deadline - Date.now())).result;
+      if (!fired) throw new Error(`Node-RED wrote no received message to its journal before the run's time limit`);
+      note = `SIGKILL ${fired.killMs.toFixed(1)} ms after Node-RED wrote rx ${fired.line.id ?? '?'} to the journal`;
+      simLog.log.push(`${stamp()} ===== ${note} (kill ${i + 1}, after ${simLog.acked.length} acks) =====`);
+    } else {
+      const jitter = rng.int(0, 60);
+      if (jitter > 0) await sleep(jitter);
+      simLog.log.push(`${stamp()} ===== SIGKILL to Node-RED (kill ${i + 1}, after ${simLog.acked.length} acks) =====`);
+    }
+    const afterAcks = simLog.acked.length;
+    c.kills.push({ at: stamp(), afterAcks, killed: true, ...(note ? { note } : {}) });
+    await red.kill();
+    c.progress(`kill ${i + 1}/${thresholds.length} after ${afterAcks}/${plan.length} acknowledged messages (${((Date.now() - c.startedAt) / 1000).toFixed(1)} s)`);
+    await sleep(rng.int(0, 300));
+    await red.start();
+    simLog.log.push(`${stamp()} ===== Node-RED started again (life ${red.lives}) =====`);
+  }
+}
+
+// ----- aimed kills -----
+
+function aimedKills(mode: AimedMode, c: RunContext): Promise<void> {
+  switch (mode) {
+    case 'repeat-store':
+      return repeatStore(c);
+    case 'replay-after-ack':
+      return replayKills(c, 1);
+    case 'replay-twice':
+      return replayKills(c, 2);
+    case 'after-tx-sending':
+      return afterTxSending(c);
+  }
+}
+
+/** A point in the run between `from` and `to` (fractions of the messages acknowledged), at least 2 messages in and 2 before the end. */
+function ackPoint(c: RunContext, from: number, to: number): number {
+  const n = c.plan.length;
+  return Math.min(Math.max(2, n - 2), Math.max(2, Math.floor(n * (from + (to - from) * c.rng.next()))));
+}
+
+async function waitForAcks(c: RunContext, n: number, what: string): Promise<void> {
+  await waitFor(() => c.simLog.acked.length >= n, Math.max(0, c.deadline - Date.now()), () => `${n} acknowledged messages before ${what} (have ${c.simLog.acked.length})`, 2);
+}
+
+/** Time left for a window to open: WINDOW_MS, or less when the run's limit is nearer. */
+const windowLeft = (c: RunContext) => Math.max(1_000, Math.min(WINDOW_MS, c.deadline - Date.now()));
+
+/** Waits for Node-RED to be dead (the aimed kill was sent synchronously), and reads the journal as the dead process left it. */
+async function dead(c: RunContext): Promise<JournalView> {
+  await c.red.kill();
+  return readJournal(c.red.journalFile);
+}
+
+/** Files a kill: in the report, the simulator's log (where the frames around it are) and the progress lines. */
+function noteKill(c: RunContext, kill: Omit<KillRecord, 'at' | 'afterAcks' | 'killed'>, killed = true): KillRecord {
+  const record: KillRecord = { at: stamp(), afterAcks: c.simLog.acked.length, killed, ...kill };
+  c.kills.push(record);
+  c.simLog.log.push(`${record.at} ===== aimed SIGKILL ${c.kills.length} at ${kill.aim}: ${kill.evidence} =====`);
+  c.progress(`kill ${c.kills.length} after ${record.afterAcks}/${c.plan.length} acknowledged messages (${((Date.now() - c.startedAt) / 1000).toFixed(1)} s), aimed at ${kill.aim}: ${kill.hit ? 'hit' : 'MISSED'}: ${kill.evidence}`);
+  return record;
+}
+
+/** What the tap fired on, or undefined when its window did not open within `ms` from now (the tap is then disarmed). */
+async function within(tap: JournalTap, ms: number): Promise<Fired | undefined> {
+  const timer = setTimeout(() => tap.cancel(), ms);
+  try {
+    return await tap.result;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A restart whose aimed kill may come before Node-RED has finished starting. */
+async function restartInto(c: RunContext, tap: JournalTap | undefined): Promise<void> {
+  await c.red.start(60_000, { killedOnPurpose: () => tap?.fired === true });
+  c.simLog.log.push(`${stamp()} ===== Node-RED started again (life ${c.red.lives})${tap?.fired ? ', killed while starting' : ''} =====`);
+}
+
+/** A restart that is left to run (the last one of a run, or after a window never came). */
+async function restart(c: RunContext): Promise<void> {
+  if (c.red.running) return;
+  await restartInto(c, undefined);
+}
+
+const describeLine = (l: JournalLine) =>
+  l.e === 'rx' ? `rx ${l.id}` : l.e === 'rxu' ? `rxu ${l.id}${l.replayed ? ' replayed' : ''}${l.parts !== undefined ? ` parts ${l.parts}` : ''}` : l.e === 'tx' ? `tx ${l.key} (${String(l.state ?? 'sending')})` : `${l.e} ${String(l.key ?? l.id ?? '')} ${String(l.state ?? '')}`;
+
+/** Journal lines about `id` after its rx line: a translation (parts), a replay mark, a note, a batch. */
+function laterLinesAbout(view: JournalView, id: string): string[] {
+  const m = view.rx.get(id);
+  const out: string[] = [];
+  if (m?.parts !== undefined) out.push(`parts ${m.parts}`);
+  if (m?.replayed) out.push('replayed');
+  if (m?.note !== undefined) out.push(`note ${JSON.stringify(m.note)}`);
+  for (const [key, b] of view.tx) if (b.message === id) out.push(`batch ${key}`);
+  return out;
+}
+
+const copiesOf = (view: JournalView, data: string) => [...view.rx.values()].filter((m) => m.data === data).length;
+
 /**
- * Kills Node-RED (SIGKILL, synchronously from the inotify callback) as soon as
- * it appends an rx line to its journal: the message is in the file, its
- * fdatasync and final ACK are still to come.
+ * (1) Kill right after a received message is stored, before its final ACK;
+ * the analyzer repeats it after the restart: kill right after the repeat is
+ * stored, before the bridge wrote down that it is a repeat (and before its
+ * final ACK).
  */
-function killOnRxWrite(red: RedProcess, timeoutMs: number): Promise<{ id: string | undefined; ms: number }> {
-  const file = red.journalFile;
-  let offset = existsSync(file) ? statSync(file).size : 0;
-  let tail = '';
-  return new Promise((resolve, reject) => {
-    const done = (err: Error | undefined, value?: { id: string | undefined; ms: number }) => {
-      clearTimeout(timer);
-      watcher.close();
-      if (err) reject(err);
-      else resolve(value!);
-    };
-    const watcher = watch(dirname(file), (_event, name) => {
-      if (name !== basename(file)) return;
-      const seenAt = performance.now();
-      let size: number;
-      try {
-        size = statSync(file).size;
-      } catch {
-        return;
-      }
-      if (size < offset) {
-        offset = 0; // compacted (rewritten) at start
-        tail = '';
-      }
-      if (size === offset) return;
-      const buf = Buffer.alloc(size - offset);
-      const fd = openSync(file, 'r');
-      try {
-        readSync(fd, buf, 0, buf.length, offset);
-      } finally {
-        closeSync(fd);
-      }
-      offset = size;
-      const text = tail + buf.toString('utf8');
-      const at = text.indexOf('{"e":"rx"');
-      tail = text.slice(text.lastIndexOf('\n') + 1);
-      if (at < 0) return;
-      red.killNow();
-      done(undefined, { id: /"id":"([^"]+)"/.exec(text.slice(at))?.[1], ms: performance.now() - seenAt });
-    });
-    const timer = setTimeout(() => done(new Error(`Node-RED wrote no received message to its journal within ${timeoutMs} ms`)), timeoutMs);
+async function repeatStore(c: RunContext): Promise<void> {
+  await waitForAcks(c, ackPoint(c, 0.2, 0.5), 'the first kill');
+  const first = await killOnJournalLine(c.red, (l) => l.e === 'rx', windowLeft(c)).result;
+  if (!first) {
+    noteKill(c, { aim: 'a received message stored, before its final ACK', hit: false, evidence: `no message was stored within ${windowLeft(c)} ms: Node-RED was not killed` }, false);
+    return;
+  }
+  const atFirst = await dead(c);
+  const id1 = first.line.id!;
+  const data1 = String(first.line.data);
+  const samples1 = atFirst.rx.get(id1)?.samples ?? [];
+  const ackedAtFirst = samples1.filter((s) => c.simLog.acked.includes(s));
+  const later1 = laterLinesAbout(atFirst, id1);
+  const kill1 = noteKill(c, {
+    aim: 'a received message stored, before its final ACK',
+    hit: later1.length === 0 && ackedAtFirst.length === 0,
+    evidence: `rx ${id1} (${samples1.join(', ')}) seen, SIGKILL ${first.killMs.toFixed(1)} ms later; at death the journal had ${later1.length === 0 ? 'nothing more about it' : later1.join(', ')}; the analyzer had ${ackedAtFirst.length === 0 ? 'no' : 'its'} final ACK`,
   });
+
+  // Armed before the restart, so nothing the new life writes goes unseen. Aimed at the analyzer's repeat: the same bytes again.
+  // Its own limit covers the start; within() gives the window its time once Node-RED is up.
+  const tap = killOnJournalLine(c.red, (l) => l.e === 'rx' && l.data === data1, WINDOW_MS + 60_000);
+  // The analyzer is let back in once the restart's replay has handed the stored copy on (as when an analyzer
+  // reconnects a while after the host came back): the repeat then meets a copy already on its way to the LIS.
+  c.gate?.close();
+  await restartInto(c, tap);
+  let replayedFirst = false;
+  await waitFor(() => (replayedFirst = handedParts(readJournal(c.red.journalFile), id1) > 0) || tap.fired, 5_000, 'the replay', 50).catch(() => undefined);
+  kill1.evidence += replayedFirst ? '; the restart replayed it and handed it on before the analyzer reconnected' : '; the restart had NOT handed it on 5 s after starting; the analyzer was let back in all the same';
+  c.gate?.open();
+  const second = await within(tap, windowLeft(c));
+  if (!second) {
+    kill1.hit = false;
+    kill1.evidence += `; the analyzer did not send it again within ${windowLeft(c)} ms of the restart (its final ACK may have reached it)`;
+    noteKill(c, { aim: 'the analyzer\'s repeat of that message being stored', hit: false, evidence: 'no repeat was stored: Node-RED was not killed' }, false);
+    return restart(c);
+  }
+  const atSecond = await dead(c);
+  const id2 = second.line.id!;
+  // The repeat is the proof the first kill came before the final ACK reached the analyzer.
+  kill1.evidence += `; the analyzer sent the same message again after the restart (rx ${id2})`;
+  const later2 = laterLinesAbout(atSecond, id2);
+  const ackedAtSecond = samples1.filter((s) => c.simLog.acked.includes(s));
+  const kill2 = noteKill(c, {
+    aim: 'the analyzer\'s repeat of that message being stored',
+    hit: later2.length === 0 && ackedAtSecond.length === 0,
+    evidence: `rx ${id2} (same bytes as rx ${id1}) seen, SIGKILL ${second.killMs.toFixed(1)} ms later; at death the journal had ${later2.length === 0 ? 'nothing more about it (not yet noted as a repeat)' : later2.join(', ')}; rx ${id1} then: ${laterLinesAbout(atSecond, id1).join(', ') || 'nothing more'}`,
+  });
+  const copiesAtSecond = copiesOf(atSecond, data1);
+  // A third copy from the analyzer shows no final ACK reached it for the repeat either: only the end of the run can tell.
+  c.finals.push((final) => {
+    const third = copiesOf(final, data1) > copiesAtSecond;
+    kill2.evidence += third ? '; the analyzer sent it a third time after the restart (no final ACK for the repeat)' : '; the analyzer did NOT send it a third time: the repeat\'s final ACK had gone out';
+    if (!third) kill2.hit = false;
+  });
+  await restart(c);
+}
+
+/**
+ * (2) and (3) Kill the moment the analyzer gets the final ACK of a message
+ * that is still on its way to the LIS sender (held in the flow's slow step);
+ * then kill each of the next `replays` restarts as soon as its replay of the
+ * stored messages is under way.
+ */
+async function replayKills(c: RunContext, replays: number): Promise<void> {
+  const aim1 = 'the final ACK of a message not yet handed to the LIS sender';
+  const sample = await killOnAck(c, ackPoint(c, 0.3, 0.6), Math.max(1_000, c.deadline - Date.now()));
+  if (sample === undefined) {
+    noteKill(c, { aim: aim1, hit: false, evidence: 'the analyzer got no final ACK at its point in the run: Node-RED was not killed' }, false);
+    return;
+  }
+  let view = await dead(c);
+  const id = [...view.rx].find(([, m]) => m.samples.includes(sample))?.[0];
+  const atLis = c.stub.to('/results').some((r) => itemsOf(r).some((i) => i.SampleNumber === sample));
+  let due = dueForReplay(view);
+  noteKill(c, {
+    aim: aim1,
+    hit: id !== undefined && handedParts(view, id) === 0 && !atLis && due.has(id),
+    evidence:
+      id === undefined
+        ? `the analyzer got the final ACK for ${sample}, but the journal has no rx line for it`
+        : `SIGKILL as the analyzer got the final ACK for ${sample} (rx ${id}); at death ${handedParts(view, id)} batch(es) of it journaled, ${atLis ? 'some of it AT the LIS' : 'nothing of it at the LIS'}; ${due.size} message(s) due for replay`,
+  });
+
+  const aim = 'the restart replaying the stored messages never handed on';
+  for (let r = 1; r <= replays; r++) {
+    // Any line the new life writes about a message of an earlier life is the replay at work, however the
+    // journal orders its steps (mark then hand on, or hand on then mark): repeats and new messages get new ids.
+    const earlier = new Set(view.rx.keys());
+    const knownBatches = new Set(view.tx.keys());
+    const dueNow = due;
+    const about = (l: JournalLine): string | undefined => {
+      if (l.e === 'rx') return undefined;
+      if (l.e === 'tx') return l.message !== undefined && earlier.has(l.message) && !knownBatches.has(String(l.key)) ? l.message : undefined;
+      return typeof l.id === 'string' && earlier.has(l.id) ? l.id : undefined;
+    };
+    const tap = killOnJournalLine(c.red, (l) => about(l) !== undefined, WINDOW_MS + 60_000);
+    await restartInto(c, tap);
+    const fired = await within(tap, windowLeft(c));
+    if (!fired) {
+      noteKill(c, { aim, hit: false, evidence: `the restart wrote nothing about the ${dueNow.size} message(s) due for replay within ${windowLeft(c)} ms: nothing was replayed, Node-RED was not killed` }, false);
+      return restart(c);
+    }
+    view = await dead(c);
+    const target = about(fired.line)!;
+    const unfinished = [...new Set([...dueNow, target])].filter((m) => !settledIn(view, m));
+    const marked = [...dueNow].filter((m) => view.rx.get(m)?.replayed).length;
+    noteKill(c, {
+      aim,
+      // In the window while the replay has begun and not yet handed everything it replays to the sender.
+      hit: unfinished.length > 0,
+      evidence: `${describeLine(fired.line)} seen, SIGKILL ${fired.killMs.toFixed(1)} ms later; at death ${target} ${settledIn(view, target) ? 'handed on' : 'not yet handed on'}, ${unfinished.length} of ${dueNow.size} message(s) due at the restart not yet handed on, ${marked} marked replayed`,
+    });
+    due = dueForReplay(view);
+  }
+  await restart(c);
+}
+
+/**
+ * Kills Node-RED synchronously from the simulator's event for a final ACK
+ * (the `threshold`-th message acknowledged or later): the analyzer has
+ * its ACK, so it will not send the message again.
+ */
+function killOnAck(c: RunContext, threshold: number, timeoutMs: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const onSent = (m: { kind: string; sampleNumber: string }) => {
+      // recordSim's listener ran first: acked already counts this one.
+      if (m.kind !== 'results' || c.simLog.acked.length < threshold) return;
+      c.red.killNow();
+      done(m.sampleNumber);
+    };
+    const timer = setTimeout(() => done(undefined), timeoutMs);
+    function done(sample: string | undefined): void {
+      clearTimeout(timer);
+      c.sim.off('sent', onSent);
+      resolve(sample);
+    }
+    c.sim.on('sent', onSent);
+  });
+}
+
+/**
+ * (4) Kill right after a batch is journaled as `sending` (its request about
+ * to leave, or at the LIS); once restarted, kill right after the first batch
+ * journaled as sending again (often one of a message the restart replays).
+ */
+async function afterTxSending(c: RunContext): Promise<void> {
+  const aim1 = 'a result batch journaled as sending';
+  await waitForAcks(c, ackPoint(c, 0.2, 0.5), 'the first kill');
+  const first = await killOnJournalLine(c.red, (l) => l.e === 'tx', windowLeft(c)).result;
+  if (!first) {
+    noteKill(c, { aim: aim1, hit: false, evidence: `no batch was journaled within ${windowLeft(c)} ms: Node-RED was not killed` }, false);
+    return;
+  }
+  let view = await dead(c);
+  noteKill(c, { aim: aim1, ...sendingEvidence(c, view, first) });
+
+  const earlier = new Set(view.rx.keys());
+  const knownBatches = new Set(view.tx.keys());
+  const due = dueForReplay(view);
+  const aim2 = 'the first batch journaled as sending after the restart';
+  const tap = killOnJournalLine(c.red, (l) => l.e === 'tx' && !knownBatches.has(String(l.key)), WINDOW_MS + 60_000);
+  await restartInto(c, tap);
+  const second = await within(tap, windowLeft(c));
+  if (!second) {
+    noteKill(c, { aim: aim2, hit: false, evidence: `no batch was journaled within ${windowLeft(c)} ms of the restart: Node-RED was not killed` }, false);
+    return restart(c);
+  }
+  view = await dead(c);
+  const of = second.line.message;
+  const whose = of !== undefined && earlier.has(of) ? `, a batch of rx ${of} from before the restart${due.has(of) ? ' (replayed)' : ''}` : '';
+  const e = sendingEvidence(c, view, second);
+  noteKill(c, { aim: aim2, hit: e.hit, evidence: e.evidence + whose });
+  await restart(c);
+}
+
+/** Hit when the batch the kill fired on was still `sending` when Node-RED died (no answer journaled). */
+function sendingEvidence(c: RunContext, view: JournalView, fired: Fired): { hit: boolean; evidence: string } {
+  const key = String(fired.line.key);
+  const b = view.tx.get(key);
+  const items = new Set((b?.items ?? []).map((i) => `${i.SampleNumber}|${i.TestCode}`));
+  const atLis = c.stub.to('/results').some((r) => itemsOf(r).some((i) => items.has(`${i.SampleNumber}|${i.TestCode}`)));
+  return {
+    hit: b !== undefined && b.states.length === 1 && b.states[0] === 'sending',
+    evidence: `tx ${key} (${(b?.samples ?? []).join(', ')}) seen, SIGKILL ${fired.killMs.toFixed(1)} ms later; at death the batch was ${b ? b.states.join(' -> ') : 'NOT in the journal'}; its request had ${atLis ? 'reached' : 'not reached'} the LIS`,
+  };
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {

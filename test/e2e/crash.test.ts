@@ -13,11 +13,22 @@
  * before its final ACK has gone out. The analyzer then sends the message
  * again; it must still reach the LIS once.
  *
+ * Four more runs aim pairs of kills (crash-harness.ts AIMED_MODES), the second
+ * at the window the restart after the first opens: the analyzer's repeat of a
+ * message stored before its final ACK, itself being stored (repeat-store);
+ * the replay at start of messages ACKed but never handed to the LIS sender,
+ * once (replay-after-ack) and twice in a row (replay-twice); a batch just
+ * journaled as sending, before and after a restart (after-tx-sending). Each
+ * kill must be seen to hit its window (the journal as the dead process left
+ * it, and the analyzer's repeats, say so): a kill that missed fails the run
+ * rather than letting it pass untested. No message may end stuck (replayed,
+ * yet its results neither at the LIS nor held in a batch).
+ *
  * CRASH_SEED=<n> repeats a run; test/e2e/soak.ts runs the same thing longer.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { crashRun, type CrashReport } from './crash-harness';
+import { AIMED_KILLS, crashRun, isAimed, type CrashReport, type KillMode } from './crash-harness';
 import { installPackage, type Installation } from './harness';
 
 const SEED = Number(process.env.CRASH_SEED ?? 20261121);
@@ -28,9 +39,14 @@ before(() => {
 });
 after(() => installation?.remove());
 
-const RUNS = [
-  { name: 'crash run: SIGKILL at random moments during a fast upload', results: 300, kills: 3, killMode: 'random' as const, seed: SEED },
-  { name: 'crash run: SIGKILL right after a received message is written to the journal, before its final ACK', results: 120, kills: 2, killMode: 'after-rx-write' as const, seed: SEED + 1 },
+const RUNS: Array<{ name: string; results: number; kills: number; killMode: KillMode; seed: number }> = [
+  { name: 'crash run: SIGKILL at random moments during a fast upload', results: 300, kills: 3, killMode: 'random', seed: SEED },
+  { name: 'crash run: SIGKILL right after a received message is written to the journal, before its final ACK', results: 120, kills: 2, killMode: 'after-rx-write', seed: SEED + 1 },
+  // Aimed runs are short: their kills come early, and what follows them is the same fast upload as above.
+  { name: 'crash run (repeat-store): SIGKILL while a message is stored before its final ACK, then while the analyzer\'s repeat of it is stored', results: 40, kills: AIMED_KILLS['repeat-store'], killMode: 'repeat-store', seed: SEED + 2 },
+  { name: 'crash run (replay-after-ack): SIGKILL after the final ACK of a message not yet at the LIS, then during the replay at start', results: 40, kills: AIMED_KILLS['replay-after-ack'], killMode: 'replay-after-ack', seed: SEED + 3 },
+  { name: 'crash run (replay-twice): SIGKILL after the final ACK of a message not yet at the LIS, then during the replay at start, twice in a row', results: 40, kills: AIMED_KILLS['replay-twice'], killMode: 'replay-twice', seed: SEED + 4 },
+  { name: 'crash run (after-tx-sending): SIGKILL right after a batch is journaled as sending, then after the first one once restarted', results: 40, kills: AIMED_KILLS['after-tx-sending'], killMode: 'after-tx-sending', seed: SEED + 5 },
 ];
 
 for (const run of RUNS) {
@@ -40,13 +56,21 @@ for (const run of RUNS) {
     before(async () => {
       report = await crashRun({ results: run.results, kills: run.kills, seed: run.seed, killMode: run.killMode, installation: installation!, timeoutMs: 40_000 });
       console.log(report.line);
+      for (const k of report.kills) if (k.aim) console.log(`  kill at ${k.at} aimed at ${k.aim}: ${k.hit ? 'hit' : 'MISSED'}: ${k.evidence}`);
     });
 
     const explain = () => (report ? `${report.line}\n${report.problems()}\n${report.diagnostics()}` : '(no run)');
 
     it(`Node-RED was really killed ${run.kills} times mid-run`, () => {
-      assert.equal(report!.kills.length, run.kills, explain());
+      assert.equal(report!.kills.filter((k) => k.killed).length, run.kills, explain());
     });
+
+    if (isAimed(run.killMode)) {
+      it('every aimed kill hit the window it was aimed at', () => {
+        assert.equal(report!.missed(), '', explain());
+        assert.equal(report!.windows.hit, run.kills, explain());
+      });
+    }
 
     it('the analyzer got its ACK for every message in the end', () => {
       assert.equal(report!.counts.acked, report!.counts.sent, explain());
@@ -62,6 +86,10 @@ for (const run of RUNS) {
 
     it('the LIS got nothing the analyzer did not send', () => {
       assert.deepEqual(report!.tally.foreignKeys, [], explain());
+    });
+
+    it('leaves no message stuck: replayed, yet its results neither at the LIS nor in a held batch', () => {
+      assert.deepEqual(report!.tally.stuckIds, [], explain());
     });
   });
 }

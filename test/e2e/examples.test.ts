@@ -15,8 +15,8 @@
  * sent, one processed notification per sample; at the analyzer, each download
  * with the sample's mapped tests and patient.
  *
- * The examples run one after another: each one's lis-push-in listens on
- * 127.0.0.1:8181.
+ * Each run moves the example's lis-push-in from 8181 to a free port, so a
+ * running demo or Node-RED holding 8181 does not get in the way.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -24,7 +24,7 @@ import { EXAMPLES } from '../../demo/examples';
 import { getProfile } from '../../lib/astm/dialects';
 import { anOrder } from '../support/lis-stub';
 import { checkDownloads, checkLine, checkNodeRedLog, checkNoOrderSamples, checkOrderRequests, checkProcessed, checkRequestHeaders, checkResults } from './checks';
-import { E2eRun, PUSH_PORT, exampleFiles, installPackage, loadExample, waitUntil, withDiagnostics, type Installation } from './harness';
+import { E2eRun, exampleFiles, installPackage, loadExample, waitUntil, withDiagnostics, type Installation } from './harness';
 
 const FILES = exampleFiles();
 
@@ -87,7 +87,7 @@ for (const file of FILES) {
 async function pushedOrderArrives(run: E2eRun, sample: string): Promise<void> {
   const planned = [...run.plan.values()][0]!;
   const body = JSON.stringify({ order: anOrder(sample, { Tests: planned.tests, SampleType: planned.sampleType, patient: planned.patient }) });
-  const res = await fetch(`http://127.0.0.1:${PUSH_PORT}/api/getSampleData`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const res = await fetch(`http://127.0.0.1:${run.pushPort}/api/getSampleData`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   assert.equal(res.status, 200, await res.text());
   await waitUntil(() => run.simRecord!.orders.some((o) => o.sampleNumber === sample), 20_000, `the pushed order ${sample} at the analyzer`);
   const order = run.simRecord!.orders.find((o) => o.sampleNumber === sample)!;

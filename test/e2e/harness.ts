@@ -1,7 +1,8 @@
 /**
  * End-to-end harness: the package as an integrator runs it. It is packed and
  * installed once per test file into a fresh Node-RED userDir; each run writes
- * one example flow (examples/*.json, unchanged) as that userDir's flows file,
+ * one example flow (examples/*.json, unchanged but for lis-push-in's port) as
+ * that userDir's flows file,
  * starts Node-RED as its own process with the example's environment variables
  * pointing at a loopback LIS stand-in, and puts the analyzer simulator on the
  * other end of the line (a socat pty pair, or a TCP server Node-RED's tcp in
@@ -14,7 +15,6 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXAMPLES, loadCatalog, type ExampleSpec } from '../../demo/examples';
@@ -29,8 +29,6 @@ export const ROOT = join(__dirname, '..', '..', '..');
 export const TOKEN = 'e2e-bearer-7f3a91c2';
 /** Node-RED's zone (TZ) and the simulator's: both sides read ASTM timestamps in it. */
 export const TIME_ZONE = 'Europe/Berlin';
-/** Every example's lis-push-in listens here; two Node-RED with an example cannot run at once. */
-export const PUSH_PORT = 8181;
 
 // ----- processes: every child is known, and killed if the test process ends first -----
 
@@ -155,6 +153,14 @@ export function loadExample(file: string): Example {
     if (JSON.stringify(rows) !== JSON.stringify(tests)) throw new Error(`examples/${file}.json: test-mapper ${mapper.id} maps ${JSON.stringify(rows)}, EXAMPLES says ${JSON.stringify(tests)}`);
   }
   return { file, spec, profile: getProfile(spec.dialect), flow, tests };
+}
+
+/**
+ * The flow with every lis-push-in on `port`: the examples listen on 8181, which
+ * a running demo, another test file or an integrator's Node-RED may hold.
+ */
+export function withPushPort(flow: FlowNode[], port: number): FlowNode[] {
+  return flow.map((n) => (n.type === 'lis-push-in' ? { ...n, localApiPort: String(port) } : n));
 }
 
 // ----- the LIS -----
@@ -409,6 +415,8 @@ export class E2eRun {
   summary: RunSummary | undefined;
   /** Date.now() when the run started: the earliest X-Request-Timestamp allowed. */
   startedAt = 0;
+  /** Where the example's lis-push-in listens in this run (withPushPort). */
+  pushPort = 0;
   private pty: PtyPair | undefined;
   private stopped = false;
 
@@ -421,7 +429,8 @@ export class E2eRun {
   async start(): Promise<void> {
     const { example, installation } = this.config;
     this.startedAt = Date.now();
-    await portFree(PUSH_PORT, 10_000);
+    this.pushPort = await freePort();
+    const flow = withPushPort(example.flow, this.pushPort);
     this.stub = await startLis(this.plan, this.config.orderDelayMs);
     const stub = this.stub;
     const env: Record<string, string> = {
@@ -443,7 +452,7 @@ export class E2eRun {
       this.pty = await ptyPair();
       env.ANALYZER_PORT = this.pty.host;
       env.ANALYZER_BAUD = '9600';
-      this.red = await startNodeRed(installation.userDir, example.flow, env);
+      this.red = await startNodeRed(installation.userDir, flow, env);
       // The serial port config opens the line after the flows started.
       await this.red.waitForLog(/serial port \S+ opened at/, 15_000);
       this.sim = new AnalyzerSimulator({ ...simOptions, transport: { kind: 'serial', path: this.pty.analyzer } });
@@ -457,7 +466,7 @@ export class E2eRun {
       await this.sim.start();
       env.ANALYZER_HOST = '127.0.0.1';
       env.ANALYZER_TCP_PORT = String(transport.boundPort);
-      this.red = await startNodeRed(installation.userDir, example.flow, env);
+      this.red = await startNodeRed(installation.userDir, flow, env);
     }
     await withTimeout(this.sim.waitConnected(), 15_000, 'the line to connect');
   }
@@ -552,19 +561,4 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
     timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms);
   });
   return Promise.race([p, limit]).finally(() => clearTimeout(timer));
-}
-
-/** Waits until nothing listens on 127.0.0.1:port (the previous Node-RED's lis-push-in is gone). */
-async function portFree(port: number, timeoutMs: number): Promise<void> {
-  const started = Date.now();
-  for (;;) {
-    const free = await new Promise<boolean>((resolve) => {
-      const s = net.createServer();
-      s.once('error', () => resolve(false));
-      s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
-    });
-    if (free) return;
-    if (Date.now() - started > timeoutMs) throw new Error(`127.0.0.1:${port} is in use: every example's lis-push-in needs it (is another Node-RED running?)`);
-    await sleep(200);
-  }
 }

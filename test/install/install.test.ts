@@ -1,7 +1,9 @@
 /**
  * The package as an integrator gets it: `npm pack`, `npm install <tarball>` into a
- * fresh Node-RED 4.1 userDir, Node-RED started from it. Every node must load
+ * fresh Node-RED userDir, Node-RED started from it. Every node must load
  * with no warning, and a deployed Bearer Token must stay out of the flows.
+ * The tarball itself must carry what npm and the Flow Library show (the README's
+ * images) and nothing that only makes sense beside the sources (source maps).
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,6 +22,7 @@ const TOKEN = 'install-test-token-9d2e';
 
 let work: string;
 let userDir: string;
+let tarball: string;
 let red: RunningNodeRed | undefined;
 
 before(async () => {
@@ -27,15 +30,34 @@ before(async () => {
   userDir = join(work, 'userDir');
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const packed = execFileSync(npm, ['pack', '--silent', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop()!;
+  tarball = join(work, packed);
   execFileSync('mkdir', ['-p', userDir]);
   writeFileSync(join(userDir, 'package.json'), JSON.stringify({ name: 'node-red-project', private: true, version: '0.0.1' }));
-  execFileSync(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, packed)], { cwd: userDir, stdio: 'pipe' });
+  execFileSync(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: userDir, stdio: 'pipe' });
   red = await startNodeRed(userDir);
 });
 
 after(async () => {
   await red?.stop();
   rmSync(work, { recursive: true, force: true });
+});
+
+describe('the packed tarball', () => {
+  const entries = () => execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n').filter((e) => e !== '');
+
+  it('holds no source map (they point at .ts sources that do not ship)', () => {
+    assert.deepEqual(entries().filter((e) => e.endsWith('.map')), []);
+  });
+
+  it('holds every image README.md shows, so they display on npm and in the Flow Library', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const markdown = [...readme.matchAll(/!\[[^\]]*\]\(\s*<?([^)\s>]+)/g)].map((m) => m[1]!);
+    const html = [...readme.matchAll(/<img\b[^>]*\bsrc=["']([^"']+)["']/gi)].map((m) => m[1]!);
+    const local = [...markdown, ...html].filter((src) => !/^[a-z][a-z0-9+.-]*:/i.test(src)).map((src) => src.replace(/^\.\//, '').replace(/[?#].*$/, ''));
+    assert.ok(local.length > 0, `found only ${JSON.stringify(local)} in README.md: did its image syntax change?`);
+    const shipped = new Set(entries());
+    assert.deepEqual(local.filter((src) => !shipped.has(`package/${src}`)), []);
+  });
 });
 
 describe('installed into a fresh Node-RED userDir', () => {

@@ -9,13 +9,13 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useLisStub } from '../support/lifecycle';
 import { FAST } from '../support/lis-flow';
 import { ALL_LIS_NODES, bridgeSettingsForTests, collect, helper, journalDir, keepJournalForNextLoad, nodeModules, waitUntil } from '../support/red';
-import { statusOf, statusesOf, warningsOf, withCatalogs } from '../support/node-spies';
+import { statusOf, statusesOf, warningsOf } from '../support/node-spies';
 import { readJournalFile, writeJournal } from '../support/journal-file';
 import { LisGate } from '../support/raw-lis';
 import { buildFrames } from '../../lib/astm/link';
@@ -92,7 +92,7 @@ async function loadChain(opts: ChainOptions = {}): Promise<void> {
       { id: 'hOut', type: 'helper' },
     );
   }
-  await helper.load(withCatalogs(nodeModules(...ALL_LIS_NODES)) as never, flow as never, { lisCfg: { bearerToken: 'journal-test-token' } } as never);
+  await helper.load(nodeModules(...ALL_LIS_NODES) as never, flow as never, { lisCfg: { bearerToken: 'journal-test-token' } } as never);
 }
 
 /** A restart of Node-RED: the runtime stops (journals closed), and starts again on the same journal directory. */
@@ -208,8 +208,11 @@ describe('journal: the final ACK waits for the disk', () => {
     assert.deepEqual(ctx.stub.to('/results').map((r) => r.json), [{ results: lisItems('S-ACK') }]);
   });
 
-  it('NAKs the final frame when the journal cannot be opened, reports JOURNAL to Catch, and sends nothing', async () => {
-    const blocker = join(mkdtempSync(join(tmpdir(), 'lis-journal-blocked-')), 'a-file');
+  it('NAKs the final frame when the journal cannot be opened, reports JOURNAL to Catch, and sends nothing', async (t) => {
+    const blockerDir = mkdtempSync(join(tmpdir(), 'lis-journal-blocked-'));
+    // t.after runs after afterEach has unloaded the flow: nothing can open the journal path any more.
+    t.after(() => rmSync(blockerDir, { recursive: true, force: true }));
+    const blocker = join(blockerDir, 'a-file');
     writeFileSync(blocker, 'not a directory');
     bridgeSettingsForTests({ dir: join(blocker, 'journal') });
     try {
@@ -366,7 +369,7 @@ describe('journal: restarts', () => {
     await loadChain({ linkOnly: true });
     assert.equal((await heldList()).stuck.length, 1);
     const refused = await helper.request().post('/lis-bridge/stuck/rx-orphan/replay').expect(409);
-    assert.match(String(refused.body.error), /gone-link.*not deployed/);
+    assert.match(String(refused.body.message), /gone-link.*not deployed/);
     await helper.request().post('/lis-bridge/stuck/rx-orphan/dismiss').expect(200);
     assert.deepEqual((await heldList()).stuck, []);
     assert.match(String(readJournalFile(journalDir()).messages.get('rx-orphan')?.note), /dismissed by admin:/);
@@ -509,7 +512,7 @@ describe('journal: held batches', () => {
     const listed = (await heldList()).batches;
     assert.deepEqual(listed.map((b) => [b.key, b.deployed]), [[a2!.key, false]]);
     const refused = await helper.request().post(`/lis-bridge/held/${encodeURIComponent(String(a2!.key))}/resend`).expect(409);
-    assert.match(refused.body.error, /not deployed/);
+    assert.match(refused.body.message, /not deployed/);
     assert.equal(ctx.stub.to('/results').length, 3, 'nothing sent');
   });
 

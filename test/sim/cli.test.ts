@@ -89,6 +89,7 @@ describe('lis-analyzer-sim over a serial line', () => {
       assert.match(done.out, /← <STX>1H\|\\\^&.*<CR>O\|1\|.*S1.*<ETX>[0-9A-F]{2}<CR><LF>$/m, 'the download frame');
       assert.match(done.out, /^Summary: 2 sample\(s\), 2 ok, 0 failed$/m);
       assert.match(done.out, /messages sent 4, acknowledged 4, failed 0, received 2/);
+      assert.match(done.out, /^ {2}control characters out \d+ \(ENQ 4, EOT 4, ACK \d+\), in \d+ \(/m, 'the ENQs and EOTs sent are counted, not only the frames');
       assert.match(done.out, /S1: ok \(order GLU,CREA; results GLU=[\d.]+ mmol\/L.*; acknowledged\)/);
       await waitUntil(() => host.results.length === 3, 'three results at the host', 3000, () => host.trace());
       assert.deepEqual(

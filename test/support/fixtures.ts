@@ -25,8 +25,12 @@ export type Framing = 'framed' | 'records' | 'simplified';
  * - `bracket-cr-tokens`: records ended by the text `[CR]`, one per line;
  * - `trace-tokens`: a manual's conversation trace, with INSTRUMENT/HOST labels
  *   and `<ENQ>` `<STX>` `<ETB>` `<CS>` ... tokens.
+ * - `bracket-log`: a serial log writing control characters as `[ENQ]` `[STX]`
+ *   `[CR]` `[ETX]` `[LF]` `[EOT]`, its own line break after each read.
+ * - `json-messages`: a JSON array of test cases, each message's records in a
+ *   `messageContent` string separated by CR.
  */
-export type Notation = 'raw' | 'json-bytes' | 'lf-lines' | 'cr-tokens' | 'bracket-cr-tokens' | 'trace-tokens';
+export type Notation = 'raw' | 'json-bytes' | 'lf-lines' | 'cr-tokens' | 'bracket-cr-tokens' | 'trace-tokens' | 'bracket-log' | 'json-messages';
 
 /** Capture artefacts named in test/fixtures/SOURCES.md (and a few it implies), undone by the loader. */
 export type Artefact =
@@ -40,7 +44,11 @@ export type Artefact =
   | 'frame-number-prefix' // each line starts with its frame's number digit
   | 'space-before-cr-token' // the manual typesets a space before `[CR]`
   | 'missing-cr-token' // the manual's example leaves out one record's `[CR]`
-  | 'checksum-placeholder'; // the manual writes `<CS>` instead of the checksum
+  | 'checksum-placeholder' // the manual writes `<CS>` instead of the checksum
+  | 'indentation' // every line indented, as in a Cucumber doc string
+  | 'checksum-suffix' // a space and the frame's two checksum digits after some records
+  | 'host-lines' // the host's replies logged as their own lines (` - [ACK]`)
+  | 'unterminated-messages'; // each message's last record written without its CR
 
 export type Vendor =
   | 'Abbott'
@@ -52,6 +60,7 @@ export type Vendor =
   | 'HORIBA'
   | 'Immucor'
   | 'Mindray'
+  | 'Ortho'
   | 'Phadia'
   | 'Roche'
   | 'Siemens'
@@ -100,6 +109,7 @@ export const FIXTURES: Readonly<Record<string, FixtureSpec>> = {
   'mindray-cl2000i-query-answer-notfound.txt': { vendor: 'Mindray', framing: 'records', notation: 'cr-tokens', artefacts: [] },
   'mindray-cl2000i-query.txt': { vendor: 'Mindray', framing: 'records', notation: 'cr-tokens', artefacts: [] },
   'mindray-cl2000i-result.txt': { vendor: 'Mindray', framing: 'records', notation: 'cr-tokens', artefacts: ['pdf-wrap'] },
+  'mindray-bs240-qc-log.txt': { vendor: 'Mindray', framing: 'framed', notation: 'bracket-log', artefacts: ['host-lines'], note: '43 QC transfers, one frame each' },
   'mindray-cl2000i-session-trace.txt': {
     vendor: 'Mindray',
     framing: 'framed',
@@ -107,6 +117,19 @@ export const FIXTURES: Readonly<Record<string, FixtureSpec>> = {
     artefacts: ['pdf-wrap', 'checksum-placeholder'],
     note: 'six transfers in both directions; frame number 8 where modulo 8 gives 0',
   },
+  'ortho-vision-result-abo-rh.txt': lines('Ortho', [], 'the article\'s introductory example'),
+  'ortho-vision-test-cases.json': {
+    vendor: 'Ortho',
+    framing: 'records',
+    notation: 'json-messages',
+    artefacts: ['unterminated-messages'],
+    note: 'eight messages: keep-alive, two queries, five results (one with two samples in O-3, one crossmatch)',
+  },
+  'ortho-vision-result.txt': lines('Ortho', ['comment-lines'], 'M records carry the well reactions; L|| without sequence'),
+  'ortho-vitros-3600-query-cancel.txt': raw('Ortho', 'framed', [], 'Q-13 "A" and L-3 "T"'),
+  'ortho-vitros-3600-query.txt': raw('Ortho', 'framed'),
+  'ortho-vitros-3600-result-indices.txt': raw('Ortho', 'framed'),
+  'ortho-vitros-3600-result.txt': raw('Ortho', 'framed', [], 'one record per ETX frame, FN wraps 7 to 0; M records after R'),
   'phadia-immunocap-result.txt': lines('Phadia', ['comment-lines']),
   'roche-c111-result.txt': raw('Roche', 'framed', [], 'one record per ETB frame; frames end with LF, no CR'),
   'roche-c311-result.txt': raw('Roche', 'framed'),
@@ -121,6 +144,10 @@ export const FIXTURES: Readonly<Record<string, FixtureSpec>> = {
   'roche-e411-result.bytes.txt': { vendor: 'Roche', framing: 'framed', notation: 'json-bytes', artefacts: [] },
   'roche-e411-result.txt': { ...raw('Roche', 'framed'), decodedFrom: 'roche-e411-result.bytes.txt' },
   'siemens-dca-vantage-result.txt': raw('Siemens', 'framed', [], 'frame ends with CR, no LF'),
+  'siemens-immulite-query.txt': lines('Siemens', ['indentation', 'frame-number-prefix', 'checksum-suffix']),
+  'siemens-immulite-result.txt': lines('Siemens', ['indentation', 'frame-number-prefix'], 'H|\\^| declares no escape character; frame number 7 is followed by 1'),
+  'snibe-maglumi-600-query-manual.txt': { vendor: 'SNIBE', framing: 'records', notation: 'cr-tokens', artefacts: ['indentation'] },
+  'snibe-maglumi-600-result-manual.txt': { vendor: 'SNIBE', framing: 'records', notation: 'cr-tokens', artefacts: ['indentation'] },
   'snibe-maglumi-x3-result-session-hostid-notlis.txt': raw('SNIBE', 'simplified', [], 'three ENQ STX ... ETX EOT transfers'),
   'snibe-maglumi-x3-result-session.txt': raw('SNIBE', 'simplified', [], 'three ENQ STX ... ETX EOT transfers'),
   'stago-sta-satellite-max-result.bytes.txt': { vendor: 'Stago', framing: 'framed', notation: 'json-bytes', artefacts: [] },
@@ -197,6 +224,10 @@ export function loadFixture(name: string): Fixture {
     case 'cr-tokens':
     case 'bracket-cr-tokens':
       return { ...spec, name, file, bytes: tokenRecords(file.toString('latin1'), spec.notation === 'cr-tokens' ? '<CR>' : '[CR]', spec.artefacts, fail) };
+    case 'bracket-log':
+      return { ...spec, name, file, bytes: bracketLog(file.toString('latin1'), spec.artefacts, fail) };
+    case 'json-messages':
+      return { ...spec, name, file, bytes: jsonMessages(file, spec.artefacts, fail) };
     case 'trace-tokens': {
       // The manual's text is UTF-8 (full-width colons, an ellipsis); the data in it is ASCII.
       const turns = readTrace(file.toString('utf8'), spec.artefacts, fail);
@@ -429,12 +460,43 @@ function lfLines(text: string, artefacts: Artefact[], fail: Fail): Buffer {
   }
   const records = t.split('\n');
   if (records[records.length - 1] === '') records.pop();
+  if (has(artefacts, 'indentation')) {
+    // A Cucumber doc string indents its lines like the step above it; the
+    // indentation is the feature file's, not the data's.
+    const indent = /^ +/.exec(records[0] ?? '')?.[0] ?? '';
+    if (indent === '') fail('expected indented lines');
+    records.forEach((r, i) => {
+      if (!r.startsWith(indent)) fail(`line ${i + 1} is not indented like the first`);
+      records[i] = r.slice(indent.length);
+    });
+  }
+  // Each line's frame number, when the log kept it (the checksum covers it).
+  const numbers: string[] = [];
   if (has(artefacts, 'frame-number-prefix')) {
     // The logger kept each frame's number digit and dropped STX/ETX/checksum.
     records.forEach((r, i) => {
       if (!/^[0-7]/.test(r)) fail(`line ${i + 1} does not start with a frame number`);
+      numbers[i] = r.charAt(0);
       records[i] = r.slice(1);
     });
+  }
+  if (has(artefacts, 'checksum-suffix')) {
+    // `...|19940407120613 51`: the source kept some frames' checksums after a
+    // space. At least one must be its frame's real checksum (the sum of the
+    // frame number, the record, CR and ETX), which shows these are checksums
+    // and not data; the IMMULITE example's H line carries 51 where its bytes
+    // sum to 59, a slip in the source, so the others are only cut.
+    let verified = 0;
+    let cut = 0;
+    records.forEach((r, i) => {
+      const m = / ([0-9A-F]{2})$/.exec(r);
+      if (m === null) return;
+      const text = r.slice(0, m.index);
+      if (checksumOf(Buffer.from(`${numbers[i] ?? ''}${text}\r\x03`, 'latin1')) === m[1]) verified++;
+      records[i] = text;
+      cut++;
+    });
+    if (cut === 0 || verified === 0) fail('expected at least one record followed by its frame checksum');
   }
   records.forEach((r, i) => {
     if (r === '') fail(`unexpected blank line ${i + 1}`);
@@ -443,8 +505,81 @@ function lfLines(text: string, artefacts: Artefact[], fail: Fail): Buffer {
   return Buffer.from(records.map((r) => `${r}\r`).join(''), 'latin1');
 }
 
+/**
+ * A serial log that writes control characters as bracketed names and starts a
+ * line after each read (mindray-bs240-qc-log.txt). Lines starting with " - "
+ * are the host's replies as the log recorded them (its ACKs); the analyzer's
+ * stream is the other lines joined, the names turned back into bytes.
+ */
+function bracketLog(text: string, artefacts: Artefact[], fail: Fail): Buffer {
+  const names: Readonly<Record<string, number>> = { ENQ, STX, ETX, ETB, EOT, CR, LF, ACK, NAK };
+  let lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  if (has(artefacts, 'host-lines')) {
+    const host = lines.filter((l) => l.startsWith(' - '));
+    if (host.length === 0) fail('expected the host\'s replies on lines starting with " - "');
+    if (host.some((l) => !/^(?: - \[(?:ACK|NAK)\])+$/.test(l))) fail('a " - " line holds more than ACK/NAK');
+    lines = lines.filter((l) => !l.startsWith(' - '));
+  }
+  const out: number[] = [];
+  for (const piece of lines.join('').split(/(\[[A-Z]{2,3}\])/)) {
+    if (piece === '') continue;
+    const m = /^\[([A-Z]{2,3})\]$/.exec(piece);
+    if (m === null) {
+      out.push(...Buffer.from(piece, 'latin1'));
+      continue;
+    }
+    const byte = names[m[1] ?? ''];
+    if (byte === undefined) fail(`unknown token ${piece}`);
+    else out.push(byte);
+  }
+  return Buffer.from(out);
+}
+
+/**
+ * Test cases kept as JSON (ortho-vision-test-cases.json): the messages are the
+ * `messageContent` strings, records separated by CR, in file order.
+ */
+function jsonMessages(file: Buffer, artefacts: Artefact[], fail: Fail): Buffer {
+  const cases: unknown = JSON.parse(file.toString('utf8'));
+  if (!Array.isArray(cases)) return fail('expected a JSON array of test cases');
+  const texts = cases.map((c, i) => {
+    const text = (c as { messageContent?: unknown }).messageContent;
+    if (typeof text !== 'string') return fail(`case ${i + 1} has no messageContent string`);
+    if (text.includes('\n')) fail(`case ${i + 1} holds an LF`);
+    return text;
+  });
+  if (has(artefacts, 'unterminated-messages')) {
+    // The test cases leave out the CR after each message's last record, which
+    // the wire has (LIS2-A2: every record ends with CR).
+    return Buffer.from(
+      texts
+        .map((t, i) => {
+          if (t.endsWith('\r')) fail(`case ${i + 1} already ends with CR`);
+          return `${t}\r`;
+        })
+        .join(''),
+      'latin1',
+    );
+  }
+  return Buffer.from(texts.join(''), 'latin1');
+}
+
 function tokenRecords(text: string, token: '<CR>' | '[CR]', artefacts: Artefact[], fail: Fail): Buffer {
   let t = text;
+  if (has(artefacts, 'indentation')) {
+    // Text taken from a PDF's layout keeps the page's left margin on every line.
+    const lines = t.split('\n');
+    const indent = /^ +/.exec(lines[0] ?? '')?.[0] ?? '';
+    if (indent === '') fail('expected indented lines');
+    t = lines
+      .map((l, i) => {
+        if (l === '' && i === lines.length - 1) return l;
+        if (!l.startsWith(indent)) fail(`line ${i + 1} is not indented like the first`);
+        return l.slice(indent.length);
+      })
+      .join('\n');
+  }
   if (has(artefacts, 'missing-cr-token')) {
     // The manual's order download ends its O record (O-26 = Q) without [CR]
     // before the L record; the no-order example on the same page has it.

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import helper from 'node-red-node-test-helper';
 import type { Node } from 'node-red';
 import { closeAllJournals } from '../../lib/journal/registry';
+import { withCatalogs } from './catalogs';
 
 helper.init(require.resolve('node-red'));
 
@@ -57,8 +58,9 @@ export { helper };
 const NODES_DIR = join(__dirname, '..', '..', 'nodes');
 
 /** The built node modules, in the form helper.load() takes. */
+/** The package's node modules, seeing the package's message catalogs through RED._ as in a real Node-RED. */
 export function nodeModules(...types: string[]): unknown[] {
-  return types.map((t) => require(join(NODES_DIR, `${t}.js`)));
+  return withCatalogs(types.map((t) => require(join(NODES_DIR, `${t}.js`))));
 }
 
 export const ALL_LIS_NODES = ['lis-config', 'lis-get-tests', 'lis-get-order', 'lis-send-results', 'lis-mark-processed', 'lis-push-in', 'test-mapper', 'astm-link', 'astm-message'];

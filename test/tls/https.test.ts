@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LisClient, DEFAULT_TUNING, type LisSettings } from '../../lib/lis/client';
-import { LisError } from '../../lib/lis/errors';
+import { LisError } from '../../lib/errors';
 import { anOrder, type LisStub } from '../support/lis-stub';
 import { helper } from '../support/red';
 import { TOKEN, loadLisFlow, run } from '../support/lis-flow';

@@ -23,7 +23,7 @@ describe('dialect profiles', () => {
   it('start with the generic LIS2-A2 profile and cover at least five vendors besides it', () => {
     assert.equal(PROFILES[0], GENERIC_LIS2A2);
     const vendors = new Set(PROFILES.slice(1).map((p) => p.vendor));
-    for (const v of ['Roche', 'Mindray', 'Sysmex', 'HORIBA', 'Stago', 'Abbott', 'Immucor', 'ERBA', 'Siemens']) assert.ok(vendors.has(v), v);
+    for (const v of ['Roche', 'Mindray', 'Sysmex', 'HORIBA', 'Stago', 'Abbott', 'Immucor', 'ERBA', 'Siemens', 'SNIBE', 'Ortho Clinical Diagnostics', 'Bio-Rad']) assert.ok(vendors.has(v), v);
   });
 
   it('give link options the link layer accepts', () => {

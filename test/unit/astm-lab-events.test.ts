@@ -23,8 +23,8 @@ const PROFILE_OF: Readonly<Record<string, string>> = {
   'abbott-architect-i-result-multi.txt': 'abbott-architect',
   'abbott-m2000-result-framed.txt': 'abbott-architect',
   'abbott-m2000-result.txt': 'abbott-architect',
-  'biorad-ihcom-bloodtype-multipatient-result.txt': 'generic-lis2a2',
-  'biorad-ihcom-bloodtype-result.txt': 'generic-lis2a2',
+  'biorad-ihcom-bloodtype-multipatient-result.txt': 'biorad-ihcom',
+  'biorad-ihcom-bloodtype-result.txt': 'biorad-ihcom',
   'cepheid-genexpert-result.txt': 'cepheid-genexpert',
   'erba-em200-query-multitube.txt': 'erba-em200',
   'erba-em200-query.txt': 'erba-em200',
@@ -39,14 +39,22 @@ const PROFILE_OF: Readonly<Record<string, string>> = {
   'immucor-galileo-result.txt': 'immucor',
   'immucor-neo-query.txt': 'immucor',
   'immucor-neo-result.txt': 'immucor',
+  'mindray-bs240-qc-log.txt': 'mindray-bs',
   'mindray-cl2000i-order-download.txt': 'mindray-cl',
   'mindray-cl2000i-qc-result.txt': 'mindray-cl',
   'mindray-cl2000i-query-answer-notfound.txt': 'mindray-cl',
   'mindray-cl2000i-query.txt': 'mindray-cl',
   'mindray-cl2000i-result.txt': 'mindray-cl',
   'mindray-cl2000i-session-trace.txt': 'mindray-cl',
+  'ortho-vision-result-abo-rh.txt': 'ortho-vision',
+  'ortho-vision-result.txt': 'ortho-vision',
+  'ortho-vision-test-cases.json': 'ortho-vision',
+  'ortho-vitros-3600-query-cancel.txt': 'ortho-vitros',
+  'ortho-vitros-3600-query.txt': 'ortho-vitros',
+  'ortho-vitros-3600-result-indices.txt': 'ortho-vitros',
+  'ortho-vitros-3600-result.txt': 'ortho-vitros',
   'phadia-immunocap-result.txt': 'phadia-immunocap',
-  'roche-c111-result.txt': 'generic-lis2a2',
+  'roche-c111-result.txt': 'roche-cobas-c111',
   'roche-c311-result.txt': 'roche-cobas-c311',
   'roche-e411-order-download-manual.txt': 'roche-cobas-e411-elecsys',
   'roche-e411-order-download-no-order-manual.txt': 'roche-cobas-e411-elecsys',
@@ -59,8 +67,12 @@ const PROFILE_OF: Readonly<Record<string, string>> = {
   'roche-e411-result.bytes.txt': 'roche-cobas-e411',
   'roche-e411-result.txt': 'roche-cobas-e411',
   'siemens-dca-vantage-result.txt': 'siemens-dca-vantage',
-  'snibe-maglumi-x3-result-session-hostid-notlis.txt': 'generic-lis2a2',
-  'snibe-maglumi-x3-result-session.txt': 'generic-lis2a2',
+  'snibe-maglumi-600-query-manual.txt': 'snibe-maglumi',
+  'snibe-maglumi-600-result-manual.txt': 'snibe-maglumi',
+  'snibe-maglumi-x3-result-session-hostid-notlis.txt': 'snibe-maglumi',
+  'snibe-maglumi-x3-result-session.txt': 'snibe-maglumi',
+  'siemens-immulite-query.txt': 'siemens-immulite',
+  'siemens-immulite-result.txt': 'siemens-immulite',
   'stago-sta-satellite-max-result.bytes.txt': 'stago-sta',
   'stago-sta-satellite-max-result.txt': 'stago-sta',
   'sysmex-xn550-result-framed-session.txt': 'sysmex-xn',
@@ -416,7 +428,7 @@ describe('results, value by value', () => {
     assert.equal(results[0]?.completedAt, '2003-05-03T10:47:04.000Z');
   });
 
-  it('SNIBE MAGLUMI X3 (generic profile): three transfers, one result each', () => {
+  it('SNIBE MAGLUMI X3: three transfers, one result each, R-13 the time, status empty', () => {
     const rows = [0, 1, 2].map((i) => resultsOf('snibe-maglumi-x3-result-session.txt', i)[0]);
     assert.deepEqual(
       rows.map((r) => [r?.SampleNumber, r?.instrumentCode, r?.Result, r?.units, r?.referenceRange, r?.flags]),
@@ -427,6 +439,161 @@ describe('results, value by value', () => {
       ],
     );
     assert.equal(rows[0]?.completedAt, '2025-03-20T14:32:45.000Z');
+  });
+
+  it('SNIBE MAGLUMI X3 with receiver NOTLIS: read the same way, the sender from H-5', () => {
+    const ev = one(eventsOf('snibe-maglumi-x3-result-session-hostid-notlis.txt'), 'results');
+    assert.equal(ev.sender, 'Maglumi X3');
+    const [ft3] = ev.results;
+    assert.deepEqual([ft3?.SampleNumber, ft3?.instrumentCode, ft3?.Result, ft3?.units, ft3?.flags, ft3?.status], ['PATIENT-REDACTED-1', 'FT3', '5.43', 'pmol/L', ['N'], undefined]);
+  });
+
+  it('SNIBE MAGLUMI 600 manual example: the same layout, R-13 the time', () => {
+    const [cyfra] = resultsOf('snibe-maglumi-600-result-manual.txt');
+    assert.deepEqual(cyfra, {
+      SampleNumber: '1234567',
+      instrumentCode: 'CYFRA211',
+      Result: '0',
+      referenceRange: '0 to 7',
+      flags: ['N'],
+      completedAtRaw: '20100326172956',
+      completedAt: '2010-03-26T16:29:56.000Z',
+      sequence: { patient: 1, order: 1, result: 1 },
+      record: 4,
+    });
+  });
+
+  it('Siemens IMMULITE: H|\\^| without escape character, six patients, sample from O-3, R-13 the time', () => {
+    const ev = one(eventsOf('siemens-immulite-result.txt'), 'results');
+    assert.equal(ev.sender, 'DPC');
+    assert.deepEqual(ev.problems, []);
+    // The values the levinalex/lis feature file expects it to post.
+    assert.deepEqual(
+      ev.results.map((r) => [r.SampleNumber, r.instrumentCode, r.Result, r.units, r.flags, r.status, r.completedAtRaw]),
+      [
+        ['130000445', 'TT4', '10.3', 'ug/dL', ['N'], 'F', '19950119092826'],
+        ['130000445', 'TU', '26.6', 'Percnt', ['N'], 'F', '19950119092756'],
+        ['130000617', 'FER', '173.', 'ng/mL', ['N'], 'F', '19950119092858'],
+        ['130000722', 'FER', '490.', 'ng/mL', ['N'], 'F', '19950119092928'],
+        ['130000724', 'E2', '25.3', 'pg/mL', ['N'], 'F', '19950119100049'],
+        ['130000724', 'FSH', '60.6', 'mIU/mL', ['N'], 'F', '19950119093030'],
+        ['130000724', 'LH', '24.4', 'mIU/mL', ['N'], 'F', '19950119093101'],
+        ['130000741', 'FER', '238.', 'ng/mL', ['N'], 'F', '19950119093132'],
+        ['130000790', 'IGE', '517.', 'IU/mL', ['N'], 'F', '19950119093202'],
+      ],
+    );
+    const tt4 = resultFor(ev.results, 'TT4');
+    assert.equal(tt4.referenceRange, '4.5\\.4^12.5\\24', 'R-6 kept as text, repeats and all');
+    assert.equal(tt4.patientId, '119813;TGH');
+    assert.equal(tt4.completedAt, '1995-01-19T08:28:26.000Z');
+  });
+
+  it('Ortho VITROS 3600: sample from O-3 component 1, code between the "+" of R-3, replicates flagged', () => {
+    const ev = one(eventsOf('ortho-vitros-3600-result.txt'), 'results');
+    assert.equal(ev.sender, '3600796');
+    assert.deepEqual(
+      ev.results.map((r) => [r.SampleNumber, r.instrumentCode, r.Result, r.units, r.status]),
+      [
+        ['1111111', '002', '33.86', 'nmol/L', 'V'],
+        ['1111111', '002', '33.46', 'nmol/L', 'V'],
+        ['1111111', '002', '34.05', 'nmol/L', 'V'],
+        ['1111111', '002', '33.59', 'nmol/L', 'V'],
+        ['1111111', '002', '34.35', 'nmol/L', 'V'],
+        ['1111111', '950', 'No Result', undefined, 'V'],
+        ['1111111', '951', 'No Result', undefined, 'V'],
+        ['1111111', '952', 'No Result', undefined, 'V'],
+      ],
+    );
+    const [first] = ev.results;
+    assert.deepEqual(first?.flags, ['^0^FRMN', '^0^NR', '^0^NR', '^0^NR'], 'one R-7 repeat per replicate, as sent');
+    assert.deepEqual([first?.completedAtRaw, first?.completedAt], ['20201111221629', '2020-11-11T21:16:29.000Z']);
+    // Five results of one test under one order: kept, and said.
+    assert.equal(ev.problems.length, 4);
+    assert.match(ev.problems[0] ?? '', /R records 4 and 5 both report test 002 for sample 1111111/);
+    const indices = resultsOf('ortho-vitros-3600-result-indices.txt');
+    assert.deepEqual(
+      indices.map((r) => [r.SampleNumber, r.instrumentCode, r.Result, r.flags]),
+      [
+        ['44444411', '950', '51', ['^0^NQ']],
+        ['44444411', '951', '5', ['^0^NQ']],
+        ['44444411', '952', '56', ['^0^NQ']],
+      ],
+    );
+  });
+
+  it('Ortho VISION: R-3 is the analysis itself, R-4 the grouping; the card-well M records are no results', () => {
+    const results = resultsOf('ortho-vision-result.txt');
+    assert.deepEqual(
+      results.map((r) => [r.SampleNumber, r.instrumentCode, r.Result, r.flags, r.status, r.completedAt, r.record]),
+      [
+        ['SID101', 'ABO', 'A', ['T'], 'F', '2024-03-07T14:12:36.000Z', 4],
+        ['SID101', 'Rh', 'NEG', ['T'], 'F', '2024-03-07T14:12:36.000Z', 8],
+      ],
+    );
+    const intro = resultsOf('ortho-vision-result-abo-rh.txt');
+    assert.deepEqual(
+      intro.map((r) => [r.SampleNumber, r.instrumentCode, r.Result, r.units, r.flags, r.status, r.completedAtRaw, r.patientId]),
+      [
+        ['SID305', 'ABO', 'B', undefined, undefined, 'R', '20210309142229', 'PID123456'],
+        ['SID305', 'Rh', 'POS', undefined, undefined, 'R', '20210309142229', 'PID123456'],
+      ],
+    );
+  });
+
+  it('Ortho VISION specification examples: results, a crossmatch flagged twice, two samples in O-3 refused', () => {
+    const name = 'ortho-vision-test-cases.json';
+    assert.equal(messagesOf(name).length, 8);
+    assert.deepEqual(types(eventsOf(name, 0)), ['other'], 'the keep-alive: an H and an L');
+    const noTrailing = resultsOf(name, 4);
+    assert.deepEqual(
+      noTrailing.map((r) => [r.SampleNumber, r.instrumentCode, r.Result, r.status, r.completedAtRaw, r.record]),
+      [
+        ['SID305', 'ABO', 'A', 'R', '20210303211641', 4],
+        ['SID305', 'Rh', 'NEG', 'R', '20210303211641', 7],
+      ],
+    );
+    const xm = one(eventsOf(name, 6), 'results');
+    assert.deepEqual(xm.results.map((r) => [r.SampleNumber, r.instrumentCode, r.Result, r.record]), [
+      ['SID101', 'XM', 'CMP', 4],
+      ['SID101', 'XM', 'INCMP', 6],
+    ]);
+    assert.deepEqual(xm.problems, ['R records 4 and 6 both report test XM for sample SID101 under O record 3']);
+    const two = eventsOf(name, 7);
+    assert.deepEqual(types(two), ['unassigned']);
+    const items = one(two, 'unassigned').items;
+    assert.deepEqual(items.map((i) => i.record), [4, 7, 9]);
+    assert.match(items[0]?.reason ?? '', /O-3 \(specimenId\) of O record 3 holds 2 repeats/);
+  });
+
+  it('Roche cobas c 111: O-3 is empty, the sample is component 1 of O-4, spaces kept inside', () => {
+    const [alb] = resultsOf('roche-c111-result.txt');
+    assert.deepEqual(alb, {
+      SampleNumber: 'T20 10134GA D28',
+      instrumentCode: '413',
+      Result: '40.13',
+      units: 'g/L',
+      flags: ['N'],
+      status: 'F',
+      completedAtRaw: '20230803131700',
+      completedAt: '2023-08-03T11:17:00.000Z',
+      sequence: { patient: 1, order: 1, result: 1 },
+      record: 4,
+    });
+  });
+
+  it('Bio-Rad IH-Com: reaction grades and the blood group kept whole, R-12 the time', () => {
+    const results = resultsOf('biorad-ihcom-bloodtype-result.txt');
+    assert.deepEqual(
+      results.map((r) => [r.SampleNumber, r.instrumentCode, r.Result, r.units, r.status, r.completedAt]),
+      [
+        ['1122206642', 'AntiA', '40^^', 'C', 'R', '2022-03-11T10:41:03.000Z'],
+        ['1122206642', 'AntiB', '0^^', 'C', 'R', '2022-03-11T10:41:03.000Z'],
+        ['1122206642', 'AntiD', '0^^', 'C', 'R', '2022-03-11T10:41:03.000Z'],
+        ['1122206642', 'Result', 'A^NEG^NEG^ccee^K-^NEG^^^', 'C', 'S', '2022-03-11T10:41:03.000Z'],
+      ],
+    );
+    assert.equal(results[0]?.flags, undefined);
+    assert.equal(results[0]?.patientId, '1010868845');
   });
 });
 
@@ -482,6 +649,32 @@ describe('queries', () => {
     assert.deepEqual(trace, [['results'], ['results'], ['query'], ['query'], ['other'], ['other']]);
   });
 
+  it('SNIBE MAGLUMI 600 manual example: the query after the bar code is read, sample at Q-3 component 2', () => {
+    const q = one(eventsOf('snibe-maglumi-600-query-manual.txt'), 'query');
+    assert.deepEqual([q.sender, q.cancel, q.samples], ['Maglumi 600', false, [{ sampleNumber: '1234567', instrumentTests: [], range: ['', '1234567'], record: 2 }]]);
+  });
+
+  it('Siemens IMMULITE: the DPC query example, sample at component 2 of Q-3', () => {
+    const q = one(eventsOf('siemens-immulite-query.txt'), 'query');
+    assert.equal(q.sender, 'DPC');
+    assert.deepEqual([q.cancel, q.samples], [false, [{ sampleNumber: '123ABC', instrumentTests: [], range: ['', '123ABC'], record: 2 }]]);
+  });
+
+  it('Ortho VISION: the specification\'s two queries, one sample each at Q-3 component 2', () => {
+    const name = 'ortho-vision-test-cases.json';
+    assert.deepEqual(
+      [1, 2].map((i) => one(eventsOf(name, i), 'query').samples.map((s) => [s.sampleNumber, s.instrumentTests, s.record])),
+      [[['SID107', [], 2]], [['=W13131200096100', [], 2]]],
+    );
+  });
+
+  it('Ortho VITROS 3600: a query and, ten seconds later, its cancel (Q-13 "A")', () => {
+    const q = one(eventsOf('ortho-vitros-3600-query.txt'), 'query');
+    assert.deepEqual([q.sender, q.cancel, q.samples.map((s) => [s.sampleNumber, s.instrumentTests, s.record])], ['3600796', false, [['1068687', [], 2]]]);
+    const c = one(eventsOf('ortho-vitros-3600-query-cancel.txt'), 'query');
+    assert.deepEqual([c.cancel, c.samples.map((s) => s.sampleNumber)], [true, ['1068687']]);
+  });
+
   it('names the tests asked for in Q-5, through the profile\'s test-code rule', () => {
     const message = decodeMessage('H|\\^&\rQ|1|^S-1||^^^GLU\\^^^CRE||||||||O\rQ|2|^S-2||ALL||||||||O\rL|1|N\r');
     const q = one(toLabEvents(message, GENERIC_LIS2A2, { timeZone: SITE }), 'query');
@@ -520,6 +713,27 @@ describe('QC, kept apart from patient results', () => {
         ['QC3', '1', '30.25', '3333', 'M', '30', '15'],
       ],
     );
+  });
+
+  it('Mindray BS-240: 43 QC transfers (H-12 "QR"), the control value from O-12 and the code from O-5', () => {
+    const messages = messagesOf('mindray-bs240-qc-log.txt');
+    assert.equal(messages.length, 43);
+    const all = messages.map((m) => toLabEvents(m, profileOf('mindray-bs240-qc-log.txt'), { timeZone: SITE }));
+    assert.ok(all.every((events) => events.length === 1 && events[0]?.type === 'qc'), 'every transfer is QC, none a patient result');
+    const first = one(all[0] ?? [], 'qc');
+    assert.equal(first.sender, 'Mindry^^');
+    assert.deepEqual(first.results, [
+      {
+        SampleNumber: 'MLT cntrl1',
+        instrumentCode: 'P',
+        Result: '4.926913',
+        control: { id: '1', name: 'MLT cntrl1', lot: '059325001', level: 'M', expiry: '20270201', mean: '4.220000', sd: '0.220000' },
+        sequence: { patient: 517, order: 517, result: 1 },
+        record: 3,
+      },
+    ]);
+    const last = one(all[42] ?? [], 'qc').results[0];
+    assert.deepEqual([last?.SampleNumber, last?.instrumentCode, last?.Result, last?.control?.lot, last?.control?.mean], ['mlt cntrl2', 'UREA', '163.413921', '059425004', '123.000000']);
   });
 
   it('Sysmex XN-550 QC session: O-12 "Q" marks it', () => {
@@ -568,6 +782,20 @@ describe('refusing to guess', () => {
       assert.deepEqual(types(events), ['unassigned'], name);
       assert.match(one(events, 'unassigned').items[0]?.reason ?? '', /has components/, name);
     }
+  });
+
+  it('the generic profile finds no sample in the cobas c 111\'s empty O-3, where its own profile reads O-4', () => {
+    const events = eventsOf('roche-c111-result.txt', 0, GENERIC_LIS2A2);
+    assert.deepEqual(types(events), ['unassigned']);
+    assert.match(one(events, 'unassigned').items[0]?.reason ?? '', /O-3 \(specimenId\) of O record 3 has no sample number/);
+  });
+
+  it('Mindray BS-240 calculated items have no code at R-3 component 1 and are unassigned, not filed by name', () => {
+    const message = decodeMessage('H|\\^&|||Mindry^^|||||||PR|1394-97|20250701173105\rP|1\rO|1|8^^|S-1|CREAS^Creatinine^^\rR|1|CREAS^Creatinine^^F|1.02^^^^|mg/dL|^|N||F|1.02^^^^|0|20250701154254||Mindry^\rR|2|^Glo^^F|26.6^^^^|g/L|^|N||F|26.6^^^^||||Mindry^\rL|1|N\r');
+    const events = toLabEvents(message, getProfile('mindray-bs'), { timeZone: SITE });
+    assert.deepEqual(types(events), ['results', 'unassigned']);
+    assert.deepEqual(one(events, 'results').results.map((r) => [r.SampleNumber, r.instrumentCode, r.Result, r.rawResult, r.completedAtRaw]), [['S-1', 'CREAS', '1.02', '1.02^^^^', '20250701154254']]);
+    assert.match(one(events, 'unassigned').items[0]?.reason ?? '', /no instrument test code at component 1/);
   });
 
   it('a sample field with repeats is refused: one result cannot belong to two samples', () => {

@@ -915,16 +915,6 @@ describe('link layer: robustness', () => {
     }
   });
 
-  it('reset() drops a partial message and keeps an unsent one queued', () => {
-    const link = receiving();
-    link.receive(frame(1, MSG.slice(0, 10), ETB), 10);
-    link.send(latin1(MSG), 'm1', 20);
-    const out = link.reset(30, 'connection closed');
-    assert.equal(ofType(out, 'discarded').length, 1);
-    assert.deepEqual(writes(out), b(ENQ), 'the queued message starts over');
-    assert.equal(link.queueLength, 1);
-  });
-
   it('rejects nonsensical options', () => {
     assert.throws(() => new AstmLink({ frameTextMax: 0 }), RangeError);
     assert.throws(() => new AstmLink({ frameTextMax: 64_000 }), RangeError);

@@ -66,12 +66,44 @@ describe('delimiters', () => {
     assert.deepEqual(splitMessages(text), ['H|\\^&\rR|1|^^^X|a\\b\rL|1|N\r', 'H|`^&\rR|1|^^^X|a\\b`c\rL|1|N\r']);
   });
 
-  it('refuses a doubled backslash, a short definition and repeated characters, naming the H record', () => {
+  it('refuses a doubled backslash, an empty or long definition and repeated characters, naming the H record', () => {
     assert.throws(() => decodeMessage('H|\\\\^&|||x\rL|1\r'), (e: unknown) => e instanceof AstmDelimiterError && e.record === 1 && e.field === 2 && /doubled/.test(e.message));
-    assert.throws(() => readHeaderDelimiters('H|\\^|x'), /exactly 3 characters/);
-    assert.throws(() => readHeaderDelimiters('H|\\^^|x'), /four different characters/);
+    // The same log artefact on a header that declares no escape character.
+    assert.throws(() => readHeaderDelimiters('H|\\\\^|x'), /doubled/);
+    assert.throws(() => readHeaderDelimiters('H||x'), /1 to 3 characters/);
+    assert.throws(() => readHeaderDelimiters('H|\\^&#|x'), /1 to 3 characters/);
+    assert.throws(() => readHeaderDelimiters('H|\\^^|x'), /different characters/);
     assert.throws(() => readHeaderDelimiters('H|\\^a|x'), /letter, digit, space or control/);
     assert.throws(() => checkDelimiters({ field: '|', repeat: '\\', component: '^' }), /escape delimiter must be one character/);
+  });
+
+  it('reads an H that declares no escape character with the delimiters it declares', () => {
+    // The DPC/Siemens IMMULITE example (siemens-immulite-result.txt) opens with `H|\^|`.
+    const declared: Delimiters = { field: '|', repeat: '\\', component: '^', escape: '' };
+    assert.deepEqual(readHeaderDelimiters('H|\\^||PASSWORD|DPC'), declared);
+    assert.deepEqual(readHeaderDelimiters('H|\\|x'), { field: '|', repeat: '\\', component: '', escape: '' });
+    const text = 'H|\\^||PASSWORD|DPC\rO|1|130000445||^^^TT4\rR|1|^^^TT4|10.3|ug/dL|4.5\\.4^12.5\\24|N|N|F||R&D\rL|1\r';
+    const m = roundTrip(text);
+    assert.deepEqual(m.delimiters, declared);
+    const r = m.records[2] as ResultRecord;
+    assert.deepEqual(r.referenceRange, [['4.5'], ['.4', '12.5'], ['24']]);
+    // No escape character: `&` is data, not the start of an escape sequence.
+    assert.equal(r.operatorId, 'R&D');
+  });
+
+  it('writes such a message back only where no escape would be needed', () => {
+    const m = decodeMessage('H|\\^||x\rC|1|I|note|G\rL|1\r');
+    const c = m.records[1] as AstmRecord & { type: 'C' };
+    c.text = 'a|b';
+    delete c.verbatim;
+    assert.throws(() => encodeMessage(m), (e: unknown) => e instanceof AstmEncodeError && /declares no escape character/.test(e.message));
+    const one = decodeMessage('H|\\|x\rC|1|I|note|G\rL|1\r');
+    const c1 = one.records[1] as AstmRecord & { type: 'C' };
+    c1.text = ['a', 'b'];
+    delete c1.verbatim;
+    assert.throws(() => encodeMessage(one), /declares no component delimiter/);
+    // Our own downloads always declare all four.
+    assert.throws(() => checkDelimiters({ field: '|', repeat: '\\', component: '^', escape: '' }), /escape delimiter must be one character/);
   });
 
   it('needs an H record or delimiters given explicitly', () => {

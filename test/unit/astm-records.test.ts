@@ -67,9 +67,9 @@ describe('ASTM fixture loader', () => {
     assert.deepEqual(fixtureFiles(), Object.keys(FIXTURES).sort());
   });
 
-  it('covers the fifteen vendors', () => {
+  it('covers the sixteen vendors', () => {
     const vendors = new Set(Object.values(FIXTURES).map((f) => f.vendor));
-    const expected: Vendor[] = ['Abbott', 'Bio-Rad', 'Cepheid', 'ERBA', 'EUROIMMUN', 'Hologic', 'HORIBA', 'Immucor', 'Mindray', 'Phadia', 'Roche', 'Siemens', 'SNIBE', 'Stago', 'Sysmex'];
+    const expected: Vendor[] = ['Abbott', 'Bio-Rad', 'Cepheid', 'ERBA', 'EUROIMMUN', 'Hologic', 'HORIBA', 'Immucor', 'Mindray', 'Ortho', 'Phadia', 'Roche', 'Siemens', 'SNIBE', 'Stago', 'Sysmex'];
     assert.deepEqual([...vendors].sort(), [...expected].sort());
   });
 
@@ -145,13 +145,21 @@ describe('every fixture message', () => {
     }
   });
 
-  it('needs no verbatim copy and no raw record: every record is standard and canonical', () => {
+  it('needs no verbatim copy and no raw record: every record is standard and canonical, but the known ones', () => {
+    // Records that hold the escape character unescaped: read as text (escape.ts
+    // keeps a lone escape character), written back exactly as they came.
+    const known: Readonly<Record<string, string>> = {
+      // The VISION profile name `Type && Screen` in O-5.
+      'ortho-vision-test-cases.json #8': 'O|1|SID303\\SID304||Type && Screen|N|20210304152221|||||||||PACKEDCELLS\\PLASMA|||||||20210304152459|||F|||||',
+    };
+    const verbatim: Record<string, string> = {};
     for (const { text, label } of cases) {
       for (const record of decodeMessage(text).records) {
         assert.notEqual(record.type, 'raw', label);
-        if (record.type !== 'raw') assert.equal(record.verbatim, undefined, label);
+        if (record.type !== 'raw' && record.verbatim !== undefined) verbatim[label] = record.verbatim;
       }
     }
+    assert.deepEqual(verbatim, known);
   });
 
   it('starts with an H record', () => {

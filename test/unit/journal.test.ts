@@ -11,7 +11,7 @@ import { AppendLog } from '../../lib/journal/append-log';
 import { ResultJournal } from '../../lib/journal/journal';
 import { heldOutcome } from '../../lib/journal/delivery';
 import { UnackedCopies } from '../../lib/journal/unacked-copies';
-import { LisError } from '../../lib/lis/errors';
+import { LisError } from '../../lib/errors';
 
 const DAY = 24 * 60 * 60_000;
 let dir: string;
@@ -90,6 +90,26 @@ describe('AppendLog', () => {
 
 describe('ResultJournal', () => {
   const open = (now = () => Date.now()) => ResultJournal.open({ file, retentionMs: 7 * DAY, now });
+
+  it('offers as repeat candidates the messages of the window the analyzer may still send again, and lets older ones leave memory', async () => {
+    let t = 1_000_000;
+    const j = await open(() => t);
+    const m = (s: string) => Buffer.from(`H|\\^&\rR|1|^^^GLU|${s}\r`, 'latin1');
+    await j.received('L', 'plain', m('1'), 'terminator');
+    await j.planned('plain', 0); // settled and ACKed: nothing to expect
+    await j.received('L', 'open', m('2'), 'terminator'); // not settled
+    await j.received('L', 'replayed', m('3'), 'terminator');
+    await j.replayed('replayed');
+    await j.planned('replayed', 0);
+    await j.received('L', 'repeat', m('3'), 'terminator', 'replayed');
+    await j.received('other-link', 'elsewhere', m('4'), 'terminator');
+    assert.deepEqual(j.repeatCandidates('L', 0).map((c) => c.original).sort(), ['open', 'replayed', 'replayed']);
+    t += 60_000;
+    assert.deepEqual(j.repeatCandidates('L', t - 1_000), [], 'past the window: none');
+    assert.equal(j.message('replayed')!.data, undefined, 'settled and past the window: its bytes leave memory');
+    assert.ok(j.message('open')!.data, 'not settled: kept for its replay');
+    await j.close();
+  });
 
   it('offers a stored message for replay until it is settled or given up on', async () => {
     let j = await open();

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { LisError } from '../../lib/lis/errors';
+import { LisError } from '../../lib/errors';
 import { mismatchDelayMs, sleep, transientDelayMs, withRetries, type RetryNotice } from '../../lib/lis/retry';
 
 const policy = { maxAttempts: 3, transientRetries: 2, transientBackoffMs: 1, mismatchBackoffMs: 1 };

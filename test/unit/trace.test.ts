@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { ACK, ENQ, EOT, ETB, ETX, NAK, STX } from '../../lib/astm/control';
 import { checksum } from '../../lib/astm/link/frame';
 import { FrameTrace, traceText } from '../../lib/trace';
-import { initialLinkState, initialRecordState, redactRecords, redactUnit, type LinkState } from '../../lib/trace/redact';
+import { initialUnitRedaction, initialRecordState, redactRecords, redactUnit, type UnitRedaction } from '../../lib/trace/redact';
 import { fixtureDir } from '../support/fixtures';
 
 const T0 = Date.parse('2024-05-01T10:00:00.000Z');
@@ -370,7 +370,7 @@ describe('redact.ts', () => {
   });
 
   /** Runs units through redactUnit, returning the texts and redacted flags. */
-  function run(units: Buffer[], framed = true, state: LinkState = initialLinkState()): { texts: string[]; flags: boolean[] } {
+  function run(units: Buffer[], framed = true, state: UnitRedaction = initialUnitRedaction()): { texts: string[]; flags: boolean[] } {
     const texts: string[] = [];
     const flags: boolean[] = [];
     for (const u of units) {

@@ -4,6 +4,7 @@
  */
 import { ABBOTT_ARCHITECT } from './abbott-architect';
 import { CEPHEID_GENEXPERT } from './cepheid-genexpert';
+import { BIORAD_IHCOM } from './biorad-ihcom';
 import { ERBA_EM200 } from './erba-em200';
 import { EUROIMMUN_ANALYZER1 } from './euroimmun-analyzer1';
 import { GENERIC_LIS2A2 } from './generic-lis2a2';
@@ -11,12 +12,18 @@ import { HOLOGIC_PANTHER } from './hologic-panther';
 import { HORIBA_PENTRA } from './horiba-pentra';
 import { HORIBA_YUMIZEN } from './horiba-yumizen';
 import { IMMUCOR } from './immucor';
+import { MINDRAY_BS } from './mindray-bs';
 import { MINDRAY_CL } from './mindray-cl';
+import { ORTHO_VISION } from './ortho-vision';
+import { ORTHO_VITROS } from './ortho-vitros';
 import { PHADIA_IMMUNOCAP } from './phadia-immunocap';
+import { ROCHE_COBAS_C111 } from './roche-cobas-c111';
 import { ROCHE_COBAS_C311 } from './roche-cobas-c311';
 import { ROCHE_COBAS_E411 } from './roche-cobas-e411';
 import { ROCHE_COBAS_E411_ELECSYS } from './roche-cobas-e411-elecsys';
 import { SIEMENS_DCA_VANTAGE } from './siemens-dca-vantage';
+import { SIEMENS_IMMULITE } from './siemens-immulite';
+import { SNIBE_MAGLUMI } from './snibe-maglumi';
 import { STAGO_STA } from './stago-sta';
 import { SYSMEX_XN } from './sysmex-xn';
 import type { DialectProfile } from './types';
@@ -26,6 +33,7 @@ export type * from './types';
 export { DialectProfileError, assertProfile, profileProblems } from './validate';
 export {
   ABBOTT_ARCHITECT,
+  BIORAD_IHCOM,
   CEPHEID_GENEXPERT,
   ERBA_EM200,
   EUROIMMUN_ANALYZER1,
@@ -34,12 +42,18 @@ export {
   HORIBA_PENTRA,
   HORIBA_YUMIZEN,
   IMMUCOR,
+  MINDRAY_BS,
   MINDRAY_CL,
+  ORTHO_VISION,
+  ORTHO_VITROS,
   PHADIA_IMMUNOCAP,
+  ROCHE_COBAS_C111,
   ROCHE_COBAS_C311,
   ROCHE_COBAS_E411,
   ROCHE_COBAS_E411_ELECSYS,
   SIEMENS_DCA_VANTAGE,
+  SIEMENS_IMMULITE,
+  SNIBE_MAGLUMI,
   STAGO_STA,
   SYSMEX_XN,
 };
@@ -63,6 +77,13 @@ export const PROFILES: readonly DialectProfile[] = deepFreeze([
   EUROIMMUN_ANALYZER1,
   PHADIA_IMMUNOCAP,
   HOLOGIC_PANTHER,
+  SNIBE_MAGLUMI,
+  SIEMENS_IMMULITE,
+  ORTHO_VITROS,
+  ORTHO_VISION,
+  ROCHE_COBAS_C111,
+  MINDRAY_BS,
+  BIORAD_IHCOM,
 ]);
 
 export function findProfile(id: string): DialectProfile | undefined {

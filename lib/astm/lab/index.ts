@@ -6,7 +6,8 @@
 export { buildNoInformation, buildOrderMessage } from './build-order';
 export { LabOrderError } from './errors';
 export { nameComponents } from './patient-name';
-export { QueryBook, type QueryBookOptions, type QueryDecision } from './query-book';
-export { AnswerOrder } from './answer-order';
+export { QueryBook, type QueryBookOptions, type QueryDecision } from '../../conversation/query-book';
+export { AnswerOrder } from '../../conversation/answer-order';
 export { toLabEvents } from './to-lab-events';
+export { labEventsOf } from './read-message';
 export type * from './types';

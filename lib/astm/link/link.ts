@@ -202,22 +202,6 @@ export class AstmLink {
   }
 
   /**
-   * Forget the line's state when a new connection replaces the old one (or the
-   * port is reopened): a partial received message is discarded, a message in
-   * transfer goes back to the head of the queue without counting an attempt,
-   * and, if the queue is not empty and no wait is pending, its ENQ goes out.
-   */
-  reset(now: number, reason: string): LinkAction[] {
-    const out = new ActionList();
-    if (this.phase === 'receiving') this.receiver.abandon(reason, out);
-    this.reader.reset();
-    this.transfer = null;
-    this.setPhase('idle', `reset: ${reason}`, out);
-    this.startSending(now, out);
-    return out.items;
-  }
-
-  /**
    * The connection is gone for good (a TCP peer closed it; a new connection is a
    * new session with a link of its own). A partial received message is
    * discarded, and every message waiting to go out fails at once with the
@@ -436,7 +420,7 @@ export class AstmLink {
         // line that the sender could take for the reply to its next frame, and
         // restarting would cut the message whose first frames we already ACKed.
         // A sender that really started over sends EOT or times out, and the
-        // timers recover (a driver with a new connection calls reset()).
+        // timers recover (a new connection gets a new link).
         out.warn('ENQ inside a transfer ignored');
         break;
       case 'eot':

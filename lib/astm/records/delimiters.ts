@@ -4,11 +4,18 @@
  * repeat, component and escape delimiters (`H|\^&`). Vendors do use other sets
  * (GeneXpert `H|@^\`, ERBA `` H|`^& ``), so they are always read from the H
  * record and the defaults are only used when a caller passes them explicitly.
+ *
+ * Some analyzers declare fewer: the DPC/Siemens IMMULITE example in
+ * test/fixtures/SOURCES-added.md opens with `H|\^|`, a repeat and a component
+ * delimiter and no escape character. Such a message is read with what it
+ * declares; a role it leaves out is the empty string, which means "this
+ * message has none": nothing is split on it and nothing is unescaped.
  */
 import { AstmDelimiterError, type AstmPosition } from './errors';
 
 export interface Delimiters {
   field: string;
+  /** '' when the H record declares none (see above); never '' in delimiters we write with. */
   repeat: string;
   component: string;
   escape: string;
@@ -34,23 +41,53 @@ export function readHeaderDelimiters(text: string, at: AstmPosition = {}): Delim
   const field = text.charAt(1);
   const end = text.indexOf(field, 2);
   const definition = end < 0 ? text.slice(2) : text.slice(2, end);
-  if (definition.length !== 3) {
-    // `H|\\^&` (4 characters) comes from logs that escaped backslashes; say so,
-    // because guessing which character was meant could misread every field.
-    const hint = definition.length === 4 && definition[0] === definition[1] ? ' (the first character is doubled, as when a log escapes backslashes)' : '';
-    throw new AstmDelimiterError(`H record declares the delimiters ${JSON.stringify(field + definition)}: after the field delimiter exactly 3 characters (repeat, component, escape) are needed${hint}`, { ...at, field: 2 });
+  // `H|\\^&` (4 characters) and `H|\\^` (3, the same log dropping the
+  // escape) come from logs that escaped backslashes; say so, because guessing
+  // which character was meant could misread every field.
+  const doubled = definition.length >= 2 && definition[0] === definition[1] ? ' (the first character is doubled, as when a log escapes backslashes)' : '';
+  if (definition.length > 3 || definition.length === 0 || doubled !== '') {
+    throw new AstmDelimiterError(
+      `H record declares the delimiters ${JSON.stringify(field + definition)}: after the field delimiter 1 to 3 characters (repeat, component, escape) are needed${doubled}`,
+      { ...at, field: 2 },
+    );
   }
-  return checkDelimiters({ field, repeat: definition.charAt(0), component: definition.charAt(1), escape: definition.charAt(2) }, { ...at, field: 2 });
+  const [repeat = '', component = '', escape = ''] = [...definition];
+  return checkDeclaredDelimiters({ field, repeat, component, escape }, { ...at, field: 2 });
 }
 
-/** Validates a delimiter set (from an H record or from a caller) and returns a plain copy. */
+/**
+ * Validates a delimiter set we write with (a profile's, a caller's) and
+ * returns a plain copy: all four must be there.
+ */
 export function checkDelimiters(value: unknown, at: AstmPosition = {}): Delimiters {
+  return check(value, at, false);
+}
+
+/**
+ * Validates a delimiter set as an H record may declare it: the field
+ * delimiter always, then repeat, component and escape in that order, the last
+ * ones possibly left out ('').
+ */
+export function checkDeclaredDelimiters(value: unknown, at: AstmPosition = {}): Delimiters {
+  return check(value, at, true);
+}
+
+function check(value: unknown, at: AstmPosition, declared: boolean): Delimiters {
   if (typeof value !== 'object' || value === null) throw new AstmDelimiterError('delimiters must be an object { field, repeat, component, escape }', at);
   const v = value as Record<string, unknown>;
   const out: Partial<Delimiters> = {};
+  let missing: string | undefined;
   for (const role of ROLES) {
     const c = v[role];
+    if (declared && role !== 'field' && c === '') {
+      missing ??= role;
+      out[role] = '';
+      continue;
+    }
     if (typeof c !== 'string' || c.length !== 1) throw new AstmDelimiterError(`the ${role} delimiter must be one character, got ${JSON.stringify(c)}`, at);
+    // A definition is read left to right: a component delimiter cannot be
+    // declared without a repeat delimiter before it.
+    if (missing !== undefined) throw new AstmDelimiterError(`the ${role} delimiter is given but the ${missing} delimiter before it is not`, at);
     // Letters, digits, space and control characters occur in data (or are the
     // record separator), so a delimiter made of one would split values apart.
     if (/[A-Za-z0-9 ]/.test(c) || c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f) {
@@ -59,8 +96,8 @@ export function checkDelimiters(value: unknown, at: AstmPosition = {}): Delimite
     out[role] = c;
   }
   const d = out as Delimiters;
-  const chars = ROLES.map((r) => d[r]);
-  if (new Set(chars).size !== chars.length) throw new AstmDelimiterError(`the delimiters ${JSON.stringify(chars.join(''))} must be four different characters`, at);
+  const chars = ROLES.map((r) => d[r]).filter((c) => c !== '');
+  if (new Set(chars).size !== chars.length) throw new AstmDelimiterError(`the delimiters ${JSON.stringify(chars.join(''))} must be ${declared ? 'different characters' : 'four different characters'}`, at);
   return d;
 }
 

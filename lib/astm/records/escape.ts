@@ -23,7 +23,8 @@ const KEPT_SEQUENCE = /^(?:H|N|X[0-9A-Fa-f]+|Z[^]*)$/;
 /** Resolves the escapes of one component's text (it must contain no delimiter). */
 export function unescapeText(text: string, d: Delimiters): string {
   const esc = d.escape;
-  if (!text.includes(esc)) return text;
+  // A message whose H declares no escape character has no escapes to resolve.
+  if (esc === '' || !text.includes(esc)) return text;
   let out = '';
   let i = 0;
   while (i < text.length) {
@@ -59,6 +60,9 @@ export function unescapeText(text: string, d: Delimiters): string {
  */
 export function escapeText(text: string, d: Delimiters): string {
   const { field, repeat, component, escape: esc } = d;
+  // Without an escape character nothing can be escaped: the text goes out as
+  // it is, and the encoder refuses text holding a delimiter (value.ts).
+  if (esc === '') return text;
   let out = '';
   let i = 0;
   while (i < text.length) {
@@ -97,5 +101,5 @@ function standardEscape(body: string, d: Delimiters): string | undefined {
 }
 
 function containsDelimiter(text: string, d: Delimiters): boolean {
-  return text.includes(d.field) || text.includes(d.repeat) || text.includes(d.component);
+  return [d.field, d.repeat, d.component].some((c) => c !== '' && text.includes(c));
 }

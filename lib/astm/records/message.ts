@@ -38,7 +38,8 @@ export interface DecodeOptions {
 
 export function decodeMessage(text: string, options: DecodeOptions = {}): AstmMessage {
   if (typeof text !== 'string') throw new AstmDecodeError('a message must be given as a string');
-  const state: DecodeState = { syntax: options.delimiters === undefined ? undefined : syntaxOf(options.delimiters) };
+  // Given delimiters stand for an H record's: all four, as checkDelimiters wants them.
+  const state: DecodeState = { syntax: options.delimiters === undefined ? undefined : syntaxOf(options.delimiters, {}, undefined, true) };
   const { separator, bodyEnd, trailingLf } = linesOf(text);
   const records: AstmRecord[] = [];
   // One search of the whole text for restricted characters (memchr passes)
@@ -85,6 +86,7 @@ export function encodeMessage(message: AstmMessage): string {
   const first = message.records[0];
   let syntax: Syntax | undefined;
   if (message.delimiters !== undefined) {
+    // A decoded message carries what its H declared, which may be fewer than four (syntaxOf accepts them).
     syntax = syntaxOf(message.delimiters);
     if (first?.type === 'H' && typeof first.delimiters === 'object' && first.delimiters !== null && !sameDelimiters(syntax.d, syntaxOf(first.delimiters, { record: 1 }, 2).d)) {
       throw new AstmDelimiterError('the message delimiters differ from those its H record declares', { record: 1, field: 2 });

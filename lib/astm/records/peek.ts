@@ -28,12 +28,17 @@ export function messageSender(message: Uint8Array): Sender | undefined {
     const d = readHeaderDelimiters(header);
     const field = header.split(d.field)[4];
     if (field === undefined || field.trim() === '') return undefined;
-    const first = field.split(d.repeat)[0]!.split(d.component)[0]!;
+    const first = upTo(upTo(field, d.repeat), d.component);
     return { text: unescapeText(field, d), name: unescapeText(first, d).trim() };
   } catch {
     // A header the decoder will refuse anyway names nobody worth routing to.
     return undefined;
   }
+}
+
+/** The text before the first delimiter; all of it when the H declares no such delimiter (''). */
+function upTo(text: string, delimiter: string): string {
+  return delimiter === '' ? text : text.split(delimiter)[0]!;
 }
 
 const CR = 0x0d;

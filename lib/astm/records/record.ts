@@ -195,9 +195,11 @@ function decodeText(src: string, start: number, end: number, given: Syntax | und
   if (headerAt(src, start, end)) {
     const header = knownHeaderSyntax(src, start, end) ?? syntaxOf(readHeaderDelimiters(src.slice(start, end), at), at);
     if (!clean) checkRestricted(src.slice(start, end), header, at);
-    // `H`, the field delimiter and the three others (readHeaderDelimiters made
-    // sure), then the field delimiter again if any field follows.
-    if (end - start > 5) canonical = scanFields(src, start + 6, end, header, values);
+    // `H`, the field delimiter and the one to three others it declares
+    // (readHeaderDelimiters made sure), then the field delimiter again if any
+    // field follows.
+    const definitionEnd = start + 2 + delimiterDefinition(header.d).length;
+    if (end > definitionEnd) canonical = scanFields(src, definitionEnd + 1, end, header, values);
     // The record's own copy of the delimiters: a flow may change it, the table must not change with it.
     const { field, repeat, component, escape } = header.d;
     record = headerRecord({ field, repeat, component, escape }, values);
@@ -357,6 +359,7 @@ function restrictedError(text: string, at: number, field: number, position: Astm
 function encodeCanonical(record: AstmRecord, given: Syntax | undefined, at: AstmPosition): string {
   if (record.type === 'raw') return encodeRaw(record.text, given?.d, at);
   if (record.type === 'H') {
+    // An H writes back what it declared, fewer than four delimiters included (syntaxOf accepts them).
     const s = syntaxOf(record.delimiters, at, 2);
     return 'H' + s.d.field + delimiterDefinition(s.d) + namedFields(record, HEADER_FIELDS, 3, s, at);
   }

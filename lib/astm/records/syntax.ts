@@ -6,7 +6,7 @@
  * comparison, instead of testing each against four delimiters and a regular
  * expression (npm run bench, section 1).
  */
-import { checkDelimiters, type Delimiters } from './delimiters';
+import { checkDeclaredDelimiters, checkDelimiters, type Delimiters } from './delimiters';
 import type { AstmPosition } from './errors';
 
 /** A character that is data and nothing else. */
@@ -19,12 +19,15 @@ export const ESCAPE = 4;
 export const RESTRICTED = 5;
 
 export interface Syntax {
+  /** The delimiters; a role the H record left out is '' (delimiters.ts), and nothing is split on it. */
   readonly d: Delimiters;
+  /** All four are there: what the encoder needs to write components and repeats (and what our downloads declare). */
+  readonly full: boolean;
   /** The class of each character below U+0100; characters from U+0100 on are plain unless a delimiter is one. */
   readonly classes: Uint8Array;
   /** The delimiters from U+0100 on, if any (checkDelimiters allows any character that is no letter, digit, space or control). */
   readonly wide: string;
-  /** The delimiters' character codes, for writers of bytes (writer.ts; only used when `wide` is empty). */
+  /** The delimiters' character codes, for writers of bytes (writer.ts; only used when `wide` is empty and `full`). */
   readonly fieldCode: number;
   readonly repeatCode: number;
   readonly componentCode: number;
@@ -94,25 +97,28 @@ const KNOWN_MAX = 64;
 
 /**
  * The table for a delimiter set. A set seen before costs a lookup; a new one
- * is checked first (checkDelimiters: four different single characters that
- * are no letter, digit, space or control), so AstmDelimiterError names `at`
- * and `field`. The position is put together only for an error: the encoder
- * asks for the H record's table once per message, and an object spread per
- * call was a fifth of its time (npm run bench, section 1).
+ * is checked first: as an H record may declare it (checkDeclaredDelimiters:
+ * the field delimiter and one to three more, different, no letter, digit,
+ * space or control), or with `all` as one we write with (checkDelimiters: all
+ * four). AstmDelimiterError names `at` and `field`; the position is put
+ * together only for an error: the encoder asks for the H record's table once
+ * per message, and an object spread per call was a fifth of its time (npm run
+ * bench, section 1).
  */
-export function syntaxOf(d: Delimiters, at: AstmPosition = {}, field?: number): Syntax {
+export function syntaxOf(d: Delimiters, at: AstmPosition = {}, field?: number, all = false): Syntax {
   // Not an object (a flow's null, say): checkDelimiters says so.
   if (typeof d !== 'object' || d === null) checkDelimiters(d, positionOf(at, field));
   // The set of the last call, nearly always: four comparisons, no key to build.
   const last = lastSyntax;
-  if (last !== undefined && last.d.field === d.field && last.d.repeat === d.repeat && last.d.component === d.component && last.d.escape === d.escape) return last;
+  if (last !== undefined && (last.full || !all) && last.d.field === d.field && last.d.repeat === d.repeat && last.d.component === d.component && last.d.escape === d.escape) return last;
   const key = `${d.field}${d.repeat}${d.component}${d.escape}`;
   let syntax = known.get(key);
   // The key alone could match a set whose characters are spread differently
-  // (a field delimiter of `||` and an empty repeat, which checkDelimiters
-  // refuses): the four must be the same.
-  if (syntax === undefined || syntax.d.field !== d.field || syntax.d.repeat !== d.repeat || syntax.d.component !== d.component || syntax.d.escape !== d.escape) {
-    checkDelimiters(d, positionOf(at, field));
+  // (a field delimiter of `||` and an empty repeat, which the checks refuse):
+  // the four must be the same.
+  if (syntax === undefined || (all && !syntax.full) || syntax.d.field !== d.field || syntax.d.repeat !== d.repeat || syntax.d.component !== d.component || syntax.d.escape !== d.escape) {
+    if (all) checkDelimiters(d, positionOf(at, field));
+    else checkDeclaredDelimiters(d, positionOf(at, field));
     const classes = new Uint8Array(256);
     for (const c of RESTRICTED_CODES) classes[c] = RESTRICTED;
     let wide = '';
@@ -122,6 +128,8 @@ export function syntaxOf(d: Delimiters, at: AstmPosition = {}, field?: number): 
       [d.component, COMPONENT],
       [d.escape, ESCAPE],
     ] as const) {
+      // A role the H record left out ('') is in no table: nothing is split on it.
+      if (c === '') continue;
       const code = c.charCodeAt(0);
       if (code < 256) classes[code] = cls;
       else wide += c;
@@ -129,11 +137,12 @@ export function syntaxOf(d: Delimiters, at: AstmPosition = {}, field?: number): 
     // A copy of the delimiters: the syntax outlives the caller's object, which the caller may change.
     syntax = {
       d: { field: d.field, repeat: d.repeat, component: d.component, escape: d.escape },
+      full: d.repeat !== '' && d.component !== '' && d.escape !== '',
       classes,
       wide,
       fieldCode: d.field.charCodeAt(0),
-      repeatCode: d.repeat.charCodeAt(0),
-      componentCode: d.component.charCodeAt(0),
+      repeatCode: d.repeat === '' ? -1 : d.repeat.charCodeAt(0),
+      componentCode: d.component === '' ? -1 : d.component.charCodeAt(0),
     };
     if (known.size >= KNOWN_MAX) known.delete(known.keys().next().value as string);
     known.set(key, syntax);
@@ -148,6 +157,13 @@ function positionOf(at: AstmPosition, field: number | undefined): AstmPosition {
   return field === undefined ? at : { ...at, field };
 }
 
+/** Whether a text holds any of the delimiters (memchr passes: for long texts, see LONG_TEXT). */
+export function holdsDelimiter(text: string, s: Syntax): boolean {
+  const { field, repeat, component, escape } = s.d;
+  // A role the H record left out ('') is held by no text (includes('') would say every one).
+  return text.includes(field) || (repeat !== '' && text.includes(repeat)) || (component !== '' && text.includes(component)) || (escape !== '' && text.includes(escape));
+}
+
 /** The class of a character from U+0100 on (the table covers the ones below). */
 export function wideClass(code: number, s: Syntax): number {
   if (s.wide === '') return PLAIN;
@@ -160,8 +176,9 @@ export function wideClass(code: number, s: Syntax): number {
 }
 
 /**
- * The syntax the H record from `start` to `end` declares, when it declares a
- * set already known (and so already checked): every message starts with an H,
+ * The syntax the H record from `start` to `end` declares, when it declares
+ * all four delimiters and a set already known (and so already checked): every
+ * message starts with an H,
  * and this costs a comparison where readHeaderDelimiters checks the set
  * again. undefined for a new set or any other form of header, which
  * readHeaderDelimiters then reads (and refuses with its reasons). The caller
@@ -174,7 +191,8 @@ export function knownHeaderSyntax(src: string, start: number, end: number): Synt
   if (lastHeader !== undefined && src.startsWith(lastHeader.key, start + 1)) return lastHeader.syntax;
   const key = src.slice(start + 1, start + 5);
   const syntax = known.get(key);
-  if (syntax !== undefined) lastHeader = { key, syntax };
+  if (syntax === undefined || !syntax.full) return undefined;
+  lastHeader = { key, syntax };
   return syntax;
 }
 
@@ -193,7 +211,9 @@ export function nextDelimiter(text: string, from: number, end: number, s: Syntax
   for (let k = 0; k < 4; k++) {
     let at = after[k]!;
     if (at !== -1 && at < from) {
-      at = text.indexOf(k === 0 ? d.field : k === 1 ? d.repeat : k === 2 ? d.component : d.escape, from);
+      const c = k === 0 ? d.field : k === 1 ? d.repeat : k === 2 ? d.component : d.escape;
+      // A role the H record left out: never there (indexOf('') would find it everywhere).
+      at = c === '' ? -1 : text.indexOf(c, from);
       after[k] = at;
     }
     if (at >= 0 && at < next) next = at;

@@ -16,7 +16,7 @@ import { readable } from '../control';
 import type { Delimiters } from './delimiters';
 import { AstmEncodeError, type AstmPosition } from './errors';
 import { escapeText, unescapeText } from './escape';
-import { LONG_TEXT, PLAIN, firstRestricted, wideClass, type Syntax } from './syntax';
+import { LONG_TEXT, PLAIN, firstRestricted, holdsDelimiter, wideClass, type Syntax } from './syntax';
 import type { TextWriter } from './writer';
 
 export type AstmValue = string | string[] | string[][];
@@ -32,22 +32,33 @@ export function describeChar(c: string): string {
 
 /** The value of one field's text (the H record's delimiter field excepted). */
 export function decodeValue(text: string, d: Delimiters): AstmValue {
-  const repeats = text.split(d.repeat);
+  const repeats = splitOn(text, d.repeat);
   if (repeats.length === 1) {
-    const components = text.split(d.component);
+    const components = splitOn(text, d.component);
     if (components.length === 1) return unescapeText(text, d);
     return components.map((c) => unescapeText(c, d));
   }
-  return repeats.map((r) => r.split(d.component).map((c) => unescapeText(c, d)));
+  return repeats.map((r) => splitOn(r, d.component).map((c) => unescapeText(c, d)));
+}
+
+/** Pieces of text between delimiters; the whole text when the message declares no such delimiter (''). */
+function splitOn(text: string, delimiter: string): string[] {
+  return delimiter === '' ? [text] : text.split(delimiter);
 }
 
 /** The text of one field. Throws AstmEncodeError for values that are not an AstmValue. */
 export function encodeValue(value: unknown, d: Delimiters, at: AstmPosition = {}): string {
   if (typeof value === 'string') return encodeComponent(value, d, at);
   if (!Array.isArray(value) || value.length === 0) throw new AstmEncodeError(`value must be a string, an array of component strings or an array of repeats, got ${describe(value)}`, at);
-  if (value.every((c) => typeof c === 'string')) return value.map((c: string) => encodeComponent(c, d, at)).join(d.component);
+  if (value.every((c) => typeof c === 'string')) {
+    if (value.length > 1) declared(d, 'component', at);
+    return value.map((c: string) => encodeComponent(c, d, at)).join(d.component);
+  }
   if (value.every((r) => Array.isArray(r) && r.length > 0 && r.every((c) => typeof c === 'string'))) {
-    return (value as string[][]).map((r) => r.map((c) => encodeComponent(c, d, at)).join(d.component)).join(d.repeat);
+    const repeats = value as string[][];
+    if (repeats.length > 1) declared(d, 'repeat', at);
+    if (repeats.some((r) => r.length > 1)) declared(d, 'component', at);
+    return repeats.map((r) => r.map((c) => encodeComponent(c, d, at)).join(d.component)).join(d.repeat);
   }
   throw new AstmEncodeError('value must be a string, an array of component strings, or an array of repeats that are non-empty arrays of component strings', at);
 }
@@ -55,18 +66,30 @@ export function encodeValue(value: unknown, d: Delimiters, at: AstmPosition = {}
 function encodeComponent(text: string, d: Delimiters, at: AstmPosition): string {
   const bad = restrictedCharAt(text);
   if (bad >= 0) throw new AstmEncodeError(`${describeChar(text.charAt(bad))} cannot be sent inside a value (it would end the record or the frame)`, at);
+  if (d.escape === '') {
+    // Without an escape character a delimiter in the text would split it on
+    // the way back; refuse rather than send a different value.
+    const held = [d.field, d.repeat, d.component].find((c) => c !== '' && text.includes(c));
+    if (held !== undefined) throw new AstmEncodeError(`${JSON.stringify(held)} cannot be written: the message declares no escape character`, at);
+  }
   return escapeText(text, d);
+}
+
+/** Components or repeats can only be written with a delimiter the message declares. */
+function declared(d: Delimiters, role: 'repeat' | 'component', at: AstmPosition): void {
+  if (d[role] === '') throw new AstmEncodeError(`a value with several ${role === 'repeat' ? 'repeats' : 'components'} cannot be written: the message declares no ${role} delimiter`, at);
 }
 
 /**
  * encodeValue for the record encoder: the same text and the same errors, for
- * delimiters checkDelimiters accepted. The field's position is a number, made
+ * delimiters syntaxOf accepted. The field's position is a number, made
  * into an AstmPosition only for an error: a record has a dozen fields and
  * nearly never an error.
  */
 export function encodeFieldValue(value: unknown, s: Syntax, at: AstmPosition, field: number): string {
   if (typeof value === 'string') return componentText(value, s, at, field);
-  if (!Array.isArray(value) || value.length === 0) return encodeValue(value, s.d, { ...at, field });
+  // A message that declares no repeat or component delimiter: encodeValue says what cannot be written.
+  if (!Array.isArray(value) || value.length === 0 || !s.full) return encodeValue(value, s.d, { ...at, field });
   // The shape is checked before any component is written, as encodeValue does,
   // so a value that is wrong in two ways fails the same way in both.
   let strings = true;
@@ -103,7 +126,8 @@ function componentText(text: string, s: Syntax, at: AstmPosition, field: number)
  */
 export function writeFieldValue(value: unknown, s: Syntax, w: TextWriter): boolean {
   if (typeof value === 'string') return writeComponent(value, s, w);
-  if (!Array.isArray(value) || value.length === 0) return false;
+  // Components and repeats only with all four delimiters declared; encodeFieldValue handles the rest.
+  if (!Array.isArray(value) || value.length === 0 || !s.full) return false;
   if (typeof value[0] === 'string') return writeComponents(value, s, w);
   for (let i = 0; i < value.length; i++) {
     const r: unknown = value[i];
@@ -127,8 +151,9 @@ function writeComponents(components: unknown[], s: Syntax, w: TextWriter): boole
 function writeComponent(text: string, s: Syntax, w: TextWriter): boolean {
   if (w.plain(text, s)) return true;
   // Something to escape, a restricted character (refused with its position
-  // by the caller's fallback), or a wide character.
-  if (firstRestricted(text) >= 0) return false;
+  // by the caller's fallback), or a wide character. Without an escape
+  // character a delimiter cannot be written: the fallback refuses it.
+  if (s.d.escape === '' || firstRestricted(text) >= 0) return false;
   return w.text(escapeText(text, s.d));
 }
 
@@ -136,8 +161,7 @@ function writeComponent(text: string, s: Syntax, w: TextWriter): boolean {
 function isPlain(text: string, s: Syntax): boolean {
   if (text.length >= LONG_TEXT) {
     // Long data (a base64 histogram): memchr passes (syntax.ts, LONG_TEXT).
-    const { field, repeat, component, escape } = s.d;
-    return !(text.includes(field) || text.includes(repeat) || text.includes(component) || text.includes(escape)) && firstRestricted(text) < 0;
+    return !holdsDelimiter(text, s) && firstRestricted(text) < 0;
   }
   const classes = s.classes;
   for (let i = 0; i < text.length; i++) {

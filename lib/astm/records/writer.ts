@@ -12,7 +12,7 @@
  * encoder writes that record, or the message, the way it always did, with
  * strings.
  */
-import { LONG_TEXT, firstRestricted, type Syntax } from './syntax';
+import { LONG_TEXT, firstRestricted, holdsDelimiter, type Syntax } from './syntax';
 
 /** A writer that grew past this is not kept for the next message. */
 const KEEP_MAX = 1 << 20;
@@ -76,8 +76,7 @@ export class TextWriter {
    * look at each character.
    */
   private longPlain(text: string, s: Syntax): boolean {
-    const { field, repeat, component, escape } = s.d;
-    if (text.includes(field) || text.includes(repeat) || text.includes(component) || text.includes(escape) || firstRestricted(text) >= 0) return false;
+    if (holdsDelimiter(text, s) || firstRestricted(text) >= 0) return false;
     return this.ascii(text) || this.text(text);
   }
 

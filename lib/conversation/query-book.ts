@@ -15,8 +15,8 @@
  * `maxEntries`. A cancel is honoured for `retainMs`; after that the sample
  * counts as never queried.
  */
-import type { DialectProfile } from '../dialects';
-import type { LabEvent, QueriedSample } from './types';
+import type { DialectProfile } from '../astm/dialects';
+import type { LabEvent, QueriedSample } from '../astm/lab/types';
 
 export type QueryDecision =
   | { send: true; queried: true; query: QueriedSample }

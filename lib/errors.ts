@@ -1,7 +1,9 @@
 /**
- * The one error type the LIS layer throws. It carries only what is safe to show
- * an operator (never request headers, so never the Bearer token) and what a
- * flow needs to decide what to do next.
+ * The bridge's one error type and its codes, for every layer: the LIS client,
+ * the analyzer links, the message nodes, the journal. It carries only what is
+ * safe to show an operator (never request headers, so never the Bearer token)
+ * and what a flow needs to decide what to do next; Catch nodes get it as
+ * msg.error.
  */
 export type LisErrorCode =
   | 'NOT_CONFIGURED' // no URL for the endpoint, or a ${VAR} that is not set
@@ -90,4 +92,9 @@ export class LisError extends Error {
 
 export function invalidInput(message: string, errors: string[]): LisError {
   return new LisError(errors.length > 0 ? `${message}: ${errors.join('; ')}` : message, { code: 'INVALID_INPUT', errors });
+}
+
+/** The text of anything thrown, for messages and logs. */
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }

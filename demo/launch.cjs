@@ -1,0 +1,120 @@
+'use strict';
+/**
+ * `npm start`: builds only when a source the demo runs is newer than what was
+ * built from it (a full `tsc` takes most of a start), then runs the demo
+ * (dist/demo/start.js) in this same process.
+ *
+ * package.json starts this with `exec node ...` so that npm's shell hands
+ * over to it: npm forwards SIGINT and SIGTERM to its child, and a shell in
+ * between would keep SIGINT to itself and die of SIGTERM, leaving the demo
+ * running without a parent.
+ *
+ * Plain JavaScript on purpose: it has to run in a clone that was never built.
+ */
+const { spawn } = require('node:child_process');
+const { existsSync, readdirSync, statSync } = require('node:fs');
+const { join, relative } = require('node:path');
+
+const ROOT = join(__dirname, '..');
+const DIST = join(ROOT, 'dist');
+
+/** Every file below `dir` (relative to ROOT), or none when it does not exist. */
+function files(dir) {
+  const abs = join(ROOT, dir);
+  if (!existsSync(abs)) return [];
+  return readdirSync(abs, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(ROOT, join(e.parentPath ?? e.path, e.name)));
+}
+
+function mtime(path) {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Why a build is needed (a source whose build output is missing or older
+ * than it), or undefined when everything the demo runs is built. Sources the demo does not
+ * run (test/, bench/) are left to `npm test` and `npm run bench`, which build.
+ */
+function whyBuild() {
+  const pairs = [];
+  for (const dir of ['lib', 'nodes', 'demo']) {
+    for (const file of files(dir)) {
+      if (file.endsWith('.ts') && !file.endsWith('.d.ts')) pairs.push([file, join(DIST, file.replace(/\.ts$/, '.js'))]);
+    }
+  }
+  // What scripts/build.mjs copies beside the compiled nodes.
+  for (const file of files('nodes')) {
+    const editorFile = /^nodes[\\/][^\\/]+\.html$/.test(file);
+    if (editorFile || file.startsWith(join('nodes', 'locales'))) pairs.push([file, join(DIST, file)]);
+  }
+  for (const file of files('icons')) pairs.push([file, join(DIST, 'nodes', file)]);
+  // A change to how things are built makes every output suspect: compare with the oldest one.
+  const built = pairs.map(([, out]) => mtime(out));
+  const oldest = built.some((t) => t === undefined) ? undefined : Math.min(...built);
+  for (const file of ['tsconfig.json', 'package.json', join('scripts', 'build.mjs')]) pairs.push([file, undefined]);
+  for (const [source, out] of pairs) {
+    const sourceTime = mtime(join(ROOT, source));
+    if (sourceTime === undefined) continue;
+    const outTime = out === undefined ? oldest : mtime(out);
+    if (outTime === undefined && !existsSync(DIST)) return 'this clone is not built yet';
+    if (outTime === undefined && out !== undefined) return `${relative(ROOT, out)} is missing`;
+    if (outTime === undefined || outTime < sourceTime) return `${source} changed since the last build`;
+  }
+  return undefined;
+}
+
+/** `npm run build` in its own process group, so a signal can stop all of it (npm, its shell, tsc). */
+function build() {
+  const npm = process.env.npm_execpath;
+  const child = npm
+    ? spawn(process.execPath, [npm, 'run', 'build'], { cwd: ROOT, stdio: 'inherit', detached: true })
+    : spawn('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit', detached: true });
+  let signalled;
+  const onSignal = (signal) => {
+    signalled = signal;
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+  };
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const s of signals) process.on(s, onSignal);
+  return new Promise((resolve) => {
+    child.once('error', (err) => {
+      process.stderr.write(`[demo] cannot run npm run build: ${err.message}\n`);
+      resolve({ ok: false });
+    });
+    child.once('close', (code) => {
+      for (const s of signals) process.off(s, onSignal);
+      resolve({ ok: code === 0 && signalled === undefined, signalled });
+    });
+  });
+}
+
+async function launch() {
+  const why = whyBuild();
+  if (why !== undefined) {
+    process.stdout.write(`[demo] ${why}: building (npm run build)\n`);
+    const { ok, signalled } = await build();
+    if (signalled) return 0;
+    if (!ok) {
+      process.stderr.write('[demo] npm start failed: the build failed (see above); nothing was started\n');
+      return 1;
+    }
+  }
+  return require(join(DIST, 'demo', 'start.js')).main(process.env);
+}
+
+launch().then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`[demo] npm start failed: ${err && err.stack ? err.stack : String(err)}\n`);
+    process.exit(1);
+  },
+);

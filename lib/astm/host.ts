@@ -1,0 +1,93 @@
+/**
+ * The computer's side of ASTM in one analyzer's dialect: a received message
+ * read into what goes where (queries to the host conversation, result batches
+ * for the LIS, QC and unplaceable results kept aside), and the conversation
+ * answering with orders and "no information" written in the dialect.
+ * astm-message is the Node-RED adapter of this.
+ */
+import { findProfile, type DialectProfile } from './dialects';
+import { buildNoInformation, buildOrderMessage, labEventsOf, type InstrumentResult, type LabOrder } from './lab';
+import { HostConversation, type ConversationAction, type ConversationRules } from '../conversation/host-conversation';
+
+export type HostOutput<C> =
+  | ConversationAction<C>
+  /** Patient results of one sample group: one batch for the LIS, numbered within its message. */
+  | { type: 'results'; results: InstrumentResult[]; problems: string[]; orderedTests: string[]; part: number }
+  /** QC results, results that belong to no sample, or a message that is neither: never sent to the LIS as patient results. */
+  | { type: 'aside'; topic: 'qc' | 'unassigned' | 'other'; payload: unknown; count: number; reasons: string[] };
+
+export interface ReadMessage<C> {
+  outputs: HostOutput<C>[];
+  /** Result batches made (the journal settles the message once each reached the LIS sender). */
+  parts: number;
+  /** The samples the message named, for an operator looking for it. */
+  samples: string[];
+}
+
+export class AstmHost<C> {
+  readonly conversation: HostConversation<C>;
+
+  constructor(
+    readonly dialect: DialectProfile,
+    private readonly timeZone: string,
+  ) {
+    this.conversation = new HostConversation<C>(conversationRules(dialect), {
+      order: (order, at) => buildOrderMessage(order, dialect, { ...at, timeZone }),
+      noInformation: (sample, at) => buildNoInformation(sample, dialect, { ...at, timeZone, queried: true }),
+    });
+  }
+
+  /** A message from the analyzer on `link`; a replay (stored before a restart) gets no answers to its queries. */
+  read(bytes: Buffer, link: string, now: number, context: C, replay: boolean): ReadMessage<C> {
+    const outputs: HostOutput<C>[] = [];
+    const samples = new Set<string>();
+    let parts = 0;
+    for (const event of labEventsOf(bytes, this.dialect, this.timeZone)) {
+      if (event.type === 'query') {
+        event.samples.forEach((q) => samples.add(q.sampleNumber));
+        outputs.push(...this.conversation.query(link, event, now, context, replay));
+      } else if (event.type === 'results') {
+        event.results.forEach((x) => samples.add(x.SampleNumber));
+        const orderedTests = this.conversation.orderedTests(event.results.map((x) => x.SampleNumber), now);
+        outputs.push({ type: 'results', results: event.results, problems: event.problems, orderedTests, part: parts++ });
+      } else if (event.type === 'other') {
+        outputs.push({ type: 'aside', topic: 'other', payload: { reason: event.reason, text: this.text(bytes) }, count: 0, reasons: [event.reason] });
+      } else if (event.type === 'qc') {
+        outputs.push({ type: 'aside', topic: 'qc', payload: event.results, count: event.results.length, reasons: [] });
+      } else {
+        outputs.push({ type: 'aside', topic: 'unassigned', payload: event.items, count: event.items.length, reasons: event.items.map((i) => i.reason) });
+      }
+    }
+    return { outputs, parts, samples: [...samples] };
+  }
+
+  /** Text for the analyzer as the bytes its dialect's character set makes of it. */
+  bytes(text: string): Buffer {
+    return Buffer.from(text, this.dialect.charset === 'utf8' ? 'utf8' : 'latin1');
+  }
+
+  private text(bytes: Buffer): string {
+    return bytes.toString(this.dialect.charset === 'utf8' ? 'utf8' : 'latin1');
+  }
+}
+
+/** Why a dialect id and site time zone cannot make a host, or undefined when they can. */
+export function hostSettingsProblem(dialectId: string, timeZone: string): string | undefined {
+  if (!findProfile(dialectId)) return `unknown dialect ${JSON.stringify(dialectId)}`;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone });
+    return undefined;
+  } catch {
+    return `unknown time zone ${JSON.stringify(timeZone)} (expected an IANA name such as Europe/Berlin)`;
+  }
+}
+
+/** A LIS order after test-mapper: what astm-message downloads. */
+export function isLabOrder(payload: unknown): payload is LabOrder {
+  return typeof payload === 'object' && payload !== null && Array.isArray((payload as { instrumentTests?: unknown }).instrumentTests) && typeof (payload as { SampleNumber?: unknown }).SampleNumber === 'string';
+}
+
+/** What the conversation needs of a dialect. */
+function conversationRules(d: DialectProfile): ConversationRules {
+  return { id: d.id, label: d.label, queryDeadlineMs: d.queryDeadlineMs, acceptsUnsolicitedOrders: d.acceptsUnsolicitedOrders, canDownload: d.order !== undefined, anonymousNoInformation: d.noOrder?.form === 'terminator' };
+}

@@ -1,0 +1,132 @@
+/**
+ * The result journal's side of an analyzer-link node (astm-link now, the HL7
+ * link next): store each message before its final ACK (lib/journal/LinkStore),
+ * replay what never reached the LIS when the flows start, report what is
+ * stuck (at start and whenever a replay is given up on), and the operator's
+ * admin routes to replay or dismiss a stuck message.
+ */
+import type { Node, NodeAPI } from 'node-red';
+import type { Request, Response } from 'express';
+import { LinkStore, type PassedOn } from '../../lib/journal/link-store';
+import type { MessageRecord, ResultJournal } from '../../lib/journal/journal';
+import { LisError, messageOf } from '../../lib/errors';
+import { adminUser, answerError, installRoutesOnce } from './admin';
+import { journalFor } from './journal';
+import { sharedTexts, type StatusReporter, type Texts } from './status';
+
+/** A replayed message not settled this long after its replay is given up on (stuck) and reported. */
+const STUCK_AFTER_MS = 60_000;
+
+/** Deployed link nodes by id, for the admin route that replays a stuck message. */
+const replayers = new Map<string, (id: string) => Promise<void>>();
+
+export interface LinkJournal {
+  store: LinkStore;
+  /** The node is closing: messages being stored finish, and unsettled replays are listed as stuck. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the journal for a link node; `passOn` hands a stored (or replayed)
+ * message to the flow. Every failure reaches the node's status and Catch nodes.
+ */
+export function linkJournal(RED: NodeAPI, node: Node, status: StatusReporter, t: Texts, carriesResults: (bytes: Uint8Array) => boolean, passOn: (m: PassedOn) => void): LinkJournal {
+  installRoutesOnce(RED, 'stuck', () => installStuckRoutes(RED));
+  const r = sharedTexts(RED, 'runtime');
+  const journal = journalFor(RED);
+  const store = new LinkStore(
+    journal,
+    node.id,
+    {
+      warn: (text) => node.warn(text),
+      failed: (err, bytes) => {
+        status.failed(err);
+        node.error(err, { payload: bytes, error: err.toMsgError() });
+      },
+    },
+    { carriesResults },
+  );
+  journal.catch((err: unknown) => {
+    const e = new LisError(r('journalNotOpened', { reason: messageOf(err) }), { code: 'JOURNAL' });
+    status.failed(e);
+    node.error(e, { payload: undefined, error: e.toMsgError() });
+  });
+
+  let closed = false;
+  /** Each stuck message: a STUCK error with its samples for Catch nodes, and a red status. */
+  const reportStuck = (stuck: MessageRecord[]): void => {
+    if (stuck.length === 0) return;
+    for (const m of stuck) {
+      const samples = m.samples?.length ? r('stuckSamples', { samples: m.samples.join(', ') }) : r('stuckSamplesUnknown');
+      const err = new LisError(r('stuck', { id: m.id, at: new Date(m.at).toISOString(), samples, why: m.stuck ?? r('stuckAfterReplay') }), { code: 'STUCK' });
+      node.error(err, { payload: { id: m.id, samples: m.samples ?? [], receivedAt: new Date(m.at).toISOString() }, error: err.toMsgError() });
+    }
+    node.status({ fill: 'red', shape: 'ring', text: t('stuck', { n: stuck.length }) });
+  };
+  /** Messages stored before a restart (or redeploy) but never handed to the LIS: processed again. */
+  const replay = async (): Promise<void> => {
+    if (closed) return;
+    // What earlier runs gave up on is said first: it waits for an operator, not for this start.
+    reportStuck((await journal).stuck().filter((m) => m.link === node.id && m.stuck !== undefined));
+    const n = await store.replay(passOn);
+    if (n > 0) {
+      node.warn(r('replayed', { n }));
+      node.status({ fill: 'yellow', shape: 'dot', text: t('replayed', { n }) });
+    }
+  };
+  const onFlowsStarted = () => void replay().catch((err: unknown) => node.error(err));
+  RED.events.once('flows:started', onFlowsStarted);
+  const timer = setInterval(() => {
+    store.giveUp(Date.now(), STUCK_AFTER_MS, r('stuckLate', { s: STUCK_AFTER_MS / 1000 })).then(reportStuck, (err: unknown) => node.warn(messageOf(err)));
+  }, 10_000);
+  timer.unref();
+  replayers.set(node.id, (id) => store.replayStuck(id, passOn));
+
+  return {
+    store,
+    async close() {
+      closed = true;
+      clearInterval(timer);
+      RED.events.removeListener('flows:started', onFlowsStarted);
+      replayers.delete(node.id);
+      // A message being stored finishes first, so the next start finds it in the journal.
+      for (const m of await store.close()) {
+        node.warn(r('stuckAtStop', { id: m.id, samples: m.samples?.join(', ') || r('samplesUnknown') }));
+      }
+    },
+  };
+}
+
+/**
+ * A stuck message (stored, replayed after a restart, and still never handed
+ * to the LIS, e.g. its tests were not mapped) waits for an operator: replay
+ * it once more after fixing the cause, or dismiss it.
+ */
+function installStuckRoutes(RED: NodeAPI): void {
+  const admin = RED.httpAdmin as unknown as { post: (path: string, ...h: unknown[]) => void };
+  const withStuck = (act: (journal: ResultJournal, link: string, id: string, req: Request) => Promise<void>) => (req: Request, res: Response) => {
+    const id = String(req.params.id);
+    journalFor(RED)
+      .then(async (journal) => {
+        const m = journal.stuck().find((x) => x.id === id);
+        if (!m) return answerError(res, 404, `no stuck message ${id}`);
+        try {
+          await act(journal, m.link, id, req);
+          res.json({ id, link: m.link });
+        } catch (err) {
+          answerError(res, 409, err);
+        }
+      })
+      .catch((err: unknown) => answerError(res, 500, err));
+  };
+  admin.post(
+    '/lis-bridge/stuck/:id/replay',
+    RED.auth.needsPermission('lis.write'),
+    withStuck(async (_journal, link, id) => {
+      const replay = replayers.get(link);
+      if (!replay) throw new Error(`the astm-link node ${link} that received message ${id} is not deployed (or its journal is off)`);
+      await replay(id);
+    }),
+  );
+  admin.post('/lis-bridge/stuck/:id/dismiss', RED.auth.needsPermission('lis.write'), withStuck((journal, _link, id, req) => journal.dismiss(id, adminUser(req))));
+}

@@ -1,0 +1,66 @@
+// One table per node's numeric settings: the runtime reads them with it, and the built editor dialogs carry
+// the same defaults, ranges and placeholders (scripts/build.mjs writes them from the table).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import vm from 'node:vm';
+import { NODE_SETTINGS, readNodeSettings, type NumericSetting } from '../../lib/settings/node-settings';
+import { DEFAULT_OPTIONS } from '../../lib/astm/link/options';
+import { DEFAULT_TUNING } from '../../lib/lis/client';
+
+/** The built dialogs sit beside the built nodes (this file runs as dist/test/unit/...). */
+const BUILT_NODES = join(__dirname, '..', '..', 'nodes');
+
+interface Definition {
+  defaults: Record<string, { value: unknown; validate?: (v: unknown) => true | string }>;
+}
+
+/** Runs a built dialog's scripts against a stand-in RED and returns what it registered. */
+function registered(type: string): { definition: Definition; html: string } {
+  const html = readFileSync(join(BUILT_NODES, `${type}.html`), 'utf8');
+  let definition: Definition | undefined;
+  const RED = {
+    nodes: { registerType: (name: string, def: Definition) => (name === type ? (definition = def) : undefined) },
+    _: (key: string, vars: Record<string, unknown>) => `${key} ${JSON.stringify(vars)}`,
+  };
+  // Only the script that registers the node: others (a sidebar) need the whole editor.
+  for (const m of html.matchAll(/<script type="text\/javascript">([\s\S]*?)<\/script>/g)) {
+    if (m[1]!.includes(`registerType('${type}'`)) vm.runInNewContext(m[1]!, { RED });
+  }
+  assert.ok(definition, `${type}.html registers ${type}`);
+  return { definition, html };
+}
+
+describe('node settings', () => {
+  it('takes the runtime\'s own defaults: LIS1-A\'s timers for astm-link, the spec\'s for lis-config', () => {
+    assert.equal(NODE_SETTINGS['astm-link'].replyTimeoutMs.default, DEFAULT_OPTIONS.replyTimeoutMs);
+    assert.equal(NODE_SETTINGS['lis-config'].timeout.default, DEFAULT_TUNING.timeoutMs);
+  });
+
+  it('reads empty fields as the defaults and refuses, by name, a value out of range', () => {
+    assert.deepEqual(readNodeSettings('lis-push-in', { localApiPort: '', bodyLimit: ' 20 ' }).values, { localApiPort: 8181, bodyLimit: 20, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 });
+    assert.deepEqual(readNodeSettings('lis-push-in', { localApiPort: '70000' }).errors, ['localApiPort must be a whole number from 0 to 65535, not "70000"']);
+    assert.deepEqual(readNodeSettings('astm-link', { busyWaitMs: 'soon' }).errors, ['busyWaitMs must be a whole number of at least 0, not "soon"']);
+  });
+
+  for (const [type, table] of Object.entries(NODE_SETTINGS) as Array<[string, Record<string, NumericSetting>]>) {
+    it(`${type}: the built dialog has the table's defaults and ranges, and no placeholder left unfilled`, () => {
+      const { definition, html } = registered(type);
+      assert.ok(!html.includes('/*@settings*/') && !html.includes('@@default.'), 'every marker replaced');
+      for (const [key, s] of Object.entries(table)) {
+        const d = definition.defaults[key];
+        assert.ok(d, `${key} in the dialog's defaults`);
+        assert.equal(d.value, s.default, `${key} default`);
+        assert.equal(d.validate!(''), true, `${key}: empty means the default`);
+        assert.equal(d.validate!(undefined), true, `${key}: absent (an older flow) means the default`);
+        assert.equal(d.validate!(String(s.default)), true);
+        assert.equal(d.validate!(String(s.min)), true);
+        if (s.min > 0) assert.equal(typeof d.validate!(String(s.min - 1)), 'string', `${key}: below ${s.min} refused`);
+        if (s.max !== undefined) assert.equal(typeof d.validate!(String(s.max + 1)), 'string', `${key}: above ${s.max} refused`);
+        assert.equal(typeof d.validate!('1.5'), 'string', `${key}: not whole`);
+        assert.equal(readNodeSettings(type as keyof typeof NODE_SETTINGS, { [key]: String(s.min) }).errors.length, 0, 'the runtime takes what the dialog takes');
+      }
+    });
+  }
+});
