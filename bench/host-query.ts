@@ -197,10 +197,10 @@ export async function benchHostQuery(report: Report, queries: number, profile: b
     const o = summaries(ours);
     const c = summaries(core);
     const section = '4 host query overhead';
-    report.add({ key: 'hostQuery.ours.p50', section, label: 'scan -> first download byte minus LIS time, p50 (our nodes, TCP)', value: o.overhead.p50, unit: 'ms', better: 'lower', note: `${o.overhead.n} queries` });
-    report.add({ key: 'hostQuery.ours.p99', section, label: 'same, p99', value: o.overhead.p99, unit: 'ms', better: 'lower', goal: { text: '< 2 ms', met: o.overhead.p99 < 2 } });
-    report.add({ key: 'hostQuery.core.p50', section, label: 'same LIS call by core http request node, p50', value: c.overhead.p50, unit: 'ms', better: 'lower', note: `${c.overhead.n} calls` });
-    report.add({ key: 'hostQuery.core.p99', section, label: 'core http request node, p99', value: c.overhead.p99, unit: 'ms', better: 'lower' });
+    report.add({ key: 'hostQuery.ours.p50', section, label: 'scan -> first download byte minus LIS time, p50 (our nodes, TCP)', value: o.overhead.p50, unit: 'ms', note: `${o.overhead.n} queries` });
+    report.add({ key: 'hostQuery.ours.p99', section, label: 'same, p99', value: o.overhead.p99, unit: 'ms', goal: { text: '< 2 ms', met: o.overhead.p99 < 2 } });
+    report.add({ key: 'hostQuery.core.p50', section, label: 'same LIS call by core http request node, p50', value: c.overhead.p50, unit: 'ms', note: `${c.overhead.n} calls` });
+    report.add({ key: 'hostQuery.core.p99', section, label: 'core http request node, p99', value: c.overhead.p99, unit: 'ms' });
     report.add({ key: 'hostQuery.ratio.p50', section, label: 'ratio ours / core http request, p50', value: o.overhead.p50 / c.overhead.p50, unit: 'x' });
     report.add({ key: 'hostQuery.ratio.p99', section, label: 'ratio ours / core http request, p99', value: o.overhead.p99 / c.overhead.p99, unit: 'x' });
     report.detail('hostQuery', {

@@ -1,10 +1,9 @@
 /**
  * What a bench run produced: figures (one row of the table each), the goals
- * they are held to, and the raw details kept in results.json.
+ * they are held to, and the raw details kept in results.json. Which figures
+ * quick mode judges, and against what, is bench/limits.ts.
  */
 import { fmt } from './stats';
-
-export type Better = 'higher' | 'lower';
 
 export interface Goal {
   /** e.g. "> 0.95" */
@@ -13,7 +12,7 @@ export interface Goal {
 }
 
 export interface Figure {
-  /** Stable identifier, the key in results.json and the baseline. */
+  /** Stable identifier, the key in results.json and bench/limits.ts. */
   key: string;
   /** Section number and name, e.g. "2 link layer". */
   section: string;
@@ -21,8 +20,6 @@ export interface Figure {
   /** null: the figure could not be measured (see note). */
   value: number | null;
   unit: string;
-  /** Set for throughput and latency figures: those are compared with the baseline in quick mode. */
-  better?: Better;
   goal?: Goal;
   note?: string;
 }

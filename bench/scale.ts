@@ -141,10 +141,16 @@ function addFigures(report: Report, n: number, measured: Partial<Record<JournalV
   const both = (['on', 'off'] as const).flatMap((v) => (measured[v] ? [[v, measured[v]] as const] : []));
   // journal on keeps the keys the section always had; journal off gets its own.
   const key = (v: JournalVariant, what: string) => (v === 'on' ? `scale.${n}.${what}` : `scale.${n}.journalOff.${what}`);
-  for (const [v, m] of both) report.add({ key: key(v, 'resultsPerS'), section, label: `results delivered to the LIS per second, ${VARIANT_LABEL[v]}`, value: m.resultsPerS, unit: '/s', better: 'higher', note: `${m.uploads} uploads` });
-  for (const [v, m] of both) report.add({ key: key(v, 'cpuPer1000'), section, label: `Node-RED CPU per 1,000 results, ${VARIANT_LABEL[v]}`, value: m.cpuPer1000, unit: 's', better: 'lower' });
+  for (const [v, m] of both) report.add({ key: key(v, 'resultsPerS'), section, label: `results delivered to the LIS per second, ${VARIANT_LABEL[v]}`, value: m.resultsPerS, unit: '/s', note: `${m.uploads} uploads` });
+  for (const [v, m] of both) report.add({ key: key(v, 'cpuPer1000'), section, label: `Node-RED CPU per 1,000 results, ${VARIANT_LABEL[v]}`, value: m.cpuPer1000, unit: 's' });
   for (const [v, m] of both) report.add({ key: key(v, 'rssMiB'), section, label: `Node-RED resident memory (max in window), ${VARIANT_LABEL[v]}`, value: m.rssMiB, unit: 'MiB' });
-  for (const [v, m] of both) report.add({ key: key(v, 'latency.p99'), section, label: `upload -> LIS latency, p99, ${VARIANT_LABEL[v]}`, value: m.p99, unit: 'ms', better: 'lower' });
+  for (const [v, m] of both) report.add({ key: key(v, 'latency.p99'), section, label: `upload -> LIS latency, p99, ${VARIANT_LABEL[v]}`, value: m.p99, unit: 'ms' });
+  // The journal's cost as this run measured it, both variants side by side (bench/limits.ts judges these).
+  const { on, off } = measured;
+  if (on !== undefined && off !== undefined) {
+    report.add({ key: `scale.${n}.onOff.resultsPerS`, section, label: 'results/s, journal on / off*', value: on.resultsPerS / off.resultsPerS, unit: 'x' });
+    report.add({ key: `scale.${n}.onOff.cpuPer1000`, section, label: 'CPU per result, journal on / off*', value: on.cpuPer1000 / off.cpuPer1000, unit: 'x' });
+  }
   for (const [v, m] of both) {
     report.add({
       key: key(v, 'lost'),

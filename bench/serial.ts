@@ -84,8 +84,8 @@ export async function benchSerial(report: Report, sizes: SerialSizes, want: { pt
       const all = await waitFor(() => delivered() >= before + sizes.ptyMessages, 10_000);
       const s = summarize(latencies);
       const section = '2 link layer';
-      report.add({ key: 'link.pty.p50', section, label: 'frame -> ACK, pty + Node-RED serial nodes, p50', value: s.p50, unit: 'ms', better: 'lower', note: `${s.n} frames` });
-      report.add({ key: 'link.pty.p99', section, label: 'frame -> ACK, pty + Node-RED, p99', value: s.p99, unit: 'ms', better: 'lower' });
+      report.add({ key: 'link.pty.p50', section, label: 'frame -> ACK, pty + Node-RED serial nodes, p50', value: s.p50, unit: 'ms', note: `${s.n} frames` });
+      report.add({ key: 'link.pty.p99', section, label: 'frame -> ACK, pty + Node-RED, p99', value: s.p99, unit: 'ms' });
       report.add({ key: 'link.pty.max', section, label: 'frame -> ACK, pty + Node-RED, max', value: s.max, unit: 'ms' });
       report.detail('linkPty', { ...s, messages: sizes.ptyMessages, allDeliveredToLis: all, nodeRed, ...machineLoad() });
     }
@@ -119,7 +119,7 @@ export async function benchSerial(report: Report, sizes: SerialSizes, want: { pt
       report.add({ key: 'serial.lineMs', section, label: `line time of the ${bytes} bytes at ${BAUD} 8N1 (theory)`, value: lineMs / 1000, unit: 's' });
       report.add({ key: 'serial.wallMs', section, label: 'wall time, first byte to last byte', value: wallMs / 1000, unit: 's' });
       const ratio = lineMs / wallMs;
-      report.add({ key: 'serial.lineUse', section, label: 'line use (line time / wall time)', value: ratio, unit: '', better: 'higher', goal: { text: '> 0.95', met: ratio > 0.95 } });
+      report.add({ key: 'serial.lineUse', section, label: 'line use (line time / wall time)', value: ratio, unit: '', goal: { text: '> 0.95', met: ratio > 0.95 } });
       report.add({ key: 'serial.gap.p50', section, label: 'idle line between writes (ACK turnaround), p50', value: g.p50, unit: 'ms', note: `${g.n} gaps` });
       report.add({ key: 'serial.gap.p99', section, label: 'idle line between writes, p99', value: g.p99, unit: 'ms' });
       report.detail('serialLine', {

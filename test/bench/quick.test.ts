@@ -1,8 +1,9 @@
 /**
- * The bench's own machinery, in a few seconds: percentiles, the 2x regression
- * rule of quick mode, the UART pacing of section 3, reading a profile inside a
- * window, and the in-process sections on tiny sizes. No assertion depends on
- * how fast this machine is (the full bench is `npm run bench`).
+ * The bench's own machinery, in a few seconds: percentiles, the limits quick
+ * mode judges ratios by, the UART pacing of section 3, reading a profile
+ * inside a window, and the in-process sections on tiny sizes. No assertion
+ * depends on how fast this machine is, or on python3 being installed (the
+ * full bench is `npm run bench`).
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,15 +11,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryTransport } from '../../lib/sim';
-import { regressions, type Baseline } from '../../bench/baseline';
-import { benchCodec } from '../../bench/codec';
+import { decodeMessage } from '../../lib/astm/records';
+import { benchCodec, corpus, joinRecords, splitRecords, standardCorpus } from '../../bench/codec';
+import { LIMITS, judge, type Limit } from '../../bench/limits';
 import { benchLinkInProcess } from '../../bench/link-inprocess';
 import { summarizeProfile } from '../../bench/profile';
 import { Report, type Figure } from '../../bench/report';
 import { percentile, summarize } from '../../bench/stats';
 import { TappedTransport } from '../../bench/tap';
 
-const fig = (key: string, value: number, better?: 'higher' | 'lower'): Figure => ({ key, section: 's', label: key, value, unit: 'u', ...(better ? { better } : {}) });
+const fig = (key: string, value: number | null, unit = 'x'): Figure => ({ key, section: 's', label: key, value, unit });
 
 describe('bench statistics', () => {
   it('takes nearest-rank percentiles, so every figure is a measured value', () => {
@@ -32,23 +34,60 @@ describe('bench statistics', () => {
   });
 });
 
-describe('quick mode regression rule', () => {
-  const baseline: Baseline = {
-    machine: {},
-    figures: { tput: { value: 100, unit: 'MB/s', better: 'higher' }, lat: { value: 2, unit: 'ms', better: 'lower' } },
-  };
+describe('quick mode limits', () => {
+  const limits: Limit[] = [
+    { key: 'up', section: 1, min: 2, why: 'at least 2' },
+    { key: 'down', section: 4, max: 3, why: 'at most 3' },
+    { key: 'python', section: 1, min: 4, why: 'python-astm' },
+    { key: 'reference', section: 1, min: 0.5, unless: 'python', why: 'in-process stand-in' },
+  ];
 
-  it('fails a figure more than 2x worse than its baseline, in either direction of "better"', () => {
-    const { compared, found } = regressions([fig('tput', 49, 'higher'), fig('lat', 4.1, 'lower')], baseline);
-    assert.equal(compared, 2);
-    assert.deepEqual(found.map((r) => r.figure.key), ['tput', 'lat']);
-    assert.ok(Math.abs(found[1]!.factor - 2.05) < 1e-9);
+  it('fails a ratio beyond its limit, in either direction, and passes one on it', () => {
+    const judged = judge([fig('up', 1.9), fig('down', 3.1), fig('python', 4), fig('reference', 0.1)], limits);
+    assert.deepEqual(
+      judged.map((j) => [j.limit.key, j.within]),
+      [
+        ['up', false],
+        ['down', false],
+        ['python', true],
+      ],
+    );
+    assert.deepEqual(
+      judge([fig('up', 2), fig('down', 3)], limits).map((j) => j.within),
+      [true, true],
+    );
   });
 
-  it('lets through figures up to 2x worse, better ones, ungated ones and ones the baseline lacks', () => {
-    const { compared, found } = regressions([fig('tput', 50, 'higher'), fig('lat', 4, 'lower'), fig('lat', 0.1, 'lower'), fig('rss', 1e9), fig('new', 1, 'lower')], baseline);
-    assert.equal(compared, 3);
-    assert.deepEqual(found, []);
+  it('judges the in-process reference only when python-astm was not measured', () => {
+    const missing = judge([fig('python', null), fig('reference', 0.4)], limits);
+    assert.deepEqual(
+      missing.map((j) => [j.limit.key, j.within]),
+      [['reference', false]],
+    );
+    assert.deepEqual(judge([fig('reference', 0.4)], limits).map((j) => j.limit.key), ['reference']);
+  });
+
+  it('never judges an absolute figure, nor one that was not measured', () => {
+    const absolute = ['codec.decode.MBps', 'codec.encode.MBps', 'link.inprocess.p50', 'hostQuery.ours.p99', 'scale.200.resultsPerS', 'journal.append.w1.perS', 'journal.ack.on.p50'];
+    assert.deepEqual(judge(absolute.map((k) => fig(k, 1e-9))), []);
+    assert.deepEqual(judge([fig('serial.lineUse', Number.NaN)]), []);
+    for (const limit of LIMITS) {
+      assert.ok(!absolute.includes(limit.key), limit.key);
+      assert.ok(limit.min !== undefined || limit.max !== undefined, `${limit.key} has a limit`);
+      assert.ok(limit.section >= 1 && limit.section <= 6, `${limit.key} names its section`);
+    }
+  });
+});
+
+describe('section 1 references', () => {
+  it('split and join the standard-delimiter corpus back to its text', () => {
+    const texts = standardCorpus(corpus());
+    assert.ok(texts.length > 10);
+    for (const text of texts) {
+      assert.ok(text.startsWith('H|\\^&'));
+      assert.equal(joinRecords(splitRecords(text)), text);
+      assert.equal(splitRecords(text).length, decodeMessage(text).records.length);
+    }
   });
 });
 
@@ -112,15 +151,36 @@ describe('profile summary', () => {
 describe('in-process sections on tiny sizes', () => {
   it('measure the codec and the link layer and report every figure', () => {
     const report = new Report();
-    benchCodec(report, { bytes: 200_000, rounds: 2 });
+    benchCodec(report, { bytes: 200_000, rounds: 2, compareRounds: 2 }, undefined);
     benchLinkInProcess(report, 2_000);
-    for (const key of ['codec.decode.MBps', 'codec.decode.msgps', 'codec.encode.MBps', 'codec.encode.msgps', 'link.inprocess.p50', 'link.inprocess.p99', 'link.inprocess.max']) {
+    const keys = ['codec.decode.MBps', 'codec.decode.msgps', 'codec.encode.MBps', 'codec.encode.msgps', 'codec.std.decode.MBps', 'codec.split.decode.MBps', 'codec.decode.vsSplit', 'codec.encode.vsJoin', 'link.inprocess.p50', 'link.inprocess.p99', 'link.inprocess.max', 'link.bare.p50', 'link.inprocess.vsReference'];
+    for (const key of keys) {
       const f = report.get(key);
       assert.ok(f && f.value !== null && Number.isFinite(f.value) && f.value > 0, key);
     }
-    const link = report.details.linkInProcess as { all: { n: number }; framesWithoutAck: number };
+    const link = report.details.linkInProcess as { all: { n: number }; framesWithoutAck: number; bare: { naks: number } };
     assert.equal(link.all.n, 2_000);
     assert.equal(link.framesWithoutAck, 0, 'every corpus frame is ACKed');
+    assert.equal(link.bare.naks, 0, 'and the bare receiver agrees with every checksum');
     assert.match(report.table(), /decode throughput/);
+    // Without PYASTM_DIR the python-astm rows say why, and quick mode judges the in-process reference instead.
+    assert.match(report.get('codec.decode.vsPyastm')?.note ?? '', /not available: PYASTM_DIR is not set/);
+    assert.deepEqual(
+      judge(report.figures)
+        .map((j) => j.limit.key)
+        .filter((k) => k.startsWith('codec.')),
+      ['codec.decode.vsSplit', 'codec.encode.vsJoin'],
+    );
+  });
+
+  it('say why python-astm is missing when PYASTM_DIR does not hold it', () => {
+    const report = new Report();
+    const dir = mkdtempSync(join(tmpdir(), 'bench-no-pyastm-'));
+    try {
+      benchCodec(report, { bytes: 50_000, rounds: 1, compareRounds: 1 }, dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    assert.match(report.get('codec.encode.vsPyastm')?.note ?? '', /has no astm\/codec\.py/);
   });
 });

@@ -107,5 +107,5 @@ export function delimiterDefinition(d: Delimiters): string {
 }
 
 export function sameDelimiters(a: Delimiters, b: Delimiters): boolean {
-  return ROLES.every((r) => a[r] === b[r]);
+  return a.field === b.field && a.repeat === b.repeat && a.component === b.component && a.escape === b.escape;
 }

@@ -16,20 +16,14 @@ import { readable } from '../control';
 import type { Delimiters } from './delimiters';
 import { AstmEncodeError, type AstmPosition } from './errors';
 import { escapeText, unescapeText } from './escape';
+import { LONG_TEXT, PLAIN, firstRestricted, holdsDelimiter, wideClass, type Syntax } from './syntax';
+import type { TextWriter } from './writer';
 
 export type AstmValue = string | string[] | string[][];
 
-/**
- * Characters that may not appear in record text: CR ends a record, and LIS1-A
- * 6.6 reserves the others for the link layer (an ETX inside a value would end
- * the frame early).
- */
-const RESTRICTED = /[\x01-\x06\x0a\x0d\x10-\x17]/;
-
-/** Index of the first character that may not appear in record text, or -1. */
+/** Index of the first character that may not appear in record text, or -1 (syntax.ts says which they are). */
 export function restrictedCharAt(text: string): number {
-  const m = RESTRICTED.exec(text);
-  return m ? m.index : -1;
+  return firstRestricted(text);
 }
 
 export function describeChar(c: string): string {
@@ -84,6 +78,97 @@ function encodeComponent(text: string, d: Delimiters, at: AstmPosition): string 
 /** Components or repeats can only be written with a delimiter the message declares. */
 function declared(d: Delimiters, role: 'repeat' | 'component', at: AstmPosition): void {
   if (d[role] === '') throw new AstmEncodeError(`a value with several ${role === 'repeat' ? 'repeats' : 'components'} cannot be written: the message declares no ${role} delimiter`, at);
+}
+
+/**
+ * encodeValue for the record encoder: the same text and the same errors, for
+ * delimiters syntaxOf accepted. The field's position is a number, made
+ * into an AstmPosition only for an error: a record has a dozen fields and
+ * nearly never an error.
+ */
+export function encodeFieldValue(value: unknown, s: Syntax, at: AstmPosition, field: number): string {
+  if (typeof value === 'string') return componentText(value, s, at, field);
+  // A message that declares no repeat or component delimiter: encodeValue says what cannot be written.
+  if (!Array.isArray(value) || value.length === 0 || !s.full) return encodeValue(value, s.d, { ...at, field });
+  // The shape is checked before any component is written, as encodeValue does,
+  // so a value that is wrong in two ways fails the same way in both.
+  let strings = true;
+  for (let i = 0; i < value.length && strings; i++) strings = typeof value[i] === 'string';
+  if (strings) return componentsText(value as string[], s, at, field);
+  for (let i = 0; i < value.length; i++) {
+    const r: unknown = value[i];
+    if (!Array.isArray(r) || r.length === 0) return encodeValue(value, s.d, { ...at, field });
+    for (let k = 0; k < r.length; k++) if (typeof r[k] !== 'string') return encodeValue(value, s.d, { ...at, field });
+  }
+  let out = componentsText(value[0] as string[], s, at, field);
+  for (let i = 1; i < value.length; i++) out += s.d.repeat + componentsText(value[i] as string[], s, at, field);
+  return out;
+}
+
+/** Components joined by the component delimiter. */
+function componentsText(components: string[], s: Syntax, at: AstmPosition, field: number): string {
+  // Concatenation, not map and join: no array or closure per field (npm run bench, section 1).
+  let out = componentText(components[0]!, s, at, field);
+  for (let i = 1; i < components.length; i++) out += s.d.component + componentText(components[i]!, s, at, field);
+  return out;
+}
+
+/** One component's text: itself when nothing in it needs escaping (the rule), else encodeComponent's answer. */
+function componentText(text: string, s: Syntax, at: AstmPosition, field: number): string {
+  return isPlain(text, s) ? text : encodeComponent(text, s.d, { ...at, field });
+}
+
+/**
+ * encodeFieldValue into a TextWriter (writer.ts): false when the value is not
+ * written there (any shape but an AstmValue's, a restricted character, a
+ * character from U+0100 on), with some of it perhaps written. The caller then
+ * encodes the record with encodeFieldValue, which gives its text or its error.
+ */
+export function writeFieldValue(value: unknown, s: Syntax, w: TextWriter): boolean {
+  if (typeof value === 'string') return writeComponent(value, s, w);
+  // Components and repeats only with all four delimiters declared; encodeFieldValue handles the rest.
+  if (!Array.isArray(value) || value.length === 0 || !s.full) return false;
+  if (typeof value[0] === 'string') return writeComponents(value, s, w);
+  for (let i = 0; i < value.length; i++) {
+    const r: unknown = value[i];
+    if (!Array.isArray(r) || r.length === 0) return false;
+    if (i > 0) w.byte(s.repeatCode);
+    if (!writeComponents(r, s, w)) return false;
+  }
+  return true;
+}
+
+function writeComponents(components: unknown[], s: Syntax, w: TextWriter): boolean {
+  for (let i = 0; i < components.length; i++) {
+    const c = components[i];
+    if (typeof c !== 'string') return false;
+    if (i > 0) w.byte(s.componentCode);
+    if (!writeComponent(c, s, w)) return false;
+  }
+  return true;
+}
+
+function writeComponent(text: string, s: Syntax, w: TextWriter): boolean {
+  if (w.plain(text, s)) return true;
+  // Something to escape, a restricted character (refused with its position
+  // by the caller's fallback), or a wide character. Without an escape
+  // character a delimiter cannot be written: the fallback refuses it.
+  if (s.d.escape === '' || firstRestricted(text) >= 0) return false;
+  return w.text(escapeText(text, s.d));
+}
+
+/** Whether a component's text is written as it is: no delimiter, escape or restricted character in it. */
+function isPlain(text: string, s: Syntax): boolean {
+  if (text.length >= LONG_TEXT) {
+    // Long data (a base64 histogram): memchr passes (syntax.ts, LONG_TEXT).
+    return !holdsDelimiter(text, s) && firstRestricted(text) < 0;
+  }
+  const classes = s.classes;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c < 256 ? classes[c] : wideClass(c, s)) !== PLAIN) return false;
+  }
+  return true;
 }
 
 function describe(value: unknown): string {
