@@ -1,0 +1,141 @@
+/**
+ * An analyzer-link node, whatever the protocol (astm-link now, the HL7 link
+ * next): bytes from serial in / tcp in placed on the link of their connection
+ * (lib/sessions/LinkSessions), what the link writes sent on output 1 with its
+ * TCP session, each message received stored before its final ACK (the result
+ * journal) and passed on on output 2, each message the analyzer accepted on
+ * output 3, the raw trace, and tcp in's connection reports through a Status
+ * node. The protocol node supplies its link machine and what it knows of its
+ * messages.
+ */
+import type { Node, NodeAPI, NodeDef } from 'node-red';
+import type { LinkMachine } from '../../lib/astm/link-driver';
+import { LinkSessions, type SessionLink } from '../../lib/sessions/link-sessions';
+import type { TransportMode } from '../../lib/sessions/session-book';
+import { LisError, invalidInput } from '../../lib/errors';
+import { fail } from './lis-request-node';
+import { lineBytes, linkTrace } from './link-trace';
+import { linkJournal } from './link-journal';
+import { sharedTexts, type StatusReporter } from './status';
+import type { Done, Msg } from './types';
+
+export interface LinkNodeDef extends NodeDef {
+  /** Store each received message in the result journal before its final ACK (default on). */
+  journal?: boolean;
+  /** Write every unit in and out to a rotated trace file (default on). */
+  trace?: boolean;
+  /** Blank patient names and birth dates in the trace. */
+  traceRedact?: boolean;
+  /** serial: one line; tcp: one link per connection; auto (flows from before the setting): serial until a TCP session is seen. */
+  transport?: TransportMode;
+}
+
+export interface LinkProtocol {
+  /** The link machine of a new connection (its key names it in message ids). */
+  machine(key: string): LinkMachine;
+  /** Who sent a message (to route downloads by name). */
+  identify(bytes: Buffer): { text: string; name: string } | undefined;
+  /** Whether a message carries results (only those are kept from being processed twice). */
+  carriesResults(bytes: Uint8Array): boolean;
+  /** Framed units in the trace (or plain text). */
+  framed: boolean;
+  /** msg.topic of a message received, and of one to send. */
+  messageTopic: string;
+  sendTopic: string;
+  /** The msg property that says where a message came from and what became of it (msg.astm). */
+  about: string;
+}
+
+export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: StatusReporter, protocol: LinkProtocol): void {
+  const r = sharedTexts(RED, 'runtime');
+  const t = sharedTexts(RED, 'link');
+  let sentCount = 0;
+  const trace = def.trace === false ? undefined : linkTrace(RED, node, { framed: protocol.framed, redact: def.traceRedact === true });
+  const emit = (link: Pick<SessionLink, 'tcpSession'> | undefined, bytes: Buffer, about: object): void =>
+    node.send([null, withSession({ payload: bytes, topic: protocol.messageTopic, [protocol.about]: { link: node.id, ...about } }, link), null] as never);
+  const journal = def.journal !== false ? linkJournal(RED, node, status, t, protocol.carriesResults, (m) => emit(undefined, m.bytes, m.astm)) : undefined;
+
+  const links = new LinkSessions<Msg>(
+    {
+      mode: def.transport === 'serial' || def.transport === 'tcp' ? def.transport : 'auto',
+      machine: protocol.machine,
+      identify: protocol.identify,
+      idPrefix: node.id,
+    },
+    {
+      write(link, bytes) {
+        trace?.record('out', bytes, link.traceName);
+        node.send([withSession({ payload: bytes }, link), null, null] as never);
+      },
+      message(link, m) {
+        if (journal) journal.store.store(link.traceName ?? 'line', link.driver, m, (p) => emit(link, p.bytes, p.astm));
+        else emit(link, m.bytes, { messageId: m.id, end: m.end, receivedAt: new Date().toISOString() });
+      },
+      sent(_link, msg, id) {
+        sentCount++;
+        if (!msg) return;
+        msg[protocol.about] = { ...(msg[protocol.about] as object), sent: true, messageId: id };
+        node.send([null, null, msg] as never);
+      },
+      failed(_link, msg, err) {
+        const m = msg ?? ({ payload: undefined } as Msg);
+        m.error = err.toMsgError();
+        status.failed(err);
+        node.error(err, m);
+      },
+      discarded(_link, bytes, reason) {
+        node.warn(r('discarded', { bytes: bytes.length, reason }));
+        node.status({ fill: 'yellow', shape: 'ring', text: t('discarded') });
+      },
+      warning: (text) => node.warn(text),
+      state(_link, state, detail) {
+        const idle = state === 'idle';
+        node.status({ fill: idle ? 'green' : 'blue', shape: idle ? 'dot' : 'ring', text: idle ? t('idle', { n: sentCount }) : detail });
+      },
+    },
+  );
+
+  node.status({ fill: 'green', shape: 'dot', text: t('idle', { n: 0 }) });
+
+  node.on('input', (rawMsg, _send, rawDone) => {
+    const msg = rawMsg as Msg;
+    const done = rawDone as Done;
+    try {
+      if (msg.status !== undefined && msg.payload === undefined) {
+        links.report(msg.status, Date.now());
+        return done();
+      }
+      const bytes = lineBytes(msg.payload);
+      if (msg.topic === protocol.sendTopic) {
+        if (!bytes) return fail(status, msg, invalidInput('nothing sent', ['msg.payload of a message to send must be the message text (string) or bytes (Buffer)']), done);
+        const link = links.send(msg._session, typeof msg.analyzer === 'string' ? msg.analyzer : undefined, bytes, msg);
+        if (link instanceof LisError) return fail(status, msg, link, done);
+        withSession(msg, link);
+        return done();
+      }
+      if (!bytes) return fail(status, msg, invalidInput('not read', ['msg.payload must be the bytes read from the line (Buffer or string)']), done);
+      const link = links.place(msg._session, { ...(typeof msg.ip === 'string' ? { address: msg.ip } : {}), ...(typeof msg.port === 'number' ? { port: msg.port } : {}) }, Date.now());
+      if (link instanceof LisError) return fail(status, msg, link, done);
+      trace?.record('in', bytes, link.traceName);
+      link.driver.receive(bytes);
+      done();
+    } catch (err) {
+      fail(status, msg, err, done);
+    }
+  });
+
+  node.on('close', (_removed: boolean, done: () => void) => {
+    for (const msg of links.close()) {
+      const err = new LisError(r('cancelledSend'), { code: 'CANCELLED' });
+      msg.error = err.toMsgError();
+      node.error(err, msg);
+    }
+    node.status({});
+    void Promise.allSettled([journal?.close(), trace?.close()]).then(() => done());
+  });
+}
+
+function withSession(msg: Msg, link: Pick<SessionLink, 'tcpSession'> | undefined): Msg {
+  if (link?.tcpSession !== undefined) msg._session = link.tcpSession;
+  return msg;
+}
