@@ -6,31 +6,21 @@
  * astm-message is the Node-RED adapter of this.
  */
 import { findProfile, type DialectProfile } from './dialects';
-import { buildNoInformation, buildOrderMessage, labEventsOf, type InstrumentResult, type LabOrder } from './lab';
-import { HostConversation, type ConversationAction, type ConversationRules } from '../conversation/host-conversation';
+import { buildNoInformation, buildOrderMessage, labEventsOf } from './lab';
+import { HostConversation, type ConversationRules } from '../conversation/host-conversation';
+import type { HostOutput, MessageHost, ReadMessage } from '../conversation/message-host';
 
-export type HostOutput<C> =
-  | ConversationAction<C>
-  /** Patient results of one sample group: one batch for the LIS, numbered within its message. */
-  | { type: 'results'; results: InstrumentResult[]; problems: string[]; orderedTests: string[]; part: number }
-  /** QC results, results that belong to no sample, or a message that is neither: never sent to the LIS as patient results. */
-  | { type: 'aside'; topic: 'qc' | 'unassigned' | 'other'; payload: unknown; count: number; reasons: string[] };
-
-export interface ReadMessage<C> {
-  outputs: HostOutput<C>[];
-  /** Result batches made (the journal settles the message once each reached the LIS sender). */
-  parts: number;
-  /** The samples the message named, for an operator looking for it. */
-  samples: string[];
-}
-
-export class AstmHost<C> {
+export class AstmHost<C> implements MessageHost<C> {
   readonly conversation: HostConversation<C>;
+  readonly id: string;
+  readonly label: string;
 
   constructor(
     readonly dialect: DialectProfile,
     private readonly timeZone: string,
   ) {
+    this.id = dialect.id;
+    this.label = dialect.label;
     this.conversation = new HostConversation<C>(conversationRules(dialect), {
       order: (order, at) => buildOrderMessage(order, dialect, { ...at, timeZone }),
       noInformation: (sample, at) => buildNoInformation(sample, dialect, { ...at, timeZone, queried: true }),
@@ -80,11 +70,6 @@ export function hostSettingsProblem(dialectId: string, timeZone: string): string
   } catch {
     return `unknown time zone ${JSON.stringify(timeZone)} (expected an IANA name such as Europe/Berlin)`;
   }
-}
-
-/** A LIS order after test-mapper: what astm-message downloads. */
-export function isLabOrder(payload: unknown): payload is LabOrder {
-  return typeof payload === 'object' && payload !== null && Array.isArray((payload as { instrumentTests?: unknown }).instrumentTests) && typeof (payload as { SampleNumber?: unknown }).SampleNumber === 'string';
 }
 
 /** What the conversation needs of a dialect. */

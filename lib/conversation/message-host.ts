@@ -1,0 +1,39 @@
+/**
+ * What a protocol gives the analyzer-message node: a received message read into
+ * outputs, the host conversation that answers the analyzer, and text turned
+ * into the bytes the analyzer's character set makes of it. ASTM's is
+ * lib/astm/host.ts; HL7's will be the same shape, so the node, the mapping and
+ * the LIS nodes stay as they are.
+ */
+import type { InstrumentResult, LabOrder } from '../astm/lab/types';
+import type { ConversationAction, HostConversation } from './host-conversation';
+
+export type HostOutput<C> =
+  | ConversationAction<C>
+  /** Patient results of one sample group: one batch for the LIS, numbered within its message. */
+  | { type: 'results'; results: InstrumentResult[]; problems: string[]; orderedTests: string[]; part: number }
+  /** QC results, results that belong to no sample, or a message that is neither: never sent to the LIS as patient results. */
+  | { type: 'aside'; topic: 'qc' | 'unassigned' | 'other'; payload: unknown; count: number; reasons: string[] };
+
+export interface ReadMessage<C> {
+  outputs: HostOutput<C>[];
+  /** Result batches made (the journal settles the message once each reached the LIS sender). */
+  parts: number;
+  /** The samples the message named, for an operator looking for it. */
+  samples: string[];
+}
+
+export interface MessageHost<C> {
+  /** The dialect's id and label. */
+  readonly id: string;
+  readonly label: string;
+  readonly conversation: HostConversation<C>;
+  /** A message from the analyzer on `link`; a replay (stored before a restart) gets no answers to its queries. */
+  read(bytes: Buffer, link: string, now: number, context: C, replay: boolean): ReadMessage<C>;
+  bytes(text: string): Buffer;
+}
+
+/** A LIS order after test-mapper: what the message node downloads. */
+export function isLabOrder(payload: unknown): payload is LabOrder {
+  return typeof payload === 'object' && payload !== null && Array.isArray((payload as { instrumentTests?: unknown }).instrumentTests) && typeof (payload as { SampleNumber?: unknown }).SampleNumber === 'string';
+}

@@ -1,0 +1,127 @@
+/**
+ * An analyzer-message node, whatever the protocol (astm-message now, the HL7
+ * message node next): messages from the link read into host queries (output 1),
+ * patient result batches (output 2, each tagged with its journal message and
+ * part) and what is kept aside (output 4: QC, unassigned, other); LIS orders and
+ * "no order" answers taken through the host conversation to the analyzer
+ * (output 3). The protocol supplies a MessageHost; this is the Node-RED side.
+ */
+import type { Node, NodeAPI } from 'node-red';
+import { isLabOrder, type HostOutput, type MessageHost } from '../../lib/conversation/message-host';
+import { LisError, invalidInput, messageOf } from '../../lib/errors';
+import { fail } from './lis-request-node';
+import { journalFor } from './journal';
+import { sharedTexts, type StatusReporter } from './status';
+import type { Done, Msg, Send } from './types';
+
+export interface MessageTopics {
+  /** msg.topic of a message received from the link, and of one to send to it. */
+  message: string;
+  send: string;
+  /** The msg property the link and this node describe a message in (msg.astm). */
+  about: string;
+}
+
+export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter, host: MessageHost<Msg>, topics: MessageTopics): void {
+  const r = sharedTexts(RED, 'runtime');
+  const t = sharedTexts(RED, 'message');
+  const conversation = host.conversation;
+  const journal = journalFor(RED);
+  let timer: NodeJS.Timeout | undefined;
+  let results = 0;
+  node.status({ fill: 'green', shape: 'dot', text: host.label });
+
+  node.on('input', (rawMsg, rawSend, rawDone) => {
+    const msg = rawMsg as Msg;
+    const send = rawSend as Send;
+    const done = rawDone as Done;
+    try {
+      const now = Date.now();
+      if (msg.topic === topics.message) fromAnalyzer(msg, send, now);
+      else if (isLabOrder(msg.payload)) perform(conversation.order(linkOf(msg), msg.payload, now, msg), msg, send);
+      else if (typeof msg.payload === 'string') perform(conversation.noOrder(linkOf(msg), msg.payload.trim(), now, msg), msg, send);
+      else throw invalidInput('not understood', [`msg.payload must be a received message (msg.topic "${topics.message}"), a LIS order with instrumentTests, or a sample number with no order`]);
+      node.status({ fill: 'green', shape: 'dot', text: t('counts', { q: conversation.counts.queries, r: results, o: conversation.counts.orders }) });
+      done();
+    } catch (err) {
+      // Decoding and building errors name what was wrong; they are the input's fault, not the node's.
+      fail(status, msg, err instanceof Error && !(err instanceof LisError) ? new LisError(err.message, { code: 'INVALID_INPUT' }) : err, done);
+    }
+  });
+
+  /**
+   * A stored message also tells the journal how many result batches it made and
+   * which samples it named, so the journal knows when all reached lis-send-results
+   * (and a message that could not be read is not replayed only to fail again).
+   */
+  function fromAnalyzer(msg: Msg, send: Send, now: number): void {
+    if (!Buffer.isBuffer(msg.payload)) throw invalidInput('not decoded', ['a received message must carry its bytes in msg.payload']);
+    const about = (msg[topics.about] ?? {}) as { journalId?: unknown; replay?: unknown };
+    const journalId = typeof about.journalId === 'string' ? about.journalId : undefined;
+    const note = (parts: number, samples: string[], why?: string) =>
+      journal.then((j) => j.planned(journalId!, parts, why, samples)).catch((err: unknown) => node.warn(r('notNotedTranslated', { id: journalId!, reason: messageOf(err) })));
+    let read;
+    try {
+      read = host.read(msg.payload, linkOf(msg), now, msg, about.replay === true);
+    } catch (err) {
+      if (journalId !== undefined) void note(0, [], `not understood: ${messageOf(err)}`);
+      throw err;
+    }
+    perform(read.outputs, msg, send, journalId);
+    if (journalId !== undefined) void note(read.parts, read.samples);
+  }
+
+  /** Carries out what the host decided; `msg` is the input being handled (answers held earlier leave on their own). */
+  function perform(outputs: HostOutput<Msg>[], msg: Msg, send: Send, journalId?: string): void {
+    const copy = (extra: Record<string, unknown>): Msg => Object.assign(RED.util.cloneMessage(msg) as Msg, { [topics.about]: { ...(msg[topics.about] as object), dialect: host.id, ...extra } });
+    for (const a of outputs) {
+      const sendFor = 'context' in a && a.context !== msg ? (m: unknown) => node.send(m as never) : send;
+      switch (a.type) {
+        case 'ask':
+          sendFor([Object.assign(RED.util.cloneMessage(a.context) as Msg, { payload: a.sample.sampleNumber, topic: 'query', [topics.about]: { ...(a.context[topics.about] as object), dialect: host.id, query: a.sample } }), null, null, null]);
+          break;
+        case 'unanswerable':
+          sendFor([null, null, null, Object.assign(RED.util.cloneMessage(a.context) as Msg, { topic: 'query', payload: a.samples })]);
+          break;
+        case 'send':
+          Object.assign(a.context, { payload: host.bytes(a.text), topic: topics.send });
+          sendFor([null, null, a.context, null]);
+          break;
+        case 'refused':
+          throw new LisError(r('orderRefused', { sample: a.sampleNumber, reason: a.reason }), { code: 'ORDER_REFUSED' });
+        case 'warn':
+          node.warn(a.text);
+          break;
+        case 'results': {
+          results += a.results.length;
+          if (a.problems.length > 0) node.warn(r('resultProblems', { problems: a.problems.join('; ') }));
+          const out = Object.assign(copy({ problems: a.problems }), { payload: a.results, topic: 'results' });
+          if (a.orderedTests.length > 0) out.orderedTests = a.orderedTests;
+          if (journalId !== undefined) out.journal = { message: journalId, part: a.part };
+          send([null, out, null, null]);
+          break;
+        }
+        case 'aside':
+          if (a.topic === 'unassigned') node.warn(r('unassigned', { n: a.count, reasons: a.reasons.join('; ') }));
+          send([null, null, null, Object.assign(copy({}), { topic: a.topic, payload: a.payload })]);
+          break;
+      }
+    }
+    // One timer, at the conversation's next deadline (a held "no information" answer may leave then).
+    if (timer) clearTimeout(timer);
+    const next = conversation.nextDeadline(Date.now());
+    timer = next === undefined ? undefined : setTimeout(() => perform(conversation.tick(Date.now()), {} as Msg, () => undefined), Math.max(0, next - Date.now()));
+  }
+
+  node.on('close', (_removed: boolean, done: () => void) => {
+    if (timer) clearTimeout(timer);
+    conversation.close();
+    done();
+  });
+}
+
+/** The link a message came over: its TCP session, or the one serial line. */
+function linkOf(msg: Msg): string {
+  const session = msg._session as { id?: unknown } | undefined;
+  return session && session.id !== undefined ? String(session.id) : 'line';
+}
