@@ -11,12 +11,11 @@ import { LisError, messageOf } from '../lib/errors';
 import type { LisClient } from '../lib/lis/client';
 import type { AttemptHooks } from '../lib/lis/retry';
 import { ResultDelivery } from '../lib/journal/delivery';
-import { batchOrigin, contextOf, heldDue, heldSummary } from '../lib/journal/held';
-import type { BatchRecord, ResultJournal } from '../lib/journal/journal';
+import { batchOrigin, contextOf } from '../lib/journal/held';
 import { readNodeSettings } from '../lib/settings/node-settings';
 import { lisInfo, refuseMisconfigured, setupLisRequestNode, type LisNodeDef } from './shared/lis-request-node';
-import { installHeldRoutes, registerSender } from './shared/held-routes';
-import { journalFor } from './shared/journal';
+import { installHeldRoutes } from './shared/held-routes';
+import { resentMessage, watchHeld } from './shared/held-watch';
 import { StatusReporter, sharedTexts } from './shared/status';
 import { DISCARD_TOPIC, RESEND_TOPIC, type LisConfigNode, type Msg } from './shared/types';
 
@@ -38,28 +37,8 @@ export = function register(RED: NodeAPI): void {
     const { values, errors } = readNodeSettings('lis-send-results', def as unknown as Record<string, unknown>);
     if (errors.length > 0) return refuseMisconfigured(RED, node, status, errors);
     const config = (def.lis ? RED.nodes.getNode(def.lis) : null) as LisConfigNode | null;
-    let delivery: ResultDelivery | undefined;
-    let stopWatching: (() => void) | undefined;
-    let unregister: (() => void) | undefined;
-    let timer: NodeJS.Timeout | undefined;
-    let closed = false;
-
-    const ready: Promise<ResultDelivery> = journalFor(RED).then((journal) => {
-      delivery = new ResultDelivery(journal, node.id);
-      if (closed) return delivery;
-      stopWatching = journal.onChange(showHeld);
-      unregister = registerSender(node.id, { resend: (key, by) => resendOne(key, by) });
-      showHeld();
-      void checkHeld(journal);
-      timer = setInterval(() => void checkHeld(journal), values.autoResendSeconds * 1000);
-      timer.unref();
-      return delivery;
-    });
-    ready.catch((err: unknown) => {
-      const e = new LisError(r('journalUnavailableAtStart', { reason: messageOf(err) }), { code: 'JOURNAL' });
-      status.failed(e);
-      node.error(e, { payload: undefined, error: e.toMsgError() });
-    });
+    const held = watchHeld(RED, node, status, { warnAfterMs: values.heldWarnMinutes * 60_000, checkEveryMs: values.autoResendSeconds * 1000, autoResend: def.autoResend === true, client: () => config?.client });
+    const ready = held.ready;
 
     setupLisRequestNode(
       RED,
@@ -86,7 +65,7 @@ export = function register(RED: NodeAPI): void {
         return { send: msg, elapsedMs: outcome.answer.info.elapsedMs, warning: outcome.answer.warning };
       },
       // A redeploy or stop lets the batches at the LIS get their answer (Node-RED waits 15 s for a node to close).
-      { afterEach: () => showHeld(), drainOnCloseMs: 10_000 },
+      { afterEach: () => held.show(), drainOnCloseMs: 10_000 },
     );
 
     async function resendCommand(d: ResultDelivery, msg: Msg, client: LisClient, hooks: AttemptHooks) {
@@ -101,59 +80,10 @@ export = function register(RED: NodeAPI): void {
       return { send: null, elapsedMs: 0 };
     }
 
-    /** For the admin endpoint and auto-resend: a node-originated send. */
-    async function resendOne(key: string, by: string): Promise<void> {
-      const d = await ready;
-      if (!config?.client) throw new LisError(r('noClient'), { code: 'NOT_CONFIGURED' });
-      try {
-        const { answer, batch } = await d.resend(config.client, key, by, {});
-        node.send(resentMessage(batch, answer.body, lisInfo(answer.info)) as never);
-      } finally {
-        showHeld();
-      }
-    }
-
-    let showingHeld = false;
-    function showHeld(): void {
-      if (!delivery || closed) return;
-      const held = delivery.held();
-      if (held.length === 0) {
-        // The last held batch was resent or discarded: say so instead of leaving "1 held" up.
-        if (showingHeld) status.noneHeld();
-        showingHeld = false;
-        return;
-      }
-      status.held(held.length, heldDue(held, Date.now(), values.heldWarnMinutes * 60_000, false).overdue);
-      showingHeld = true;
-    }
-
-    /** Raises the age warning (once per batch) and, when asked to, resends what never reached the LIS. */
-    async function checkHeld(journal: ResultJournal): Promise<void> {
-      if (!delivery || closed) return;
-      const due = heldDue(delivery.held(), Date.now(), values.heldWarnMinutes * 60_000, def.autoResend === true && config?.client !== undefined);
-      for (const b of due.warn) {
-        const minutes = Math.round((Date.now() - b.at) / 60_000);
-        const err = new LisError(r('heldTooLong', { samples: b.samples.join(', '), minutes, state: b.state, error: b.error?.message ?? 'no answer', key: b.key }), { code: 'HELD' });
-        node.error(err, { topic: 'lis:held', payload: heldSummary(b), error: err.toMsgError() });
-        await journal.warned(b.key).catch(() => undefined);
-      }
-      if (due.resend.length === 0) return;
-      for (const b of due.resend) if (!closed) await resendOne(b.key, 'auto-resend').catch(() => undefined);
-      showHeld();
-    }
-
     node.on('close', (_removed: boolean, done: () => void) => {
-      closed = true;
-      if (timer) clearInterval(timer);
-      stopWatching?.();
-      unregister?.();
+      held.close();
       done();
     });
   }
   RED.nodes.registerType('lis-send-results', LisSendResults as never);
 };
-
-/** The flow's message rebuilt for a resend, as the original send would have passed it on. */
-function resentMessage(batch: BatchRecord, body: unknown, info: ReturnType<typeof lisInfo>): Msg {
-  return { ...batch.msg, payload: body, lis: { ...info, batch: batch.key, resent: true } } as Msg;
-}

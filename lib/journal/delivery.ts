@@ -97,6 +97,11 @@ export class ResultDelivery {
     for (const key of selectKeys(selection, this.held(), false)) discarded(await this.discard(key, by));
   }
 
+  /** The age warning was raised for a batch: remembered, so a restart does not raise it again. */
+  warned(key: string): Promise<void> {
+    return this.journal.warned(key);
+  }
+
   held(): BatchRecord[] {
     return this.journal.held(this.owner);
   }
