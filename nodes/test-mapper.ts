@@ -6,10 +6,10 @@ import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { LisError, invalidInput } from '../lib/errors';
 import { describeIssues } from '../lib/lis/schemas';
 import { MappingSchema, cleanRow, mappedRows, type MappingRow } from '../lib/mapping/model';
-import { parseCsv } from '../lib/mapping/csv';
+import { csvMappingRows } from '../lib/mapping/csv';
 import { toInstrumentTests } from '../lib/mapping/to-instrument';
 import { toLisResults } from '../lib/mapping/to-lis';
-import { detectDirection, type Direction } from '../lib/mapping/directions';
+import { detectDirection, orderTestsOf, resultItemsOf, type Direction } from '../lib/mapping/directions';
 import { fail } from './shared/lis-request-node';
 import { StatusReporter, sharedTexts } from './shared/status';
 import { registerMappingRoutes } from './shared/mapping-routes';
@@ -60,7 +60,7 @@ export = function register(RED: NodeAPI): void {
           if (typeof msg.payload !== 'string' && !Array.isArray(msg.payload)) {
             return fail(status, msg, invalidInput('mapping not replaced', ['msg.payload must be an array of mapping rows or CSV text']), done);
           }
-          const candidate = typeof msg.payload === 'string' ? csvRows(msg.payload) : msg.payload;
+          const candidate = typeof msg.payload === 'string' ? csvMappingRows(msg.payload) : msg.payload;
           const err = useMapping(candidate, 'the message');
           if (err) return fail(status, msg, err, done);
           mappingError = undefined;
@@ -79,15 +79,13 @@ export = function register(RED: NodeAPI): void {
     });
 
     function toInstrument(msg: Msg, send: Send, done: Done): void {
-      const order = msg.payload as Record<string, unknown> | null;
-      const tests = order && typeof order === 'object' ? order.Tests : undefined;
-      if (!Array.isArray(tests) || !tests.every((x) => typeof x === 'string')) {
-        return fail(status, msg, invalidInput('order not mapped', ['msg.payload.Tests must be an array of LIS test IDs']), done);
-      }
+      const order = msg.payload as Record<string, unknown>;
+      const tests = orderTestsOf(order);
+      if (!tests) return fail(status, msg, invalidInput('order not mapped', ['msg.payload.Tests must be an array of LIS test IDs']), done);
       const { instrumentTests, unmapped } = toInstrumentTests(tests, rows);
       msg.unmapped = unmapped;
       if (unmapped.length > 0) {
-        const text = r('unmappedOrder', { sample: String(order!.SampleNumber), tests: unmapped.join(', ') });
+        const text = r('unmappedOrder', { sample: String(order.SampleNumber), tests: unmapped.join(', ') });
         if (def.unmapped === 'fail') {
           return fail(status, msg, new LisError(text, { code: 'UNMAPPED_TESTS', errors: unmapped }), done);
         }
@@ -100,11 +98,8 @@ export = function register(RED: NodeAPI): void {
     }
 
     function toLis(msg: Msg, send: Send, done: Done): void {
-      const payload = msg.payload as { results?: unknown } | unknown[] | null;
-      const items = Array.isArray(payload) ? payload : payload && typeof payload === 'object' && Array.isArray(payload.results) ? payload.results : undefined;
-      if (!items) {
-        return fail(status, msg, invalidInput('results not mapped', ['msg.payload must be an array of instrument results or { results: [...] }']), done);
-      }
+      const items = resultItemsOf(msg.payload);
+      if (!items) return fail(status, msg, invalidInput('results not mapped', ['msg.payload must be an array of instrument results or { results: [...] }']), done);
       const orderedTests = Array.isArray(msg.orderedTests) ? (msg.orderedTests as string[]) : undefined;
       const mapped = toLisResults(items, rows, { orderedTests });
       let rejectedMsg: Msg | null = null;
@@ -128,9 +123,3 @@ export = function register(RED: NodeAPI): void {
 
   RED.nodes.registerType('test-mapper', TestMapper as never);
 };
-
-function csvRows(text: string): unknown {
-  const { rows, problems } = parseCsv(text);
-  if (problems.length > 0) throw invalidInput('the message mapping CSV has unusable lines', problems);
-  return rows;
-}

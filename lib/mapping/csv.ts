@@ -4,6 +4,7 @@
  * write) is taken from the header line, and columns are found by name in any order.
  */
 import { MappingRowSchema, cleanRow, type MappingRow } from './model';
+import { invalidInput } from '../errors';
 
 /** The columns named by the issue, then the optional ones this package adds. */
 export const CSV_COLUMNS = ['lisTestId', 'lisCode', 'lisName', 'instrumentCode', 'instrumentSubCode', 'lisSubCode', 'note'] as const;
@@ -97,4 +98,11 @@ function splitRecords(text: string, delimiter: string): Array<{ fields: string[]
     out.push({ fields, line: startLine });
   }
   return out;
+}
+
+/** The rows of a mapping CSV sent in a message; any unusable line refuses the whole file. */
+export function csvMappingRows(text: string): MappingRow[] {
+  const { rows, problems } = parseCsv(text);
+  if (problems.length > 0) throw invalidInput('the message mapping CSV has unusable lines', problems);
+  return rows;
 }

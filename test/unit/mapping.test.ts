@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import type { MappingRow } from '../../lib/mapping/model';
 import { ROWS } from '../support/mapping-rows';
 import { toInstrumentTests } from '../../lib/mapping/to-instrument';
+import { orderTestsOf, resultItemsOf } from '../../lib/mapping/directions';
+import { csvMappingRows } from '../../lib/mapping/csv';
 import { toLisResults } from '../../lib/mapping/to-lis';
 import { formatCsv, parseCsv } from '../../lib/mapping/csv';
 import { mergeCatalog } from '../../lib/mapping/catalog-merge';
@@ -118,5 +120,20 @@ describe('direction detection', () => {
     assert.equal(detectDirection([{ instrumentCode: 'X' }]), 'toLis');
     assert.equal(detectDirection({ results: [{ instrumentCode: 'X' }] }), 'toLis');
     for (const bad of [[], [{ TestCode: 'X' }], 'S1', null, { SampleNumber: 'S' }]) assert.equal(detectDirection(bad), undefined);
+  });
+});
+
+describe('what the test-mapper maps', () => {
+  it('reads an order\'s LIS test IDs, and results as a list or { results }', () => {
+    assert.deepEqual(orderTestsOf({ SampleNumber: 'S1', Tests: ['T1', 'T2'] }), ['T1', 'T2']);
+    assert.equal(orderTestsOf({ Tests: ['T1', 2] }), undefined);
+    assert.equal(orderTestsOf(null), undefined);
+    assert.deepEqual(resultItemsOf([{ instrumentCode: 'GLU' }]), [{ instrumentCode: 'GLU' }]);
+    assert.deepEqual(resultItemsOf({ results: [] }), []);
+    assert.equal(resultItemsOf({ results: 'x' }), undefined);
+  });
+
+  it('refuses a mapping CSV with any unusable line, naming it', () => {
+    assert.throws(() => csvMappingRows('lisTestId,instrumentCode\nT1\n'), (err: Error & { code?: string }) => err.code === 'INVALID_INPUT');
   });
 });
