@@ -20,8 +20,10 @@
  * once (replay-after-ack) and twice in a row (replay-twice); a batch just
  * journaled as sending, before and after a restart (after-tx-sending). Each
  * kill must be seen to hit its window (the journal as the dead process left
- * it, and the analyzer's repeats, say so): a kill that missed fails the run
- * rather than letting it pass untested. No message may end stuck (replayed,
+ * it, and the analyzer's repeats, say so). A run whose kill missed is made
+ * again with another seed, up to three times; if none hits, the case fails
+ * rather than passing untested, and every run made, hit or missed, must lose
+ * nothing. No message may end stuck (replayed,
  * yet its results neither at the LIS nor held in a batch).
  *
  * CRASH_SEED=<n> repeats a run; test/e2e/soak.ts runs the same thing longer.
@@ -52,14 +54,28 @@ const RUNS: Array<{ name: string; results: number; kills: number; killMode: Kill
 for (const run of RUNS) {
   describe(run.name, () => {
     let report: CrashReport | undefined;
+    /** Every run made for this case: each must lose nothing, whether its kills hit their windows or not. */
+    const reports: CrashReport[] = [];
 
     before(async () => {
-      report = await crashRun({ results: run.results, kills: run.kills, seed: run.seed, killMode: run.killMode, installation: installation!, timeoutMs: 40_000 });
-      console.log(report.line);
-      for (const k of report.kills) if (k.aim) console.log(`  kill at ${k.at} aimed at ${k.aim}: ${k.hit ? 'hit' : 'MISSED'}: ${k.evidence}`);
+      // Some windows last a millisecond or less (fdatasync, then the final ACK): a kill can land just after one
+      // closed. Such a run proves nothing either way, so it is made again with another seed, up to three times.
+      const attempts = isAimed(run.killMode) ? 3 : 1;
+      for (let i = 0; i < attempts; i++) {
+        report = await crashRun({ results: run.results, kills: run.kills, seed: run.seed + i * 1000, killMode: run.killMode, installation: installation!, timeoutMs: 40_000 });
+        reports.push(report);
+        console.log(report.line);
+        for (const k of report.kills) if (k.aim) console.log(`  kill at ${k.at} aimed at ${k.aim}: ${k.hit ? 'hit' : 'MISSED'}: ${k.evidence}`);
+        if (report.missed() === '') break;
+      }
     });
 
-    const explain = () => (report ? `${report.line}\n${report.problems()}\n${report.diagnostics()}` : '(no run)');
+    const explain = (r: CrashReport | undefined = report) => (r ? `${r.line}\n${r.problems()}\n${r.diagnostics()}` : '(no run)');
+    /** An assertion over every run made. */
+    const everyRun = (check: (r: CrashReport) => void) => () => {
+      assert.ok(reports.length > 0, 'no run was made');
+      for (const r of reports) check(r);
+    };
 
     it(`Node-RED was really killed ${run.kills} times mid-run`, () => {
       assert.equal(report!.kills.filter((k) => k.killed).length, run.kills, explain());
@@ -72,24 +88,14 @@ for (const run of RUNS) {
       });
     }
 
-    it('the analyzer got its ACK for every message in the end', () => {
-      assert.equal(report!.counts.acked, report!.counts.sent, explain());
-    });
+    it('the analyzer got its ACK for every message in the end', everyRun((r) => assert.equal(r.counts.acked, r.counts.sent, explain(r))));
 
-    it('loses no acknowledged result: each is at the LIS or held', () => {
-      assert.equal(report!.counts.lost, 0, explain());
-    });
+    it('loses no acknowledged result: each is at the LIS or held', everyRun((r) => assert.equal(r.counts.lost, 0, explain(r))));
 
-    it('sends a result twice only as the resend of one batch that is or was uncertain', () => {
-      assert.deepEqual(report!.tally.unexplainedDuplicates, [], explain());
-    });
+    it('sends a result twice only as the resend of one batch that is or was uncertain', everyRun((r) => assert.deepEqual(r.tally.unexplainedDuplicates, [], explain(r))));
 
-    it('the LIS got nothing the analyzer did not send', () => {
-      assert.deepEqual(report!.tally.foreignKeys, [], explain());
-    });
+    it('the LIS got nothing the analyzer did not send', everyRun((r) => assert.deepEqual(r.tally.foreignKeys, [], explain(r))));
 
-    it('leaves no message stuck: replayed, yet its results neither at the LIS nor in a held batch', () => {
-      assert.deepEqual(report!.tally.stuckIds, [], explain());
-    });
+    it('leaves no message stuck: replayed, yet its results neither at the LIS nor in a held batch', everyRun((r) => assert.deepEqual(r.tally.stuckIds, [], explain(r))));
   });
 }
