@@ -11,20 +11,8 @@ import { toLabEvents } from '../../lib/astm/lab';
 import { GENERIC_LIS2A2 } from '../../lib/astm/dialects';
 import type { LinkAction } from '../../lib/astm/link';
 import { fixtureMessages, loadAllFixtures } from '../support/fixtures';
+import { prng } from '../support/seeded';
 
-/** mulberry32: a tiny seeded PRNG, good enough to pick mutations. */
-function prng(seed: number): { next: () => number; int: (n: number) => number; pick: <T>(xs: readonly T[]) => T } {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  return { next, int, pick: (xs) => xs[int(xs.length)]! };
-}
 
 const SEED = 0x1ab5eed;
 const LINK_ITERATIONS = 2000;

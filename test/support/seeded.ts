@@ -28,3 +28,11 @@ export class Seeded {
     return out;
   }
 }
+
+/** The same stream as a fuzzer's picker: a number in [0, 1), a whole number below `n`, one item of a list. */
+export function prng(seed: number): { next: () => number; int: (n: number) => number; pick: <T>(xs: readonly T[]) => T } {
+  const s = new Seeded(seed);
+  const next = () => s.next();
+  const int = (n: number) => Math.floor(next() * n);
+  return { next, int, pick: (xs) => xs[int(xs.length)]! };
+}

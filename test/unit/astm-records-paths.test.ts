@@ -29,22 +29,10 @@ import {
   type Delimiters,
 } from '../../lib/astm/records';
 import { fixtureMessages, loadAllFixtures } from '../support/fixtures';
+import { prng } from '../support/seeded';
 
 const D = DEFAULT_DELIMITERS;
 
-/** mulberry32, seeded: the same texts on every run. */
-function prng(seed: number): { int: (n: number) => number; pick: <T>(xs: readonly T[]) => T } {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  return { int, pick: (xs) => xs[int(xs.length)]! };
-}
 
 /** Field texts that exercise escapes (allowed, kept and lone), components, repeats and long data. */
 const FIELD_TEXTS = ['', '1', '^^^GLU', 'a&F&b', 'R&D', '&X0D&', '&H&bold&N&', 'a\\b', 'a^b\\c^d', '&', '&E&', 'x&S&', '&Zlocal&', '&&', 'a&b&R&c', 'x'.repeat(100), `${'y'.repeat(70)}^${'z'.repeat(80)}`, `Q&X41&${'w'.repeat(90)}`, `${'v'.repeat(80)}&`];
