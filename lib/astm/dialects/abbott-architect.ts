@@ -7,6 +7,7 @@
  * interpretation, P raw RLU, the type being the last component of R-3.
  */
 import type { DialectProfile } from './types';
+import { LIS2A2_QC_MARKERS } from './standard';
 
 export const ABBOTT_ARCHITECT: DialectProfile = {
   id: 'abbott-architect',
@@ -29,10 +30,7 @@ export const ABBOTT_ARCHITECT: DialectProfile = {
   testId: { code: { component: 4, trim: true }, subCode: { component: -1, trim: true } },
   results: { value: { trim: false, decimalComma: 'keep' }, completedAt: { record: 'R', field: 'completedAt' } },
   // No QC capture: LIS2-A2's markers.
-  qc: [
-    { record: 'H', field: 'processingId', component: 1, anyOf: ['Q'] },
-    { record: 'O', field: 'actionCode', component: 1, anyOf: ['Q'] },
-  ],
+  qc: LIS2A2_QC_MARKERS,
   queryDeadlineMs: 10_000,
   acceptsUnsolicitedOrders: false,
 };

@@ -13,6 +13,7 @@
  * in R-12.
  */
 import type { DialectProfile } from './types';
+import { LIS2A2_QC_MARKERS } from './standard';
 
 export const BIORAD_IHCOM: DialectProfile = {
   id: 'biorad-ihcom',
@@ -36,10 +37,7 @@ export const BIORAD_IHCOM: DialectProfile = {
   // the operator (`lalina^`), R-12 the time (`20220311114103`, also O-23).
   results: { value: { trim: false, decimalComma: 'keep' }, completedAt: { record: 'R', field: 'startedAt' } },
   // No QC capture: LIS2-A2's markers.
-  qc: [
-    { record: 'H', field: 'processingId', component: 1, anyOf: ['Q'] },
-    { record: 'O', field: 'actionCode', component: 1, anyOf: ['Q'] },
-  ],
+  qc: LIS2A2_QC_MARKERS,
   // Not used: the profile reads no queries. Conservative default.
   queryDeadlineMs: 10_000,
   acceptsUnsolicitedOrders: false,

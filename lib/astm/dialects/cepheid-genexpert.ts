@@ -8,6 +8,7 @@
  * qualitative^quantitative.
  */
 import type { DialectProfile } from './types';
+import { LIS2A2_QC_MARKERS } from './standard';
 
 export const CEPHEID_GENEXPERT: DialectProfile = {
   id: 'cepheid-genexpert',
@@ -33,10 +34,7 @@ export const CEPHEID_GENEXPERT: DialectProfile = {
   },
   // R-4 qualitative^quantitative: `NOT DETECTED^`, `^24.7`; the first non-empty part.
   results: { value: { component: 'first-non-empty', trim: true, decimalComma: 'keep' }, completedAt: { record: 'R', field: 'completedAt' } },
-  qc: [
-    { record: 'H', field: 'processingId', component: 1, anyOf: ['Q'] },
-    { record: 'O', field: 'actionCode', component: 1, anyOf: ['Q'] },
-  ],
+  qc: LIS2A2_QC_MARKERS,
   queryDeadlineMs: 10_000,
   acceptsUnsolicitedOrders: false,
 };

@@ -6,6 +6,7 @@
  * a backquote as repeat delimiter (`` H|`^& ``); the codec reads it from H.
  */
 import type { DialectProfile } from './types';
+import { LIS2A2_QC_MARKERS } from './standard';
 
 export const ERBA_EM200: DialectProfile = {
   id: 'erba-em200',
@@ -26,10 +27,7 @@ export const ERBA_EM200: DialectProfile = {
   query: { field: 'startingRange', component: 2, trim: true, repeats: 'all', bareRepeatComponent: 1, allTests: ['ALL'] },
   testId: { code: { component: 4, trim: true } },
   results: { value: { trim: true, decimalComma: 'keep' }, completedAt: { record: 'R', field: 'completedAt' } },
-  qc: [
-    { record: 'H', field: 'processingId', component: 1, anyOf: ['Q'] },
-    { record: 'O', field: 'actionCode', component: 1, anyOf: ['Q'] },
-  ],
+  qc: LIS2A2_QC_MARKERS,
   // Conservative default; answers are not built for this profile (no download sample).
   queryDeadlineMs: 10_000,
   acceptsUnsolicitedOrders: false,

@@ -7,6 +7,7 @@
  * identified by P-4 only.
  */
 import type { DialectProfile } from './types';
+import { LIS2A2_QC_MARKERS } from './standard';
 
 export const EUROIMMUN_ANALYZER1: DialectProfile = {
   id: 'euroimmun-analyzer1',
@@ -23,10 +24,7 @@ export const EUROIMMUN_ANALYZER1: DialectProfile = {
   testId: { code: { component: 4, trim: true } },
   // Decimal commas (`7,41`) become dots for the LIS; the text as sent stays in rawResult.
   results: { value: { trim: true, decimalComma: 'dot' }, completedAt: { record: 'R', field: 'completedAt' } },
-  qc: [
-    { record: 'H', field: 'processingId', component: 1, anyOf: ['Q'] },
-    { record: 'O', field: 'actionCode', component: 1, anyOf: ['Q'] },
-  ],
+  qc: LIS2A2_QC_MARKERS,
   queryDeadlineMs: 10_000,
   acceptsUnsolicitedOrders: false,
 };

@@ -18,6 +18,7 @@
  */
 import { DEFAULT_DELIMITERS } from '../records';
 import type { DialectProfile } from './types';
+import { LIS2A2_QC_MARKERS } from './standard';
 
 export const GENERIC_LIS2A2: DialectProfile = {
   id: 'generic-lis2a2',
@@ -47,10 +48,7 @@ export const GENERIC_LIS2A2: DialectProfile = {
   results: { value: { trim: false, decimalComma: 'keep' }, completedAt: { record: 'R', field: 'completedAt' } },
   // H-12 'Q' = quality control processing (LIS2-A2 H-12: P/T/D/Q); O-12 'Q' =
   // treat the specimen as a QC specimen (LIS2-A2 O-12 action codes).
-  qc: [
-    { record: 'H', field: 'processingId', component: 1, anyOf: ['Q'] },
-    { record: 'O', field: 'actionCode', component: 1, anyOf: ['Q'] },
-  ],
+  qc: LIS2A2_QC_MARKERS,
   order: {
     delimiters: DEFAULT_DELIMITERS,
     // H-5 sender 'LIS' as the Immucor Galileo order fixture's host writes it

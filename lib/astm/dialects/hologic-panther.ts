@@ -8,6 +8,7 @@
  * one code and land on the same LIS test.
  */
 import type { DialectProfile } from './types';
+import { LIS2A2_QC_MARKERS } from './standard';
 
 export const HOLOGIC_PANTHER: DialectProfile = {
   id: 'hologic-panther',
@@ -24,10 +25,7 @@ export const HOLOGIC_PANTHER: DialectProfile = {
   sampleId: { record: 'O', field: 'specimenId', component: 1, trim: true, singleComponent: false },
   testId: { code: { component: 4, trim: true }, subCode: { component: 5, trim: true } },
   results: { value: { trim: true, decimalComma: 'keep' }, completedAt: { record: 'R', field: 'completedAt' } },
-  qc: [
-    { record: 'H', field: 'processingId', component: 1, anyOf: ['Q'] },
-    { record: 'O', field: 'actionCode', component: 1, anyOf: ['Q'] },
-  ],
+  qc: LIS2A2_QC_MARKERS,
   queryDeadlineMs: 10_000,
   acceptsUnsolicitedOrders: false,
 };

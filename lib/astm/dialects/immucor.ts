@@ -24,6 +24,7 @@
  */
 import { DEFAULT_DELIMITERS } from '../records';
 import type { DialectProfile } from './types';
+import { LIS2A2_QC_MARKERS } from './standard';
 
 // H as the Galileo order file writes it: H-5 sender 'LIS', H-10 receiver
 // 'Echo', H-11 and H-12 empty, H-13 'LIS2-A2'; H-14 is the message time.
@@ -48,10 +49,7 @@ export const IMMUCOR: DialectProfile = {
   testId: { code: { component: 4, trim: true } },
   // Reaction grades stay whole: `3+^3+^45` (Galileo).
   results: { value: { trim: false, decimalComma: 'keep' }, completedAt: { record: 'R', field: 'completedAt' } },
-  qc: [
-    { record: 'H', field: 'processingId', component: 1, anyOf: ['Q'] },
-    { record: 'O', field: 'actionCode', component: 1, anyOf: ['Q'] },
-  ],
+  qc: LIS2A2_QC_MARKERS,
   order: {
     // The file's H-2 `\^&` (and `|`): the LIS2-A2 defaults.
     delimiters: DEFAULT_DELIMITERS,

@@ -31,6 +31,7 @@
  * are not in the transcript.
  */
 import type { DialectProfile } from './types';
+import { LIS2A2_QC_MARKERS } from './standard';
 
 export const ORTHO_VISION: DialectProfile = {
   id: 'ortho-vision',
@@ -57,10 +58,7 @@ export const ORTHO_VISION: DialectProfile = {
   // The spec: O-12 `Q` marks a QC order the host downloads and is empty on
   // upload, and H-12 is always `P`: no upload marker is documented.
   // LIS2-A2's markers stay, so a QC run marked either way is never a patient result.
-  qc: [
-    { record: 'H', field: 'processingId', component: 1, anyOf: ['Q'] },
-    { record: 'O', field: 'actionCode', component: 1, anyOf: ['Q'] },
-  ],
+  qc: LIS2A2_QC_MARKERS,
   // Conservative default: no source gives the analyzer's wait for an answer.
   queryDeadlineMs: 10_000,
   acceptsUnsolicitedOrders: false,

@@ -16,6 +16,7 @@
  * analyzer is known to accept.
  */
 import type { DialectProfile } from './types';
+import { LIS2A2_QC_MARKERS } from './standard';
 
 export const ORTHO_VITROS: DialectProfile = {
   id: 'ortho-vitros',
@@ -46,10 +47,7 @@ export const ORTHO_VITROS: DialectProfile = {
   // two times, R-13 the later one (completion, LIS2-A2 R-13).
   results: { value: { trim: true, decimalComma: 'keep' }, completedAt: { record: 'R', field: 'completedAt' } },
   // No control in the captures (O-12 is `N`): LIS2-A2's markers.
-  qc: [
-    { record: 'H', field: 'processingId', component: 1, anyOf: ['Q'] },
-    { record: 'O', field: 'actionCode', component: 1, anyOf: ['Q'] },
-  ],
+  qc: LIS2A2_QC_MARKERS,
   // The captured cancel followed the query by ten seconds (20201121110643 ->
   // 20201121110653, H-14 of the two messages): the analyzer's wait is at most that.
   queryDeadlineMs: 10_000,

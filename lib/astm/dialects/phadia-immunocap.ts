@@ -5,6 +5,7 @@
  * Phadia LIS2 protocol document, via twgenaux/tgenaux-ASTM-LIS).
  */
 import type { DialectProfile } from './types';
+import { LIS2A2_QC_MARKERS } from './standard';
 
 export const PHADIA_IMMUNOCAP: DialectProfile = {
   id: 'phadia-immunocap',
@@ -23,10 +24,7 @@ export const PHADIA_IMMUNOCAP: DialectProfile = {
   testId: { code: { component: 4, trim: true } },
   // R-4 `9.34^^^^`: the value is component 1.
   results: { value: { component: 1, trim: true, decimalComma: 'keep' }, completedAt: { record: 'R', field: 'completedAt' } },
-  qc: [
-    { record: 'H', field: 'processingId', component: 1, anyOf: ['Q'] },
-    { record: 'O', field: 'actionCode', component: 1, anyOf: ['Q'] },
-  ],
+  qc: LIS2A2_QC_MARKERS,
   queryDeadlineMs: 10_000,
   acceptsUnsolicitedOrders: false,
 };

@@ -18,6 +18,7 @@
  * the order builder here does not write, and no DPC page was read to confirm it.
  */
 import type { DialectProfile } from './types';
+import { LIS2A2_QC_MARKERS } from './standard';
 
 export const SIEMENS_IMMULITE: DialectProfile = {
   id: 'siemens-immulite',
@@ -45,10 +46,7 @@ export const SIEMENS_IMMULITE: DialectProfile = {
   // is the completion time the project posts as result_timestamp.
   results: { value: { trim: true, decimalComma: 'keep' }, completedAt: { record: 'R', field: 'completedAt' } },
   // No QC example: LIS2-A2's markers.
-  qc: [
-    { record: 'H', field: 'processingId', component: 1, anyOf: ['Q'] },
-    { record: 'O', field: 'actionCode', component: 1, anyOf: ['Q'] },
-  ],
+  qc: LIS2A2_QC_MARKERS,
   // Conservative default: no source gives the analyzer's wait for an answer.
   queryDeadlineMs: 10_000,
   acceptsUnsolicitedOrders: false,

@@ -28,6 +28,7 @@
  * records.
  */
 import type { DialectProfile } from './types';
+import { LIS2A2_QC_MARKERS } from './standard';
 
 export const SNIBE_MAGLUMI: DialectProfile = {
   id: 'snibe-maglumi',
@@ -58,10 +59,7 @@ export const SNIBE_MAGLUMI: DialectProfile = {
   // example agrees (`R|1|^^^CYFRA211|0||0 to 7|N||||||20100326172956`).
   results: { value: { trim: true, decimalComma: 'keep' }, completedAt: { record: 'R', field: 'completedAt' } },
   // No QC capture (config baseline: "Auto Upload QC Data: off"): LIS2-A2's markers.
-  qc: [
-    { record: 'H', field: 'processingId', component: 1, anyOf: ['Q'] },
-    { record: 'O', field: 'actionCode', component: 1, anyOf: ['Q'] },
-  ],
+  qc: LIS2A2_QC_MARKERS,
   // Conservative default: the config baseline's "Communicate Timeout(s) 3" is
   // the link's wait for an acknowledgement, not for an answer to a query.
   queryDeadlineMs: 10_000,

@@ -6,6 +6,7 @@
  * same sample, followed by R, C (instrument messages) and M (reagent) records.
  */
 import type { DialectProfile } from './types';
+import { LIS2A2_QC_MARKERS } from './standard';
 
 export const STAGO_STA: DialectProfile = {
   id: 'stago-sta',
@@ -24,10 +25,7 @@ export const STAGO_STA: DialectProfile = {
   testId: { code: { component: 4, trim: true } },
   results: { value: { trim: true, decimalComma: 'keep' }, completedAt: { record: 'R', field: 'completedAt' } },
   // No QC capture: LIS2-A2's markers (H-12 'Q', O-12 'Q').
-  qc: [
-    { record: 'H', field: 'processingId', component: 1, anyOf: ['Q'] },
-    { record: 'O', field: 'actionCode', component: 1, anyOf: ['Q'] },
-  ],
+  qc: LIS2A2_QC_MARKERS,
   queryDeadlineMs: 10_000,
   acceptsUnsolicitedOrders: false,
 };
