@@ -66,12 +66,11 @@ describe('delimiters', () => {
     assert.deepEqual(splitMessages(text), ['H|\\^&\rR|1|^^^X|a\\b\rL|1|N\r', 'H|`^&\rR|1|^^^X|a\\b`c\rL|1|N\r']);
   });
 
-  it('refuses a doubled backslash, an empty or long definition and repeated characters, naming the H record', () => {
+  it('refuses a doubled backslash, a long definition and repeated characters, naming the H record', () => {
     assert.throws(() => decodeMessage('H|\\\\^&|||x\rL|1\r'), (e: unknown) => e instanceof AstmDelimiterError && e.record === 1 && e.field === 2 && /doubled/.test(e.message));
     // The same log artefact on a header that declares no escape character.
     assert.throws(() => readHeaderDelimiters('H|\\\\^|x'), /doubled/);
-    assert.throws(() => readHeaderDelimiters('H||x'), /1 to 3 characters/);
-    assert.throws(() => readHeaderDelimiters('H|\\^&#|x'), /1 to 3 characters/);
+    assert.throws(() => readHeaderDelimiters('H|\\^&#|x'), /at most 3 characters/);
     assert.throws(() => readHeaderDelimiters('H|\\^^|x'), /different characters/);
     assert.throws(() => readHeaderDelimiters('H|\\^a|x'), /letter, digit, space or control/);
     assert.throws(() => checkDelimiters({ field: '|', repeat: '\\', component: '^' }), /escape delimiter must be one character/);
@@ -89,6 +88,29 @@ describe('delimiters', () => {
     assert.deepEqual(r.referenceRange, [['4.5'], ['.4', '12.5'], ['24']]);
     // No escape character: `&` is data, not the start of an escape sequence.
     assert.equal(r.operatorId, 'R&D');
+  });
+
+  it('reads a backslash as plain text when the H declares neither it nor an escape character', () => {
+    // `H|~^|`: repeat `~`, component `^`, nothing else. A backslash is then no
+    // delimiter, and `&E&` no escape sequence: both are the text as sent.
+    assert.deepEqual(readHeaderDelimiters('H|~^||x'), { field: '|', repeat: '~', component: '^', escape: '' });
+    const text = 'H|~^|||DPC\rC|1|I|C:\\runs\\0119 &E& done|G\rR|1|^^^TT4|10.3\\2|ug/dL|4.5~12.5||N||F\rL|1\r';
+    const m = roundTrip(text);
+    assert.equal((m.records[1] as AstmRecord & { type: 'C' }).text, 'C:\\runs\\0119 &E& done');
+    const r = m.records[2] as ResultRecord;
+    assert.equal(r.value, '10.3\\2');
+    assert.deepEqual(r.referenceRange, [['4.5'], ['12.5']]);
+    assert.deepEqual(r.universalTestId, ['', '', '', 'TT4']);
+  });
+
+  it('reads an H that declares its field delimiter alone: every field one plain value', () => {
+    assert.deepEqual(readHeaderDelimiters('H||x'), { field: '|', repeat: '', component: '', escape: '' });
+    assert.deepEqual(readHeaderDelimiters('H|'), { field: '|', repeat: '', component: '', escape: '' });
+    const m = roundTrip('H||||LIAISON\rO|1|S-1||^^^TSH\rR|1|^^^TSH|1.2\\3&F&|mIU/L\rL|1|N\r');
+    assert.equal((m.records[0] as AstmRecord & { type: 'H' }).senderId, 'LIAISON');
+    const o = m.records[1] as OrderRecord;
+    assert.equal(o.universalTestId, '^^^TSH', 'no component delimiter declared: the field is one value');
+    assert.equal((m.records[2] as ResultRecord).value, '1.2\\3&F&');
   });
 
   it('writes such a message back only where no escape would be needed', () => {

@@ -8,8 +8,12 @@
  * Some analyzers declare fewer: the DPC/Siemens IMMULITE example in
  * test/fixtures/SOURCES-added.md opens with `H|\^|`, a repeat and a component
  * delimiter and no escape character. Such a message is read with what it
- * declares; a role it leaves out is the empty string, which means "this
- * message has none": nothing is split on it and nothing is unescaped.
+ * declares, down to the field delimiter alone (`H||...`); a role it leaves
+ * out is the empty string, which means "this message has none": nothing is
+ * split on it and nothing is unescaped, so a backslash or `&` in such a
+ * message is plain text. Reading less than was meant is harmless here: a
+ * profile that needs a component the message cannot have finds nothing and
+ * reports the result unassigned, it never files it elsewhere.
  */
 import { AstmDelimiterError, type AstmPosition } from './errors';
 
@@ -45,9 +49,9 @@ export function readHeaderDelimiters(text: string, at: AstmPosition = {}): Delim
   // escape) come from logs that escaped backslashes; say so, because guessing
   // which character was meant could misread every field.
   const doubled = definition.length >= 2 && definition[0] === definition[1] ? ' (the first character is doubled, as when a log escapes backslashes)' : '';
-  if (definition.length > 3 || definition.length === 0 || doubled !== '') {
+  if (definition.length > 3 || doubled !== '') {
     throw new AstmDelimiterError(
-      `H record declares the delimiters ${JSON.stringify(field + definition)}: after the field delimiter 1 to 3 characters (repeat, component, escape) are needed${doubled}`,
+      `H record declares the delimiters ${JSON.stringify(field + definition)}: after the field delimiter at most 3 characters (repeat, component, escape) may follow${doubled}`,
       { ...at, field: 2 },
     );
   }
