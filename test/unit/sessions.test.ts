@@ -151,6 +151,9 @@ describe('messageSender', () => {
   it('reads H-5 with the delimiters the header declares', () => {
     assert.deepEqual(messageSender(msg('H|\\^&|||CL-2000i^1.0^SN42|||||||PR|1394-97\rL|1\r')), { text: 'CL-2000i^1.0^SN42', name: 'CL-2000i' });
     assert.deepEqual(messageSender(msg('H|@^\\|||GeneXpert^4.8\rL|1\r')), { text: 'GeneXpert^4.8', name: 'GeneXpert' });
+    // Fewer delimiters declared: what is not declared is plain text.
+    assert.deepEqual(messageSender(msg('H|\\^|||IMMULITE^R&D\rL|1\r')), { text: 'IMMULITE^R&D', name: 'IMMULITE' });
+    assert.deepEqual(messageSender(msg('H||||LIAISON^XL\rL|1\r')), { text: 'LIAISON^XL', name: 'LIAISON^XL' });
   });
 
   it('resolves escapes and trims the name', () => {
