@@ -6,7 +6,8 @@
  *
  * A field value is
  *   - a string: one value, escaped;
- *   - undefined or null: an empty field;
+ *   - undefined or null: an empty field (at the end, undefined writes no field
+ *     while null and '' write an empty one);
  *   - an array: the components of one repetition, each a string or an array
  *     of subcomponents (`['140799', 'BARCODE']` inside a component is
  *     `140799&BARCODE`);
