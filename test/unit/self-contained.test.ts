@@ -2,8 +2,8 @@
  * The repository tests itself with nothing beside it: no source reads or
  * cites a file outside the checkout (the shared intake the captures arrive
  * in, research notes, a design sketch, the interface specification's file),
- * and every capture in test/fixtures/astm has its provenance row in
- * test/fixtures/SOURCES.md.
+ * and every capture in test/fixtures/astm and test/fixtures/hl7 has its
+ * provenance row in test/fixtures/SOURCES.md (or SOURCES-added.md).
  *
  * The forbidden strings are assembled at run time, so this file's own text
  * does not contain them and the scan covers this file like any other.
@@ -14,6 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fixtureDir, repoRoot } from '../support/fixtures';
+import { hl7FixtureDir } from '../support/hl7-fixtures';
 
 const ROOT = repoRoot();
 
@@ -25,7 +26,7 @@ const SCANNED = ['lib', 'nodes', 'test', 'bench', 'demo', 'scripts', 'bin', 'doc
  * edited, so nothing found in them could be fixed here; they are data, not
  * citations of ours.
  */
-const COPIED = (file: string): boolean => file.startsWith('test/fixtures/astm/') || file === 'test/fixtures/SOURCES.md';
+const COPIED = (file: string): boolean => file.startsWith('test/fixtures/astm/') || file.startsWith('test/fixtures/hl7/') || file === 'test/fixtures/SOURCES.md';
 
 const INTAKE = 'shared';
 const MD = '.md';
@@ -130,22 +131,35 @@ describe('the repository is self-contained', () => {
     );
   });
 
-  it('lists every capture in test/fixtures/astm in test/fixtures/SOURCES.md or SOURCES-added.md', () => {
-    // The ASTM section's table of each list: one row per file, the file name in the first cell.
+  /** The file names in the first cell of each table row of the section `## <title>` of each list that has one. */
+  function listedIn(title: string): Set<string> {
     const listed = new Set<string>();
+    let sections = 0;
     for (const list of ['SOURCES.md', 'SOURCES-added.md']) {
       const sources = readFileSync(join(ROOT, 'test', 'fixtures', list), 'utf8');
-      const section = sources.split(/^## /m).find((s) => s.startsWith('ASTM'));
-      assert.ok(section !== undefined, `${list} has an ASTM section`);
+      const section = sources.split(/^## /m).find((s) => s.startsWith(title));
+      if (section === undefined) continue;
+      sections++;
       for (const l of section.split('\n')) if (l.startsWith('|')) listed.add((l.split('|')[1] ?? '').trim());
     }
-    const files = readdirSync(fixtureDir()).sort();
-    assert.ok(files.length > 0, 'test/fixtures/astm holds captures');
-    assert.deepEqual(
-      files.filter((f) => !listed.has(f)),
-      [],
-      'captures without a row in SOURCES.md or SOURCES-added.md (copy the intake SOURCES.md along with new captures, or add a row to SOURCES-added.md)',
-    );
-    assert.equal(relative(ROOT, fixtureDir()).split(sep).join('/'), 'test/fixtures/astm', 'the loader reads the repository copy');
-  });
+    assert.ok(sections > 0, `SOURCES.md or SOURCES-added.md has a ${title} section`);
+    return listed;
+  }
+
+  for (const { title, dir, folder } of [
+    { title: 'ASTM', dir: fixtureDir, folder: 'test/fixtures/astm' },
+    { title: 'HL7', dir: hl7FixtureDir, folder: 'test/fixtures/hl7' },
+  ]) {
+    it(`lists every capture in ${folder} in test/fixtures/SOURCES.md or SOURCES-added.md`, () => {
+      const listed = listedIn(title);
+      const files = readdirSync(dir()).sort();
+      assert.ok(files.length > 0, `${folder} holds captures`);
+      assert.deepEqual(
+        files.filter((f) => !listed.has(f)),
+        [],
+        'captures without a row in SOURCES.md or SOURCES-added.md (copy the intake SOURCES.md along with new captures, or add a row to SOURCES-added.md)',
+      );
+      assert.equal(relative(ROOT, dir()).split(sep).join('/'), folder, 'the loader reads the repository copy');
+    });
+  }
 });

@@ -1,0 +1,9 @@
+/** HL7 v2: the message codec and MLLP framing (docs/architecture.md, "HL7 v2"). */
+export { Hl7Error, type Hl7Position } from './errors';
+export { DEFAULT_DELIMITERS, type Hl7Delimiters, encodingCharacters, readDelimiters } from './delimiters';
+export { escapeHl7, unescapeHl7 } from './escape';
+export { HL7_CHARSETS, type Hl7Charset, type DecodedText, charsetOfMsh18, decodeText, encodeText } from './charset';
+export { DEFAULT_MAX_MESSAGE_LENGTH, Hl7Message, Hl7Segment, type ParseOptions, type BytesOptions, parseHl7, parseHl7Bytes, statedCharset } from './message';
+export { buildHl7, rawHl7, repeat, type BuildOptions, type Hl7Component, type Hl7FieldValue, type Hl7Repetition, type Hl7SegmentSpec } from './build';
+export * as views from './views';
+export { DEFAULT_MAX_FRAME_BYTES, type DeframerOptions, type DiscardReason, MllpDeframer, type MllpEvent, frameMllp, readable } from './mllp';
