@@ -11,11 +11,13 @@
  * Over TCP, one link per connection (lib/sessions/LinkSessions).
  */
 import type { Node, NodeAPI } from 'node-red';
+import { isLoneNak } from '../lib/astm/control';
 import { linkMachine } from '../lib/astm/link-machine';
 import { carriesResults, messageSender } from '../lib/astm/records/peek';
 import { readNodeSettings } from '../lib/settings/node-settings';
 import { refuseMisconfigured } from './shared/lis-request-node';
 import { runLinkNode, type LinkNodeDef } from './shared/link-node';
+import { metricsFor } from './shared/metrics';
 import { StatusReporter } from './shared/status';
 import { ASTM_MESSAGE_TOPIC, ASTM_SEND_TOPIC } from './shared/types';
 
@@ -49,8 +51,11 @@ export = function register(RED: NodeAPI): void {
       messageTopic: ASTM_MESSAGE_TOPIC,
       sendTopic: ASTM_SEND_TOPIC,
       about: 'astm',
+      // An unframed line has no acknowledgements.
+      isNak: framed ? isLoneNak : () => false,
     });
   }
 
+  metricsFor(RED);
   RED.nodes.registerType('astm-link', AstmLinkNode as never);
 };

@@ -3,6 +3,7 @@ import type { NodeAPI, NodeDef } from 'node-red';
 import { LisClient } from '../lib/lis/client';
 import { LisError } from '../lib/errors';
 import { parseTls, parseTuning } from '../lib/lis/tuning';
+import { metricsFor } from './shared/metrics';
 import type { LisConfigNode } from './shared/types';
 
 interface LisConfigDef extends NodeDef {
@@ -52,6 +53,7 @@ export = function register(RED: NodeAPI): void {
           // Flow, group and global env as well as the process environment.
           env: (name) => RED.util.getSetting(this, name) ?? undefined,
           bearerToken: this.credentials?.bearerToken || (def.bearerTokenEnv ? RED.util.getSetting(this, def.bearerTokenEnv.trim()) : undefined),
+          observer: metricsFor(RED).lis,
         });
       } catch (err) {
         if (!(err instanceof LisError)) throw err;
@@ -69,6 +71,7 @@ export = function register(RED: NodeAPI): void {
     this.on('close', () => self.client?.close());
   }
 
+  metricsFor(RED);
   RED.nodes.registerType('lis-config', LisConfig as never, {
     credentials: { bearerToken: { type: 'password' } },
   });

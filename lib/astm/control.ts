@@ -25,3 +25,12 @@ export function readable(bytes: Uint8Array): string {
   }
   return out;
 }
+
+/**
+ * Whether a read or write is a lone NAK: how E1381 refuses a frame (§6.5.1.2),
+ * always sent by itself, the sender then waiting. Counted for the link's
+ * health; a NAK glued to other bytes in one read is not counted.
+ */
+export function isLoneNak(bytes: Uint8Array): boolean {
+  return bytes.length === 1 && bytes[0] === NAK;
+}

@@ -15,6 +15,11 @@ export interface ReadResult {
   torn: number;
 }
 
+/** Told of each group commit (the metrics): lines written and how long the fdatasync took. */
+export interface AppendObserver {
+  committed(lines: number, syncSeconds: number): void;
+}
+
 interface Pending {
   text: string;
   resolve: () => void;
@@ -33,6 +38,7 @@ export class AppendLog {
   size = 0;
   /** Group commits made, for the benchmark. */
   syncs = 0;
+  private readonly observers = new Set<AppendObserver>();
 
   constructor(readonly file: string) {}
 
@@ -49,6 +55,12 @@ export class AppendLog {
     }
     await syncDir(dirname(this.file));
     return { lines: existing.lines, torn: existing.torn };
+  }
+
+  /** Adds an observer of group commits; returns its removal. */
+  observe(observer: AppendObserver): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
   }
 
   /** Resolves once the line is on disk (written and fdatasync'ed). */
@@ -118,9 +130,11 @@ export class AppendLog {
       const text = batch.map((p) => p.text).join('');
       try {
         await this.handle.write(text);
+        const syncing = this.observers.size > 0 ? performance.now() : 0;
         await this.handle.datasync();
         this.size += Buffer.byteLength(text);
         this.syncs++;
+        if (syncing > 0) for (const o of this.observers) o.committed(batch.length, (performance.now() - syncing) / 1000);
         for (const p of batch) p.resolve();
       } catch (err) {
         const e = err instanceof Error ? err : new Error(String(err));

@@ -8,7 +8,7 @@
  * as `uncertain`: the LIS may or may not have it. Failed and uncertain batches
  * are *held* until an operator resends or discards them.
  */
-import { AppendLog } from './append-log';
+import { AppendLog, type AppendObserver } from './append-log';
 import { EntrySchema, type BatchEntry, type BatchState, type ErrorInfo, type Entry } from './entries';
 
 export interface JournalOptions {
@@ -102,7 +102,12 @@ export class ResultJournal {
     return this.log.syncs;
   }
 
-  /** Called after every change of held batches (status displays). */
+  /** Told of each group commit of the file (the metrics); returns the removal. */
+  observe(observer: AppendObserver): () => void {
+    return this.log.observe(observer);
+  }
+
+  /** Called after every change of held batches, and when a message is given up on as stuck or dismissed (status displays). */
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -184,6 +189,7 @@ export class ResultJournal {
     const m = this.messages.get(id);
     if (!m || isSettled(m)) return;
     m.stuck = reason;
+    this.emitChange();
     await this.append({ e: 'rxu', id, stuck: reason });
   }
 
@@ -197,6 +203,7 @@ export class ResultJournal {
     const m = this.messages.get(id);
     if (!m) throw new Error(`no message ${id} in the journal`);
     await this.planned(id, 0, `dismissed by ${by}${m.note ? ` (${m.note})` : ''}`);
+    this.emitChange();
   }
 
   message(id: string): MessageRecord | undefined {

@@ -44,6 +44,11 @@ async function openAndCompact(settings: JournalSettings): Promise<ResultJournal>
   return journal;
 }
 
+/** The journal of `file` when something already opened it (or is opening it): looking must not create one. */
+export function openedJournal(file: string): Promise<ResultJournal> | undefined {
+  return open.get(file)?.opening;
+}
+
 /** Closes every journal (tests that start several runtimes in one process, and process exit). */
 export async function closeAllJournals(): Promise<void> {
   const all = [...open.values()];

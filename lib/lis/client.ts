@@ -7,6 +7,7 @@ import { ENDPOINTS, type EndpointName } from './endpoints';
 import type https from 'node:https';
 import { createHttpsAgent, postJson, type PostResponse, type TlsSettings } from './transport';
 import { withRetries, type AttemptHooks, type RetryPolicy } from './retry';
+import { outcomeOf, type LisObserver } from './observer';
 import {
   OrderEnvelopeSchema,
   OrderSchema,
@@ -49,6 +50,8 @@ export interface LisSettings extends LisTuning, TlsSettings {
   urls: Partial<Record<EndpointName, string>>;
   env: EnvLookup;
   bearerToken?: string | undefined;
+  /** Told of every request and retry (the metrics); nothing when absent. */
+  observer?: LisObserver | undefined;
 }
 
 export interface CallInfo {
@@ -206,7 +209,7 @@ export class LisClient {
       mismatchBackoffMs: 0,
       ...policy,
     };
-    const { value, attempts, requestIds } = await withRetries(fullPolicy, hooks, async () => {
+    const once = async (): Promise<{ value: T; requestId: string }> => {
       const res = await postJson({
         endpoint,
         url,
@@ -220,9 +223,39 @@ export class LisClient {
       });
       status = res.status;
       return { value: read(res), requestId: res.requestId };
-    });
+    };
+    const observer = this.settings.observer;
+    const { value, attempts, requestIds } = observer
+      ? await withRetries(fullPolicy, watchedHooks(observer, endpoint, hooks), () => watched(observer, endpoint, once))
+      : await withRetries(fullPolicy, hooks, once);
     return { value, info: { status, attempts, requestIds, elapsedMs: Math.round(performance.now() - started) } };
   }
+}
+
+/** The caller's hooks, with each retry told to the observer as well. */
+function watchedHooks(observer: LisObserver, endpoint: EndpointName, hooks: AttemptHooks): AttemptHooks {
+  return {
+    signal: hooks.signal,
+    onRetry: (notice) => {
+      observer.retry(endpoint, outcomeOf(notice.error));
+      hooks.onRetry?.(notice);
+    },
+  };
+}
+
+/** One attempt, its outcome and duration told to the observer. */
+function watched<R>(observer: LisObserver, endpoint: EndpointName, attempt: () => Promise<R>): Promise<R> {
+  const started = performance.now();
+  return attempt().then(
+    (answer) => {
+      observer.request(endpoint, 'ok', (performance.now() - started) / 1000);
+      return answer;
+    },
+    (err: unknown) => {
+      observer.request(endpoint, err instanceof LisError ? outcomeOf(err) : 'network', (performance.now() - started) / 1000);
+      throw err;
+    },
+  );
 }
 
 function requireJson(endpoint: EndpointName, res: PostResponse): unknown {

@@ -29,7 +29,8 @@ export type ReceivedMessage = Extract<LinkAction, { type: 'message' }>;
 
 export interface LinkSessionEvents<C> {
   write(link: SessionLink, bytes: Buffer): void;
-  message(link: SessionLink, message: ReceivedMessage): void;
+  /** `sender`: who the message says sent it, when it names someone. */
+  message(link: SessionLink, message: ReceivedMessage, sender: { text: string; name: string } | undefined): void;
   /** The analyzer acknowledged a message we sent. */
   sent(link: SessionLink, context: C | undefined, id: string): void;
   /** A message we sent was given up (SEND_FAILED), or its connection closed (CONNECTION_CLOSED). */
@@ -152,7 +153,7 @@ export class LinkSessions<C> {
       case 'message': {
         const who = this.options.identify(action.bytes);
         if (who) this.book.identified(link.key, who.text, who.name);
-        return this.events.message(link, action);
+        return this.events.message(link, action, who);
       }
       case 'sent': {
         const context = link.outgoing.get(action.id);

@@ -9,7 +9,7 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { NodeAPI } from 'node-red';
-import { journalAt } from '../../lib/journal/registry';
+import { journalAt, openedJournal as openedAt } from '../../lib/journal/registry';
 import type { ResultJournal } from '../../lib/journal/journal';
 
 export interface LisBridgeSettings {
@@ -36,7 +36,39 @@ export function bridgeSettings(RED: NodeAPI): LisBridgeSettings {
 /** The process's result journal under the configured directory. */
 export function journalFor(RED: NodeAPI): Promise<ResultJournal> {
   const s = bridgeSettings(RED);
-  return journalAt({ file: join(s.dir, 'journal.jsonl'), retentionMs: s.retentionDays * 24 * 60 * 60_000 });
+  const opening = journalAt({ file: journalFile(s), retentionMs: s.retentionDays * 24 * 60 * 60_000 });
+  const hooks = openHooks.get(RED.httpAdmin as unknown as object);
+  if (hooks) void opening.then((journal) => hooks.forEach((hook) => hook.see(journal)), () => undefined);
+  return opening;
+}
+
+/** The journal, when a node already opened it; undefined otherwise (a look must not create the directory). */
+export function openedJournal(RED: NodeAPI): Promise<ResultJournal> | undefined {
+  return openedAt(journalFile(bridgeSettings(RED)));
+}
+
+/** Calls `hook` once for each journal this runtime's nodes open (the metrics watch its commits). */
+export function whenJournalOpens(RED: NodeAPI, hook: (journal: ResultJournal) => void): void {
+  const app = RED.httpAdmin as unknown as object;
+  const hooks = openHooks.get(app) ?? [];
+  openHooks.set(app, hooks);
+  const seen = new WeakSet<ResultJournal>();
+  const entry = {
+    see(journal: ResultJournal) {
+      if (seen.has(journal)) return;
+      seen.add(journal);
+      hook(journal);
+    },
+  };
+  hooks.push(entry);
+  const opened = openedJournal(RED);
+  if (opened) void opened.then((journal) => entry.see(journal), () => undefined);
+}
+
+const openHooks = new WeakMap<object, Array<{ see(journal: ResultJournal): void }>>();
+
+function journalFile(s: LisBridgeSettings): string {
+  return join(s.dir, 'journal.jsonl');
 }
 
 function positive(value: unknown, fallback: number): number {

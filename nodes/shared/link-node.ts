@@ -11,12 +11,15 @@
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import type { LinkMachine } from '../../lib/astm/link-driver';
 import { LinkSessions, type SessionLink } from '../../lib/sessions/link-sessions';
+import { tcpSessionKey } from '../../lib/sessions/tcp-status';
 import type { TransportMode } from '../../lib/sessions/session-book';
 import { LisError, invalidInput } from '../../lib/errors';
 import { fail } from './lis-request-node';
 import { lineBytes, linkTrace } from './link-trace';
 import { linkJournal } from './link-journal';
+import { boardFor } from './health';
 import { sharedTexts, type StatusReporter } from './status';
+import { watchTransport } from './transport-watch';
 import type { Done, Msg } from './types';
 
 export interface LinkNodeDef extends NodeDef {
@@ -44,10 +47,21 @@ export interface LinkProtocol {
   sendTopic: string;
   /** The msg property that says where a message came from and what became of it (msg.astm). */
   about: string;
+  /** Whether bytes written or read are a negative acknowledgement (counted for the link's health; one check per write or read). */
+  isNak(bytes: Uint8Array): boolean;
 }
 
 export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: StatusReporter, protocol: LinkProtocol): void {
   const r = sharedTexts(RED, 'runtime');
+  // The link's health (lib/health): counts on the message path, the transport's state from the nodes wired to it.
+  const health = boardFor(RED);
+  health.add(node.id, { name: node.name || node.id, protocol: protocol.about }, Date.now());
+  const sessionOf = (link: SessionLink): string | undefined => (link.tcpSession === undefined ? undefined : link.key);
+  const stopWatching = watchTransport(RED, node, (def as { wires?: string[][] }).wires?.[0], (session, state, peer) => health.transport(node.id, session, state, Date.now(), peer));
+  const refuse = (msg: Msg, err: unknown, done: Done): void => {
+    health.error(node.id, tcpSessionKey(msg._session), Date.now());
+    fail(status, msg, err, done);
+  };
   const t = sharedTexts(RED, 'link');
   let sentCount = 0;
   const trace = def.trace === false ? undefined : linkTrace(RED, node, { framed: protocol.framed, redact: def.traceRedact === true });
@@ -64,26 +78,33 @@ export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: 
     },
     {
       write(link, bytes) {
+        if (protocol.isNak(bytes)) health.nak(node.id, sessionOf(link), 'sent', Date.now());
         trace?.record('out', bytes, link.traceName);
         node.send([withSession({ payload: bytes }, link), null, null] as never);
       },
-      message(link, m) {
+      message(link, m, sender) {
+        const now = Date.now();
+        if (sender) health.identified(node.id, sessionOf(link), sender, now);
+        health.received(node.id, sessionOf(link), now);
         if (journal) journal.store.store(link.traceName ?? 'line', link.driver, m, (p) => emit(link, p.bytes, p.astm));
         else emit(link, m.bytes, { messageId: m.id, end: m.end, receivedAt: new Date().toISOString() });
       },
-      sent(_link, msg, id) {
+      sent(link, msg, id) {
         sentCount++;
+        health.sent(node.id, sessionOf(link), Date.now());
         if (!msg) return;
         msg[protocol.about] = { ...(msg[protocol.about] as object), sent: true, messageId: id };
         node.send([null, null, msg] as never);
       },
-      failed(_link, msg, err) {
+      failed(link, msg, err) {
+        health.error(node.id, sessionOf(link), Date.now());
         const m = msg ?? ({ payload: undefined } as Msg);
         m.error = err.toMsgError();
         status.failed(err);
         node.error(err, m);
       },
-      discarded(_link, bytes, reason) {
+      discarded(link, bytes, reason) {
+        health.error(node.id, sessionOf(link), Date.now());
         node.warn(r('discarded', { bytes: bytes.length, reason }));
         node.status({ fill: 'yellow', shape: 'ring', text: t('discarded') });
       },
@@ -107,24 +128,27 @@ export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: 
       }
       const bytes = lineBytes(msg.payload);
       if (msg.topic === protocol.sendTopic) {
-        if (!bytes) return fail(status, msg, invalidInput('nothing sent', ['msg.payload of a message to send must be the message text (string) or bytes (Buffer)']), done);
+        if (!bytes) return refuse(msg, invalidInput('nothing sent', ['msg.payload of a message to send must be the message text (string) or bytes (Buffer)']), done);
         const link = links.send(msg._session, typeof msg.analyzer === 'string' ? msg.analyzer : undefined, bytes, msg);
-        if (link instanceof LisError) return fail(status, msg, link, done);
+        if (link instanceof LisError) return refuse(msg, link, done);
         withSession(msg, link);
         return done();
       }
-      if (!bytes) return fail(status, msg, invalidInput('not read', ['msg.payload must be the bytes read from the line (Buffer or string)']), done);
+      if (!bytes) return refuse(msg, invalidInput('not read', ['msg.payload must be the bytes read from the line (Buffer or string)']), done);
       const link = links.place(msg._session, { ...(typeof msg.ip === 'string' ? { address: msg.ip } : {}), ...(typeof msg.port === 'number' ? { port: msg.port } : {}) }, Date.now());
-      if (link instanceof LisError) return fail(status, msg, link, done);
+      if (link instanceof LisError) return refuse(msg, link, done);
+      if (protocol.isNak(bytes)) health.nak(node.id, sessionOf(link), 'received', Date.now());
       trace?.record('in', bytes, link.traceName);
       link.driver.receive(bytes);
       done();
     } catch (err) {
-      fail(status, msg, err, done);
+      refuse(msg, err, done);
     }
   });
 
-  node.on('close', (_removed: boolean, done: () => void) => {
+  node.on('close', (removed: boolean, done: () => void) => {
+    stopWatching();
+    health.remove(node.id, removed);
     for (const msg of links.close()) {
       const err = new LisError(r('cancelledSend'), { code: 'CANCELLED' });
       msg.error = err.toMsgError();

@@ -9,6 +9,8 @@
 import type { Node, NodeAPI } from 'node-red';
 import { isLabOrder, type HostOutput, type MessageHost } from '../../lib/conversation/message-host';
 import { LisError, invalidInput, messageOf } from '../../lib/errors';
+import { tcpSessionKey } from '../../lib/sessions/tcp-status';
+import { boardFor } from './health';
 import { fail } from './lis-request-node';
 import { journalFor } from './journal';
 import { sharedTexts, type StatusReporter } from './status';
@@ -27,6 +29,7 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
   const t = sharedTexts(RED, 'message');
   const conversation = host.conversation;
   const journal = journalFor(RED);
+  const health = boardFor(RED);
   let timer: NodeJS.Timeout | undefined;
   let results = 0;
   node.status({ fill: 'green', shape: 'dot', text: host.label });
@@ -56,8 +59,11 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
    */
   function fromAnalyzer(msg: Msg, send: Send, now: number): void {
     if (!Buffer.isBuffer(msg.payload)) throw invalidInput('not decoded', ['a received message must carry its bytes in msg.payload']);
-    const about = (msg[topics.about] ?? {}) as { journalId?: unknown; replay?: unknown };
+    const about = (msg[topics.about] ?? {}) as { journalId?: unknown; replay?: unknown; link?: unknown };
     const journalId = typeof about.journalId === 'string' ? about.journalId : undefined;
+    // The link node it came from, for its health: what was asked and what results came.
+    const linkNode = typeof about.link === 'string' ? about.link : undefined;
+    const queriesBefore = conversation.counts.queries;
     const note = (parts: number, samples: string[], why?: string) =>
       journal.then((j) => j.planned(journalId!, parts, why, samples)).catch((err: unknown) => node.warn(r('notNotedTranslated', { id: journalId!, reason: messageOf(err) })));
     let read;
@@ -65,7 +71,13 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
       read = host.read(msg.payload, linkOf(msg), now, msg, about.replay === true);
     } catch (err) {
       if (journalId !== undefined) void note(0, [], `not understood: ${messageOf(err)}`);
+      if (linkNode !== undefined) health.error(linkNode, tcpSessionKey(msg._session), now);
       throw err;
+    }
+    if (linkNode !== undefined) {
+      let results = 0;
+      for (const o of read.outputs) if (o.type === 'results') results += o.results.length;
+      health.read(linkNode, tcpSessionKey(msg._session), { queries: conversation.counts.queries - queriesBefore, results, dialect: host.id }, now);
     }
     perform(read.outputs, msg, send, journalId);
     if (journalId !== undefined) void note(read.parts, read.samples);

@@ -44,6 +44,8 @@ export interface NodeRedOptions {
   flows?: unknown[];
   /** settings.js entries on top of the defaults (loopback, a free port, flows.json, no telemetry or tours, info logging). */
   settings?: Record<string, unknown>;
+  /** JavaScript appended to settings.js, for what JSON cannot hold (adminAuth's tokens() function). */
+  settingsCode?: string;
   /** Environment on top of this process's (less the examples' LIS_ and ANALYZER_ variables). */
   env?: Record<string, string>;
   /** Node's options before red.js (the bench's --cpu-prof). */
@@ -104,7 +106,7 @@ export class NodeRedProcess {
       logging: { console: { level: 'info', metrics: false, audit: false } },
       ...opts.settings,
     };
-    writeFileSync(join(userDir, 'settings.js'), `module.exports = ${JSON.stringify(settings, null, 2)};\n`);
+    writeFileSync(join(userDir, 'settings.js'), `module.exports = ${JSON.stringify(settings, null, 2)};\n${opts.settingsCode ?? ''}\n`);
     return new NodeRedProcess(userDir, port, opts);
   }
 

@@ -1,0 +1,28 @@
+/**
+ * What waits for an operator, per link node: result batches held (failed or
+ * uncertain, lib/journal/held) and received messages stuck (replayed after a
+ * restart and still not at the LIS). A held batch belongs to the link its
+ * message came over; a batch the journal knows no message of (results that
+ * did not come from a link) counts under ''.
+ *
+ * Walks the journal's stuck list (every message in memory): for a scrape or a
+ * change of held batches, never per message received.
+ */
+import type { ResultJournal } from '../journal/journal';
+
+export interface QueueCounts {
+  held: number;
+  stuck: number;
+}
+
+export function queuesByLink(journal: Pick<ResultJournal, 'held' | 'stuck' | 'message'>): Map<string, QueueCounts> {
+  const out = new Map<string, QueueCounts>();
+  const of = (link: string): QueueCounts => {
+    let c = out.get(link);
+    if (!c) out.set(link, (c = { held: 0, stuck: 0 }));
+    return c;
+  };
+  for (const b of journal.held()) of(b.message === undefined ? '' : (journal.message(b.message)?.link ?? '')).held++;
+  for (const m of journal.stuck()) of(m.link).stuck++;
+  return out;
+}

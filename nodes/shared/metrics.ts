@@ -1,0 +1,214 @@
+/**
+ * GET /lis-bridge/metrics: the bridge's metrics in Prometheus's text format
+ * (prom-client writes it), with the permission of the other read-only admin
+ * routes (`lis.read`). One registry per editor app, not prom-client's global
+ * one, so two runtimes in one process, or another package's metrics, never
+ * mix with these.
+ *
+ * Link metrics are read from the health board when scraped: the message path
+ * only adds to plain numbers there. LIS requests and journal commits are
+ * observed as they happen (a histogram cannot be rebuilt afterwards); both
+ * are a handful per message, never per byte.
+ *
+ * Labels are node ids and names, the analyzer's own name (H-5), endpoints
+ * and outcomes: nothing of a patient, a sample or a secret, and few values.
+ */
+import type { NodeAPI } from 'node-red';
+import type { Request, Response } from 'express';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { TRANSPORT_STATES, type Counts, type HealthSnapshot } from '../../lib/health/link-health';
+import type { AppendObserver } from '../../lib/journal/append-log';
+import type { LisObserver } from '../../lib/lis/observer';
+import { answerError, installRoutesOnce } from './admin';
+import { healthSnapshot } from './health';
+import { whenJournalOpens } from './journal';
+
+export const METRICS_PATH = '/lis-bridge/metrics';
+
+export interface BridgeMetrics {
+  registry: Registry;
+  lis: LisObserver;
+  journal: AppendObserver;
+  /** The board as read for the latest scrape (a scrape running beside it reads a board as fresh). */
+  current: HealthSnapshot | undefined;
+}
+
+const byApp = new WeakMap<object, BridgeMetrics>();
+
+/** The editor app's metrics (and their route), made on first use. */
+export function metricsFor(RED: NodeAPI): BridgeMetrics {
+  const app = RED.httpAdmin as unknown as object;
+  let metrics = byApp.get(app);
+  if (!metrics) {
+    metrics = createMetrics(RED);
+    byApp.set(app, metrics);
+    const made = metrics;
+    whenJournalOpens(RED, (journal) => journal.observe(made.journal));
+    installRoutesOnce(RED, 'metrics', () => installRoute(RED, made));
+  }
+  return metrics;
+}
+
+function installRoute(RED: NodeAPI, metrics: BridgeMetrics): void {
+  const admin = RED.httpAdmin as unknown as { get: (path: string, ...h: unknown[]) => void };
+  admin.get(METRICS_PATH, RED.auth.needsPermission('lis.read'), (_req: Request, res: Response) => {
+    healthSnapshot(RED, true)
+      .then(async (snapshot) => {
+        metrics.current = snapshot;
+        const text = await metrics.registry.metrics();
+        // Written as is: express's send() would reorder prom-client's content type.
+        res.setHeader('Content-Type', metrics.registry.contentType);
+        res.end(text);
+      })
+      .catch((err: unknown) => answerError(res, 500, err));
+  });
+}
+
+const LINK = ['link', 'link_name'] as const;
+const BY_ANALYZER = [...LINK, 'analyzer'] as const;
+
+/** Per link and analyzer, the board's totals: counters that never go down while the process runs. */
+const COUNTERS: Array<{ name: string; help: string; count: keyof Counts; extra?: Record<string, string> }> = [
+  { name: 'lisbridge_link_messages_received_total', help: 'Complete messages received from the analyzer', count: 'received' },
+  { name: 'lisbridge_link_messages_sent_total', help: 'Messages sent to the analyzer and acknowledged by it', count: 'sent' },
+  { name: 'lisbridge_link_queries_total', help: 'Samples the analyzer asked orders for (host queries)', count: 'queries' },
+  { name: 'lisbridge_link_results_total', help: 'Patient results read from the analyzer\'s messages', count: 'results' },
+  { name: 'lisbridge_link_errors_total', help: 'Failures on the link: a message not accepted, text discarded, input refused, a message not understood', count: 'errors' },
+];
+
+/** A new set of the bridge's metrics in a registry of its own (exported for the test of the shipped dashboard). */
+export function createMetrics(RED: Pick<NodeAPI, 'settings'>): BridgeMetrics {
+  const registry = new Registry();
+  const settings = (RED.settings as unknown as { lisBridge?: { metrics?: { process?: boolean } } }).lisBridge?.metrics;
+  // The Node.js process's own metrics (memory, event loop lag) only when asked: Node-RED may be scraped for them already.
+  if (settings?.process === true) collectDefaultMetrics({ register: registry, prefix: 'lisbridge_' });
+  const metrics: BridgeMetrics = { registry, lis: undefined as never, journal: undefined as never, current: undefined };
+  const links = () => metrics.current?.links ?? [];
+  const nameOf = (l: { node: string; name: string }) => ({ link: l.node, link_name: l.name });
+
+  for (const c of COUNTERS) {
+    new Counter({
+      name: c.name,
+      help: c.help,
+      labelNames: BY_ANALYZER,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const l of links()) for (const [analyzer, totals] of l.totals) this.inc({ ...nameOf(l), analyzer }, totals[c.count]);
+      },
+    });
+  }
+  new Counter({
+    name: 'lisbridge_link_naks_total',
+    help: 'Negative acknowledgements on the link: sent (we refused a frame) or received (the analyzer refused ours)',
+    labelNames: [...BY_ANALYZER, 'direction'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const l of links())
+        for (const [analyzer, t] of l.totals) {
+          this.inc({ ...nameOf(l), analyzer, direction: 'sent' }, t.naksSent);
+          this.inc({ ...nameOf(l), analyzer, direction: 'received' }, t.naksReceived);
+        }
+    },
+  });
+  for (const [name, help, key] of [
+    ['lisbridge_link_last_received_timestamp_seconds', 'When the last message from the analyzer was received (Unix time)', 'lastReceived'],
+    ['lisbridge_link_last_sent_timestamp_seconds', 'When the analyzer last acknowledged a message sent to it (Unix time)', 'lastSent'],
+  ] as const) {
+    new Gauge({
+      name,
+      help,
+      labelNames: BY_ANALYZER,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const l of links()) for (const [analyzer, t] of l.totals) if (t[key] !== undefined) this.set({ ...nameOf(l), analyzer }, t[key] / 1000);
+      },
+    });
+  }
+  new Gauge({
+    name: 'lisbridge_link_state',
+    help: 'Transport state of the link: 1 for the state it is in (connected, disconnected, listening: a TCP server with no analyzer, port-missing, unknown), 0 for the others',
+    labelNames: [...LINK, 'state'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const l of links()) for (const state of TRANSPORT_STATES) this.set({ ...nameOf(l), state }, l.deployed && l.transport === state ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'lisbridge_link_up',
+    help: '1 while the link is deployed and its transport connected (the serial port open, or an analyzer connected over TCP)',
+    labelNames: LINK,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const l of links()) this.set(nameOf(l), l.deployed && l.transport === 'connected' ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'lisbridge_link_connections',
+    help: 'Open TCP connections of the link (0 for a serial line)',
+    labelNames: LINK,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const l of links()) this.set(nameOf(l), l.connections.filter((c) => c.transport === 'connected').length);
+    },
+  });
+  new Gauge({
+    name: 'lisbridge_held_batches',
+    help: 'Result batches held for an operator (failed or uncertain), by the link their message came over',
+    labelNames: LINK,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const l of links()) this.set(nameOf(l), l.held);
+    },
+  });
+  new Gauge({
+    name: 'lisbridge_stuck_messages',
+    help: 'Received messages that never reached the LIS after a replay, waiting for an operator',
+    labelNames: LINK,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const l of links()) this.set(nameOf(l), l.stuck);
+    },
+  });
+
+  const requests = new Counter({ name: 'lisbridge_lis_requests_total', help: 'HTTP requests to the LIS, each attempt counted, by endpoint and outcome', labelNames: ['endpoint', 'outcome'], registers: [registry] });
+  const retries = new Counter({ name: 'lisbridge_lis_retries_total', help: 'Retries of a LIS request, by endpoint and the outcome that caused them', labelNames: ['endpoint', 'outcome'], registers: [registry] });
+  const duration = new Histogram({
+    name: 'lisbridge_lis_request_duration_seconds',
+    help: 'Duration of one HTTP request to the LIS, answer read, by endpoint',
+    labelNames: ['endpoint'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  metrics.lis = {
+    request(endpoint, outcome, seconds) {
+      requests.inc({ endpoint, outcome });
+      duration.observe({ endpoint }, seconds);
+    },
+    retry(endpoint, outcome) {
+      retries.inc({ endpoint, outcome });
+    },
+  };
+
+  const appends = new Counter({ name: 'lisbridge_journal_appends_total', help: 'Lines written to the result journal', registers: [registry] });
+  const fsync = new Histogram({
+    name: 'lisbridge_journal_fsync_duration_seconds',
+    help: 'Duration of one fdatasync of the result journal (one group commit)',
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+    registers: [registry],
+  });
+  metrics.journal = {
+    committed(lines, seconds) {
+      appends.inc(lines);
+      fsync.observe(seconds);
+    },
+  };
+  return metrics;
+}

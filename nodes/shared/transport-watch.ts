@@ -1,0 +1,70 @@
+/**
+ * The transport nodes wired to a link node (tcp in, serial in and out), watched
+ * through the statuses they show in the editor: the runtime announces each on
+ * its `node-status` event, so the link's health knows the line's state without
+ * a Status node in the flow (lib/health/transport-status reads them). A serial
+ * port that is not connected is looked up on disk: a device that is not there
+ * (an unplugged USB adapter, a wrong path) is reported as port-missing.
+ */
+import { promises as fs } from 'node:fs';
+import type { Node, NodeAPI } from 'node-red';
+import { transportReport } from '../../lib/health/transport-status';
+import type { TransportState } from '../../lib/health/link-health';
+
+type Report = (session: string | undefined, state: TransportState, peer?: string) => void;
+
+interface FlowNodeDef {
+  id: string;
+  type: string;
+  wires?: string[][];
+  serial?: string;
+}
+
+const TRANSPORTS = new Set(['tcp in', 'serial in', 'serial out', 'serial request']);
+
+/** Starts watching; returns the stop. */
+export function watchTransport(RED: NodeAPI, node: Node, outputs: string[] | undefined, report: Report): () => void {
+  const types = new Map<string, FlowNodeDef>();
+  const out = new Set(outputs ?? []);
+  RED.nodes.eachNode((n) => {
+    const def = n as unknown as FlowNodeDef;
+    if (!TRANSPORTS.has(def.type)) return;
+    if (out.has(def.id) || def.wires?.some((w) => w.includes(node.id))) types.set(def.id, def);
+  });
+  if (types.size === 0) return () => undefined;
+
+  let checks = 0;
+  /** Not connected: missing, unless the device is there. Only the latest look counts. */
+  const serialClosed = (def: FlowNodeDef, state: TransportState) => {
+    const path = portOf(RED, def);
+    const mine = ++checks;
+    if (path === undefined) return report(undefined, state);
+    fs.stat(path).then(
+      () => mine === checks && report(undefined, state),
+      (err: NodeJS.ErrnoException) => mine === checks && report(undefined, err.code === 'ENOENT' ? 'port-missing' : state),
+    );
+  };
+  const onStatus = (event: { id?: string; status?: unknown }) => {
+    const def = event.id === undefined ? undefined : types.get(event.id);
+    if (!def) return;
+    const r = transportReport(def.type, event.status);
+    if (!r) return;
+    if (r.serialClosed) return serialClosed(def, r.state);
+    checks++;
+    report(r.session, r.state, r.peer);
+  };
+  RED.events.on('node-status', onStatus);
+  // A port that could not open at start reported it before this node listened (and says nothing more).
+  for (const def of types.values()) {
+    const path = portOf(RED, def);
+    if (path !== undefined) fs.stat(path).catch((err: NodeJS.ErrnoException) => err.code === 'ENOENT' && checks === 0 && report(undefined, 'port-missing'));
+  }
+  return () => RED.events.removeListener('node-status', onStatus);
+}
+
+/** The device path of a serial node's port configuration; only a file path (/dev/...) can be looked up (not COM3). */
+function portOf(RED: NodeAPI, def: FlowNodeDef): string | undefined {
+  if (def.serial === undefined) return undefined;
+  const config = RED.nodes.getNode(def.serial) as unknown as { serialport?: unknown } | null;
+  return typeof config?.serialport === 'string' && config.serialport.startsWith('/') ? config.serialport : undefined;
+}
