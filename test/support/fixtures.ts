@@ -52,6 +52,7 @@ export type Artefact =
 
 export type Vendor =
   | 'Abbott'
+  | 'Beckman Coulter'
   | 'Bio-Rad'
   | 'Cepheid'
   | 'ERBA'
@@ -88,6 +89,7 @@ export const FIXTURES: Readonly<Record<string, FixtureSpec>> = {
   'abbott-architect-i-result-multi.txt': lines('Abbott', [], '5 H...L messages back to back; L|1 without code'),
   'abbott-m2000-result-framed.txt': raw('Abbott', 'framed', [], 'one record per ETX frame'),
   'abbott-m2000-result.txt': lines('Abbott', [], 'no L record'),
+  'beckman-access2-result-log.txt': { vendor: 'Beckman Coulter', framing: 'framed', notation: 'bracket-log', artefacts: ['host-lines'], note: 'one transfer, one record per frame; the host ACK logged between a CR and its LF' },
   'biorad-ihcom-bloodtype-multipatient-result.txt': lines('Bio-Rad', [], 'both patients are P|1'),
   'biorad-ihcom-bloodtype-result.txt': lines('Bio-Rad'),
   'cepheid-genexpert-result.txt': raw('Cepheid', 'framed', [], 'delimiters H|@^\\; frame ends with CR, no LF'),

@@ -23,6 +23,7 @@ const PROFILE_OF: Readonly<Record<string, string>> = {
   'abbott-architect-i-result-multi.txt': 'abbott-architect',
   'abbott-m2000-result-framed.txt': 'abbott-architect',
   'abbott-m2000-result.txt': 'abbott-architect',
+  'beckman-access2-result-log.txt': 'beckman-access',
   'biorad-ihcom-bloodtype-multipatient-result.txt': 'biorad-ihcom',
   'biorad-ihcom-bloodtype-result.txt': 'biorad-ihcom',
   'cepheid-genexpert-result.txt': 'cepheid-genexpert',

@@ -69,7 +69,7 @@ describe('ASTM fixture loader', () => {
 
   it('covers the sixteen vendors', () => {
     const vendors = new Set(Object.values(FIXTURES).map((f) => f.vendor));
-    const expected: Vendor[] = ['Abbott', 'Bio-Rad', 'Cepheid', 'ERBA', 'EUROIMMUN', 'Hologic', 'HORIBA', 'Immucor', 'Mindray', 'Ortho', 'Phadia', 'Roche', 'Siemens', 'SNIBE', 'Stago', 'Sysmex'];
+    const expected: Vendor[] = ['Abbott', 'Beckman Coulter', 'Bio-Rad', 'Cepheid', 'ERBA', 'EUROIMMUN', 'Hologic', 'HORIBA', 'Immucor', 'Mindray', 'Ortho', 'Phadia', 'Roche', 'Siemens', 'SNIBE', 'Stago', 'Sysmex'];
     assert.deepEqual([...vendors].sort(), [...expected].sort());
   });
 

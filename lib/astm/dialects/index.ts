@@ -26,6 +26,7 @@ import { SIEMENS_IMMULITE } from './siemens-immulite';
 import { SNIBE_MAGLUMI } from './snibe-maglumi';
 import { STAGO_STA } from './stago-sta';
 import { SYSMEX_XN } from './sysmex-xn';
+import { BECKMAN_ACCESS } from './beckman-access';
 import type { DialectProfile } from './types';
 import { deepFreeze } from './freeze';
 
@@ -56,6 +57,7 @@ export {
   SNIBE_MAGLUMI,
   STAGO_STA,
   SYSMEX_XN,
+  BECKMAN_ACCESS,
 };
 
 /** Every profile, the generic one first. Frozen: a profile is shared data, never edited in place. */
@@ -84,6 +86,7 @@ export const PROFILES: readonly DialectProfile[] = deepFreeze([
   ROCHE_COBAS_C111,
   MINDRAY_BS,
   BIORAD_IHCOM,
+  BECKMAN_ACCESS,
 ]);
 
 export function findProfile(id: string): DialectProfile | undefined {
