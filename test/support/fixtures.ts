@@ -13,6 +13,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ACK, CR, ENQ, EOT, ETB, ETX, LF, NAK, STX } from '../../lib/astm/control';
+import { pythonLogReads } from './python-log';
 
 export type Framing = 'framed' | 'records' | 'simplified';
 
@@ -29,8 +30,10 @@ export type Framing = 'framed' | 'records' | 'simplified';
  *   `[CR]` `[ETX]` `[LF]` `[EOT]`, its own line break after each read.
  * - `json-messages`: a JSON array of test cases, each message's records in a
  *   `messageContent` string separated by CR.
+ * - `python-bytes-log`: a Python driver's log, each read printed as a bytes
+ *   literal after the logging prefix (./python-log.ts).
  */
-export type Notation = 'raw' | 'json-bytes' | 'lf-lines' | 'cr-tokens' | 'bracket-cr-tokens' | 'trace-tokens' | 'bracket-log' | 'json-messages';
+export type Notation = 'raw' | 'json-bytes' | 'lf-lines' | 'cr-tokens' | 'bracket-cr-tokens' | 'trace-tokens' | 'bracket-log' | 'json-messages' | 'python-bytes-log';
 
 /** Capture artefacts named in test/fixtures/SOURCES.md (and a few it implies), undone by the loader. */
 export type Artefact =
@@ -47,7 +50,8 @@ export type Artefact =
   | 'checksum-placeholder' // the manual writes `<CS>` instead of the checksum
   | 'indentation' // every line indented, as in a Cucumber doc string
   | 'checksum-suffix' // a space and the frame's two checksum digits after some records
-  | 'host-lines' // the host's replies logged as their own lines (` - [ACK]`)
+  | 'host-lines' // the host's replies logged as their own lines (` - [ACK]`, or a read that is one ACK)
+  | 'program-lines' // the logging program's own lines between the reads
   | 'unterminated-messages'; // each message's last record written without its CR
 
 export type Vendor =
@@ -157,6 +161,7 @@ export const FIXTURES: Readonly<Record<string, FixtureSpec>> = {
   'sysmex-xn550-result-framed-session.txt': raw('Sysmex', 'framed', ['lf-after-cr'], 'frame number 2 twice in a row with different records (R|29)'),
   'sysmex-xn550-result.txt': raw('Sysmex', 'framed', [], 'frame ends with CR, no LF'),
   'sysmex-xp100-result.txt': raw('Sysmex', 'framed', [], 'frame ends with CR, no LF'),
+  'sysmex-uwam-uf4000-result-log.txt': { vendor: 'Sysmex', framing: 'framed', notation: 'python-bytes-log', artefacts: ['host-lines'], note: 'one transfer; the O record spans an ETB frame; R-4 value^format, each result sent RAW and MAINFORMAT' },
 };
 
 export interface Turn {
@@ -230,6 +235,8 @@ export function loadFixture(name: string): Fixture {
       return { ...spec, name, file, bytes: bracketLog(file.toString('latin1'), spec.artefacts, fail) };
     case 'json-messages':
       return { ...spec, name, file, bytes: jsonMessages(file, spec.artefacts, fail) };
+    case 'python-bytes-log':
+      return { ...spec, name, file, bytes: pythonLog(file.toString('latin1'), spec.artefacts, fail) };
     case 'trace-tokens': {
       // The manual's text is UTF-8 (full-width colons, an ellipsis); the data in it is ASCII.
       const turns = readTrace(file.toString('utf8'), spec.artefacts, fail);
@@ -536,6 +543,24 @@ function bracketLog(text: string, artefacts: Artefact[], fail: Fail): Buffer {
     else out.push(byte);
   }
   return Buffer.from(out);
+}
+
+/**
+ * A Python driver's log (./python-log.ts). With `host-lines`, reads that are
+ * one ACK or NAK byte are the host's replies, logged in the same stream (the
+ * U-WAM log prints the analyzer's frames and the host's ACKs alike); with
+ * `program-lines`, lines that are no read are the driver's own and dropped,
+ * otherwise every line must be a read.
+ */
+function pythonLog(text: string, artefacts: Artefact[], fail: Fail): Buffer {
+  const { reads, otherLines } = pythonLogReads(text, fail);
+  if (has(artefacts, 'program-lines') ? otherLines === 0 : otherLines > 0) fail(`${otherLines} line(s) that are no read, ${has(artefacts, 'program-lines') ? 'expected some' : 'expected none'}`);
+  let kept = reads;
+  if (has(artefacts, 'host-lines')) {
+    kept = reads.filter((r) => !(r.length === 1 && (r[0] === ACK || r[0] === NAK)));
+    if (kept.length === reads.length) fail('expected reads that are one ACK or NAK (the host\'s replies)');
+  }
+  return Buffer.concat(kept);
 }
 
 /**

@@ -79,6 +79,7 @@ const PROFILE_OF: Readonly<Record<string, string>> = {
   'sysmex-xn550-result-framed-session.txt': 'sysmex-xn',
   'sysmex-xn550-result.txt': 'sysmex-xn',
   'sysmex-xp100-result.txt': 'sysmex-xn',
+  'sysmex-uwam-uf4000-result-log.txt': 'sysmex-uwam',
 };
 
 function messagesOf(name: string): AstmMessage[] {

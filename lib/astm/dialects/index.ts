@@ -27,6 +27,7 @@ import { SNIBE_MAGLUMI } from './snibe-maglumi';
 import { STAGO_STA } from './stago-sta';
 import { SYSMEX_XN } from './sysmex-xn';
 import { BECKMAN_ACCESS } from './beckman-access';
+import { SYSMEX_UWAM } from './sysmex-uwam';
 import type { DialectProfile } from './types';
 import { deepFreeze } from './freeze';
 
@@ -58,6 +59,7 @@ export {
   STAGO_STA,
   SYSMEX_XN,
   BECKMAN_ACCESS,
+  SYSMEX_UWAM,
 };
 
 /** Every profile, the generic one first. Frozen: a profile is shared data, never edited in place. */
@@ -87,6 +89,7 @@ export const PROFILES: readonly DialectProfile[] = deepFreeze([
   MINDRAY_BS,
   BIORAD_IHCOM,
   BECKMAN_ACCESS,
+  SYSMEX_UWAM,
 ]);
 
 export function findProfile(id: string): DialectProfile | undefined {
