@@ -139,6 +139,7 @@ export const FIXTURES: Readonly<Record<string, FixtureSpec>> = {
   'phadia-immunocap-result.txt': lines('Phadia', ['comment-lines']),
   'roche-c111-result.txt': raw('Roche', 'framed', [], 'one record per ETB frame; frames end with LF, no CR'),
   'roche-c311-result.txt': raw('Roche', 'framed'),
+  'roche-cobas6000-e601-result-log.txt': { vendor: 'Roche', framing: 'framed', notation: 'python-bytes-log', artefacts: ['program-lines'], note: 'one transfer in 240-character ETB frames; the driver logs its ACKs and the text so far between the reads' },
   'roche-e411-order-download-manual.txt': { vendor: 'Roche', framing: 'records', notation: 'bracket-cr-tokens', artefacts: ['missing-cr-token', 'space-before-cr-token', 'pdf-wrap'] },
   'roche-e411-order-download-no-order-manual.txt': { vendor: 'Roche', framing: 'records', notation: 'bracket-cr-tokens', artefacts: ['space-before-cr-token'] },
   'roche-e411-query-cancel-manual.txt': { vendor: 'Roche', framing: 'records', notation: 'bracket-cr-tokens', artefacts: ['space-before-cr-token'] },

@@ -57,6 +57,7 @@ const PROFILE_OF: Readonly<Record<string, string>> = {
   'phadia-immunocap-result.txt': 'phadia-immunocap',
   'roche-c111-result.txt': 'roche-cobas-c111',
   'roche-c311-result.txt': 'roche-cobas-c311',
+  'roche-cobas6000-e601-result-log.txt': 'roche-cobas-6000',
   'roche-e411-order-download-manual.txt': 'roche-cobas-e411-elecsys',
   'roche-e411-order-download-no-order-manual.txt': 'roche-cobas-e411-elecsys',
   'roche-e411-query-cancel-manual.txt': 'roche-cobas-e411-elecsys',

@@ -5,27 +5,18 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeMessage, splitMessages } from '../../lib/astm/records';
 import { GENERIC_LIS2A2, getProfile, profileProblems, SYSMEX_UWAM, type DialectProfile } from '../../lib/astm/dialects';
-import { toLabEvents } from '../../lib/astm/lab';
-import { fixtureText, loadFixture, readFrames } from '../support/fixtures';
+import { loadFixture, readFrames } from '../support/fixtures';
+import { fixtureMessagesDecoded, onlyResults } from '../support/lab-fixture';
 import { pythonBytes } from '../support/python-log';
 
 const FILE = 'sysmex-uwam-uf4000-result-log.txt';
 const SITE = 'Europe/Berlin';
 
-function message() {
-  const messages = splitMessages(fixtureText(loadFixture(FILE))).map((text) => decodeMessage(text));
-  assert.equal(messages.length, 1);
-  return messages[0]!;
-}
-
 function resultsEvent(profile: DialectProfile = getProfile('sysmex-uwam')) {
-  const events = toLabEvents(message(), profile, { timeZone: SITE });
-  assert.deepEqual(events.map((e) => e.type), ['results']);
-  const [ev] = events;
-  assert.ok(ev?.type === 'results');
-  return ev;
+  const messages = fixtureMessagesDecoded(FILE);
+  assert.equal(messages.length, 1);
+  return onlyResults(messages[0]!, profile, SITE);
 }
 
 describe('Sysmex U-WAM (UF-4000)', () => {

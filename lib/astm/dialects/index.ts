@@ -28,6 +28,7 @@ import { STAGO_STA } from './stago-sta';
 import { SYSMEX_XN } from './sysmex-xn';
 import { BECKMAN_ACCESS } from './beckman-access';
 import { SYSMEX_UWAM } from './sysmex-uwam';
+import { ROCHE_COBAS_6000 } from './roche-cobas-6000';
 import type { DialectProfile } from './types';
 import { deepFreeze } from './freeze';
 
@@ -60,6 +61,7 @@ export {
   SYSMEX_XN,
   BECKMAN_ACCESS,
   SYSMEX_UWAM,
+  ROCHE_COBAS_6000,
 };
 
 /** Every profile, the generic one first. Frozen: a profile is shared data, never edited in place. */
@@ -90,6 +92,7 @@ export const PROFILES: readonly DialectProfile[] = deepFreeze([
   BIORAD_IHCOM,
   BECKMAN_ACCESS,
   SYSMEX_UWAM,
+  ROCHE_COBAS_6000,
 ]);
 
 export function findProfile(id: string): DialectProfile | undefined {
