@@ -14,6 +14,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ACK, CR, ENQ, EOT, ETB, ETX, LF, NAK, STX } from '../../lib/astm/control';
 import { pythonLogReads } from './python-log';
+import { monitorLog } from './monitor-log';
 
 export type Framing = 'framed' | 'records' | 'simplified';
 
@@ -32,8 +33,10 @@ export type Framing = 'framed' | 'records' | 'simplified';
  *   `messageContent` string separated by CR.
  * - `python-bytes-log`: a Python driver's log, each read printed as a bytes
  *   literal after the logging prefix (./python-log.ts).
+ * - `monitor-log`: a line monitor's two-way log, `[time]  Client NNNN: ...`
+ *   per transmission, control characters as bracketed names (./monitor-log.ts).
  */
-export type Notation = 'raw' | 'json-bytes' | 'lf-lines' | 'cr-tokens' | 'bracket-cr-tokens' | 'trace-tokens' | 'bracket-log' | 'json-messages' | 'python-bytes-log';
+export type Notation = 'raw' | 'json-bytes' | 'lf-lines' | 'cr-tokens' | 'bracket-cr-tokens' | 'trace-tokens' | 'bracket-log' | 'json-messages' | 'python-bytes-log' | 'monitor-log';
 
 /** Capture artefacts named in test/fixtures/SOURCES.md (and a few it implies), undone by the loader. */
 export type Artefact =
@@ -50,7 +53,7 @@ export type Artefact =
   | 'checksum-placeholder' // the manual writes `<CS>` instead of the checksum
   | 'indentation' // every line indented, as in a Cucumber doc string
   | 'checksum-suffix' // a space and the frame's two checksum digits after some records
-  | 'host-lines' // the host's replies logged as their own lines (` - [ACK]`, or a read that is one ACK)
+  | 'host-lines' // the host's replies logged as their own lines (` - [ACK]`, a read that is one ACK, a monitor's Server lines)
   | 'program-lines' // the logging program's own lines between the reads
   | 'unterminated-messages'; // each message's last record written without its CR
 
@@ -67,6 +70,7 @@ export type Vendor =
   | 'Mindray'
   | 'Ortho'
   | 'Phadia'
+  | 'Quidel'
   | 'Roche'
   | 'Siemens'
   | 'SNIBE'
@@ -82,6 +86,12 @@ export interface FixtureSpec {
   decodedFrom?: string;
   /** What a reader of the bytes should know that is no artefact (kept as captured). */
   note?: string;
+  /**
+   * How the analyzer computes its frame checksums when not as LIS1-A 6.3.3
+   * says (the sum of the bytes): `utf8-characters`, the sum of the
+   * characters of its UTF-8 text (the Sofia 2). Kept as sent, checked as made.
+   */
+  checksum?: 'utf8-characters';
 }
 
 const raw = (vendor: Vendor, framing: Framing, artefacts: Artefact[] = [], note?: string): FixtureSpec => ({ vendor, framing, notation: 'raw', artefacts, ...(note ? { note } : {}) });
@@ -137,6 +147,14 @@ export const FIXTURES: Readonly<Record<string, FixtureSpec>> = {
   'ortho-vitros-3600-result-indices.txt': raw('Ortho', 'framed'),
   'ortho-vitros-3600-result.txt': raw('Ortho', 'framed', [], 'one record per ETX frame, FN wraps 7 to 0; M records after R'),
   'phadia-immunocap-result.txt': lines('Phadia', ['comment-lines']),
+  'quidel-sofia2-result-monitor-log.txt': {
+    vendor: 'Quidel',
+    framing: 'framed',
+    notation: 'monitor-log',
+    artefacts: ['host-lines'],
+    checksum: 'utf8-characters',
+    note: 'one transfer in UTF-8; the Sofia sums characters, so the two frames with umlauts fail the LIS1-A check',
+  },
   'roche-c111-result.txt': raw('Roche', 'framed', [], 'one record per ETB frame; frames end with LF, no CR'),
   'roche-c311-result.txt': raw('Roche', 'framed'),
   'roche-cobas6000-e601-result-log.txt': { vendor: 'Roche', framing: 'framed', notation: 'python-bytes-log', artefacts: ['program-lines'], note: 'one transfer in 240-character ETB frames; the driver logs its ACKs and the text so far between the reads' },
@@ -238,6 +256,8 @@ export function loadFixture(name: string): Fixture {
       return { ...spec, name, file, bytes: jsonMessages(file, spec.artefacts, fail) };
     case 'python-bytes-log':
       return { ...spec, name, file, bytes: pythonLog(file.toString('latin1'), spec.artefacts, fail) };
+    case 'monitor-log':
+      return { ...spec, name, file, bytes: monitorBytes(file.toString('utf8'), spec.artefacts, fail) };
     case 'trace-tokens': {
       // The manual's text is UTF-8 (full-width colons, an ellipsis); the data in it is ASCII.
       const turns = readTrace(file.toString('utf8'), spec.artefacts, fail);
@@ -296,12 +316,26 @@ export function readFrames(bytes: Buffer): Frame[] {
   return frames;
 }
 
-/** The frames' texts joined, after checking every checksum. */
-export function framedText(bytes: Buffer): string {
+/** The sum of a frame's characters (number through ETX/ETB) read as UTF-8, as the Sofia 2 computes it. */
+function characterChecksumOf(bytes: Uint8Array): string {
+  let sum = 0;
+  for (const c of Buffer.from(bytes).toString('utf8')) sum = (sum + (c.codePointAt(0) ?? 0)) & 0xff;
+  return sum.toString(16).toUpperCase().padStart(2, '0');
+}
+
+/** The checksum the analyzer should have put on the frame: LIS1-A's, or as `rule` says it makes them. */
+export function checksumMade(frame: Frame, rule?: FixtureSpec['checksum']): string {
+  if (rule === undefined) return frame.expected;
+  return characterChecksumOf(Buffer.from(`${frame.number}${frame.text}${frame.end === 'ETX' ? '\x03' : '\x17'}`, 'latin1'));
+}
+
+/** The frames' texts joined, after checking every checksum (made as `checksum` says; LIS1-A's by default). */
+export function framedText(bytes: Buffer, checksum?: FixtureSpec['checksum']): string {
   const frames = readFrames(bytes);
   if (frames.length === 0) throw new Error('no frames');
   frames.forEach((f, n) => {
-    if (f.checksum !== f.expected) throw new Error(`frame ${n + 1} (number ${f.number}): checksum ${JSON.stringify(f.checksum)}, expected ${f.expected}`);
+    const expected = checksumMade(f, checksum);
+    if (f.checksum !== expected) throw new Error(`frame ${n + 1} (number ${f.number}): checksum ${JSON.stringify(f.checksum)}, expected ${expected}`);
   });
   return frames.map((f) => f.text).join('');
 }
@@ -323,7 +357,7 @@ export function simplifiedText(bytes: Buffer): string {
 export function fixtureText(fixture: Fixture): string {
   switch (fixture.framing) {
     case 'framed':
-      return framedText(fixture.bytes);
+      return framedText(fixture.bytes, fixture.checksum);
     case 'simplified':
       return simplifiedText(fixture.bytes);
     case 'records':
@@ -562,6 +596,18 @@ function pythonLog(text: string, artefacts: Artefact[], fail: Fail): Buffer {
     if (kept.length === reads.length) fail('expected reads that are one ACK or NAK (the host\'s replies)');
   }
   return Buffer.concat(kept);
+}
+
+/**
+ * A monitor's two-way log (./monitor-log.ts). With `host-lines`, the
+ * `Server` lines are the host's replies and dropped; the analyzer's stream is
+ * the `Client` lines' bytes.
+ */
+function monitorBytes(text: string, artefacts: Artefact[], fail: Fail): Buffer {
+  const lines = monitorLog(text, fail);
+  if (!has(artefacts, 'host-lines')) fail('a monitor log holds both sides: name the host-lines step');
+  if (!lines.some((l) => l.from === 'Server')) fail('expected the host\'s Server lines');
+  return Buffer.concat(lines.filter((l) => l.from === 'Client').map((l) => l.bytes));
 }
 
 /**

@@ -55,6 +55,7 @@ const PROFILE_OF: Readonly<Record<string, string>> = {
   'ortho-vitros-3600-result-indices.txt': 'ortho-vitros',
   'ortho-vitros-3600-result.txt': 'ortho-vitros',
   'phadia-immunocap-result.txt': 'phadia-immunocap',
+  'quidel-sofia2-result-monitor-log.txt': 'quidel-sofia',
   'roche-c111-result.txt': 'roche-cobas-c111',
   'roche-c311-result.txt': 'roche-cobas-c311',
   'roche-cobas6000-e601-result-log.txt': 'roche-cobas-6000',

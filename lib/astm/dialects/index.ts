@@ -29,6 +29,7 @@ import { SYSMEX_XN } from './sysmex-xn';
 import { BECKMAN_ACCESS } from './beckman-access';
 import { SYSMEX_UWAM } from './sysmex-uwam';
 import { ROCHE_COBAS_6000 } from './roche-cobas-6000';
+import { QUIDEL_SOFIA } from './quidel-sofia';
 import type { DialectProfile } from './types';
 import { deepFreeze } from './freeze';
 
@@ -62,6 +63,7 @@ export {
   BECKMAN_ACCESS,
   SYSMEX_UWAM,
   ROCHE_COBAS_6000,
+  QUIDEL_SOFIA,
 };
 
 /** Every profile, the generic one first. Frozen: a profile is shared data, never edited in place. */
@@ -93,6 +95,7 @@ export const PROFILES: readonly DialectProfile[] = deepFreeze([
   BECKMAN_ACCESS,
   SYSMEX_UWAM,
   ROCHE_COBAS_6000,
+  QUIDEL_SOFIA,
 ]);
 
 export function findProfile(id: string): DialectProfile | undefined {
