@@ -13,6 +13,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ACK, CR, ENQ, EOT, ETB, ETX, LF, NAK, STX } from '../../lib/astm/control';
+import { pythonLogReads } from './python-log';
+import { monitorLog } from './monitor-log';
 
 export type Framing = 'framed' | 'records' | 'simplified';
 
@@ -29,8 +31,12 @@ export type Framing = 'framed' | 'records' | 'simplified';
  *   `[CR]` `[ETX]` `[LF]` `[EOT]`, its own line break after each read.
  * - `json-messages`: a JSON array of test cases, each message's records in a
  *   `messageContent` string separated by CR.
+ * - `python-bytes-log`: a Python driver's log, each read printed as a bytes
+ *   literal after the logging prefix (./python-log.ts).
+ * - `monitor-log`: a line monitor's two-way log, `[time]  Client NNNN: ...`
+ *   per transmission, control characters as bracketed names (./monitor-log.ts).
  */
-export type Notation = 'raw' | 'json-bytes' | 'lf-lines' | 'cr-tokens' | 'bracket-cr-tokens' | 'trace-tokens' | 'bracket-log' | 'json-messages';
+export type Notation = 'raw' | 'json-bytes' | 'lf-lines' | 'cr-tokens' | 'bracket-cr-tokens' | 'trace-tokens' | 'bracket-log' | 'json-messages' | 'python-bytes-log' | 'monitor-log';
 
 /** Capture artefacts named in test/fixtures/SOURCES.md (and a few it implies), undone by the loader. */
 export type Artefact =
@@ -47,11 +53,13 @@ export type Artefact =
   | 'checksum-placeholder' // the manual writes `<CS>` instead of the checksum
   | 'indentation' // every line indented, as in a Cucumber doc string
   | 'checksum-suffix' // a space and the frame's two checksum digits after some records
-  | 'host-lines' // the host's replies logged as their own lines (` - [ACK]`)
+  | 'host-lines' // the host's replies logged as their own lines (` - [ACK]`, a read that is one ACK, a monitor's Server lines)
+  | 'program-lines' // the logging program's own lines between the reads
   | 'unterminated-messages'; // each message's last record written without its CR
 
 export type Vendor =
   | 'Abbott'
+  | 'Beckman Coulter'
   | 'Bio-Rad'
   | 'Cepheid'
   | 'ERBA'
@@ -62,6 +70,7 @@ export type Vendor =
   | 'Mindray'
   | 'Ortho'
   | 'Phadia'
+  | 'Quidel'
   | 'Roche'
   | 'Siemens'
   | 'SNIBE'
@@ -77,6 +86,12 @@ export interface FixtureSpec {
   decodedFrom?: string;
   /** What a reader of the bytes should know that is no artefact (kept as captured). */
   note?: string;
+  /**
+   * How the analyzer computes its frame checksums when not as LIS1-A 6.3.3
+   * says (the sum of the bytes): `utf8-characters`, the sum of the
+   * characters of its UTF-8 text (the Sofia 2). Kept as sent, checked as made.
+   */
+  checksum?: 'utf8-characters';
 }
 
 const raw = (vendor: Vendor, framing: Framing, artefacts: Artefact[] = [], note?: string): FixtureSpec => ({ vendor, framing, notation: 'raw', artefacts, ...(note ? { note } : {}) });
@@ -88,6 +103,7 @@ export const FIXTURES: Readonly<Record<string, FixtureSpec>> = {
   'abbott-architect-i-result-multi.txt': lines('Abbott', [], '5 H...L messages back to back; L|1 without code'),
   'abbott-m2000-result-framed.txt': raw('Abbott', 'framed', [], 'one record per ETX frame'),
   'abbott-m2000-result.txt': lines('Abbott', [], 'no L record'),
+  'beckman-access2-result-log.txt': { vendor: 'Beckman Coulter', framing: 'framed', notation: 'bracket-log', artefacts: ['host-lines'], note: 'one transfer, one record per frame; the host ACK logged between a CR and its LF' },
   'biorad-ihcom-bloodtype-multipatient-result.txt': lines('Bio-Rad', [], 'both patients are P|1'),
   'biorad-ihcom-bloodtype-result.txt': lines('Bio-Rad'),
   'cepheid-genexpert-result.txt': raw('Cepheid', 'framed', [], 'delimiters H|@^\\; frame ends with CR, no LF'),
@@ -131,8 +147,17 @@ export const FIXTURES: Readonly<Record<string, FixtureSpec>> = {
   'ortho-vitros-3600-result-indices.txt': raw('Ortho', 'framed'),
   'ortho-vitros-3600-result.txt': raw('Ortho', 'framed', [], 'one record per ETX frame, FN wraps 7 to 0; M records after R'),
   'phadia-immunocap-result.txt': lines('Phadia', ['comment-lines']),
+  'quidel-sofia2-result-monitor-log.txt': {
+    vendor: 'Quidel',
+    framing: 'framed',
+    notation: 'monitor-log',
+    artefacts: ['host-lines'],
+    checksum: 'utf8-characters',
+    note: 'one transfer in UTF-8; the Sofia sums characters, so the two frames with umlauts fail the LIS1-A check',
+  },
   'roche-c111-result.txt': raw('Roche', 'framed', [], 'one record per ETB frame; frames end with LF, no CR'),
   'roche-c311-result.txt': raw('Roche', 'framed'),
+  'roche-cobas6000-e601-result-log.txt': { vendor: 'Roche', framing: 'framed', notation: 'python-bytes-log', artefacts: ['program-lines'], note: 'one transfer in 240-character ETB frames; the driver logs its ACKs and the text so far between the reads' },
   'roche-e411-order-download-manual.txt': { vendor: 'Roche', framing: 'records', notation: 'bracket-cr-tokens', artefacts: ['missing-cr-token', 'space-before-cr-token', 'pdf-wrap'] },
   'roche-e411-order-download-no-order-manual.txt': { vendor: 'Roche', framing: 'records', notation: 'bracket-cr-tokens', artefacts: ['space-before-cr-token'] },
   'roche-e411-query-cancel-manual.txt': { vendor: 'Roche', framing: 'records', notation: 'bracket-cr-tokens', artefacts: ['space-before-cr-token'] },
@@ -155,6 +180,7 @@ export const FIXTURES: Readonly<Record<string, FixtureSpec>> = {
   'sysmex-xn550-result-framed-session.txt': raw('Sysmex', 'framed', ['lf-after-cr'], 'frame number 2 twice in a row with different records (R|29)'),
   'sysmex-xn550-result.txt': raw('Sysmex', 'framed', [], 'frame ends with CR, no LF'),
   'sysmex-xp100-result.txt': raw('Sysmex', 'framed', [], 'frame ends with CR, no LF'),
+  'sysmex-uwam-uf4000-result-log.txt': { vendor: 'Sysmex', framing: 'framed', notation: 'python-bytes-log', artefacts: ['host-lines'], note: 'one transfer; the O record spans an ETB frame; R-4 value^format, each result sent RAW and MAINFORMAT' },
 };
 
 export interface Turn {
@@ -228,6 +254,10 @@ export function loadFixture(name: string): Fixture {
       return { ...spec, name, file, bytes: bracketLog(file.toString('latin1'), spec.artefacts, fail) };
     case 'json-messages':
       return { ...spec, name, file, bytes: jsonMessages(file, spec.artefacts, fail) };
+    case 'python-bytes-log':
+      return { ...spec, name, file, bytes: pythonLog(file.toString('latin1'), spec.artefacts, fail) };
+    case 'monitor-log':
+      return { ...spec, name, file, bytes: monitorBytes(file.toString('utf8'), spec.artefacts, fail) };
     case 'trace-tokens': {
       // The manual's text is UTF-8 (full-width colons, an ellipsis); the data in it is ASCII.
       const turns = readTrace(file.toString('utf8'), spec.artefacts, fail);
@@ -286,12 +316,26 @@ export function readFrames(bytes: Buffer): Frame[] {
   return frames;
 }
 
-/** The frames' texts joined, after checking every checksum. */
-export function framedText(bytes: Buffer): string {
+/** The sum of a frame's characters (number through ETX/ETB) read as UTF-8, as the Sofia 2 computes it. */
+function characterChecksumOf(bytes: Uint8Array): string {
+  let sum = 0;
+  for (const c of Buffer.from(bytes).toString('utf8')) sum = (sum + (c.codePointAt(0) ?? 0)) & 0xff;
+  return sum.toString(16).toUpperCase().padStart(2, '0');
+}
+
+/** The checksum the analyzer should have put on the frame: LIS1-A's, or as `rule` says it makes them. */
+export function checksumMade(frame: Frame, rule?: FixtureSpec['checksum']): string {
+  if (rule === undefined) return frame.expected;
+  return characterChecksumOf(Buffer.from(`${frame.number}${frame.text}${frame.end === 'ETX' ? '\x03' : '\x17'}`, 'latin1'));
+}
+
+/** The frames' texts joined, after checking every checksum (made as `checksum` says; LIS1-A's by default). */
+export function framedText(bytes: Buffer, checksum?: FixtureSpec['checksum']): string {
   const frames = readFrames(bytes);
   if (frames.length === 0) throw new Error('no frames');
   frames.forEach((f, n) => {
-    if (f.checksum !== f.expected) throw new Error(`frame ${n + 1} (number ${f.number}): checksum ${JSON.stringify(f.checksum)}, expected ${f.expected}`);
+    const expected = checksumMade(f, checksum);
+    if (f.checksum !== expected) throw new Error(`frame ${n + 1} (number ${f.number}): checksum ${JSON.stringify(f.checksum)}, expected ${expected}`);
   });
   return frames.map((f) => f.text).join('');
 }
@@ -313,7 +357,7 @@ export function simplifiedText(bytes: Buffer): string {
 export function fixtureText(fixture: Fixture): string {
   switch (fixture.framing) {
     case 'framed':
-      return framedText(fixture.bytes);
+      return framedText(fixture.bytes, fixture.checksum);
     case 'simplified':
       return simplifiedText(fixture.bytes);
     case 'records':
@@ -534,6 +578,36 @@ function bracketLog(text: string, artefacts: Artefact[], fail: Fail): Buffer {
     else out.push(byte);
   }
   return Buffer.from(out);
+}
+
+/**
+ * A Python driver's log (./python-log.ts). With `host-lines`, reads that are
+ * one ACK or NAK byte are the host's replies, logged in the same stream (the
+ * U-WAM log prints the analyzer's frames and the host's ACKs alike); with
+ * `program-lines`, lines that are no read are the driver's own and dropped,
+ * otherwise every line must be a read.
+ */
+function pythonLog(text: string, artefacts: Artefact[], fail: Fail): Buffer {
+  const { reads, otherLines } = pythonLogReads(text, fail);
+  if (has(artefacts, 'program-lines') ? otherLines === 0 : otherLines > 0) fail(`${otherLines} line(s) that are no read, ${has(artefacts, 'program-lines') ? 'expected some' : 'expected none'}`);
+  let kept = reads;
+  if (has(artefacts, 'host-lines')) {
+    kept = reads.filter((r) => !(r.length === 1 && (r[0] === ACK || r[0] === NAK)));
+    if (kept.length === reads.length) fail('expected reads that are one ACK or NAK (the host\'s replies)');
+  }
+  return Buffer.concat(kept);
+}
+
+/**
+ * A monitor's two-way log (./monitor-log.ts). With `host-lines`, the
+ * `Server` lines are the host's replies and dropped; the analyzer's stream is
+ * the `Client` lines' bytes.
+ */
+function monitorBytes(text: string, artefacts: Artefact[], fail: Fail): Buffer {
+  const lines = monitorLog(text, fail);
+  if (!has(artefacts, 'host-lines')) fail('a monitor log holds both sides: name the host-lines step');
+  if (!lines.some((l) => l.from === 'Server')) fail('expected the host\'s Server lines');
+  return Buffer.concat(lines.filter((l) => l.from === 'Client').map((l) => l.bytes));
 }
 
 /**

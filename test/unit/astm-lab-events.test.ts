@@ -23,6 +23,7 @@ const PROFILE_OF: Readonly<Record<string, string>> = {
   'abbott-architect-i-result-multi.txt': 'abbott-architect',
   'abbott-m2000-result-framed.txt': 'abbott-architect',
   'abbott-m2000-result.txt': 'abbott-architect',
+  'beckman-access2-result-log.txt': 'beckman-access',
   'biorad-ihcom-bloodtype-multipatient-result.txt': 'biorad-ihcom',
   'biorad-ihcom-bloodtype-result.txt': 'biorad-ihcom',
   'cepheid-genexpert-result.txt': 'cepheid-genexpert',
@@ -54,8 +55,10 @@ const PROFILE_OF: Readonly<Record<string, string>> = {
   'ortho-vitros-3600-result-indices.txt': 'ortho-vitros',
   'ortho-vitros-3600-result.txt': 'ortho-vitros',
   'phadia-immunocap-result.txt': 'phadia-immunocap',
+  'quidel-sofia2-result-monitor-log.txt': 'quidel-sofia',
   'roche-c111-result.txt': 'roche-cobas-c111',
   'roche-c311-result.txt': 'roche-cobas-c311',
+  'roche-cobas6000-e601-result-log.txt': 'roche-cobas-6000',
   'roche-e411-order-download-manual.txt': 'roche-cobas-e411-elecsys',
   'roche-e411-order-download-no-order-manual.txt': 'roche-cobas-e411-elecsys',
   'roche-e411-query-cancel-manual.txt': 'roche-cobas-e411-elecsys',
@@ -78,6 +81,7 @@ const PROFILE_OF: Readonly<Record<string, string>> = {
   'sysmex-xn550-result-framed-session.txt': 'sysmex-xn',
   'sysmex-xn550-result.txt': 'sysmex-xn',
   'sysmex-xp100-result.txt': 'sysmex-xn',
+  'sysmex-uwam-uf4000-result-log.txt': 'sysmex-uwam',
 };
 
 function messagesOf(name: string): AstmMessage[] {

@@ -26,6 +26,10 @@ import { SIEMENS_IMMULITE } from './siemens-immulite';
 import { SNIBE_MAGLUMI } from './snibe-maglumi';
 import { STAGO_STA } from './stago-sta';
 import { SYSMEX_XN } from './sysmex-xn';
+import { BECKMAN_ACCESS } from './beckman-access';
+import { SYSMEX_UWAM } from './sysmex-uwam';
+import { ROCHE_COBAS_6000 } from './roche-cobas-6000';
+import { QUIDEL_SOFIA } from './quidel-sofia';
 import type { DialectProfile } from './types';
 import { deepFreeze } from './freeze';
 
@@ -56,6 +60,10 @@ export {
   SNIBE_MAGLUMI,
   STAGO_STA,
   SYSMEX_XN,
+  BECKMAN_ACCESS,
+  SYSMEX_UWAM,
+  ROCHE_COBAS_6000,
+  QUIDEL_SOFIA,
 };
 
 /** Every profile, the generic one first. Frozen: a profile is shared data, never edited in place. */
@@ -84,6 +92,10 @@ export const PROFILES: readonly DialectProfile[] = deepFreeze([
   ROCHE_COBAS_C111,
   MINDRAY_BS,
   BIORAD_IHCOM,
+  BECKMAN_ACCESS,
+  SYSMEX_UWAM,
+  ROCHE_COBAS_6000,
+  QUIDEL_SOFIA,
 ]);
 
 export function findProfile(id: string): DialectProfile | undefined {

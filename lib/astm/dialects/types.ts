@@ -91,6 +91,13 @@ export interface TestIdRule {
    * different result set one (a dilution factor would not).
    */
   readonly subCode?: Locator;
+  /**
+   * Where `subCode` is read: the test ID (R-3, the default), or the value
+   * (R-4) for analyzers that name the form of a value next to it: Sysmex
+   * U-WAM sends every result twice under one R-3, `21.5^RAW` and
+   * `21.5^MAINFORMAT`. Results only; queries and orders have no value.
+   */
+  readonly subCodeIn?: 'testId' | 'value';
 }
 
 export interface ResultsRule {

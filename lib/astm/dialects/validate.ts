@@ -54,6 +54,14 @@ export function profileProblems(p: DialectProfile): string[] {
   }
   locator('testId.code', p.testId.code);
   if (p.testId.subCode !== undefined) locator('testId.subCode', p.testId.subCode);
+  if (p.testId.subCodeIn === 'value') {
+    // The value and its sub-code must be different components of R-4.
+    const sub = p.testId.subCode;
+    if (sub === undefined) out.push('testId.subCodeIn "value" needs a testId.subCode');
+    else if (typeof p.results.value.component !== 'number' || p.results.value.component === sub.component) {
+      out.push('testId.subCodeIn "value" needs results.value.component to be another component than testId.subCode.component');
+    }
+  }
   if (typeof p.results.value.component === 'number') position('results.value.component', p.results.value.component, true);
   p.qc.forEach((rule, i) => {
     position(`qc[${i}].component`, rule.component, false);

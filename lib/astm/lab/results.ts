@@ -37,7 +37,8 @@ export function readResult(r: ResultRecord, record: number, profile: DialectProf
     record,
   };
   if (profile.testId.subCode !== undefined) {
-    const sub = locate(components, profile.testId.subCode);
+    const from = profile.testId.subCodeIn === 'value' ? (repeatsOf(r.value)[0] ?? []) : components;
+    const sub = locate(from, profile.testId.subCode);
     if (sub !== '') result.instrumentSubCode = sub;
   }
   if (value.rawResult !== undefined) result.rawResult = value.rawResult;
