@@ -6,8 +6,9 @@
  * does (lib/astm/lab), so the preview is what the deployed flow will do.
  */
 import { AstmRecordError, decodeMessage, splitMessages } from './records';
-import type { DialectProfile } from './dialects';
+import { findProfile, overridesOf, siteProfile, type DialectProfile, type ProfileIssue, type ProfileOverrides } from './dialects';
 import { toLabEvents, type FieldAt, type InstrumentResult } from './lab';
+import { readPaste, type PasteRead } from './paste';
 
 /** What the preview shows of a result as the LIS would get it (the fields mean what they mean on InstrumentResult). */
 const SHOWN = ['units', 'referenceRange', 'flags', 'status', 'completedAt', 'completedAtRaw'] as const;
@@ -93,5 +94,32 @@ function resultOf(message: number, r: InstrumentResult): PreviewResult {
   if (r.instrumentSubCode !== undefined) out.subCode = r.instrumentSubCode;
   if (r.rawResult !== undefined) out.rawValue = r.rawResult;
   for (const key of SHOWN) if (r[key] !== undefined) Object.assign(out, { [key]: r[key] });
+  return out;
+}
+
+export interface SitePreview {
+  /** Problems of the edited dialect, each with the path of its setting; no preview while there are any. */
+  issues: ProfileIssue[];
+  /** The overrides as they would be stored: only what differs from the base. */
+  overrides?: ProfileOverrides;
+  /** What the paste was taken for, what was repaired, and what could not be read. */
+  paste?: Omit<PasteRead, 'messages'>;
+  preview?: Preview;
+}
+
+/**
+ * The dialect editor's question in one: a base and overrides, and a pasted
+ * capture (or none yet). The paste is read even when the dialect has
+ * problems, so the integrator sees both at once.
+ */
+export function previewSite(site: { base: string; overrides?: unknown }, text: string | undefined, timeZone: string): SitePreview {
+  const built = siteProfile(site);
+  const base = findProfile(site.base);
+  const out: SitePreview = { issues: built.issues };
+  if (built.profile !== undefined && base !== undefined) out.overrides = overridesOf(base, built.profile);
+  if (text === undefined || text.trim() === '') return out;
+  const { messages, ...paste } = readPaste(text, (built.profile ?? base)?.charset ?? 'latin1');
+  out.paste = paste;
+  if (built.profile !== undefined) out.preview = previewMessages(built.profile, messages.map((m) => m.bytes), timeZone);
   return out;
 }
