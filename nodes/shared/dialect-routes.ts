@@ -1,6 +1,7 @@
 /**
  * Admin endpoints behind astm-message's dialect section (permission lis.read):
  *
+ * GET  /lis-bridge/editor/dialect-editor.js   the dialog's dialect section (nodes/editor), one script for every message node
  * GET  /lis-bridge/dialects           the built-in dialects, for the picker
  * GET  /lis-bridge/dialects/:id       one built-in profile as JSON (the values an override starts from)
  * POST /lis-bridge/dialects/preview   { base, overrides?, text?, timeZone? } -> { issues, overrides, paste, preview }
@@ -9,6 +10,7 @@
  * answer, each with the path of its setting); 400 only for a request that is
  * not one.
  */
+import { join } from 'node:path';
 import type { NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
 import { PROFILES, findProfile } from '../../lib/astm/dialects';
@@ -23,6 +25,10 @@ export function installDialectRoutes(RED: NodeAPI): void {
   installRoutesOnce(RED, 'dialects', () => {
     const admin = RED.httpAdmin as unknown as { get: (path: string, ...h: unknown[]) => void; post: (path: string, ...h: unknown[]) => void };
     const read = RED.auth.needsPermission('lis.read');
+    // Built beside the compiled nodes (scripts/build.mjs copies nodes/editor).
+    admin.get('/lis-bridge/editor/dialect-editor.js', read, (_req: Request, res: Response) => {
+      res.type('application/javascript').sendFile(join(__dirname, '..', 'editor', 'dialect-editor.js'));
+    });
     admin.get('/lis-bridge/dialects', read, (_req: Request, res: Response) => {
       res.json(PROFILES.map((p) => ({ id: p.id, label: p.label, vendor: p.vendor, model: p.model, transport: p.transport, queryDeadlineMs: p.queryDeadlineMs, orders: p.order !== undefined })));
     });

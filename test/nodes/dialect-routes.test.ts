@@ -45,6 +45,13 @@ describe('dialect routes', () => {
     assert.match(missing.body.message, /unknown dialect "no-such-analyzer"/);
   });
 
+  it('serve the dialog\'s dialect section as one script', async () => {
+    await load();
+    const res = await helper.request().get('/lis-bridge/editor/dialect-editor.js').expect(200);
+    assert.match(String(res.headers['content-type']), /javascript/);
+    assert.match(res.text, /window\.LisBridgeDialectEditor = \{ mount: mount \}/);
+  });
+
   it('preview a pasted capture: unassigned with the base, results with the site\'s overrides', async () => {
     await load();
     const before = await preview({ base: 'generic-lis2a2', text: c311Paste(), timeZone: 'UTC' });
