@@ -31,6 +31,8 @@ export interface PasteProblem {
   column?: number;
   /** 1-based frame (STX ... ETX/ETB) of the paste, for frame problems. */
   frame?: number;
+  /** 1-based record of the paste's record text, for problems found once the records are cut. */
+  record?: number;
   message: string;
 }
 
@@ -93,7 +95,7 @@ function fromTrace(lines: string[], notes: string[], problems: PasteProblem[]): 
   lines.forEach((line, i) => {
     if (line.trim() === '') return;
     const t = readTraceLine(line);
-    if (t === undefined) return problems.push({ line: i + 1, message: `not a trace line: ${JSON.stringify(line.slice(0, 60))}` });
+    if (t === undefined) return problems.push({ line: i + 1, message: `line ${i + 1} is not a trace line: ${JSON.stringify(line.slice(0, 60))}` });
     if (t.direction === 'out') return out++;
     if (t.direction === '!!') return notes.push(`trace note at line ${i + 1}: ${t.bytes.toString('latin1')}`);
     const key = t.session ?? '';
@@ -285,7 +287,7 @@ function splitRecords(text: Buffer, notes: string[], problems: PasteProblem[]): 
       const m = suffixed[i];
       if (m === null || m === undefined) return r;
       const kept = r.slice(0, m.index);
-      if (checksum(Buffer.from(`${numbers[i] ?? ''}${kept}\r\x03`, 'latin1')) !== m[1]) problems.push({ line: i + 1, message: `record ${i + 1}: checksum ${m[1]} after it does not match; removed with the others` });
+      if (checksum(Buffer.from(`${numbers[i] ?? ''}${kept}\r\x03`, 'latin1')) !== m[1]) problems.push({ record: i + 1, message: `record ${i + 1}: checksum ${m[1]} after it does not match; removed with the others` });
       return kept;
     });
     notes.push(`frame checksums after the records removed (${verified} verified)`);
@@ -293,10 +295,10 @@ function splitRecords(text: Buffer, notes: string[], problems: PasteProblem[]): 
 
   const first = records.findIndex((r) => isHeaderText(r));
   if (first < 0) {
-    if (records.length > 0) problems.push({ line: 1, message: 'no H record: nothing here reads as an ASTM message' });
+    if (records.length > 0) problems.push({ record: 1, message: 'no H record: nothing here reads as an ASTM message' });
     return [];
   }
-  if (first > 0) problems.push({ line: 1, message: `${first} line${first === 1 ? '' : 's'} before the first H record left out: ${JSON.stringify(records[0]!.slice(0, 40))}` });
+  if (first > 0) problems.push({ record: 1, message: `${first} record${first === 1 ? '' : 's'} before the first H record left out: ${JSON.stringify(records[0]!.slice(0, 40))}` });
   const messages: string[][] = [];
   for (const r of records.slice(first)) {
     if (isHeaderText(r) || messages.length === 0) messages.push([r]);

@@ -11,7 +11,7 @@ export interface RecentMessages {
   messages: PastedMessage[];
   /** What the reading noticed (checksums not checked on a redacted trace, lines sent to the analyzer left out). */
   notes: string[];
-  /** Lines of the trace end that could not be read, by line counted from the first one read. */
+  /** What in the trace's end could not be read (each message names its line, frame or record). */
   problems: string[];
 }
 
@@ -40,6 +40,6 @@ export async function recentMessages(file: string, count: number, tailBytes = 10
   return {
     messages: read.messages.slice(-count),
     notes: read.notes,
-    problems: read.problems.map((p) => `${p.line === undefined ? '' : `line ${p.line}: `}${p.message}`),
+    problems: read.problems.map((p) => p.message),
   };
 }

@@ -111,7 +111,7 @@
             if (answer.paste) {
                 pasteInfo.text(t("form", { form: answer.paste.form, framing: answer.paste.framing }) + (answer.paste.notes.length ? " · " + answer.paste.notes.join(" · ") : ""));
                 answer.paste.problems.forEach(function (p) {
-                    var where = p.line !== undefined ? t("atLine", { line: p.line, column: p.column || 1 }) : p.frame !== undefined ? t("atFrame", { frame: p.frame }) : "";
+                    var where = p.line !== undefined ? t("atLine", { line: p.line, column: p.column || 1 }) : p.frame !== undefined ? t("atFrame", { frame: p.frame }) : p.record !== undefined ? t("atRecord", { record: p.record }) : "";
                     $("<div>").addClass("lis-dialect-paste-problem").css("color", "var(--red-ui-text-color-error, #c00)").text(where + " " + p.message).appendTo(pasteInfo);
                 });
             }

@@ -58,7 +58,7 @@ describe('reading a paste', () => {
     const { read, want } = pasted('siemens-immulite-query.txt');
     assert.deepEqual(texts(read), want);
     assert.ok(read.notes.includes('a frame number digit before each record removed'));
-    assert.deepEqual(read.problems.map((p) => p.line), [1]);
+    assert.deepEqual(read.problems.map((p) => p.record), [1]);
     assert.match(read.problems[0]!.message, /checksum 51/);
   });
 
@@ -144,7 +144,7 @@ describe('what a paste cannot give', () => {
   it('names text before the first H record, and a paste without any', () => {
     const read = readPaste('captured on line 2\nH|\\^&\nL|1\n');
     assert.deepEqual(texts(read), ['H|\\^&\rL|1\r']);
-    assert.match(read.problems[0]!.message, /1 line before the first H record left out: "captured on line 2"/);
+    assert.match(read.problems[0]!.message, /1 record before the first H record left out: "captured on line 2"/);
     assert.match(readPaste('hello').problems[0]!.message, /no H record/);
   });
 });
