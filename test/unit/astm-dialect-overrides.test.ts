@@ -108,6 +108,8 @@ describe('merging overrides onto a base', () => {
 describe('checking a site dialect', () => {
   it('refuses unknown keys with their path', () => {
     assert.deepEqual(pathsOf(GENERIC_LIS2A2, { sampleID: { component: 2 } }), ['sampleID']);
+    // A record field name misspelt in a template would write nothing where the analyzer expects it.
+    assert.deepEqual(pathsOf(GENERIC_LIS2A2, { order: { header: { fields: { senderID: 'HOST' } } } }), ['order.header.fields.senderID']);
     const issues = applyOverrides(ROCHE_COBAS_C311, { testId: { code: { component: 2, trim: true, splt: { separator: '/', part: 1 } } } }).issues;
     assert.deepEqual(issues.map((i) => i.path), ['testId.code.splt']);
     assert.match(issues[0]?.message ?? '', /not a setting.*given whole/);
