@@ -19,6 +19,7 @@ import { refuseMisconfigured } from './shared/lis-request-node';
 import { runLinkNode, type LinkNodeDef } from './shared/link-node';
 import { metricsFor } from './shared/metrics';
 import { StatusReporter } from './shared/status';
+import { installTraceRoutes } from './shared/trace-routes';
 import { ASTM_MESSAGE_TOPIC, ASTM_SEND_TOPIC } from './shared/types';
 
 interface Def extends LinkNodeDef {
@@ -34,6 +35,8 @@ interface Def extends LinkNodeDef {
 }
 
 export = function register(RED: NodeAPI): void {
+  installTraceRoutes(RED);
+
   function AstmLinkNode(this: Node, def: Def) {
     RED.nodes.createNode(this, def);
     const node = this;

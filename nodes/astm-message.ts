@@ -11,8 +11,7 @@
  * analyzer (wire to astm-link), 4 QC, unassigned results and other messages.
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
-import { findProfile } from '../lib/astm/dialects';
-import { AstmHost, hostSettingsProblem } from '../lib/astm/host';
+import { AstmHost, hostProfile } from '../lib/astm/host';
 import { refuseMisconfigured } from './shared/lis-request-node';
 import { installDialectRoutes } from './shared/dialect-routes';
 import { runMessageNode } from './shared/message-node';
@@ -21,6 +20,8 @@ import { ASTM_MESSAGE_TOPIC, ASTM_SEND_TOPIC, type Msg } from './shared/types';
 
 interface Def extends NodeDef {
   dialect?: string;
+  /** JSON of what this site changes of the dialect (lib/astm/dialects/overrides.ts); stored with the flow. */
+  dialectOverrides?: string;
   timeZone?: string;
 }
 
@@ -31,11 +32,10 @@ export = function register(RED: NodeAPI): void {
     RED.nodes.createNode(this, def);
     const node = this;
     const status = new StatusReporter(RED, node);
-    const dialectId = def.dialect || 'generic-lis2a2';
     const timeZone = (def.timeZone ?? '').trim() || Intl.DateTimeFormat().resolvedOptions().timeZone;
-    const problem = hostSettingsProblem(dialectId, timeZone);
-    if (problem) return refuseMisconfigured(RED, node, status, [problem]);
-    runMessageNode(RED, node, status, new AstmHost<Msg>(findProfile(dialectId)!, timeZone), { message: ASTM_MESSAGE_TOPIC, send: ASTM_SEND_TOPIC, about: 'astm' });
+    const settings = hostProfile({ dialect: def.dialect || 'generic-lis2a2', overrides: def.dialectOverrides, timeZone });
+    if (settings.profile === undefined) return refuseMisconfigured(RED, node, status, settings.problems);
+    runMessageNode(RED, node, status, new AstmHost<Msg>(settings.profile, timeZone), { message: ASTM_MESSAGE_TOPIC, send: ASTM_SEND_TOPIC, about: 'astm' });
   }
 
   RED.nodes.registerType('astm-message', AstmMessageNode as never);

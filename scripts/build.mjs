@@ -59,6 +59,8 @@ if (existsSync(join(root, 'nodes', 'locales'))) {
   for (const lang of readdirSync(join(out, 'locales'))) expandIncludes(join(out, 'locales', lang));
 }
 if (existsSync(join(root, 'icons'))) cpSync(join(root, 'icons'), join(out, 'icons'), { recursive: true });
+// Editor scripts shared by several dialogs, served by an admin route (nodes/shared/dialect-routes.ts).
+if (existsSync(join(root, 'nodes', 'editor'))) cpSync(join(root, 'nodes', 'editor'), join(out, 'editor'), { recursive: true });
 
 /**
  * Help texts share passages (what a Catch node receives, say): each is written

@@ -5,7 +5,7 @@
  * answering with orders and "no information" written in the dialect.
  * astm-message is the Node-RED adapter of this.
  */
-import { findProfile, type DialectProfile } from './dialects';
+import { siteProfile, type DialectProfile } from './dialects';
 import { buildNoInformation, buildOrderMessage, labEventsOf } from './lab';
 import { HostConversation, type ConversationRules } from '../conversation/host-conversation';
 import type { HostOutput, MessageHost, ReadMessage } from '../conversation/message-host';
@@ -61,15 +61,28 @@ export class AstmHost<C> implements MessageHost<C> {
   }
 }
 
-/** Why a dialect id and site time zone cannot make a host, or undefined when they can. */
-export function hostSettingsProblem(dialectId: string, timeZone: string): string | undefined {
-  if (!findProfile(dialectId)) return `unknown dialect ${JSON.stringify(dialectId)}`;
+/** A node's dialect settings: the built-in base, the site's overrides of it (JSON text or object), and the site zone. */
+export interface HostSettings {
+  dialect: string;
+  overrides?: unknown;
+  timeZone: string;
+}
+
+/**
+ * The profile a host runs with: the base dialect with the site's overrides
+ * merged on (lib/astm/dialects/overrides.ts), or every reason it cannot be
+ * made, each naming the setting at fault.
+ */
+export function hostProfile(settings: HostSettings): { profile: DialectProfile; problems: [] } | { profile?: undefined; problems: string[] } {
+  const problems: string[] = [];
+  const site = siteProfile({ base: settings.dialect, overrides: settings.overrides });
+  for (const issue of site.issues) problems.push(issue.path === 'base' ? issue.message : `dialect overrides: ${issue.message}`);
   try {
-    new Intl.DateTimeFormat('en', { timeZone });
-    return undefined;
+    new Intl.DateTimeFormat('en', { timeZone: settings.timeZone });
   } catch {
-    return `unknown time zone ${JSON.stringify(timeZone)} (expected an IANA name such as Europe/Berlin)`;
+    problems.push(`unknown time zone ${JSON.stringify(settings.timeZone)} (expected an IANA name such as Europe/Berlin)`);
   }
+  return site.profile !== undefined && problems.length === 0 ? { profile: site.profile, problems: [] } : { problems };
 }
 
 /** What the conversation needs of a dialect. */

@@ -1,14 +1,60 @@
-/** GET /lis-bridge/dialects: the built-in analyzer dialects, for the editor's dialect picker. */
+/**
+ * Admin endpoints behind astm-message's dialect section (permission lis.read):
+ *
+ * GET  /lis-bridge/editor/dialect-editor.js   the dialog's dialect section (nodes/editor), one script for every message node
+ * GET  /lis-bridge/dialects           the built-in dialects, for the picker
+ * GET  /lis-bridge/dialects/:id       one built-in profile as JSON (the values an override starts from)
+ * POST /lis-bridge/dialects/preview   { base, overrides?, text?, timeZone? } -> { issues, overrides, paste, preview }
+ *
+ * The preview answers 200 whatever the dialect's problems (they are the
+ * answer, each with the path of its setting); 400 only for a request that is
+ * not one.
+ */
+import { join } from 'node:path';
 import type { NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
-import { PROFILES } from '../../lib/astm/dialects';
-import { installRoutesOnce } from './admin';
+import { PROFILES, findProfile } from '../../lib/astm/dialects';
+import { previewSite } from '../../lib/astm/preview';
+import { LisError, invalidInput } from '../../lib/errors';
+import { answerError, installRoutesOnce } from './admin';
+
+/** A paste larger than this is not a capture someone means to read in a dialog. */
+const MAX_TEXT = 4 * 1024 * 1024;
 
 export function installDialectRoutes(RED: NodeAPI): void {
   installRoutesOnce(RED, 'dialects', () => {
-    const admin = RED.httpAdmin as unknown as { get: (path: string, ...h: unknown[]) => void };
-    admin.get('/lis-bridge/dialects', RED.auth.needsPermission('lis.read'), (_req: Request, res: Response) => {
+    const admin = RED.httpAdmin as unknown as { get: (path: string, ...h: unknown[]) => void; post: (path: string, ...h: unknown[]) => void };
+    const read = RED.auth.needsPermission('lis.read');
+    // Built beside the compiled nodes (scripts/build.mjs copies nodes/editor).
+    admin.get('/lis-bridge/editor/dialect-editor.js', read, (_req: Request, res: Response) => {
+      res.type('application/javascript').sendFile(join(__dirname, '..', 'editor', 'dialect-editor.js'));
+    });
+    admin.get('/lis-bridge/dialects', read, (_req: Request, res: Response) => {
       res.json(PROFILES.map((p) => ({ id: p.id, label: p.label, vendor: p.vendor, model: p.model, transport: p.transport, queryDeadlineMs: p.queryDeadlineMs, orders: p.order !== undefined })));
+    });
+    admin.get('/lis-bridge/dialects/:id', read, (req: Request, res: Response) => {
+      const profile = findProfile(String(req.params.id));
+      if (profile === undefined) return answerError(res, 404, new LisError(`unknown dialect ${JSON.stringify(req.params.id)}`, { code: 'INVALID_INPUT' }));
+      res.json(profile);
+    });
+    admin.post('/lis-bridge/dialects/preview', read, (req: Request, res: Response) => {
+      try {
+        const body = (req.body ?? {}) as { base?: unknown; overrides?: unknown; text?: unknown; timeZone?: unknown };
+        const errors: string[] = [];
+        if (typeof body.base !== 'string' || body.base === '') errors.push('base must be the id of a built-in dialect');
+        if (body.text !== undefined && typeof body.text !== 'string') errors.push('text must be the pasted capture as text');
+        if (typeof body.text === 'string' && body.text.length > MAX_TEXT) errors.push(`text is longer than ${MAX_TEXT} characters`);
+        const timeZone = typeof body.timeZone === 'string' && body.timeZone.trim() !== '' ? body.timeZone.trim() : Intl.DateTimeFormat().resolvedOptions().timeZone;
+        try {
+          new Intl.DateTimeFormat('en', { timeZone });
+        } catch {
+          errors.push(`timeZone ${JSON.stringify(timeZone)} is not an IANA zone such as Europe/Berlin`);
+        }
+        if (errors.length > 0) return answerError(res, 400, invalidInput('not a dialect preview request', errors));
+        res.json(previewSite({ base: body.base as string, overrides: body.overrides }, body.text as string | undefined, timeZone));
+      } catch (err) {
+        answerError(res, 500, err);
+      }
     });
   });
 }

@@ -9,10 +9,17 @@ import { FrameTrace } from '../../lib/trace';
 import { bridgeSettings } from './journal';
 import { sharedTexts } from './status';
 
+/** The traces of the deployed links, by node id, for the admin route that reads their recent messages. */
+const deployed = new Map<string, FrameTrace>();
+
+export function deployedTrace(nodeId: string): FrameTrace | undefined {
+  return deployed.get(nodeId);
+}
+
 export function linkTrace(RED: NodeAPI, node: Node, options: { framed: boolean; redact: boolean }): FrameTrace {
   const settings = bridgeSettings(RED);
   const r = sharedTexts(RED, 'runtime');
-  return new FrameTrace({
+  const trace = new FrameTrace({
     dir: join(settings.dir, 'trace'),
     name: node.id,
     framed: options.framed,
@@ -23,6 +30,11 @@ export function linkTrace(RED: NodeAPI, node: Node, options: { framed: boolean; 
     // The link keeps working without its trace; the trace reports at most once a minute.
     onError: (err) => node.warn(r('traceNotWritten', { reason: err.message })),
   });
+  deployed.set(node.id, trace);
+  node.on('close', () => {
+    if (deployed.get(node.id) === trace) deployed.delete(node.id);
+  });
+  return trace;
 }
 
 /** Serial and TCP nodes give Buffers in binary mode; strings are taken as latin1 so every byte survives. */

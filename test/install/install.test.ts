@@ -91,6 +91,10 @@ describe('installed into a fresh Node-RED userDir', () => {
       assert.ok(catalog[type], `message catalog of ${type}`);
     }
     assert.match(html, /data-palette-type|category: 'LIS'|category: "LIS"/);
+    // The dialect section the message dialogs share ships in the package too.
+    const script = await fetch(`${red!.url}/lis-bridge/editor/dialect-editor.js`);
+    assert.equal(script.status, 200);
+    assert.match(await script.text(), /LisBridgeDialectEditor/);
   });
 
   it('offers every example flow under Import > Examples', async () => {

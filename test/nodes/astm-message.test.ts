@@ -16,9 +16,9 @@ afterEach(async () => {
   await helper.stopServer();
 });
 
-async function load(dialect: string): Promise<void> {
+async function load(dialect: string, dialectOverrides = ''): Promise<void> {
   const flow = [
-    { id: 'm', type: 'astm-message', dialect, timeZone: 'Europe/Berlin', wires: [['query'], ['results'], ['send'], ['other']] },
+    { id: 'm', type: 'astm-message', dialect, dialectOverrides, timeZone: 'Europe/Berlin', wires: [['query'], ['results'], ['send'], ['other']] },
     { id: 'query', type: 'helper' },
     { id: 'results', type: 'helper' },
     { id: 'send', type: 'helper' },
@@ -124,6 +124,36 @@ describe('astm-message', () => {
     helper.getNode('m').receive(received('H|\\^&\rL|1\r') as never);
     await waitUntil(() => caught.length === 1);
     assert.match(String((caught[0]!._error as Record<string, unknown>).message), /unknown dialect "no-such-analyzer"/);
+  });
+
+  it('reads with the site\'s overrides of its dialect: results the generic dialect left unassigned become results', async () => {
+    // The cobas c 311 writes counter^sampleID^... in O-3 (roche-c311-result.txt).
+    const c311 = firstMessage('roche-c311-result.txt');
+    await load('generic-lis2a2');
+    const other = collect('other');
+    helper.getNode('m').receive(received(c311) as never);
+    await waitUntil(() => other.length === 1);
+    assert.equal(other[0]!.topic, 'unassigned');
+    await helper.unload();
+
+    await load('generic-lis2a2', JSON.stringify({ sampleId: { component: 2, singleComponent: false }, testId: { code: { component: 4, split: { separator: '/', part: 1 }, trim: true } } }));
+    const results = collect('results');
+    const after = collect('other');
+    helper.getNode('m').receive(received(c311) as never);
+    await waitUntil(() => results.length === 1);
+    const items = results[0]!.payload as Array<Record<string, unknown>>;
+    assert.deepEqual(items.map((r) => [r.SampleNumber, r.instrumentCode, r.Result]).slice(0, 2), [['CL-PL-24-0370', '685', '22.4'], ['CL-PL-24-0370', '687', '15.0']]);
+    assert.equal(after.length, 0);
+  });
+
+  it('refuses overrides that do not make a usable dialect, naming each setting', async () => {
+    await load('generic-lis2a2', '{"sampleId": {"component": 0}}');
+    const caught = collect('caught');
+    helper.getNode('m').receive(received('H|\\^&\rL|1\r') as never);
+    await waitUntil(() => caught.length === 1);
+    const error = caught[0]!.error as Record<string, unknown>;
+    assert.equal(error.code, 'NOT_CONFIGURED');
+    assert.match(String(error.message), /dialect overrides: sampleId\.component must be a non-zero integer/);
   });
 
   it('lists the dialects for the editor', async () => {

@@ -1,7 +1,7 @@
 // A received ASTM message read into what goes where, in a dialect, with the host conversation behind it.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { AstmHost, hostSettingsProblem } from '../../lib/astm/host';
+import { AstmHost, hostProfile } from '../../lib/astm/host';
 import { getProfile } from '../../lib/astm/dialects';
 import { isLabOrder } from '../../lib/conversation/message-host';
 
@@ -40,9 +40,15 @@ describe('AstmHost', () => {
     assert.deepEqual(h.bytes('é'), Buffer.from([0xe9]), 'latin1 on the wire');
   });
 
-  it('names a bad dialect or time zone', () => {
-    assert.match(hostSettingsProblem('no-such', 'UTC')!, /unknown dialect/);
-    assert.match(hostSettingsProblem('generic-lis2a2', 'Mars/Olympus')!, /unknown time zone/);
-    assert.equal(hostSettingsProblem('generic-lis2a2', 'Europe/Berlin'), undefined);
+  it('names a bad dialect, override or time zone', () => {
+    assert.match(hostProfile({ dialect: 'no-such', timeZone: 'UTC' }).problems.join(), /unknown dialect "no-such"/);
+    assert.match(hostProfile({ dialect: 'generic-lis2a2', timeZone: 'Mars/Olympus' }).problems.join(), /unknown time zone/);
+    const bad = hostProfile({ dialect: 'generic-lis2a2', overrides: '{"results": {"value": {"component": 0}}, "sampleID": {}}', timeZone: 'UTC' }).problems;
+    assert.equal(bad.length, 1, 'the shape is checked first; its problems are named before the rules run');
+    assert.match(bad[0]!, /^dialect overrides: sampleID: not a setting/);
+    assert.match(hostProfile({ dialect: 'generic-lis2a2', overrides: { results: { value: { component: 0 } } }, timeZone: 'UTC' }).problems.join(), /results\.value\.component must be a non-zero integer/);
+    const ok = hostProfile({ dialect: 'generic-lis2a2', overrides: '', timeZone: 'Europe/Berlin' });
+    assert.deepEqual(ok.problems, []);
+    assert.equal(ok.profile?.id, 'generic-lis2a2');
   });
 });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ACK, ENQ, EOT, ETB, ETX, NAK, STX } from '../../lib/astm/control';
 import { checksum } from '../../lib/astm/link/frame';
-import { FrameTrace, traceText } from '../../lib/trace';
+import { FrameTrace, readTraceLine, traceBytes, traceText } from '../../lib/trace';
 import { initialUnitRedaction, initialRecordState, redactRecords, redactUnit, type UnitRedaction } from '../../lib/trace/redact';
 import { fixtureDir } from '../support/fixtures';
 
@@ -489,5 +489,25 @@ describe('FrameTrace redaction', () => {
     const p = /P\|1\|\|1010868845\|\|Testus\^Test\|\|19400607\|M[^\r]*\r/.exec(capture.toString('latin1'))?.[0] ?? 'missing';
     assert.equal(out[1], traceText(bytes(p.replace('Testus^Test', '***').replace('19400607', '***'))) + ' [redacted]');
     assert.equal(out.filter((l) => l.endsWith('[redacted]')).length, 1);
+  });
+});
+
+describe('readTraceLine', () => {
+  it('gives back the exact bytes of every byte value, with time, direction and session', () => {
+    const all = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+    const mixed = Buffer.concat([all, bytes('<STX><0x41> < <'), all]);
+    const line = readTraceLine(`2024-05-01T10:00:00.000Z in [10.0.0.7:50412] ${traceText(mixed)}`);
+    assert.ok(line);
+    assert.ok(line.bytes.equals(mixed));
+    assert.equal(line.direction, 'in');
+    assert.equal(line.session, '10.0.0.7:50412');
+    assert.equal(line.redacted, false);
+    assert.equal(traceBytes(traceText(all)).equals(all), true);
+  });
+
+  it('tells redacted lines and notes apart, and refuses what is no trace line', () => {
+    assert.equal(readTraceLine('2024-05-01T10:00:00.000Z out <ACK> [redacted]')?.redacted, true);
+    assert.equal(readTraceLine('2024-05-01T10:00:00.000Z !! 3 trace lines lost: disk full')?.direction, '!!');
+    assert.equal(readTraceLine('H|\\^&|||'), undefined);
   });
 });

@@ -32,9 +32,12 @@ import { ROCHE_COBAS_6000 } from './roche-cobas-6000';
 import { QUIDEL_SOFIA } from './quidel-sofia';
 import type { DialectProfile } from './types';
 import { deepFreeze } from './freeze';
+import { applyOverrides, overridesOf, type SiteDialect, type SiteDialectResult } from './overrides';
 
 export type * from './types';
-export { DialectProfileError, assertProfile, profileProblems } from './validate';
+export { DialectProfileError, assertProfile, profileIssues, profileProblems, type ProfileIssue } from './validate';
+export { applyOverrides, mergeOverrides, overridesOf, readOverrides, type ProfileOverrides, type SiteDialect, type SiteDialectResult } from './overrides';
+export { DialectProfileSchema } from './schema';
 export {
   ABBOTT_ARCHITECT,
   BIORAD_IHCOM,
@@ -107,4 +110,20 @@ export function getProfile(id: string): DialectProfile {
   const found = findProfile(id);
   if (found === undefined) throw new RangeError(`unknown dialect profile ${JSON.stringify(id)}; known: ${PROFILES.map((p) => p.id).join(', ')}`);
   return found;
+}
+
+/**
+ * A site's dialect as a usable profile (frozen like the built-in ones), or
+ * every problem with the path of its setting (`base` for an unknown base).
+ */
+export function siteProfile(site: { base: string; overrides?: unknown }): SiteDialectResult {
+  const base = findProfile(site.base);
+  if (base === undefined) return { issues: [{ path: 'base', message: `unknown dialect ${JSON.stringify(site.base)}; known: ${PROFILES.map((p) => p.id).join(', ')}` }] };
+  const result = applyOverrides(base, site.overrides);
+  return result.profile === undefined ? result : { profile: deepFreeze(result.profile), issues: [] };
+}
+
+/** The JSON a site exports of its dialect: the base and only what differs from it. */
+export function siteDialectOf(base: DialectProfile, profile: DialectProfile): SiteDialect {
+  return { base: base.id, overrides: overridesOf(base, profile) };
 }

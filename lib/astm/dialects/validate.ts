@@ -4,6 +4,7 @@
  * used (and by the profile tests), not in the middle of a patient's results.
  */
 import { checkDelimiters, formatAstmTimestamp } from '../records';
+import { formatPath } from './paths';
 import type { DialectProfile, Locator } from './types';
 
 export class DialectProfileError extends Error {
@@ -18,35 +19,51 @@ export class DialectProfileError extends Error {
 
 const ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
+/**
+ * One problem of a profile: `path` names the offending setting the way the
+ * profile (and a site's overrides of it) spell it, e.g. `results.value.component`
+ * or `qc[1].anyOf`, so an editor can show the problem next to its field.
+ */
+export interface ProfileIssue {
+  readonly path: string;
+  readonly message: string;
+}
+
 /** Every problem of a profile, as sentences; [] when it is usable. */
 export function profileProblems(p: DialectProfile): string[] {
-  const out: string[] = [];
+  return profileIssues(p).map((i) => i.message);
+}
+
+/** Every problem of a profile with the path of the setting at fault; [] when it is usable. */
+export function profileIssues(p: DialectProfile): ProfileIssue[] {
+  const out: ProfileIssue[] = [];
+  const add = (path: string, message: string) => out.push({ path, message });
   const position = (what: string, n: number, allowNegative: boolean) => {
-    if (!Number.isInteger(n) || n === 0 || (!allowNegative && n < 0)) out.push(`${what} must be ${allowNegative ? 'a non-zero' : 'a positive'} integer, got ${String(n)}`);
+    if (!Number.isInteger(n) || n === 0 || (!allowNegative && n < 0)) add(what, `${what} must be ${allowNegative ? 'a non-zero' : 'a positive'} integer, got ${String(n)}`);
   };
   const locator = (what: string, l: Locator) => {
     position(`${what}.component`, l.component, true);
     if (l.split !== undefined) {
-      if (l.split.separator.length === 0) out.push(`${what}.split.separator must not be empty`);
+      if (l.split.separator.length === 0) add(`${what}.split.separator`, `${what}.split.separator must not be empty`);
       position(`${what}.split.part`, l.split.part, false);
-      if (l.alsoComponents !== undefined) out.push(`${what} cannot both split and join components`);
+      if (l.alsoComponents !== undefined) add(what, `${what} cannot both split and join components`);
     }
-    for (const c of l.alsoComponents ?? []) position(`${what}.alsoComponents`, c, true);
-    if (l.alsoComponents !== undefined && (l.joinWith === undefined || l.joinWith === '')) out.push(`${what}.joinWith must be given with alsoComponents`);
+    (l.alsoComponents ?? []).forEach((c, i) => position(`${what}.alsoComponents[${i}]`, c, true));
+    if (l.alsoComponents !== undefined && (l.joinWith === undefined || l.joinWith === '')) add(`${what}.joinWith`, `${what}.joinWith must be given with alsoComponents`);
   };
 
-  if (!ID.test(p.id)) out.push(`id ${JSON.stringify(p.id)} must be lower-case words joined by '-'`);
-  if (p.label.trim() === '' || p.vendor.trim() === '' || p.model.trim() === '') out.push('label, vendor and model must not be empty');
-  if (!Number.isFinite(p.queryDeadlineMs) || p.queryDeadlineMs <= 0) out.push('queryDeadlineMs must be a positive number');
+  if (!ID.test(p.id)) add('id', `id ${JSON.stringify(p.id)} must be lower-case words joined by '-'`);
+  for (const key of ['label', 'vendor', 'model'] as const) if (p[key].trim() === '') add(key, `${key} must not be empty`);
+  if (!Number.isFinite(p.queryDeadlineMs) || p.queryDeadlineMs <= 0) add('queryDeadlineMs', 'queryDeadlineMs must be a positive number');
   if (p.timeZone !== undefined) {
     try {
       formatAstmTimestamp(new Date(0), p.timeZone);
     } catch {
-      out.push(`timeZone ${JSON.stringify(p.timeZone)} is not a known IANA zone`);
+      add('timeZone', `timeZone ${JSON.stringify(p.timeZone)} is not a known IANA zone`);
     }
   }
-  if (p.sampleId.record === 'O' && p.sampleId.field !== 'specimenId' && p.sampleId.field !== 'instrumentSpecimenId') out.push('an O sample ID must be read from specimenId or instrumentSpecimenId');
-  if (p.sampleId.record === 'P' && p.sampleId.field !== 'practicePatientId' && p.sampleId.field !== 'laboratoryPatientId') out.push('a P sample ID must be read from practicePatientId or laboratoryPatientId');
+  if (p.sampleId.record === 'O' && p.sampleId.field !== 'specimenId' && p.sampleId.field !== 'instrumentSpecimenId') add('sampleId.field', 'an O sample ID must be read from specimenId or instrumentSpecimenId');
+  if (p.sampleId.record === 'P' && p.sampleId.field !== 'practicePatientId' && p.sampleId.field !== 'laboratoryPatientId') add('sampleId.field', 'a P sample ID must be read from practicePatientId or laboratoryPatientId');
   position('sampleId.component', p.sampleId.component, true);
   if (p.query !== undefined) {
     position('query.component', p.query.component, false);
@@ -65,7 +82,7 @@ export function profileProblems(p: DialectProfile): string[] {
   if (typeof p.results.value.component === 'number') position('results.value.component', p.results.value.component, true);
   p.qc.forEach((rule, i) => {
     position(`qc[${i}].component`, rule.component, false);
-    if (rule.anyOf.length === 0) out.push(`qc[${i}].anyOf must list at least one value`);
+    if (rule.anyOf.length === 0) add(`qc[${i}].anyOf`, `qc[${i}].anyOf must list at least one value`);
   });
 
   const order = p.order;
@@ -73,50 +90,50 @@ export function profileProblems(p: DialectProfile): string[] {
     try {
       checkDelimiters(order.delimiters);
     } catch (err) {
-      out.push(`order.delimiters: ${(err as Error).message}`);
+      add('order.delimiters', `order.delimiters: ${(err as Error).message}`);
     }
     position('order.order.test.codeComponent', order.order.test.codeComponent, false);
     position('order.order.test.components', order.order.test.components, false);
-    if (order.order.test.components < order.order.test.codeComponent) out.push('order.order.test.components is smaller than its codeComponent');
+    if (order.order.test.components < order.order.test.codeComponent) add('order.order.test.components', 'order.order.test.components is smaller than its codeComponent');
     if (order.patient.nameComponents !== undefined) position('order.patient.nameComponents', order.patient.nameComponents, false);
     const nameOrder = order.patient.nameOrder;
     if (nameOrder !== undefined) {
-      if (order.patient.nameComponents !== undefined) out.push('order.patient takes nameComponents or nameOrder, not both');
+      if (order.patient.nameComponents !== undefined) add('order.patient.nameOrder', 'order.patient takes nameComponents or nameOrder, not both');
       const count = (part: string) => nameOrder.filter((n) => n === part).length;
-      if (count('last') !== 1 || count('first') > 1) out.push('order.patient.nameOrder must name "last" once and "first" at most once');
+      if (count('last') !== 1 || count('first') > 1) add('order.patient.nameOrder', 'order.patient.nameOrder must name "last" once and "first" at most once');
     }
     const map = order.order.sampleType?.map;
     if (map !== undefined && map !== 'as-is') {
       for (const [type, code] of Object.entries(map)) {
-        if (typeof code !== 'string' && code.length === 0) out.push(`order.order.sampleType.map[${JSON.stringify(type)}] has no components`);
+        if (typeof code !== 'string' && code.length === 0) add(formatPath(['order', 'order', 'sampleType', 'map', type]), `order.order.sampleType.map[${JSON.stringify(type)}] has no components`);
       }
     }
-    for (const e of order.order.echo ?? []) {
-      position('order.order.echo.from', e.from, false);
-      position('order.order.echo.to', e.to, false);
-      if (e.to < e.from) out.push('order.order.echo: to is before from');
+    for (const [i, e] of (order.order.echo ?? []).entries()) {
+      position(`order.order.echo[${i}].from`, e.from, false);
+      position(`order.order.echo[${i}].to`, e.to, false);
+      if (e.to < e.from) add(`order.order.echo[${i}].to`, `order.order.echo[${i}]: to is before from`);
       // An echo that writes the sample field replaces the sample number the
       // builder put there: it must carry the query's own sample component.
       if (e.field === order.order.sampleField) {
         const q = p.query;
         if (q === undefined || q.component < e.from || q.component > e.to) {
-          out.push(`order.order.echo into ${e.field}, the sample field, must cover the query component that names the sample`);
+          add(`order.order.echo[${i}]`, `order.order.echo into ${e.field}, the sample field, must cover the query component that names the sample`);
         }
       }
     }
     if (order.order.echo !== undefined && order.order.echo.length > 0 && p.acceptsUnsolicitedOrders) {
-      out.push('a profile whose orders echo the query cannot accept unsolicited orders (there is no query to echo)');
+      add('acceptsUnsolicitedOrders', 'a profile whose orders echo the query cannot accept unsolicited orders (there is no query to echo)');
     }
     const policy = order.textDelimiters;
     if (policy !== 'escape') {
       const d = order.delimiters;
-      if ([d.field, d.repeat, d.component, d.escape].some((c) => policy.replaceWith.includes(c))) out.push('order.textDelimiters.replaceWith must not hold a delimiter');
+      if ([d.field, d.repeat, d.component, d.escape].some((c) => policy.replaceWith.includes(c))) add('order.textDelimiters.replaceWith', 'order.textDelimiters.replaceWith must not hold a delimiter');
     }
-    if (p.noOrder === undefined) out.push('a profile that builds orders needs a noOrder layout to answer queries it has no order for');
+    if (p.noOrder === undefined) add('noOrder', 'a profile that builds orders needs a noOrder layout to answer queries it has no order for');
   } else if (p.acceptsUnsolicitedOrders) {
-    out.push('acceptsUnsolicitedOrders needs an order layout');
+    add('acceptsUnsolicitedOrders', 'acceptsUnsolicitedOrders needs an order layout');
   }
-  if (p.noOrder !== undefined && order === undefined) out.push('a noOrder layout needs an order layout (its delimiters and header)');
+  if (p.noOrder !== undefined && order === undefined) add('noOrder', 'a noOrder layout needs an order layout (its delimiters and header)');
   return out;
 }
 

@@ -63,6 +63,17 @@ export function readResult(r: ResultRecord, record: number, profile: DialectProf
   return { result, problems };
 }
 
+/**
+ * The test code and value of an R record that has no sample, for the
+ * operator's report of it; never used to file a result.
+ */
+export function resultParts(r: ResultRecord, profile: DialectProfile, d: Delimiters): { instrumentCode?: string; Result: string } {
+  const Result = readValue(r.value, profile.results.value, d).Result;
+  const tests = repeatsOf(r.universalTestId);
+  const instrumentCode = tests.length === 1 ? locate(tests[0] ?? [], profile.testId.code) : '';
+  return instrumentCode === '' ? { Result } : { instrumentCode, Result };
+}
+
 const DECIMAL_COMMA = /^([<>]=?\s*|=\s*)?[+-]?\d+,\d+$/;
 
 /** The value per the profile, and the field as sent when that differs. */

@@ -17,9 +17,9 @@ import { assertProfile, type DialectProfile } from '../dialects';
 import { componentAt, fieldLabel, fieldText, isBlank, locate, sequenceOf } from './fields';
 import { headerIsQc, orderIsQc } from './qc';
 import { readQuery } from './queries';
-import { readResult } from './results';
+import { readResult, resultParts } from './results';
 import { readSample } from './samples';
-import type { InstrumentResult, LabEvent, LabEventOptions, QueriedSample, UnassignedResult } from './types';
+import type { FieldAt, InstrumentResult, LabEvent, LabEventOptions, QueriedSample, UnassignedResult } from './types';
 
 interface Indexed {
   record: AstmRecord;
@@ -29,6 +29,7 @@ interface Indexed {
 
 interface PatientGroup {
   record: PatientRecord;
+  index: number;
   id?: string;
   sequence: number;
   comments: string[];
@@ -39,6 +40,8 @@ interface OrderGroup {
   index: number;
   sample?: string;
   problem?: string;
+  /** The field the problem is about. */
+  problemAt?: FieldAt;
   qc: boolean;
   patient?: PatientGroup;
   comments: string[];
@@ -113,7 +116,7 @@ function segmentEvents(segment: Indexed[], header: HeaderRecord | undefined, d: 
       switch (record.type) {
         case 'P': {
           const id = [record.practicePatientId, record.laboratoryPatientId, record.patientId3].map((v) => componentAt(v, 1).trim()).find((v) => v !== '');
-          patient = { record, sequence: sequenceOf(record.sequence), comments: [], ...(id === undefined ? {} : { id }) };
+          patient = { record, index, sequence: sequenceOf(record.sequence), comments: [], ...(id === undefined ? {} : { id }) };
           order = undefined;
           target = { kind: 'patient', group: patient };
           break;
@@ -128,7 +131,7 @@ function segmentEvents(segment: Indexed[], header: HeaderRecord | undefined, d: 
             results: [],
             seen: new Map(),
             ...(patient === undefined ? {} : { patient }),
-            ...('sample' in read ? { sample: read.sample } : { problem: read.problem }),
+            ...('sample' in read ? { sample: read.sample } : { problem: read.problem, problemAt: fieldAt(read.field.record, read.field.record === 'O' ? index : (patient?.index ?? index), read.field.name) }),
           };
           groups.push(order);
           target = { kind: 'order', group: order };
@@ -137,11 +140,17 @@ function segmentEvents(segment: Indexed[], header: HeaderRecord | undefined, d: 
         case 'R': {
           // A comment after an unassigned R stays with that item, never with an earlier result.
           if (order === undefined) {
-            target = unplaced(unassigned, { record: index, reason: `R record ${index} has no O record before it${patient === undefined ? '' : ' (after its P record)'}`, text: textOf(record) });
+            target = unplaced(unassigned, { record: index, reason: `R record ${index} has no O record before it${patient === undefined ? '' : ' (after its P record)'}`, text: textOf(record), ...resultParts(record, profile, d) });
             break;
           }
           if (order.sample === undefined) {
-            target = unplaced(unassigned, { record: index, reason: order.problem ?? `O record ${order.index} has no sample number`, text: textOf(record) });
+            target = unplaced(unassigned, {
+              record: index,
+              reason: order.problem ?? `O record ${order.index} has no sample number`,
+              text: textOf(record),
+              ...(order.problemAt === undefined ? {} : { at: order.problemAt }),
+              ...resultParts(record, profile, d),
+            });
             break;
           }
           const read = readResult(record, index, profile, {
@@ -153,7 +162,7 @@ function segmentEvents(segment: Indexed[], header: HeaderRecord | undefined, d: 
             ...(order.patient?.id === undefined ? {} : { patientId: order.patient.id }),
           });
           if ('unassigned' in read) {
-            target = unplaced(unassigned, { record: index, reason: read.unassigned, text: textOf(record), ...(read.Result === undefined ? {} : { Result: read.Result }) });
+            target = unplaced(unassigned, { record: index, reason: read.unassigned, at: fieldAt('R', index, 'universalTestId'), text: textOf(record), ...(read.Result === undefined ? {} : { Result: read.Result }) });
             break;
           }
           const into = order.qc ? qcProblems : problems;
@@ -230,6 +239,10 @@ function segmentEvents(segment: Indexed[], header: HeaderRecord | undefined, d: 
   return events;
 }
 
+function fieldAt(record: FieldAt['record'], index: number, field: string): FieldAt {
+  return { record, index, field, label: fieldLabel(record, field) };
+}
+
 function unplaced(list: UnassignedResult[], item: UnassignedResult): Target {
   list.push(item);
   return { kind: 'unassigned', item };
@@ -249,7 +262,7 @@ function qcInOrder(group: OrderGroup, profile: DialectProfile, unassigned: Unass
     const id = at(rule.components.id);
     if (value === '' && name === '' && id === '') return;
     if (code === '' || (name === '' && id === '')) {
-      unassigned.push({ record: group.index, reason: `QC repeat ${i + 1} of ${fieldLabel('O', rule.field)} in O record ${group.index} names no ${code === '' ? 'test' : 'control'}`, text: textOf(group.record) });
+      unassigned.push({ record: group.index, reason: `QC repeat ${i + 1} of ${fieldLabel('O', rule.field)} in O record ${group.index} names no ${code === '' ? 'test' : 'control'}`, at: fieldAt('O', group.index, rule.field), text: textOf(group.record) });
       return;
     }
     const control = Object.fromEntries(

@@ -62,10 +62,23 @@ export interface InstrumentResult {
   record: number;
 }
 
+/** The field a reason points at, so an operator (or the dialect preview) can find it in the message. */
+export interface FieldAt {
+  /** The record type and its 1-based index in the message. */
+  record: 'P' | 'O' | 'R';
+  index: number;
+  /** The codec's (LIS2-A2) field name, e.g. `specimenId`. */
+  field: string;
+  /** How messages name it: `O-3 (specimenId)`. */
+  label: string;
+}
+
 /** A result that could not be placed on a sample, or not read; never dropped silently. */
 export interface UnassignedResult {
   record: number;
   reason: string;
+  /** The field that made it unassigned (the sample number's, or the test code's), when one did. */
+  at?: FieldAt;
   /** The record as text, for the operator. */
   text: string;
   instrumentCode?: string;

@@ -1,0 +1,199 @@
+/*
+ * The dialect section of an analyzer-message node's dialog (astm-message now,
+ * the HL7 message node next): the site's overrides as JSON with the problems
+ * of each setting, the base dialect's values, a pasted capture (or a message
+ * the deployed link received lately) and the live preview of what the edited
+ * dialect makes of it. Served once by the runtime (GET
+ * lis-bridge/editor/dialect-editor.js) and mounted by each dialog:
+ *
+ *   LisBridgeDialectEditor.mount({
+ *     container: $("#..."),                 // where the section goes
+ *     overrides: $("#node-input-dialectOverrides"), // the node's own textarea (saved by Node-RED)
+ *     base: function () { return "generic-lis2a2"; },
+ *     timeZone: function () { return "Europe/Berlin"; },
+ *     linkType: "astm-link",               // nodes whose recent messages can be picked
+ *     api: "lis-bridge/dialects",          // GET <api>/<id>, POST <api>/preview
+ *   }) -> { refresh(), close() }
+ *
+ * Texts come from the shared catalog (lis-config's common.dialectEditor).
+ * Every call goes through $.ajax, which carries the editor's credentials.
+ */
+(function () {
+    "use strict";
+    if (window.LisBridgeDialectEditor) { return; }
+
+    var DEBOUNCE_MS = 300;
+
+    function t(key, vars) {
+        return RED._("node-red-contrib-lis-bridge/lis-config:common.dialectEditor." + key, vars);
+    }
+
+    function cell(tag, text, css) {
+        var c = $("<" + tag + ">").text(text === undefined || text === null ? "" : String(text));
+        if (css) { c.css(css); }
+        return c;
+    }
+
+    var CELL = { padding: "1px 6px", "border-bottom": "1px solid var(--red-ui-secondary-border-color, #ddd)", "text-align": "left", "vertical-align": "top" };
+
+    /** A small table: headers, then rows of cell texts; `cls` names it for tests and styles. */
+    function table(cls, headers, rows) {
+        var tbl = $("<table>").addClass("lis-dialect-" + cls).css({ "border-collapse": "collapse", "font-size": "smaller", width: "100%", "margin-bottom": "6px" });
+        var head = $("<tr>").appendTo($("<thead>").appendTo(tbl));
+        headers.forEach(function (h) { cell("th", h, CELL).appendTo(head); });
+        var body = $("<tbody>").appendTo(tbl);
+        rows.forEach(function (r) {
+            var tr = $("<tr>").appendTo(body);
+            r.forEach(function (v) { cell("td", v, CELL).appendTo(tr); });
+        });
+        return tbl;
+    }
+
+    function heading(text) {
+        return $("<div>").css({ "font-weight": "bold", "margin-top": "6px" }).text(text);
+    }
+
+    function mount(opts) {
+        var root = $("<div>").addClass("lis-dialect-editor").appendTo(opts.container.empty());
+        var api = opts.api || "lis-bridge/dialects";
+
+        // The built-in values the overrides start from.
+        var baseRow = $("<div>").css({ "margin-bottom": "4px" }).appendTo(root);
+        var showBase = $('<button type="button" class="red-ui-button red-ui-button-small lis-dialect-show-base">').text(t("showBase")).appendTo(baseRow);
+        var tidy = $('<button type="button" class="red-ui-button red-ui-button-small lis-dialect-tidy">').css("margin-left", "4px").text(t("tidy")).appendTo(baseRow);
+        var copy = $('<button type="button" class="red-ui-button red-ui-button-small lis-dialect-export">').css("margin-left", "4px").text(t("export")).appendTo(baseRow);
+        var baseView = $("<pre>").addClass("lis-dialect-base").css({ display: "none", "max-height": "220px", overflow: "auto", "font-size": "smaller" }).appendTo(root);
+
+        var issues = $("<ul>").addClass("lis-dialect-issues").css({ color: "var(--red-ui-text-color-error, #c00)", "font-size": "smaller", margin: "2px 0 6px 16px" }).appendTo(root);
+
+        // The capture to preview: pasted, or picked from a deployed link's trace.
+        var pasteRow = $("<div>").css({ "margin-top": "6px" }).appendTo(root);
+        $("<span>").text(t("paste")).appendTo(pasteRow);
+        var links = $("<select>").addClass("lis-dialect-links").css({ "margin-left": "8px", width: "auto" }).appendTo(pasteRow);
+        var recent = $("<select>").addClass("lis-dialect-recent").css({ "margin-left": "4px", width: "auto", display: "none" }).appendTo(pasteRow);
+        var paste = $('<textarea rows="6">').addClass("lis-dialect-paste").attr("placeholder", t("pastePlaceholder"))
+            .css({ width: "100%", "font-family": "monospace", "font-size": "smaller", "white-space": "pre" }).appendTo(root);
+        var pasteInfo = $("<div>").addClass("lis-dialect-paste-info").css({ "font-size": "smaller", color: "var(--red-ui-secondary-text-color)" }).appendTo(root);
+        var view = $("<div>").addClass("lis-dialect-preview").css({ overflow: "auto" }).appendTo(root);
+
+        var timer = null;
+        var sequence = 0;
+        var last = null;
+
+        function schedule() {
+            clearTimeout(timer);
+            timer = setTimeout(refresh, DEBOUNCE_MS);
+        }
+
+        function refresh() {
+            var asked = ++sequence;
+            var body = { base: opts.base(), overrides: opts.overrides.val(), text: paste.val(), timeZone: opts.timeZone() };
+            $.ajax({ url: api + "/preview", method: "POST", contentType: "application/json", data: JSON.stringify(body), dataType: "json" })
+                .done(function (answer) {
+                    if (asked !== sequence) { return; } // an older answer arriving late
+                    last = answer;
+                    render(answer);
+                })
+                .fail(function (xhr) {
+                    if (asked !== sequence) { return; }
+                    issues.empty().append($("<li>").text((xhr.responseJSON && xhr.responseJSON.message) || xhr.statusText));
+                });
+        }
+
+        function render(answer) {
+            issues.empty();
+            (answer.issues || []).forEach(function (i) {
+                $("<li>").attr("data-path", i.path).append($("<code>").text(i.path || t("wholeProfile"))).append(document.createTextNode(" " + i.message)).appendTo(issues);
+            });
+            opts.overrides.css("border-color", (answer.issues || []).length > 0 ? "var(--red-ui-form-input-border-error-color, #c00)" : "");
+            pasteInfo.empty();
+            view.empty();
+            if (answer.paste) {
+                pasteInfo.text(t("form", { form: answer.paste.form, framing: answer.paste.framing }) + (answer.paste.notes.length ? " · " + answer.paste.notes.join(" · ") : ""));
+                answer.paste.problems.forEach(function (p) {
+                    var where = p.line !== undefined ? t("atLine", { line: p.line, column: p.column || 1 }) : p.frame !== undefined ? t("atFrame", { frame: p.frame }) : p.record !== undefined ? t("atRecord", { record: p.record }) : "";
+                    $("<div>").addClass("lis-dialect-paste-problem").css("color", "var(--red-ui-text-color-error, #c00)").text(where + " " + p.message).appendTo(pasteInfo);
+                });
+            }
+            var p = answer.preview;
+            if (!p) { return; }
+            var row = function (r) { return [r.message + ":" + r.record, r.sampleNumber, r.testCode + (r.subCode ? " / " + r.subCode : ""), r.value, r.units, (r.flags || []).join(" "), r.status, r.completedAt || r.completedAtRaw]; };
+            var columns = [t("col.record"), t("col.sample"), t("col.test"), t("col.value"), t("col.units"), t("col.flags"), t("col.status"), t("col.completed")];
+            view.append(heading(t("results", { n: p.results.length })));
+            if (p.results.length) { view.append(table("results", columns, p.results.map(row))); }
+            if (p.unassigned.length) {
+                view.append(heading(t("unassigned", { n: p.unassigned.length })));
+                view.append(table("unassigned", [t("col.record"), t("col.field"), t("col.test"), t("col.value"), t("col.reason")], p.unassigned.map(function (u) {
+                    return [u.message + ":" + u.record, u.at ? u.at.label + " · " + u.at.record + " " + u.at.index : "", u.testCode, u.value, u.reason];
+                })));
+            }
+            if (p.queries.length) {
+                view.append(heading(t("queries", { n: p.queries.length })));
+                view.append(table("queries", [t("col.record"), t("col.sample"), t("col.tests"), t("col.cancel")], p.queries.map(function (q) {
+                    return [q.message + ":" + q.record, q.sampleNumber, q.tests.length ? q.tests.join(", ") : t("allTests"), q.cancel ? t("yes") : ""];
+                })));
+            }
+            if (p.qc.length) {
+                view.append(heading(t("qc", { n: p.qc.length })));
+                view.append(table("qc", columns, p.qc.map(row)));
+            }
+            p.other.concat(p.problems.map(function (x) { return { message: x.message, reason: x.text }; })).forEach(function (o) {
+                $("<div>").addClass("lis-dialect-other").css({ "font-size": "smaller" }).text(t("message", { n: o.message }) + ": " + o.reason).appendTo(view);
+            });
+        }
+
+        showBase.on("click", function () {
+            if (baseView.is(":visible")) { baseView.hide(); return; }
+            $.getJSON(api + "/" + encodeURIComponent(opts.base()), function (profile) {
+                baseView.text(JSON.stringify(profile, null, 2)).show();
+            });
+        });
+        // The overrides as stored: only what differs from the base, laid out.
+        tidy.on("click", function () {
+            if (last && last.overrides) {
+                opts.overrides.val(Object.keys(last.overrides).length ? JSON.stringify(last.overrides, null, 2) : "");
+                schedule();
+            }
+        });
+        // What another site (or a new profile file) takes: the base and what differs.
+        copy.on("click", function () {
+            if (!last || !last.overrides) { return; }
+            var text = JSON.stringify({ base: opts.base(), overrides: last.overrides }, null, 2);
+            if (RED.clipboard && RED.clipboard.copyText) { RED.clipboard.copyText(text, copy, t("copied")); }
+            else { baseView.text(text).show(); }
+        });
+
+        $("<option>").val("").text(t("pickLink")).appendTo(links);
+        RED.nodes.eachNode(function (n) {
+            if (n.type === opts.linkType) { $("<option>").val(n.id).text(n.name || n.id).appendTo(links); }
+        });
+        if (links.children().length === 1) { links.hide(); }
+        links.on("change", function () {
+            recent.empty().hide();
+            if (!links.val()) { return; }
+            $.getJSON("lis-bridge/links/" + encodeURIComponent(links.val()) + "/recent", function (answer) {
+                $("<option>").val("").text(t("pickMessage", { n: answer.messages.length })).appendTo(recent);
+                answer.messages.slice().reverse().forEach(function (m, i) {
+                    $("<option>").val(String(answer.messages.length - 1 - i)).text((m.at || "") + " " + m.text.split("\n")[0].slice(0, 40)).appendTo(recent);
+                });
+                recent.data("messages", answer.messages).show();
+            }).fail(function (xhr) {
+                pasteInfo.text((xhr.responseJSON && xhr.responseJSON.message) || xhr.statusText);
+            });
+        });
+        recent.on("change", function () {
+            var m = (recent.data("messages") || [])[Number(recent.val())];
+            if (m) { paste.val(m.text); schedule(); }
+        });
+
+        opts.overrides.on("input change", schedule);
+        paste.on("input change", schedule);
+        refresh();
+        return {
+            refresh: schedule,
+            close: function () { clearTimeout(timer); sequence++; }
+        };
+    }
+
+    window.LisBridgeDialectEditor = { mount: mount };
+})();

@@ -1,0 +1,156 @@
+/**
+ * astm-message's dialect section in a real browser: Node-RED runs as its own
+ * process with the package loaded from the repository, Chromium drives the
+ * editor. The integrator starts from the generic dialect, pastes a cobas c 311
+ * capture whose results it leaves unassigned, changes where the sample number
+ * and the test code sit, sees the preview turn them into results, and deploys;
+ * the same capture sent over TCP through the deployed flow then reaches a
+ * loopback LIS as results.
+ *
+ * Keeps a screenshot in test/artifacts/dialect-editor.png; with
+ * UPDATE_SCREENSHOTS=1 also in docs/ for the README.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { LisStub } from '../support/lis-stub';
+import { freePort } from '../support/ports';
+import { loadFixture } from '../support/fixtures';
+import { deploy, editNode, startEditorSession, type EditorSession } from '../support/browser';
+import { traceText } from '../../lib/trace';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const TOKEN = 'browser-test-token';
+const SAMPLE = 'CL-PL-24-0370';
+
+let work: string;
+let stub: LisStub;
+let session: EditorSession | undefined;
+let page: Page;
+let pageErrors: string[];
+let analyzerPort: number;
+
+/** The cobas c 311 capture's codes (R-3 `^^^685/` ...) mapped to LIS tests. */
+const MAPPING = ['685', '687', '712', '158', '735', '717', '690'].map((code) => ({ lisTestId: `T-${code}`, lisCode: `L${code}`, lisName: `test ${code}`, instrumentCode: code }));
+
+function flows(): Array<Record<string, unknown>> {
+  return [
+    { id: 'tab1', type: 'tab', label: 'Analyzer' },
+    { id: 'cfg', type: 'lis-config', name: 'LIS', labTestsApiUrl: stub.url('/tests'), transactionInfoApiUrl: stub.url('/orders'), resultApiUrl: stub.url('/results'), timeout: 5000, credentials: { bearerToken: TOKEN } },
+    { id: 'tcpin', type: 'tcp in', z: 'tab1', server: 'server', host: '', port: String(analyzerPort), datamode: 'stream', datatype: 'buffer', newline: '', topic: '', x: 100, y: 80, wires: [['link']] },
+    { id: 'link', type: 'astm-link', z: 'tab1', name: 'c 311', transport: 'tcp', framing: 'framed', checksums: true, journal: true, trace: true, x: 300, y: 80, wires: [['tcpout'], ['am'], []] },
+    { id: 'tcpout', type: 'tcp out', z: 'tab1', host: '', port: '', beserver: 'reply', base64: false, end: false, x: 500, y: 40, wires: [] },
+    { id: 'am', type: 'astm-message', z: 'tab1', name: '', dialect: 'generic-lis2a2', dialectOverrides: '', timeZone: 'UTC', x: 500, y: 120, wires: [[], ['tm'], ['link'], []] },
+    { id: 'tm', type: 'test-mapper', z: 'tab1', name: '', lis: 'cfg', instrument: 'cobas c 311', direction: 'toLis', unmapped: 'warn', mapping: MAPPING, x: 700, y: 120, wires: [['send'], []] },
+    { id: 'send', type: 'lis-send-results', z: 'tab1', name: '', lis: 'cfg', autoResend: false, x: 900, y: 120, wires: [[]] },
+  ];
+}
+
+before(async () => {
+  work = mkdtempSync(join(tmpdir(), 'lis-dialect-ui-'));
+  stub = await new LisStub().start();
+  stub.reply('/results', { status: 200, body: {} });
+  analyzerPort = await freePort();
+  const userDir = join(work, 'userDir');
+  mkdirSync(userDir);
+  session = await startEditorSession(userDir, flows(), 'am', { width: 1280, height: 1100 });
+  ({ page, pageErrors } = session);
+});
+
+after(async () => {
+  await session?.stop();
+  await stub?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+const rows = (table: string) => page.locator(`#astm-message-dialect-editor .lis-dialect-${table} tbody tr`);
+
+async function waitForRows(table: string, n: number): Promise<void> {
+  const selector = `#astm-message-dialect-editor .lis-dialect-${table} tbody tr`;
+  await page.waitForFunction(`document.querySelectorAll(${JSON.stringify(selector)}).length === ${n}`, undefined, { timeout: 10000 });
+}
+
+/** Sends the capture as one ENQ ... EOT transfer over TCP, as the analyzer would, and waits for its last ACK. */
+async function sendCapture(bytes: Buffer): Promise<void> {
+  // The deploy restarts tcp in: it listens again a moment later.
+  let socket: Socket | undefined;
+  for (let attempt = 0; socket === undefined; attempt++) {
+    const s = connect(analyzerPort, '127.0.0.1');
+    const ok = await new Promise<boolean>((resolve) => s.once('connect', () => resolve(true)).once('error', () => resolve(false)));
+    if (ok) socket = s;
+    else if (attempt > 100) throw new Error(`tcp in does not listen on ${analyzerPort}`);
+    else await new Promise((r) => setTimeout(r, 100));
+  }
+  const acks: number[] = [];
+  socket.on('data', (d: Buffer) => acks.push(...d));
+  socket.write(Buffer.of(0x05));
+  await new Promise<void>((resolve) => {
+    const check = () => (acks.includes(0x06) ? resolve() : setTimeout(check, 20));
+    check();
+  });
+  socket.write(bytes);
+  const frames = bytes.filter((b) => b === 0x02).length;
+  await new Promise<void>((resolve) => {
+    const check = () => (acks.filter((b) => b === 0x06).length >= 1 + frames ? resolve() : setTimeout(check, 20));
+    check();
+  });
+  socket.write(Buffer.of(0x04));
+  await new Promise((r) => setTimeout(r, 50));
+  socket.end();
+}
+
+describe('astm-message dialect section', () => {
+  it('turns unassigned results into results in the preview, and the deployed flow delivers them', async () => {
+    await editNode(page, 'am');
+    await page.locator('#astm-message-dialect-editor .lis-dialect-paste').waitFor({ state: 'visible' });
+
+    // The capture as the trace shows it, a record a line.
+    const capture = loadFixture('roche-c311-result.txt').bytes;
+    await page.locator('#astm-message-dialect-editor .lis-dialect-paste').fill(traceText(capture).replace(/<CR>/g, '<CR>\n'));
+    await waitForRows('unassigned', 7);
+    assert.equal(await rows('results').count(), 0);
+    assert.match((await rows('unassigned').first().textContent()) ?? '', /O-3 \(specimenId\)/);
+    assert.match((await page.locator('#astm-message-dialect-editor .lis-dialect-paste-info').textContent()) ?? '', /read as tokens \(framed\)/);
+
+    // The sample number in component 2 of O-3, the code before the '/', the time from O-23.
+    const overrides = page.locator('#node-input-dialectOverrides');
+    await overrides.fill('{"sampleId": {"component": 0}}');
+    await page.locator('#astm-message-dialect-editor .lis-dialect-issues li[data-path="sampleId.component"]').waitFor();
+    const site = {
+      sampleId: { component: 2, singleComponent: false },
+      testId: { code: { component: 4, split: { separator: '/', part: 1 }, trim: true } },
+      results: { completedAt: { record: 'O', field: 'resultedAt' } },
+    };
+    await overrides.fill(JSON.stringify(site, null, 2));
+    await waitForRows('results', 7);
+    assert.equal(await rows('unassigned').count(), 0);
+    assert.equal(await page.locator('#astm-message-dialect-editor .lis-dialect-issues li').count(), 0);
+    const first = await rows('results').first().locator('td').allTextContents();
+    assert.deepEqual(first.slice(1), [SAMPLE, '685', '22.4', 'U/l', 'A', 'F', '2024-02-03T13:20:11.000Z']);
+
+    mkdirSync(join(ROOT, 'test', 'artifacts'), { recursive: true });
+    const shot = join(ROOT, 'test', 'artifacts', 'dialect-editor.png');
+    await page.locator('#red-ui-editor-stack .red-ui-tray').last().screenshot({ path: shot });
+    if (process.env.UPDATE_SCREENSHOTS) copyFileSync(shot, join(ROOT, 'docs', 'dialect-editor.png'));
+
+    await page.locator('#node-dialog-ok').click();
+    await page.locator('#node-dialog-ok').waitFor({ state: 'detached' });
+    await deploy(page);
+    assert.deepEqual(pageErrors, []);
+
+    await sendCapture(capture);
+    const deadline = Date.now() + 15000;
+    while (stub.to('/results').length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const sent = stub.to('/results');
+    assert.equal(sent.length, 1, 'the results reached the LIS once');
+    const results = (sent[0]!.json as { results: Array<Record<string, unknown>> }).results;
+    assert.deepEqual(
+      results.map((r) => [r.SampleNumber, r.TestCode, r.Result]),
+      [['685', '22.4'], ['687', '15.0'], ['712', '4.1'], ['158', '301'], ['735', '1.6'], ['717', '5.85'], ['690', '34']].map(([code, value]) => [SAMPLE, `L${code}`, value]),
+    );
+  });
+});

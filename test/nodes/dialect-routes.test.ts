@@ -1,0 +1,111 @@
+/**
+ * The dialect editor's admin routes through the real admin HTTP of a Node-RED
+ * runtime: a built-in profile as JSON, the preview of a pasted capture with an
+ * edited dialect, and the recent messages of a deployed astm-link from its trace.
+ */
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { collect, helper, nodeModules, waitUntil } from '../support/red';
+import { loadFixture } from '../support/fixtures';
+import { GENERIC_LIS2A2 } from '../../lib/astm/dialects';
+
+beforeEach(() => helper.startServer());
+afterEach(async () => {
+  await helper.unload();
+  await helper.stopServer();
+});
+
+async function load(linkProps: Record<string, unknown> = {}): Promise<void> {
+  const flow = [
+    { id: 'link', type: 'astm-link', wires: [['line'], ['messages'], []], ...linkProps },
+    { id: 'line', type: 'helper' },
+    { id: 'messages', type: 'helper' },
+    { id: 'm', type: 'astm-message', dialect: 'generic-lis2a2', wires: [[], [], [], []] },
+  ];
+  await helper.load(nodeModules('astm-link', 'astm-message') as never, flow as never);
+}
+
+const C311_SITE = {
+  sampleId: { component: 2, singleComponent: false },
+  testId: { code: { component: 4, split: { separator: '/', part: 1 }, trim: true } },
+  results: { completedAt: { record: 'O', field: 'resultedAt' } },
+};
+/** A capture's frames as one transfer: the link reads frames only between ENQ and EOT (LIS1-A 6.2). */
+const transfer = (name: string) => Buffer.concat([Buffer.of(0x05), loadFixture(name).bytes, Buffer.of(0x04)]);
+const c311Paste = () => loadFixture('roche-c311-result.txt').file.toString('latin1');
+
+const preview = async (body: Record<string, unknown>, status = 200) => (await helper.request().post('/lis-bridge/dialects/preview').send(body).expect(status)).body as Record<string, any>;
+
+describe('dialect routes', () => {
+  it('give a built-in profile as JSON, and 404 for an unknown one', async () => {
+    await load();
+    const res = await helper.request().get('/lis-bridge/dialects/generic-lis2a2').expect(200);
+    assert.deepEqual(res.body, JSON.parse(JSON.stringify(GENERIC_LIS2A2)));
+    const missing = await helper.request().get('/lis-bridge/dialects/no-such-analyzer').expect(404);
+    assert.match(missing.body.message, /unknown dialect "no-such-analyzer"/);
+  });
+
+  it('serve the dialog\'s dialect section as one script', async () => {
+    await load();
+    const res = await helper.request().get('/lis-bridge/editor/dialect-editor.js').expect(200);
+    assert.match(String(res.headers['content-type']), /javascript/);
+    assert.match(res.text, /window\.LisBridgeDialectEditor = \{ mount: mount \}/);
+  });
+
+  it('preview a pasted capture: unassigned with the base, results with the site\'s overrides', async () => {
+    await load();
+    const before = await preview({ base: 'generic-lis2a2', text: c311Paste(), timeZone: 'UTC' });
+    assert.deepEqual(before.issues, []);
+    assert.equal(before.paste.form, 'raw');
+    assert.equal(before.paste.framing, 'framed');
+    assert.equal(before.preview.results.length, 0);
+    assert.equal(before.preview.unassigned[0].at.label, 'O-3 (specimenId)');
+
+    const after = await preview({ base: 'generic-lis2a2', overrides: JSON.stringify(C311_SITE), text: c311Paste(), timeZone: 'UTC' });
+    assert.equal(after.preview.unassigned.length, 0);
+    assert.deepEqual(after.preview.results[0], { message: 1, record: 4, sampleNumber: 'CL-PL-24-0370', testCode: '685', value: '22.4', units: 'U/l', flags: ['A'], status: 'F', completedAt: '2024-02-03T13:20:11.000Z', completedAtRaw: '20240203132011' });
+    assert.deepEqual(after.overrides, C311_SITE);
+  });
+
+  it('answer a dialect\'s problems with their paths and no preview, and refuse what is no request', async () => {
+    await load();
+    const bad = await preview({ base: 'generic-lis2a2', overrides: { sampleId: { component: 0 }, results: { valeu: {} } }, text: c311Paste() });
+    assert.deepEqual(bad.issues.map((i: { path: string }) => i.path), ['results.valeu']);
+    assert.equal(bad.preview, undefined);
+    assert.equal(bad.paste.form, 'raw', 'the paste is read all the same');
+    const rules = await preview({ base: 'generic-lis2a2', overrides: { sampleId: { component: 0 } } });
+    assert.deepEqual(rules.issues.map((i: { path: string }) => i.path), ['sampleId.component']);
+    const refused = await preview({ overrides: {}, text: 42, timeZone: 'Mars/Olympus' }, 400);
+    assert.equal(refused.code, 'INVALID_INPUT');
+    assert.equal(refused.errors.length, 3);
+  });
+
+  it('give the last messages a deployed link received, from its trace, ready to preview', async () => {
+    await load();
+    const messages = collect('messages');
+    helper.getNode('link').receive({ payload: transfer('roche-c311-result.txt') } as never);
+    await waitUntil(() => messages.length === 1);
+    const recent = (await helper.request().get('/lis-bridge/links/link/recent?count=5').expect(200)).body as { messages: Array<{ text: string; at: string; redacted: boolean }> };
+    assert.equal(recent.messages.length, 1);
+    assert.match(recent.messages[0]!.text, /^H\|\\\^&\|\|\|c311\^1/);
+    assert.equal(recent.messages[0]!.redacted, false);
+    const shown = await preview({ base: 'generic-lis2a2', overrides: C311_SITE, text: recent.messages[0]!.text, timeZone: 'UTC' });
+    assert.equal(shown.paste.form, 'tokens');
+    assert.equal(shown.preview.results.length, 7);
+
+    await helper.request().get('/lis-bridge/links/no-such-link/recent').expect(404);
+    await helper.request().get('/lis-bridge/links/link/recent?count=0').expect(400);
+  });
+
+  it('give a redacting link\'s messages redacted', async () => {
+    await load({ traceRedact: true });
+    const messages = collect('messages');
+    helper.getNode('link').receive({ payload: transfer('sysmex-xn550-result.txt') } as never);
+    await waitUntil(() => messages.length === 1);
+    const recent = (await helper.request().get('/lis-bridge/links/link/recent').expect(200)).body as { messages: Array<{ text: string; redacted: boolean }>; notes: string[] };
+    assert.equal(recent.messages[0]!.redacted, true);
+    const p = recent.messages[0]!.text.split('\n').find((r) => r.startsWith('P|'));
+    assert.match(p ?? '', /^P\|1\|\|\|[^|]*\|\*\*\*\|/);
+    assert.ok(recent.notes.some((n) => /redacted/.test(n)));
+  });
+});
