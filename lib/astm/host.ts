@@ -8,7 +8,7 @@
 import { findProfile, type DialectProfile } from './dialects';
 import { buildNoInformation, buildOrderMessage, labEventsOf } from './lab';
 import { HostConversation, type ConversationRules } from '../conversation/host-conversation';
-import type { HostOutput, MessageHost, ReadMessage } from '../conversation/message-host';
+import { timeZoneProblem, type HostOutput, type MessageHost, type ReadMessage } from '../conversation/message-host';
 
 export class AstmHost<C> implements MessageHost<C> {
   readonly conversation: HostConversation<C>;
@@ -64,12 +64,7 @@ export class AstmHost<C> implements MessageHost<C> {
 /** Why a dialect id and site time zone cannot make a host, or undefined when they can. */
 export function hostSettingsProblem(dialectId: string, timeZone: string): string | undefined {
   if (!findProfile(dialectId)) return `unknown dialect ${JSON.stringify(dialectId)}`;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone });
-    return undefined;
-  } catch {
-    return `unknown time zone ${JSON.stringify(timeZone)} (expected an IANA name such as Europe/Berlin)`;
-  }
+  return timeZoneProblem(timeZone);
 }
 
 /** What the conversation needs of a dialect. */
