@@ -8,7 +8,7 @@
 import { siteProfile, type DialectProfile } from './dialects';
 import { buildNoInformation, buildOrderMessage, labEventsOf } from './lab';
 import { HostConversation, type ConversationRules } from '../conversation/host-conversation';
-import type { HostOutput, MessageHost, ReadMessage } from '../conversation/message-host';
+import { timeZoneProblem, type HostOutput, type MessageHost, type ReadMessage } from '../conversation/message-host';
 
 export class AstmHost<C> implements MessageHost<C> {
   readonly conversation: HostConversation<C>;
@@ -77,11 +77,8 @@ export function hostProfile(settings: HostSettings): { profile: DialectProfile; 
   const problems: string[] = [];
   const site = siteProfile({ base: settings.dialect, overrides: settings.overrides });
   for (const issue of site.issues) problems.push(issue.path === 'base' ? issue.message : `dialect overrides: ${issue.message}`);
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: settings.timeZone });
-  } catch {
-    problems.push(`unknown time zone ${JSON.stringify(settings.timeZone)} (expected an IANA name such as Europe/Berlin)`);
-  }
+  const zone = timeZoneProblem(settings.timeZone);
+  if (zone) problems.push(zone);
   return site.profile !== undefined && problems.length === 0 ? { profile: site.profile, problems: [] } : { problems };
 }
 

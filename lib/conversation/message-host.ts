@@ -13,7 +13,7 @@ export type HostOutput<C> =
   /** Patient results of one sample group: one batch for the LIS, numbered within its message. */
   | { type: 'results'; results: InstrumentResult[]; problems: string[]; orderedTests: string[]; part: number }
   /** QC results, results that belong to no sample, or a message that is neither: never sent to the LIS as patient results. */
-  | { type: 'aside'; topic: 'qc' | 'unassigned' | 'other'; payload: unknown; count: number; reasons: string[] };
+  | { type: 'aside'; topic: 'qc' | 'unassigned' | 'other' | 'encapsulated'; payload: unknown; count: number; reasons: string[] };
 
 export interface ReadMessage<C> {
   outputs: HostOutput<C>[];
@@ -31,6 +31,28 @@ export interface MessageHost<C> {
   /** A message from the analyzer on `link`; a replay (stored before a restart) gets no answers to its queries. */
   read(bytes: Buffer, link: string, now: number, context: C, replay: boolean): ReadMessage<C>;
   bytes(text: string): Buffer;
+  /**
+   * The messages a conversation's text makes, one per frame, when it may hold
+   * several (HL7: the query acknowledgement, then the order), each with what
+   * the link must know of it. Absent: the text is one message.
+   */
+  outgoing?(text: string): Outgoing[];
+}
+
+/** One message for the link: its bytes, and properties for the link's msg property (msg.hl7.expectAck). */
+export interface Outgoing {
+  bytes: Buffer;
+  about?: Record<string, unknown>;
+}
+
+/** Why a site time zone is unusable, or undefined when it is an IANA zone. */
+export function timeZoneProblem(timeZone: string): string | undefined {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone });
+    return undefined;
+  } catch {
+    return `unknown time zone ${JSON.stringify(timeZone)} (expected an IANA name such as Europe/Berlin)`;
+  }
 }
 
 /** A LIS order after test-mapper: what the message node downloads. */

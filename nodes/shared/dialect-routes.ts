@@ -4,6 +4,7 @@
  * GET  /lis-bridge/editor/dialect-editor.js   the dialog's dialect section (nodes/editor), one script for every message node
  * GET  /lis-bridge/dialects           the built-in dialects, for the picker
  * GET  /lis-bridge/dialects/:id       one built-in profile as JSON (the values an override starts from)
+ * GET  /lis-bridge/hl7-dialects       the built-in HL7 dialects (hl7-message's picker)
  * POST /lis-bridge/dialects/preview   { base, overrides?, text?, timeZone? } -> { issues, overrides, paste, preview }
  *
  * The preview answers 200 whatever the dialect's problems (they are the
@@ -14,6 +15,7 @@ import { join } from 'node:path';
 import type { NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
 import { PROFILES, findProfile } from '../../lib/astm/dialects';
+import { HL7_PROFILES } from '../../lib/hl7/dialects';
 import { previewSite } from '../../lib/astm/preview';
 import { LisError, invalidInput } from '../../lib/errors';
 import { answerError, installRoutesOnce } from './admin';
@@ -55,6 +57,16 @@ export function installDialectRoutes(RED: NodeAPI): void {
       } catch (err) {
         answerError(res, 500, err);
       }
+    });
+  });
+}
+
+/** GET /lis-bridge/hl7-dialects: the built-in HL7 dialects, for hl7-message's picker. */
+export function installHl7DialectRoutes(RED: NodeAPI): void {
+  installRoutesOnce(RED, 'hl7-dialects', () => {
+    const admin = RED.httpAdmin as unknown as { get: (path: string, ...h: unknown[]) => void };
+    admin.get('/lis-bridge/hl7-dialects', RED.auth.needsPermission('lis.read'), (_req: Request, res: Response) => {
+      res.json(HL7_PROFILES.map((p) => ({ id: p.id, label: p.label, vendor: p.vendor, model: p.model, versions: p.versions, queryDeadlineMs: p.queryDeadlineMs, queries: p.query !== undefined, orders: p.answer !== undefined })));
     });
   });
 }

@@ -95,10 +95,18 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
         case 'unanswerable':
           sendFor([null, null, null, Object.assign(RED.util.cloneMessage(a.context) as Msg, { topic: 'query', payload: a.samples })]);
           break;
-        case 'send':
-          Object.assign(a.context, { payload: host.bytes(a.text), topic: topics.send });
-          sendFor([null, null, a.context, null]);
+        case 'send': {
+          // Several messages (HL7's query acknowledgement, then the order) leave one per msg, in order.
+          const parts = host.outgoing ? host.outgoing(a.text) : [{ bytes: host.bytes(a.text) }];
+          const template = RED.util.cloneMessage(a.context) as Msg;
+          parts.forEach((part, i) => {
+            const out = i === 0 ? a.context : (RED.util.cloneMessage(template) as Msg);
+            Object.assign(out, { payload: part.bytes, topic: topics.send });
+            if (part.about) out[topics.about] = { ...(template[topics.about] as object), ...part.about };
+            sendFor([null, null, out, null]);
+          });
           break;
+        }
         case 'refused':
           throw new LisError(r('orderRefused', { sample: a.sampleNumber, reason: a.reason }), { code: 'ORDER_REFUSED' });
         case 'warn':

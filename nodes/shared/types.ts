@@ -20,6 +20,10 @@ export const SHARED_NS = 'node-red-contrib-lis-bridge/lis-config';
 export const ASTM_SEND_TOPIC = 'astm:send';
 /** msg.topic of a complete message astm-link received from the analyzer. */
 export const ASTM_MESSAGE_TOPIC = 'astm:message';
+/** msg.topic of a message hl7-link received from the analyzer (msg.hl7 describes it). */
+export const HL7_MESSAGE_TOPIC = 'hl7:message';
+/** msg.topic of a message for hl7-link to send to the analyzer. */
+export const HL7_SEND_TOPIC = 'hl7:send';
 /** msg.topic asking lis-send-results to send held batches again (payload: a key, keys, or "all"). */
 export const RESEND_TOPIC = 'lis:resend';
 /** msg.topic asking lis-send-results to give up held batches (payload: a key, keys, or "all"). */

@@ -74,9 +74,9 @@ export function profileIssues(p: DialectProfile): ProfileIssue[] {
   if (p.testId.subCodeIn === 'value') {
     // The value and its sub-code must be different components of R-4.
     const sub = p.testId.subCode;
-    if (sub === undefined) out.push('testId.subCodeIn "value" needs a testId.subCode');
+    if (sub === undefined) add('testId.subCode', 'testId.subCodeIn "value" needs a testId.subCode');
     else if (typeof p.results.value.component !== 'number' || p.results.value.component === sub.component) {
-      out.push('testId.subCodeIn "value" needs results.value.component to be another component than testId.subCode.component');
+      add('results.value.component', 'testId.subCodeIn "value" needs results.value.component to be another component than testId.subCode.component');
     }
   }
   if (typeof p.results.value.component === 'number') position('results.value.component', p.results.value.component, true);

@@ -15,6 +15,11 @@ export interface QueriedSample {
   range: string[];
   /** 1-based index of the Q record in the message. */
   record: number;
+  /**
+   * What the answer must repeat of the query, by name (HL7: the query's
+   * MSH-10 control ID, QPD-2 tag, the QPD or QRD segment); ASTM needs none.
+   */
+  answerContext?: Readonly<Record<string, string>>;
 }
 
 /** Control material details, for QC results whose values come in an O field (Mindray CL). */
@@ -56,6 +61,12 @@ export interface InstrumentResult {
   /** The first non-empty of P-3, P-4, P-5 of the patient record the result belongs to: for display, never used to place the result. */
   patientId?: string;
   control?: ControlInfo;
+  /**
+   * Observations that describe this result rather than being results
+   * (HL7 IHE LAW S_RAW/S_OTHER: pipetting time, calibration ID, QC target),
+   * in the order sent.
+   */
+  supplements?: { code: string; value: string; units?: string }[];
   /** Sequence numbers as sent (P-2, O-2, R-2; 0 when absent or not a number). */
   sequence: { patient: number; order: number; result: number };
   /** 1-based index of the R record (or of the O record for QC values carried in O) in the message. */

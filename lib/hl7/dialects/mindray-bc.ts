@@ -1,0 +1,38 @@
+/**
+ * Mindray BC-series hematology analyzers (BC-6200 captured), HL7 v2.3.1
+ * results. No host query or order download is documented in the sources, so
+ * this profile reads results only.
+ *
+ * Source: mindray-bc6200-oru-r01.txt (test/fixtures/SOURCES.md): OBR-3
+ * `1770190e` the sample, OBX-3 `6690-2^WBC^LN` / `10002^PCT^99MRC`, OBX-8
+ * repeating (`H~N`), OBX-11 F.
+ */
+import { STANDARD_OBX } from './common';
+import type { Hl7DialectProfile } from './types';
+
+export const HL7_MINDRAY_BC: Hl7DialectProfile = {
+  id: 'mindray-bc-hl7',
+  label: 'Mindray BC hematology (HL7 2.3.1, results)',
+  vendor: 'Mindray',
+  model: 'BC-6200 and BC series',
+  // Capture MSH-12 2.3.1, MSH-18 UNICODE (sent as UTF-8: OBX 54 `‰`).
+  versions: ['2.3.1'],
+  charset: 'utf8',
+  // Capture OBR-3 `1770190e` (OBR-2 empty).
+  sampleId: { places: [{ segment: 'OBR', field: 3 }], trim: true },
+  results: {
+    ...STANDARD_OBX,
+    // Capture OBX-3: component 1 mixes LOINC codes and Mindray's own
+    // (99MRC); component 2 is the analyzer's parameter name (WBC, NEU#,
+    // PLT-I), unique within a message: it is the code the mapping uses.
+    code: { segment: 'OBX', field: 3, component: 2 },
+    completedAt: [14],
+  },
+  // The capture has no QC message; no source names a QC marker.
+  qc: [],
+  statusMessages: [],
+  notAcknowledged: [],
+  queryDeadlineMs: 10_000,
+  acceptsUnsolicitedOrders: false,
+  ackMode: 'original',
+};

@@ -1,0 +1,40 @@
+/**
+ * hl7-message: HL7 v2 messages <-> lab events, in an analyzer's dialect
+ * (lib/hl7/host.ts, with the host conversation of lib/conversation; the
+ * Node-RED side is nodes/shared/message-node.ts, shared with astm-message).
+ *
+ * Inputs: msg.topic "hl7:message" with the bytes of a message (from
+ * hl7-link); a LIS order after test-mapper; a sample number with no order.
+ * Outputs: 1 queries, 2 patient results, 3 messages for the analyzer
+ * ("hl7:send", to hl7-link), 4 QC, unassigned, encapsulated data and other messages.
+ */
+import type { Node, NodeAPI, NodeDef } from 'node-red';
+import { findHl7Profile } from '../lib/hl7/dialects';
+import { Hl7Host, hl7HostSettingsProblem } from '../lib/hl7/host';
+import { refuseMisconfigured } from './shared/lis-request-node';
+import { installHl7DialectRoutes } from './shared/dialect-routes';
+import { runMessageNode } from './shared/message-node';
+import { StatusReporter } from './shared/status';
+import { HL7_MESSAGE_TOPIC, HL7_SEND_TOPIC, type Msg } from './shared/types';
+
+interface Def extends NodeDef {
+  dialect?: string;
+  timeZone?: string;
+}
+
+export = function register(RED: NodeAPI): void {
+  installHl7DialectRoutes(RED);
+
+  function Hl7MessageNode(this: Node, def: Def) {
+    RED.nodes.createNode(this, def);
+    const node = this;
+    const status = new StatusReporter(RED, node);
+    const dialectId = def.dialect || 'generic-oru';
+    const timeZone = (def.timeZone ?? '').trim() || Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const problem = hl7HostSettingsProblem(dialectId, timeZone);
+    if (problem) return refuseMisconfigured(RED, node, status, [problem]);
+    runMessageNode(RED, node, status, new Hl7Host<Msg>(findHl7Profile(dialectId)!, timeZone), { message: HL7_MESSAGE_TOPIC, send: HL7_SEND_TOPIC, about: 'hl7' });
+  }
+
+  RED.nodes.registerType('hl7-message', Hl7MessageNode as never);
+};
