@@ -11,3 +11,4 @@ export { type AckCode, type AckProblem, ERROR_CODES, buildAck, beforeV25, contro
 export { type AckPlan, ackPlan, enhancedMode, failurePlan, isQuery } from './ack-plan';
 export { RecentControlIds, contentHash, controlKey } from './recent-ids';
 export { DEFAULT_HL7_LINK, Hl7Link, type Hl7LinkOptions, LINK_CHARSETS, type LinkCharset } from './link-machine';
+export { hl7CarriesResults, hl7Sender } from './peek';

@@ -24,3 +24,7 @@ export const ASTM_MESSAGE_TOPIC = 'astm:message';
 export const RESEND_TOPIC = 'lis:resend';
 /** msg.topic asking lis-send-results to give up held batches (payload: a key, keys, or "all"). */
 export const DISCARD_TOPIC = 'lis:discard';
+/** msg.topic of a message for hl7-link to send to the analyzer. */
+export const HL7_SEND_TOPIC = 'hl7:send';
+/** msg.topic of a complete message hl7-link received from the analyzer. */
+export const HL7_MESSAGE_TOPIC = 'hl7:message';

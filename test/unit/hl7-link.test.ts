@@ -7,7 +7,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Hl7Link, type Hl7LinkOptions, RecentControlIds, frameMllp, parseHl7, parseHl7Bytes } from '../../lib/hl7';
+import { Hl7Link, type Hl7LinkOptions, RecentControlIds, frameMllp, hl7CarriesResults, hl7Sender, parseHl7, parseHl7Bytes } from '../../lib/hl7';
 import type { LinkAction } from '../../lib/astm/link/actions';
 import { loadHl7Fixture } from '../support/hl7-fixtures';
 
@@ -363,4 +363,20 @@ describe('HL7 link: the Roche session logs replayed read by read', () => {
       }
     });
   }
+});
+
+describe('HL7 link: who sent a message, and whether it carries results', () => {
+  it('names the sender by MSH-3 (MSH-4 when MSH-3 is empty) and knows result messages by their type and an OBX', () => {
+    assert.deepEqual(hl7Sender(Buffer.from(ORU, 'latin1')), { text: 'LAB1', name: 'LAB1' });
+    assert.deepEqual(hl7Sender(Buffer.from(ORU.replace('|LAB1|FAC1|', '|CL-2000i^1.0|FAC1|'), 'latin1')), { text: 'CL-2000i^1.0', name: 'CL-2000i' });
+    assert.deepEqual(hl7Sender(Buffer.from(ORU.replace('|LAB1|FAC1|', '||FAC1|'), 'latin1')), { text: 'FAC1', name: 'FAC1' });
+    assert.equal(hl7Sender(Buffer.from(ORU.replace('|LAB1|FAC1|', '|||'), 'latin1')), undefined);
+    assert.equal(hl7Sender(Buffer.from('garbage', 'latin1')), undefined);
+    assert.equal(hl7CarriesResults(Buffer.from(ORU, 'latin1')), true);
+    assert.equal(hl7CarriesResults(Buffer.from(ORU.replace('ORU^R01', 'OUL^R22').replace(/\r/g, '\n'), 'latin1')), true);
+    assert.equal(hl7CarriesResults(Buffer.from(ORU.replace(/OBX[^\r]*\r/, ''), 'latin1')), false, 'no OBX');
+    assert.equal(hl7CarriesResults(Buffer.from(ORU.replace('ORU^R01', 'ESU^U01'), 'latin1')), false);
+    for (const f of ['roche-cobaspure-oul-r22-qc.txt', 'mindray-cl2000i-oru-r01-result.txt']) assert.equal(hl7CarriesResults(loadHl7Fixture(f).messages[0]!.bytes), true, f);
+    assert.equal(hl7CarriesResults(loadHl7Fixture('mindray-cl2000i-qry-q02.txt').messages[0]!.bytes), false);
+  });
 });
