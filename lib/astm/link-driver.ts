@@ -6,11 +6,21 @@
  */
 import type { LinkAction, LinkState } from './link/actions';
 
+/** What goes with a message to send, for the protocols that use it. */
+export interface SendOptions {
+  /**
+   * HL7: false for a message the analyzer answers with no ACK (Mindray CL's
+   * QCK^Q02, answered by its DSR^Q03's ACK instead): sent once written.
+   * E1381 acknowledges every frame and ignores it.
+   */
+  expectAck?: boolean;
+}
+
 /** What a driver needs of a link: the pure state machine's interface. */
 export interface LinkMachine {
   readonly state: LinkState;
   receive(bytes: Uint8Array, now: number): LinkAction[];
-  send(message: Uint8Array, id: string, now: number): LinkAction[];
+  send(message: Uint8Array, id: string, now: number, options?: SendOptions): LinkAction[];
   tick(now: number): LinkAction[];
   nextDeadline(): number | null;
   confirmStored(id: string, now: number): LinkAction[];
@@ -39,8 +49,8 @@ export class LinkDriver {
     this.run(this.link.receive(bytes, this.now()));
   }
 
-  send(message: Uint8Array, id: string): void {
-    this.run(this.link.send(message, id, this.now()));
+  send(message: Uint8Array, id: string, options?: SendOptions): void {
+    this.run(this.link.send(message, id, this.now(), options));
   }
 
   confirmStored(id: string): void {

@@ -7,3 +7,8 @@ export { DEFAULT_MAX_MESSAGE_LENGTH, Hl7Message, Hl7Segment, type ParseOptions, 
 export { buildHl7, rawHl7, repeat, type BuildOptions, type Hl7Component, type Hl7FieldValue, type Hl7Repetition, type Hl7SegmentSpec } from './build';
 export * as views from './views';
 export { DEFAULT_MAX_FRAME_BYTES, type DeframerOptions, type DiscardReason, MllpDeframer, type MllpEvent, frameMllp, readable } from './mllp';
+export { type AckCode, type AckProblem, ERROR_CODES, buildAck, beforeV25, controlIdSource, hl7Time } from './ack';
+export { type AckPlan, ackPlan, enhancedMode, failurePlan, isQuery } from './ack-plan';
+export { RecentControlIds, contentHash, controlKey } from './recent-ids';
+export { DEFAULT_HL7_LINK, Hl7Link, type Hl7LinkOptions, LINK_CHARSETS, type LinkCharset } from './link-machine';
+export { hl7CarriesResults, hl7Sender, isNegativeAck } from './peek';

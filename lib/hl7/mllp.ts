@@ -44,7 +44,14 @@ export type MllpEvent =
       /** The frame began with `MSH`, its VT missing. */
       missingStart?: true;
     }
-  | { kind: 'discarded'; reason: DiscardReason; count: number; excerpt: string }
+  | {
+      kind: 'discarded';
+      reason: DiscardReason;
+      count: number;
+      excerpt: string;
+      /** The bytes discarded; for an oversized frame only its first HEAD_BYTES (where its MSH is, to answer it). */
+      bytes: Buffer;
+    }
   | { kind: 'oversize'; limit: number };
 
 export interface DeframerOptions {
@@ -54,6 +61,8 @@ export interface DeframerOptions {
 
 const MSH = Buffer.from('MSH', 'latin1');
 const EXCERPT = 40;
+/** What is kept of an oversized frame: enough for its MSH segment, so the link can still answer it. */
+export const HEAD_BYTES = 1024;
 
 /** A byte stream in, MLLP frames out. One per connection. */
 export class MllpDeframer {
@@ -61,11 +70,11 @@ export class MllpDeframer {
   /** Inside a frame: its bytes so far (chunks, joined once at FS). */
   private chunks: Buffer[] = [];
   private size = 0;
-  private inFrame = false;
+  private inside = false;
   private missingStart = false;
   /** Inside an oversized frame: the bytes skipped so far, and how the frame began. */
   private skipped = -1;
-  private head = '';
+  private head: Buffer = Buffer.alloc(0);
   /** An FS was the last byte seen: a CR may follow. */
   private afterFs = false;
   /** Outside a frame: the bytes held because they may be the start of `MSH`. */
@@ -75,6 +84,11 @@ export class MllpDeframer {
     const max = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     if (!Number.isInteger(max) || max < 1) throw new RangeError(`maxFrameBytes must be a whole number of bytes above 0, got ${max}`);
     this.max = max;
+  }
+
+  /** Whether the bytes so far end inside a frame (its FS still to come). */
+  get inFrame(): boolean {
+    return this.inside;
   }
 
   /** The events the chunk's bytes complete, in order. */
@@ -94,7 +108,7 @@ export class MllpDeframer {
           continue;
         }
       }
-      i = this.inFrame ? this.readFrame(bytes, i, events) : this.readOutside(bytes, i, events);
+      i = this.inside ? this.readFrame(bytes, i, events) : this.readOutside(bytes, i, events);
     }
     return events;
   }
@@ -103,7 +117,7 @@ export class MllpDeframer {
   end(): MllpEvent[] {
     const events: MllpEvent[] = [];
     if (this.held.length > 0) events.push(discarded('outside-frame', this.held));
-    if (this.inFrame) {
+    if (this.inside) {
       if (this.skipped >= 0) events.push(this.oversized());
       else events.push(discarded('end-of-stream', Buffer.concat(this.chunks)));
     }
@@ -125,7 +139,7 @@ export class MllpDeframer {
       return bytes.length;
     }
     if (start > from) events.push(discarded('outside-frame', bytes.subarray(from, start)));
-    this.inFrame = true;
+    this.inside = true;
     this.missingStart = start === msh;
     return start === msh ? start : start + 1;
   }
@@ -138,7 +152,7 @@ export class MllpDeframer {
       this.take(bytes.subarray(from, vt), events);
       events.push(this.skipped >= 0 ? this.oversized() : discarded('cut-by-new-frame', Buffer.concat(this.chunks)));
       this.reset();
-      this.inFrame = true;
+      this.inside = true;
       return vt + 1;
     }
     const end = fs < 0 ? bytes.length : fs;
@@ -160,7 +174,7 @@ export class MllpDeframer {
     }
     if (this.size + part.length > this.max) {
       events.push({ kind: 'oversize', limit: this.max });
-      this.head = readable(Buffer.concat([...this.chunks, part.subarray(0, EXCERPT)]));
+      this.head = Buffer.from(Buffer.concat([...this.chunks, part.subarray(0, HEAD_BYTES)]).subarray(0, HEAD_BYTES));
       this.skipped = this.size + part.length;
       this.chunks = [];
       return;
@@ -171,16 +185,16 @@ export class MllpDeframer {
   }
 
   private oversized(): MllpEvent {
-    return { kind: 'discarded', reason: 'oversize', count: this.skipped, excerpt: this.head };
+    return { kind: 'discarded', reason: 'oversize', count: this.skipped, excerpt: readable(this.head), bytes: this.head };
   }
 
   private reset(): void {
     this.chunks = [];
     this.size = 0;
-    this.inFrame = false;
+    this.inside = false;
     this.missingStart = false;
     this.skipped = -1;
-    this.head = '';
+    this.head = Buffer.alloc(0);
   }
 }
 
@@ -203,7 +217,7 @@ function partialMsh(bytes: Buffer, from: number): number {
 }
 
 function discarded(reason: DiscardReason, bytes: Buffer): MllpEvent {
-  return { kind: 'discarded', reason, count: bytes.length, excerpt: readable(bytes) };
+  return { kind: 'discarded', reason, count: bytes.length, excerpt: readable(bytes), bytes: Buffer.from(bytes) };
 }
 
 /** The first bytes, control characters named (`<VT>`, `<CR>`, `<0x1f>`), for a log line. */

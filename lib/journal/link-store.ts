@@ -139,7 +139,7 @@ export class LinkStore {
         (err: unknown) => {
           if (message.held && !port.closedForGood) port.rejectStored(message.id);
           const e = new LisError(
-            `message ${message.id} could not be stored in the result journal (${messageOf(err)}): ${message.held ? 'its last frame was NAKed, so the analyzer sends it again' : 'it was acknowledged already, so it is passed on unstored'}`,
+            `message ${message.id} could not be stored in the result journal (${messageOf(err)}): ${message.held ? 'it was refused (ASTM: its last frame NAKed; HL7: AE), so the analyzer sends it again' : 'it was acknowledged already, so it is passed on unstored'}`,
             { code: 'JOURNAL' },
           );
           this.events.failed(e, message.bytes);

@@ -10,7 +10,7 @@
  * Protocol-agnostic: the machine comes from a factory, and who the analyzer
  * says it is (ASTM H-5, HL7 MSH-3) from an `identify` function.
  */
-import { LinkDriver, type LinkMachine } from '../astm/link-driver';
+import { LinkDriver, type LinkMachine, type SendOptions } from '../astm/link-driver';
 import type { LinkAction, LinkState } from '../astm/link/actions';
 import { LisError } from '../errors';
 import { LINE, SessionBook, type Peer, type TransportMode } from './session-book';
@@ -84,13 +84,13 @@ export class LinkSessions<C> {
   }
 
   /** Queues a message for the analyzer where the book routes it (its session, or msg.analyzer); or says why it cannot go. */
-  send(session: unknown, analyzer: string | undefined, bytes: Buffer, context: C): SessionLink | LisError {
+  send(session: unknown, analyzer: string | undefined, bytes: Buffer, context: C, options?: SendOptions): SessionLink | LisError {
     const route = this.book.route({ session: this.book.tcp ? tcpSessionKey(session) : undefined, analyzer });
     if ('code' in route) return new LisError(route.message, { code: route.code });
     const link = this.linkFor(route.key);
     const id = `${this.options.idPrefix}-tx-${++this.nextId}`;
     link.outgoing.set(id, context);
-    link.driver.send(bytes, id);
+    link.driver.send(bytes, id, options);
     return link;
   }
 

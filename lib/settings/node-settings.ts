@@ -6,6 +6,7 @@
  * written twice and the dialog never accepts what the node then refuses.
  */
 import { DEFAULT_OPTIONS } from '../astm/link/options';
+import { DEFAULT_HL7_LINK } from '../hl7/link-machine';
 import { DEFAULT_TUNING } from '../lis/client';
 import { readWholeNumbers } from '../util/settings';
 
@@ -43,6 +44,12 @@ export const NODE_SETTINGS = {
     busyWaitMs: { min: 0, default: DEFAULT_OPTIONS.busyWaitMs },
     contentionWaitMs: { min: 1, default: DEFAULT_OPTIONS.contentionWaitMs },
     retryDelayMs: { min: 0, default: DEFAULT_OPTIONS.retryDelayMs },
+  },
+  'hl7-link': {
+    // No standard gives these (lib/hl7/link-machine.ts); a frame limit of 8 MiB holds the largest capture.
+    ackTimeoutMs: { min: 1, default: DEFAULT_HL7_LINK.ackTimeoutMs },
+    sendAttempts: { min: 1, max: 100, default: DEFAULT_HL7_LINK.sendAttempts },
+    maxFrameBytes: { min: 1024, default: DEFAULT_HL7_LINK.maxFrameBytes },
   },
 } as const satisfies Record<string, Record<string, NumericSetting>>;
 

@@ -1,5 +1,5 @@
 /**
- * A raw trace of every ASTM unit read from and written to one analyzer link,
+ * A raw trace of every unit (ASTM, or HL7 over MLLP) read from and written to one analyzer link,
  * so that a disputed result can be traced back to the exact bytes the analyzer
  * sent. Plain TypeScript, no Node-RED.
  *
@@ -14,13 +14,14 @@
  * - session: the TCP session id, when the link has one (characters other than
  *   [A-Za-z0-9._:@#/-] become '_').
  * - bytes: printable ASCII as is; the ASTM control bytes by name (<STX> <ETX>
- *   <ETB> <EOT> <ENQ> <ACK> <NAK> <CR> <LF>); every other byte, including
+ *   <ETB> <EOT> <ENQ> <ACK> <NAK> <CR> <LF>), or with MLLP <VT> <FS> <CR>
+ *   <LF> (`<VT>MSH|…<CR>…<FS><CR>`); every other byte, including
  *   0x80-0xFF, as <0xNN>; and a '<' that would otherwise read as one of those
  *   tokens as <0x3C>. So the exact bytes can always be recovered from a line.
  *   (`readable()` in lib/astm/control shows bytes >= 0x80 as latin1 text, which
  *   loses that guarantee, hence this formatter.)
- * - ` [redacted]`: patient fields were blanked (option `redact`), so the
- *   checksum shown no longer matches the text shown.
+ * - ` [redacted]`: patient fields were blanked (option `redact`: ASTM P-6 to
+ *   P-8, HL7 PID-5 to PID-7), so an ASTM checksum shown no longer matches the text shown.
  *
  * The time is when the last bytes of the unit were recorded. Units are cut by
  * WireSplitter (shared with the simulator's log), one per direction and session, so reads that
@@ -32,7 +33,8 @@
  * so once writing works again.
  */
 import { ACK, CR, ENQ, EOT, ETB, ETX, LF, NAK, STX } from '../astm/control';
-import { WireSplitter } from './wire-splitter';
+import { type UnitFraming, WireSplitter } from './wire-splitter';
+import { type SegmentState, initialSegmentState, redactHl7 } from './redact-hl7';
 import { RotatingFile } from '../util/rotating-file';
 import { initialUnitRedaction, redactUnit, type UnitRedaction } from './redact';
 
@@ -41,8 +43,8 @@ export interface FrameTraceOptions {
   dir: string;
   /** File base name, e.g. the link node id (characters other than [A-Za-z0-9._-] become '_'). */
   name: string;
-  /** E1381 framing (true) or records only (false): how bytes are cut into units. */
-  framed: boolean;
+  /** E1381 framing (true), records only (false) or MLLP ('mllp'): how bytes are cut into units and named. */
+  framed: UnitFraming;
   /** Rotate the current file when a line would take it past this size (default 10 MiB). */
   maxBytes?: number;
   /** Rotated files kept besides the current one (default 10). */
@@ -64,22 +66,26 @@ const NAMES = new Map<number, string>([
   [STX, 'STX'], [ETX, 'ETX'], [ETB, 'ETB'], [EOT, 'EOT'], [ENQ, 'ENQ'], [ACK, 'ACK'], [NAK, 'NAK'], [CR, 'CR'], [LF, 'LF'],
 ]);
 const TOKEN = /^<(?:STX|ETX|ETB|EOT|ENQ|ACK|NAK|CR|LF|0x[0-9A-F]{2})>/;
+const MLLP_NAMES = new Map<number, string>([[0x0b, 'VT'], [0x1c, 'FS'], [CR, 'CR'], [LF, 'LF']]);
+const MLLP_TOKEN = /^<(?:VT|FS|CR|LF|0x[0-9A-F]{2})>/;
 const LT = 0x3c;
 
 const hex = (b: number): string => `<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`;
 
 /** Bytes as one line of ASCII that can be read back to the same bytes (see the top comment). */
-export function traceText(bytes: Uint8Array): string {
+export function traceText(bytes: Uint8Array, mllp = false): string {
+  const names = mllp ? MLLP_NAMES : NAMES;
+  const token = mllp ? MLLP_TOKEN : TOKEN;
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   let out = '';
   let plain = 0; // start of the current run of bytes shown as they are (copied in one go: frames can be 26 kB)
   for (let i = 0; i < buf.length; i++) {
     const b = buf[i] as number;
     let shown: string | undefined;
-    const name = NAMES.get(b);
+    const name = names.get(b);
     if (name !== undefined) shown = `<${name}>`;
     else if (b < 0x20 || b > 0x7e) shown = hex(b);
-    else if (b === LT && TOKEN.test(buf.toString('latin1', i, i + 6))) shown = hex(b);
+    else if (b === LT && token.test(buf.toString('latin1', i, i + 6))) shown = hex(b);
     if (shown === undefined) continue;
     out += buf.toString('latin1', plain, i) + shown;
     plain = i + 1;
@@ -93,6 +99,7 @@ interface Channel {
   readonly session: string | undefined;
   readonly splitter: WireSplitter;
   redaction: UnitRedaction;
+  segments: SegmentState;
   /** When bytes last came: the time shown for the unit they complete. */
   at: Date;
 }
@@ -100,7 +107,7 @@ interface Channel {
 export class FrameTrace {
   readonly file: string;
 
-  private readonly framed: boolean;
+  private readonly framed: UnitFraming;
   private readonly redact: boolean;
   private readonly now: () => Date;
   private readonly out: RotatingFile;
@@ -170,6 +177,7 @@ export class FrameTrace {
         session: shown,
         splitter: new WireSplitter((unit) => this.unit(created, unit), this.framed),
         redaction: initialUnitRedaction(),
+        segments: initialSegmentState(),
         at: this.now(),
       };
       ch = created;
@@ -195,14 +203,19 @@ export class FrameTrace {
     try {
       let bytes = unit;
       let redacted = false;
-      if (this.redact) {
-        const r = redactUnit(unit, this.framed, ch.redaction);
+      if (this.redact && this.framed === 'mllp') {
+        const r = redactHl7(unit, ch.segments);
+        ch.segments = r.state;
+        bytes = r.bytes;
+        redacted = r.redacted;
+      } else if (this.redact) {
+        const r = redactUnit(unit, this.framed === true, ch.redaction);
         ch.redaction = r.state;
         bytes = r.bytes;
         redacted = r.redacted;
       }
       const session = ch.session === undefined ? '' : ` [${ch.session}]`;
-      this.out.append(`${ch.at.toISOString()} ${ch.direction}${session} ${traceText(bytes)}${redacted ? ' [redacted]' : ''}\n`);
+      this.out.append(`${ch.at.toISOString()} ${ch.direction}${session} ${traceText(bytes, this.framed === 'mllp')}${redacted ? ' [redacted]' : ''}\n`);
     } catch (err) {
       this.out.drop(1, err);
     }

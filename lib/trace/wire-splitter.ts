@@ -1,13 +1,19 @@
 /**
  * Cuts received bytes into the units a trace shows: one control character
- * (ENQ, ACK, NAK, EOT), one frame (STX ... LF), or with records-only framing
- * one record (... CR). Reads from a port or socket split and join frames at
+ * (ENQ, ACK, NAK, EOT), one frame (STX ... LF), with records-only framing
+ * one record (... CR), or with MLLP one HL7 message (VT ... FS CR) and the
+ * bytes between messages. Reads from a port or socket split and join frames at
  * random, and a trace line per read would be unreadable; this is for the log
  * only, never for deciding anything (the link does that on the raw bytes).
  */
 import { ACK, CR, ENQ, EOT, LF, NAK, STX } from '../astm/control';
 
 const SINGLE = new Set([ENQ, ACK, NAK, EOT]);
+const VT = 0x0b;
+const FS = 0x1c;
+
+/** E1381 frames (true), records only (false), or MLLP ('mllp', the HL7 link). */
+export type UnitFraming = boolean | 'mllp';
 
 export class WireSplitter {
   private pending: number[] = [];
@@ -16,16 +22,34 @@ export class WireSplitter {
 
   /**
    * @param emit receives each unit
-   * @param framed E1381 framing (true) or records only
+   * @param framed E1381 framing (true), records only (false), or MLLP
    * @param idleMs a partial unit is shown anyway after this much silence (a frame that lost its end)
    */
   constructor(
     private readonly emit: (unit: Buffer) => void,
-    private readonly framed: boolean,
+    private readonly framed: UnitFraming,
     private readonly idleMs = 200,
   ) {}
 
   push(chunk: Uint8Array): void {
+    if (this.framed === 'mllp') this.pushMllp(chunk);
+    else this.pushAstm(chunk);
+    this.arm();
+  }
+
+  /** A message from VT to FS and the CR after it; bytes outside one as a unit of their own. */
+  private pushMllp(chunk: Uint8Array): void {
+    for (let i = 0; i < chunk.length; i++) {
+      const b = chunk[i] as number;
+      if (b === VT) this.flush();
+      this.pending.push(b);
+      if (b !== FS) continue;
+      if (chunk[i + 1] === CR) this.pending.push(chunk[++i] as number);
+      this.flush();
+    }
+  }
+
+  private pushAstm(chunk: Uint8Array): void {
     for (const b of chunk) {
       if (!this.framed) {
         this.pending.push(b);
@@ -53,7 +77,6 @@ export class WireSplitter {
         this.pending.push(b);
       }
     }
-    this.arm();
   }
 
   flush(): void {

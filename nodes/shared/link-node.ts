@@ -9,7 +9,8 @@
  * messages.
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
-import type { LinkMachine } from '../../lib/astm/link-driver';
+import type { LinkMachine, SendOptions } from '../../lib/astm/link-driver';
+import type { UnitFraming } from '../../lib/trace/wire-splitter';
 import { LinkSessions, type SessionLink } from '../../lib/sessions/link-sessions';
 import { tcpSessionKey } from '../../lib/sessions/tcp-status';
 import type { TransportMode } from '../../lib/sessions/session-book';
@@ -40,8 +41,10 @@ export interface LinkProtocol {
   identify(bytes: Buffer): { text: string; name: string } | undefined;
   /** Whether a message carries results (only those are kept from being processed twice). */
   carriesResults(bytes: Uint8Array): boolean;
-  /** Framed units in the trace (or plain text). */
-  framed: boolean;
+  /** How the trace cuts and names units: E1381 frames (true), plain records (false), MLLP ('mllp'). */
+  framed: UnitFraming;
+  /** What goes with a message to send (HL7: msg.hl7.expectAck). */
+  sendOptions?(msg: Msg): SendOptions | undefined;
   /** msg.topic of a message received, and of one to send. */
   messageTopic: string;
   sendTopic: string;
@@ -129,7 +132,7 @@ export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: 
       const bytes = lineBytes(msg.payload);
       if (msg.topic === protocol.sendTopic) {
         if (!bytes) return refuse(msg, invalidInput('nothing sent', ['msg.payload of a message to send must be the message text (string) or bytes (Buffer)']), done);
-        const link = links.send(msg._session, typeof msg.analyzer === 'string' ? msg.analyzer : undefined, bytes, msg);
+        const link = links.send(msg._session, typeof msg.analyzer === 'string' ? msg.analyzer : undefined, bytes, msg, protocol.sendOptions?.(msg));
         if (link instanceof LisError) return refuse(msg, link, done);
         withSession(msg, link);
         return done();

@@ -6,6 +6,7 @@
 import type { Node, NodeAPI } from 'node-red';
 import { join } from 'node:path';
 import { FrameTrace } from '../../lib/trace';
+import type { UnitFraming } from '../../lib/trace/wire-splitter';
 import { bridgeSettings } from './journal';
 import { sharedTexts } from './status';
 
@@ -16,7 +17,7 @@ export function deployedTrace(nodeId: string): FrameTrace | undefined {
   return deployed.get(nodeId);
 }
 
-export function linkTrace(RED: NodeAPI, node: Node, options: { framed: boolean; redact: boolean }): FrameTrace {
+export function linkTrace(RED: NodeAPI, node: Node, options: { framed: UnitFraming; redact: boolean }): FrameTrace {
   const settings = bridgeSettings(RED);
   const r = sharedTexts(RED, 'runtime');
   const trace = new FrameTrace({

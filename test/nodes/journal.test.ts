@@ -9,12 +9,10 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { useLisStub } from '../support/lifecycle';
 import { FAST } from '../support/lis-flow';
-import { ALL_LIS_NODES, bridgeSettingsForTests, collect, helper, journalDir, keepJournalForNextLoad, nodeModules, waitUntil } from '../support/red';
+import { ALL_LIS_NODES, blockJournalForNextLoads, bridgeSettingsForTests, collect, helper, journalDir, keepJournalForNextLoad, nodeModules, waitUntil } from '../support/red';
 import { statusOf, statusesOf, warningsOf } from '../support/node-spies';
 import { readJournalFile, writeJournal } from '../support/journal-file';
 import { LisGate } from '../support/lis-stub';
@@ -209,18 +207,15 @@ describe('journal: the final ACK waits for the disk', () => {
   });
 
   it('NAKs the final frame when the journal cannot be opened, reports JOURNAL to Catch, and sends nothing', async (t) => {
-    const blockerDir = mkdtempSync(join(tmpdir(), 'lis-journal-blocked-'));
+    const blocked = blockJournalForNextLoads();
     // t.after runs after afterEach has unloaded the flow: nothing can open the journal path any more.
-    t.after(() => rmSync(blockerDir, { recursive: true, force: true }));
-    const blocker = join(blockerDir, 'a-file');
-    writeFileSync(blocker, 'not a directory');
-    bridgeSettingsForTests({ dir: join(blocker, 'journal') });
+    t.after(() => rmSync(blocked.blocker, { recursive: true, force: true }));
     try {
       ctx.stub.reply('/results', { body: { status: 'success' } });
       await loadChain();
       const caught = collect('hCaught');
       const messages = collect('hMessages');
-      const analyzer = new Analyzer(() => join(blocker, 'journal'));
+      const analyzer = new Analyzer(() => blocked.journal);
       const text = resultMessage('S-NOSTORE');
       const replies = await analyzer.send(text, { stopAtNak: true });
       const frames = buildFrames(Buffer.from(text, 'latin1'), { frameTextMax: 60 });

@@ -2,7 +2,7 @@
  * Running the package's nodes in a real Node-RED runtime (node-red-node-test-helper).
  * Tests run from the repository root, which the helper needs to find package.json.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import helper from 'node-red-node-test-helper';
@@ -46,6 +46,19 @@ export function journalDir(): string {
 /** The next helper.load() reuses the current journal directory: a restart of Node-RED, as far as the journal knows. */
 export function keepJournalForNextLoad(): void {
   keepJournal = true;
+}
+
+/**
+ * The following loads get a journal directory that cannot be created (it
+ * would sit under a plain file): every store fails. Returns the path; the
+ * caller removes the blocker with `t.after(() => rmSync(blocker, …))`.
+ */
+export function blockJournalForNextLoads(): { journal: string; blocker: string } {
+  const blockerDir = mkdtempSync(join(tmpdir(), 'lis-journal-blocked-'));
+  const file = join(blockerDir, 'a-file');
+  writeFileSync(file, 'not a directory');
+  bridgeSettingsForTests({ dir: join(file, 'journal') });
+  return { journal: join(file, 'journal'), blocker: blockerDir };
 }
 
 /** Settings under lisBridge (besides dir) for the following loads, e.g. retentionDays. */

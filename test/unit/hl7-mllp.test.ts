@@ -5,14 +5,24 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { MllpDeframer, type MllpEvent, frameMllp } from '../../lib/hl7';
+import { MllpDeframer, type MllpEvent, frameMllp, readable } from '../../lib/hl7';
 import { loadAllHl7Fixtures, loadHl7Fixture } from '../support/hl7-fixtures';
 import { Seeded } from '../support/seeded';
 
-/** Feeds the chunks, then ends the stream; returns every event. */
+/**
+ * Feeds the chunks, then ends the stream; returns every event. A discarded
+ * event's bytes are checked against its count and excerpt here, and left out
+ * of what is returned (an oversized frame's are its first bytes only).
+ */
 function feed(chunks: Buffer[], options?: { maxFrameBytes?: number }): MllpEvent[] {
   const d = new MllpDeframer(options);
-  return [...chunks.flatMap((c) => d.push(c)), ...d.end()];
+  return [...chunks.flatMap((c) => d.push(c)), ...d.end()].map((e) => {
+    if (e.kind !== 'discarded') return e;
+    const { bytes, ...rest } = e;
+    assert.equal(readable(bytes), e.excerpt, 'the excerpt is of the bytes');
+    if (e.reason !== 'oversize') assert.equal(bytes.length, e.count, 'every byte discarded is handed over');
+    return rest as MllpEvent;
+  });
 }
 
 function frames(events: MllpEvent[]): string[] {

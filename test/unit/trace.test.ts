@@ -136,6 +136,29 @@ describe('FrameTrace file', () => {
     assert.deepEqual((await lines(trace.file)).map(textOf), ['H|\\^&<CR>', 'P|1<CR>', 'L|1<CR>']);
   });
 
+  it('cuts MLLP at each message (VT … FS CR), names VT and FS, and shows bytes between messages as their own unit', async (t) => {
+    const dir = await tempDir(t);
+    const trace = new FrameTrace({ dir, name: 'mllp', framed: 'mllp', now: clock().now });
+    const wire = bytes('\x0bMSH|^~\\&|A\rPID|1||x<VT>\r\x1c\r\r\n\x0bMSH|^~\\&|B\r\x1c\r');
+    feed(trace, 'in', wire, 5);
+    await trace.close();
+    const shown = (await lines(trace.file)).map(textOf);
+    assert.deepEqual(shown, ['<VT>MSH|^~\\&|A<CR>PID|1||x<0x3C>VT><CR><FS><CR>', '<CR><LF>', '<VT>MSH|^~\\&|B<CR><FS><CR>']);
+    assert.equal(traceText(bytes('\x0b\x1c'), false), '<0x0B><0x1C>', 'ASTM traces name them as before');
+  });
+
+  it('blanks PID-5 to PID-7 of HL7 messages with redact, whatever the reads, in the message\'s own field separator', async (t) => {
+    const dir = await tempDir(t);
+    const trace = new FrameTrace({ dir, name: 'mllp-r', framed: 'mllp', redact: true, now: clock().now });
+    feed(trace, 'in', bytes('\x0bMSH#^~\\&#A\rPID#1##P9##Doe^Jane#Mother#19700101#F\rOBX#1#NM#GLU##5\r\x1c\r'), 7);
+    trace.record('in', bytes('\x0bMSH|^~\\&|A\nPID|1||P9||||19700101\n\x1c\r'));
+    await trace.close();
+    assert.deepEqual((await lines(trace.file)).map(textOf), [
+      '<VT>MSH#^~\\&#A<CR>PID#1##P9##***#***#***#F<CR>OBX#1#NM#GLU##5<CR><FS><CR> [redacted]',
+      '<VT>MSH|^~\\&|A<LF>PID|1||P9||||***<LF><FS><CR> [redacted]',
+    ]);
+  });
+
   it('writes a partial frame on close', async (t) => {
     const dir = await tempDir(t);
     const trace = new FrameTrace({ dir, name: 'p', framed: true, now: clock().now });

@@ -21,7 +21,9 @@ export type MessageEnd =
   /** no L record; the sender ended the transfer cleanly with EOT */
   | 'eot'
   /** no L record; the sender began the next message with an H record */
-  | 'nextHeader';
+  | 'nextHeader'
+  /** HL7: an MLLP frame's FS (lib/hl7/link-machine.ts) */
+  | 'frame';
 
 export type LinkAction =
   /** Bytes for the serial port or socket, to be written at once. */

@@ -1,0 +1,59 @@
+/**
+ * hl7-link: HL7 v2 over MLLP between Node-RED's tcp in / tcp out and the rest
+ * of the flow, on the shared analyzer-link node (nodes/shared/link-node.ts)
+ * with the HL7 link machine (lib/hl7/link-machine.ts).
+ *
+ * Input: bytes read (msg.payload from tcp in), a message to send (msg.topic
+ * "hl7:send"; msg.hl7.expectAck false for one the analyzer answers with no
+ * ACK), or tcp in's status through a Status node.
+ * Output 1: bytes to write (to tcp out, reply to tcp).
+ * Output 2: each message received, stored in the journal before its ACK.
+ * Output 3: each message sent, once the analyzer acknowledged it.
+ */
+import type { Node, NodeAPI } from 'node-red';
+import { Hl7Link, LINK_CHARSETS, type LinkCharset } from '../lib/hl7/link-machine';
+import { hl7CarriesResults, hl7Sender, isNegativeAck } from '../lib/hl7/peek';
+import { RecentControlIds } from '../lib/hl7/recent-ids';
+import { readNodeSettings } from '../lib/settings/node-settings';
+import { refuseMisconfigured } from './shared/lis-request-node';
+import { runLinkNode, type LinkNodeDef } from './shared/link-node';
+import { StatusReporter } from './shared/status';
+import { HL7_MESSAGE_TOPIC, HL7_SEND_TOPIC, type Msg } from './shared/types';
+
+interface Def extends LinkNodeDef {
+  charset?: LinkCharset;
+  ackTimeoutMs?: string | number;
+  sendAttempts?: string | number;
+  maxFrameBytes?: string | number;
+}
+
+/** Per node id, kept across redeploys: an analyzer's resend after a lost ACK may come after one. */
+const recentByNode = new Map<string, RecentControlIds>();
+
+export = function register(RED: NodeAPI): void {
+  function Hl7LinkNode(this: Node, def: Def) {
+    RED.nodes.createNode(this, def);
+    const node = this;
+    const status = new StatusReporter(RED, node);
+    const { values: numbers, errors } = readNodeSettings('hl7-link', def as unknown as Record<string, unknown>);
+    const charset = def.charset ?? 'msh18';
+    if (!LINK_CHARSETS.includes(charset)) errors.push(`charset must be one of ${LINK_CHARSETS.join(', ')}, not ${JSON.stringify(charset)}`);
+    if (errors.length > 0) return refuseMisconfigured(RED, node, status, errors);
+    let recent = recentByNode.get(node.id);
+    if (!recent) recentByNode.set(node.id, (recent = new RecentControlIds()));
+    const options = { ...numbers, charset, holdAck: def.journal !== false, recent };
+    runLinkNode(RED, node, { ...def, transport: def.transport ?? 'tcp' }, status, {
+      machine: (key) => new Hl7Link({ ...options, messageIdPrefix: `${node.id}-${key}` }),
+      identify: hl7Sender,
+      carriesResults: hl7CarriesResults,
+      isNak: isNegativeAck,
+      framed: 'mllp',
+      messageTopic: HL7_MESSAGE_TOPIC,
+      sendTopic: HL7_SEND_TOPIC,
+      about: 'hl7',
+      sendOptions: (msg: Msg) => ((msg.hl7 as { expectAck?: unknown } | undefined)?.expectAck === false ? { expectAck: false } : undefined),
+    });
+  }
+
+  RED.nodes.registerType('hl7-link', Hl7LinkNode as never);
+};
