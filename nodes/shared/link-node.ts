@@ -37,6 +37,8 @@ export interface LinkProtocol {
   identify(bytes: Buffer): { text: string; name: string } | undefined;
   /** Whether a message carries results (only those are kept from being processed twice). */
   carriesResults(bytes: Uint8Array): boolean;
+  /** Whether a message is stored in the journal before its final ACK (all but queries only: docs/design-notes.md). */
+  storedBeforeAck(bytes: Uint8Array): boolean;
   /** Framed units in the trace (or plain text). */
   framed: boolean;
   /** msg.topic of a message received, and of one to send. */
@@ -68,7 +70,7 @@ export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: 
         node.send([withSession({ payload: bytes }, link), null, null] as never);
       },
       message(link, m) {
-        if (journal) journal.store.store(link.traceName ?? 'line', link.driver, m, (p) => emit(link, p.bytes, p.astm));
+        if (journal && protocol.storedBeforeAck(m.bytes)) journal.store.store(link.traceName ?? 'line', link.driver, m, (p) => emit(link, p.bytes, p.astm));
         else emit(link, m.bytes, { messageId: m.id, end: m.end, receivedAt: new Date().toISOString() });
       },
       sent(_link, msg, id) {
