@@ -89,10 +89,16 @@ export async function postJson(req: PostRequest): Promise<PostResponse> {
   const started = performance.now();
 
   // A deadline for the whole exchange: axios's own `timeout` is a socket idle
-  // timer, which a LIS trickling bytes would never trip.
+  // timer, which a LIS trickling bytes would never trip. The caller's signal
+  // (a stopping node) ends it too: one listener, cheaper than AbortSignal.any
+  // on a path that makes a request per query. Which of the two ended it is
+  // told by the caller's signal (classifyFailure).
   const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), req.timeoutMs);
-  const signal = req.signal ? AbortSignal.any([req.signal, deadline.signal]) : deadline.signal;
+  const stop = () => deadline.abort();
+  const timer = setTimeout(stop, req.timeoutMs);
+  req.signal?.addEventListener('abort', stop, { once: true });
+  if (req.signal?.aborted) stop();
+  const signal = deadline.signal;
 
   let res: AxiosResponse<string>;
   try {
@@ -109,6 +115,7 @@ export async function postJson(req: PostRequest): Promise<PostResponse> {
     throw classifyFailure(err, { where, requestId, deadlineHit: deadline.signal.aborted, req });
   } finally {
     clearTimeout(timer);
+    req.signal?.removeEventListener('abort', stop);
   }
 
   const elapsedMs = Math.round(performance.now() - started);
