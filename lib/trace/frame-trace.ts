@@ -77,6 +77,12 @@ const LT = 0x3c;
 
 const hex = (b: number): string => `<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`;
 
+/** How each byte is shown when not as itself: a control byte by name, other non-printable bytes as <0xNN>. */
+const SHOWN: ReadonlyArray<string | undefined> = Array.from({ length: 256 }, (_, b) => {
+  const name = NAMES.get(b);
+  return name !== undefined ? `<${name}>` : b < 0x20 || b > 0x7e ? hex(b) : undefined;
+});
+
 /** Bytes as one line of ASCII that can be read back to the same bytes (see the top comment). */
 export function traceText(bytes: Uint8Array): string {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
@@ -84,11 +90,8 @@ export function traceText(bytes: Uint8Array): string {
   let plain = 0; // start of the current run of bytes shown as they are (copied in one go: frames can be 26 kB)
   for (let i = 0; i < buf.length; i++) {
     const b = buf[i] as number;
-    let shown: string | undefined;
-    const name = NAMES.get(b);
-    if (name !== undefined) shown = `<${name}>`;
-    else if (b < 0x20 || b > 0x7e) shown = hex(b);
-    else if (b === LT && TOKEN.test(buf.toString('latin1', i, i + 6))) shown = hex(b);
+    let shown = SHOWN[b];
+    if (shown === undefined && b === LT && TOKEN.test(buf.toString('latin1', i, i + 6))) shown = hex(b);
     if (shown === undefined) continue;
     out += buf.toString('latin1', plain, i) + shown;
     plain = i + 1;

@@ -10,7 +10,8 @@ import { ACK, CR, ENQ, EOT, LF, NAK, STX } from '../astm/control';
 const SINGLE = new Set([ENQ, ACK, NAK, EOT]);
 
 export class WireSplitter {
-  private pending: number[] = [];
+  /** The unit being gathered, as copies of the pieces read (a frame comes whole in one read, most often). */
+  private pending: Buffer[] = [];
   private inFrame = false;
   private timer: NodeJS.Timeout | undefined;
 
@@ -25,34 +26,43 @@ export class WireSplitter {
     private readonly idleMs = 200,
   ) {}
 
+  /** Runs of bytes between unit boundaries are copied whole: the caller may reuse its buffer. */
   push(chunk: Uint8Array): void {
-    for (const b of chunk) {
+    let from = 0; // start of the bytes not yet taken into `pending`
+    for (let i = 0; i < chunk.length; i++) {
+      const b = chunk[i]!;
       if (!this.framed) {
-        this.pending.push(b);
-        if (b === CR) this.flush();
+        if (b === CR) {
+          this.take(chunk, from, (from = i + 1));
+          this.flush();
+        }
         continue;
       }
       if (this.inFrame) {
         if (b === STX || b === EOT) {
           // The frame broke off: show what came, then the new unit.
+          this.take(chunk, from, (from = i));
           this.flush();
         } else {
-          this.pending.push(b);
-          if (b === LF) this.flush();
+          if (b === LF) {
+            this.take(chunk, from, (from = i + 1));
+            this.flush();
+          }
           continue;
         }
       }
       if (b === STX) {
+        this.take(chunk, from, (from = i));
         this.flush();
         this.inFrame = true;
-        this.pending.push(b);
       } else if (SINGLE.has(b)) {
+        this.take(chunk, from, i);
+        from = i + 1;
         this.flush();
         this.emit(Buffer.from([b]));
-      } else {
-        this.pending.push(b);
       }
     }
+    this.take(chunk, from, chunk.length);
     this.arm();
   }
 
@@ -61,16 +71,24 @@ export class WireSplitter {
     this.timer = undefined;
     this.inFrame = false;
     if (this.pending.length === 0) return;
-    const unit = Buffer.from(this.pending);
+    const unit = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
     this.pending = [];
     this.emit(unit);
   }
 
+  private take(chunk: Uint8Array, from: number, to: number): void {
+    if (to > from) this.pending.push(Buffer.from(chunk.subarray(from, to)));
+  }
+
   private arm(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.pending.length === 0) return;
-    this.timer = setTimeout(() => this.flush(), this.idleMs);
-    this.timer.unref();
+    if (this.pending.length === 0) {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = undefined;
+    } else if (this.timer) {
+      this.timer.refresh();
+    } else {
+      this.timer = setTimeout(() => this.flush(), this.idleMs);
+      this.timer.unref();
+    }
   }
 }
