@@ -251,16 +251,29 @@ export async function benchHostQuery(report: Report, queries: number, profile: b
       return timeout(read, 10_000, what);
     };
     const floor: Timing[] = [];
+    const floorHops: Hops = { scanToEnq: [], enqToAck: [], frameToAck: [], eotToLis: [], lisToDownload: [] };
     let floorCount = 0;
     const floorQuery = async (measured: boolean): Promise<void> => {
       const sample = `HF-${++floorCount}`;
       const frames = buildFrames(Buffer.from(`H|\\^&|||bench^1|||||LIS||P|LIS2-A2\rQ|1|^${sample}||ALL||||||||O\rL|1|N\r`, 'latin1'));
       const t0 = performance.now();
-      await exchange(Buffer.from([ENQ]), ACK, `floor: ACK of ENQ for ${sample}`);
-      for (const f of frames) await exchange(f, ACK, `floor: ACK of the frame for ${sample}`);
+      const ack1 = await exchange(Buffer.from([ENQ]), ACK, `floor: ACK of ENQ for ${sample}`);
+      let frameAt = ack1;
+      let ack2 = ack1;
+      for (const f of frames) {
+        frameAt = performance.now();
+        ack2 = await exchange(f, ACK, `floor: ACK of the frame for ${sample}`);
+      }
+      const eotAt = performance.now();
       const t1 = await exchange(Buffer.from([EOT]), ENQ, `floor: download ENQ for ${sample}`);
       const served = orders.get(sample);
-      if (measured && served) floor.push(timingOf(t0, t1, served));
+      if (!measured || !served) return;
+      floor.push(timingOf(t0, t1, served));
+      floorHops.scanToEnq.push(0);
+      floorHops.enqToAck.push(ack1 - t0);
+      floorHops.frameToAck.push(ack2 - frameAt);
+      floorHops.eotToLis.push(served.arrivedAt - eotAt);
+      floorHops.lisToDownload.push(t1 - served.answeredAt);
     };
 
     const ways = [
@@ -306,6 +319,7 @@ export async function benchHostQuery(report: Report, queries: number, profile: b
       core: c,
       floor: f,
       oursHops: Object.fromEntries(Object.entries(hops).map(([k, v]) => [k, summarize(v)])),
+      floorHops: Object.fromEntries(Object.entries(floorHops).map(([k, v]) => [k, summarize(v)])),
       answeredWithoutOrder: noOrder,
       oursProcess,
       coreProcess,
