@@ -47,6 +47,8 @@ export = function register(RED: NodeAPI): void {
       identify: hl7Sender,
       carriesResults: hl7CarriesResults,
       isNak: isNegativeAck,
+      // Every HL7 message is held for the journal by the machine (queries too: their answer is the response, docs/architecture.md).
+      storedBeforeAck: () => true,
       framed: 'mllp',
       messageTopic: HL7_MESSAGE_TOPIC,
       sendTopic: HL7_SEND_TOPIC,

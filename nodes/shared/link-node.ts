@@ -41,6 +41,8 @@ export interface LinkProtocol {
   identify(bytes: Buffer): { text: string; name: string } | undefined;
   /** Whether a message carries results (only those are kept from being processed twice). */
   carriesResults(bytes: Uint8Array): boolean;
+  /** Whether a message is stored in the journal before its final ACK (all but queries only: docs/design-notes.md). */
+  storedBeforeAck(bytes: Uint8Array): boolean;
   /** How the trace cuts and names units: E1381 frames (true), plain records (false), MLLP ('mllp'). */
   framed: UnitFraming;
   /** What goes with a message to send (HL7: msg.hl7.expectAck). */
@@ -89,7 +91,7 @@ export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: 
         const now = Date.now();
         if (sender) health.identified(node.id, sessionOf(link), sender, now);
         health.received(node.id, sessionOf(link), now);
-        if (journal) journal.store.store(link.traceName ?? 'line', link.driver, m, (p) => emit(link, p.bytes, p.astm));
+        if (journal && protocol.storedBeforeAck(m.bytes)) journal.store.store(link.traceName ?? 'line', link.driver, m, (p) => emit(link, p.bytes, p.astm));
         else emit(link, m.bytes, { messageId: m.id, end: m.end, receivedAt: new Date().toISOString() });
       },
       sent(link, msg, id) {

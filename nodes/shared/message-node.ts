@@ -85,15 +85,19 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
 
   /** Carries out what the host decided; `msg` is the input being handled (answers held earlier leave on their own). */
   function perform(outputs: HostOutput<Msg>[], msg: Msg, send: Send, journalId?: string): void {
-    const copy = (extra: Record<string, unknown>): Msg => Object.assign(RED.util.cloneMessage(msg) as Msg, { [topics.about]: { ...(msg[topics.about] as object), dialect: host.id, ...extra } });
-    for (const a of outputs) {
+    // The last output made from the input message is that message (most often the only one: a query for one
+    // sample); the others are copies, as Node-RED itself copies a message sent on several wires.
+    const last = lastIndex(outputs, (a) => a.type === 'results' || a.type === 'aside' || ((a.type === 'ask' || a.type === 'unanswerable') && a.context === msg));
+    const from = (i: number, context: Msg): Msg => (i === last ? context : (RED.util.cloneMessage(context) as Msg));
+    const copy = (i: number, extra: Record<string, unknown>): Msg => Object.assign(from(i, msg), { [topics.about]: { ...(msg[topics.about] as object), dialect: host.id, ...extra } });
+    for (const [i, a] of outputs.entries()) {
       const sendFor = 'context' in a && a.context !== msg ? (m: unknown) => node.send(m as never) : send;
       switch (a.type) {
         case 'ask':
-          sendFor([Object.assign(RED.util.cloneMessage(a.context) as Msg, { payload: a.sample.sampleNumber, topic: 'query', [topics.about]: { ...(a.context[topics.about] as object), dialect: host.id, query: a.sample } }), null, null, null]);
+          sendFor([Object.assign(from(i, a.context), { payload: a.sample.sampleNumber, topic: 'query', [topics.about]: { ...(a.context[topics.about] as object), dialect: host.id, query: a.sample } }), null, null, null]);
           break;
         case 'unanswerable':
-          sendFor([null, null, null, Object.assign(RED.util.cloneMessage(a.context) as Msg, { topic: 'query', payload: a.samples })]);
+          sendFor([null, null, null, Object.assign(from(i, a.context), { topic: 'query', payload: a.samples })]);
           break;
         case 'send': {
           // Several messages (HL7's query acknowledgement, then the order) leave one per msg, in order.
@@ -115,7 +119,7 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
         case 'results': {
           results += a.results.length;
           if (a.problems.length > 0) node.warn(r('resultProblems', { problems: a.problems.join('; ') }));
-          const out = Object.assign(copy({ problems: a.problems }), { payload: a.results, topic: 'results' });
+          const out = Object.assign(copy(i, { problems: a.problems }), { payload: a.results, topic: 'results' });
           if (a.orderedTests.length > 0) out.orderedTests = a.orderedTests;
           if (journalId !== undefined) out.journal = { message: journalId, part: a.part };
           send([null, out, null, null]);
@@ -123,7 +127,7 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
         }
         case 'aside':
           if (a.topic === 'unassigned') node.warn(r('unassigned', { n: a.count, reasons: a.reasons.join('; ') }));
-          send([null, null, null, Object.assign(copy({}), { topic: a.topic, payload: a.payload })]);
+          send([null, null, null, Object.assign(copy(i, {}), { topic: a.topic, payload: a.payload })]);
           break;
       }
     }
@@ -138,6 +142,11 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
     conversation.close();
     done();
   });
+}
+
+function lastIndex<T>(items: readonly T[], test: (item: T) => boolean): number {
+  for (let i = items.length - 1; i >= 0; i--) if (test(items[i]!)) return i;
+  return -1;
 }
 
 /** The link a message came over: its TCP session, or the one serial line. */

@@ -206,6 +206,22 @@ describe('journal: the final ACK waits for the disk', () => {
     assert.deepEqual(ctx.stub.to('/results').map((r) => r.json), [{ results: lisItems('S-ACK') }]);
   });
 
+  it('ACKs a message of queries only at once and does not store it: it carries no result to lose', async () => {
+    await loadChain();
+    const analyzer = new Analyzer();
+    const queries = collect('hQuery');
+    const query = 'H|\\^&|||ANALYZER^1|||||LIS||P|LIS2-A2|20261121094500\rQ|1|^S-Q1||ALL||||||||O\rL|1|N\r';
+    const replies = await analyzer.send(query);
+    assert.ok(replies.every((r) => r.byte === ACK && r.rxInFile === 0), 'every frame ACKed, nothing in the journal');
+    await waitUntil(() => queries.length === 1, 3000, 'the query on astm-message output 1');
+    assert.equal(queries[0]!.payload, 'S-Q1');
+    assert.equal((queries[0]!.astm as Record<string, unknown>).journalId, undefined);
+    // A result message on the same link is still stored before its final ACK.
+    const results = await analyzer.send(resultMessage('S-Q2'));
+    assert.equal(results.at(-1)!.rxInFile, 1);
+    assert.equal(readJournalFile(journalDir()).messages.size, 1);
+  });
+
   it('NAKs the final frame when the journal cannot be opened, reports JOURNAL to Catch, and sends nothing', async (t) => {
     const blocked = blockJournalForNextLoads();
     // t.after runs after afterEach has unloaded the flow: nothing can open the journal path any more.
