@@ -79,7 +79,7 @@
 
         // The capture through the deployed flow (POST lis-bridge/links/<id>/replay): a dry run unless sending is chosen and confirmed.
         var replayRow = $("<div>").css({ "margin-top": "6px" }).attr("title", t("replayHint")).appendTo(root);
-        var replayButton = $('<button type="button" class="red-ui-button red-ui-button-small lis-dialect-replay">').text(t("replay")).appendTo(replayRow);
+        var replayButton = $('<button type="button" class="red-ui-button red-ui-button-small lis-dialect-replay-run">').text(t("replay")).appendTo(replayRow);
         var replayMode = $("<select>").addClass("lis-dialect-replay-mode").css({ "margin-left": "4px", width: "auto" }).appendTo(replayRow);
         ["none", "new", "all"].forEach(function (m) { $("<option>").val(m).text(t("replayMode." + m)).appendTo(replayMode); });
         var replayView = $("<div>").addClass("lis-dialect-replay-report").css({ overflow: "auto", "font-size": "smaller" }).appendTo(root);
