@@ -14,6 +14,7 @@ import type { Node, NodeAPI } from 'node-red';
 import { isLoneNak } from '../lib/astm/control';
 import { linkMachine } from '../lib/astm/link-machine';
 import { carriesResults, messageSender, onlyQueries } from '../lib/astm/records/peek';
+import { readPaste } from '../lib/astm/paste';
 import { readNodeSettings } from '../lib/settings/node-settings';
 import { refuseMisconfigured } from './shared/lis-request-node';
 import { runLinkNode, type LinkNodeDef } from './shared/link-node';
@@ -59,6 +60,10 @@ export = function register(RED: NodeAPI): void {
       about: 'astm',
       // An unframed line has no acknowledgements.
       isNak: framed ? isLoneNak : () => false,
+      readCapture(text) {
+        const read = readPaste(text);
+        return { messages: read.messages.map((m) => m.bytes), notes: read.notes, problems: read.problems.map((p) => p.message) };
+      },
     });
   }
 

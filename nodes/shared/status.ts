@@ -46,7 +46,8 @@ export class StatusReporter {
 
   constructor(
     RED: NodeAPI,
-    private readonly node: Node,
+    /** The node it shows the status of (a failure names it in a replay's report). */
+    readonly node: Node,
   ) {
     this.t = sharedTexts(RED, 'status');
   }

@@ -18,6 +18,7 @@ import { readJournalFile, writeJournal } from '../support/journal-file';
 import { LisGate } from '../support/lis-stub';
 import { buildFrames } from '../../lib/astm/link';
 import { closeAllJournals } from '../../lib/journal/registry';
+import { resultMessage } from '../support/result-message';
 
 const ctx = useLisStub();
 
@@ -31,18 +32,6 @@ const MAPPING = [
   { lisTestId: 'T-GLU', lisCode: 'GLU', lisName: 'Glucose', instrumentCode: 'GLU' },
   { lisTestId: 'T-CREA', lisCode: 'CREA', lisName: 'Creatinine', instrumentCode: 'CREA' },
 ];
-
-/** A LIS2-A2 result upload for one sample: two results, so several frames at a small frame size. */
-function resultMessage(sample: string, glucose = '5.4'): string {
-  return (
-    'H|\\^&|||ANALYZER^1|||||LIS||P|LIS2-A2|20261121094500\r' +
-    `P|1||P-${sample}\r` +
-    `O|1|${sample}||^^^GLU\\^^^CREA|R\r` +
-    `R|1|^^^GLU|${glucose}|mmol/L|3.9-6.1|N||F||||20261121094400\r` +
-    'R|2|^^^CREA|88|umol/L|45-90|N||F||||20261121094400\r' +
-    'L|1|N\r'
-  );
-}
 
 /** What lis-send-results posts for resultMessage(sample). */
 function lisItems(sample: string, glucose = '5.4'): unknown[] {
