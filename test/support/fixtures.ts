@@ -35,8 +35,21 @@ export type Framing = 'framed' | 'records' | 'simplified';
  *   literal after the logging prefix (./python-log.ts).
  * - `monitor-log`: a line monitor's two-way log, `[time]  Client NNNN: ...`
  *   per transmission, control characters as bracketed names (./monitor-log.ts).
+ * - `python-strings`: records as the items of a Python list of string
+ *   literals, one indented `'...',` per line (backslashes written `\\`).
  */
-export type Notation = 'raw' | 'json-bytes' | 'lf-lines' | 'cr-tokens' | 'bracket-cr-tokens' | 'trace-tokens' | 'bracket-log' | 'json-messages' | 'python-bytes-log' | 'monitor-log';
+export type Notation =
+  | 'raw'
+  | 'json-bytes'
+  | 'lf-lines'
+  | 'cr-tokens'
+  | 'bracket-cr-tokens'
+  | 'trace-tokens'
+  | 'bracket-log'
+  | 'json-messages'
+  | 'python-bytes-log'
+  | 'monitor-log'
+  | 'python-strings';
 
 /** Capture artefacts named in test/fixtures/SOURCES.md (and a few it implies), undone by the loader. */
 export type Artefact =
@@ -53,6 +66,7 @@ export type Artefact =
   | 'checksum-placeholder' // the manual writes `<CS>` instead of the checksum
   | 'indentation' // every line indented, as in a Cucumber doc string
   | 'checksum-suffix' // a space and the frame's two checksum digits after some records
+  | 'checksum-field' // the frame's two checksum digits after a field delimiter, `|CS`, on every record
   | 'host-lines' // the host's replies logged as their own lines (` - [ACK]`, a read that is one ACK, a monitor's Server lines)
   | 'program-lines' // the logging program's own lines between the reads
   | 'unterminated-messages'; // each message's last record written without its CR
@@ -101,6 +115,7 @@ const lines = (vendor: Vendor, artefacts: Artefact[] = [], note?: string): Fixtu
 export const FIXTURES: Readonly<Record<string, FixtureSpec>> = {
   'abbott-afinion2-result.txt': raw('Abbott', 'framed', [], 'frame ends with CR, no LF'),
   'abbott-architect-i-result-multi.txt': lines('Abbott', [], '5 H...L messages back to back; L|1 without code'),
+  'abbott-architect-query-strings.txt': { vendor: 'Abbott', framing: 'records', notation: 'python-strings', artefacts: ['frame-number-prefix', 'checksum-field'], note: 'one host query; each record a string literal with its frame number and |checksum' },
   'abbott-m2000-result-framed.txt': raw('Abbott', 'framed', [], 'one record per ETX frame'),
   'abbott-m2000-result.txt': lines('Abbott', [], 'no L record'),
   'beckman-access2-result-log.txt': { vendor: 'Beckman Coulter', framing: 'framed', notation: 'bracket-log', artefacts: ['host-lines'], note: 'one transfer, one record per frame; the host ACK logged between a CR and its LF' },
@@ -258,6 +273,8 @@ export function loadFixture(name: string): Fixture {
       return { ...spec, name, file, bytes: pythonLog(file.toString('latin1'), spec.artefacts, fail) };
     case 'monitor-log':
       return { ...spec, name, file, bytes: monitorBytes(file.toString('utf8'), spec.artefacts, fail) };
+    case 'python-strings':
+      return { ...spec, name, file, bytes: lfLines(pythonStrings(file.toString('latin1'), fail), spec.artefacts, fail) };
     case 'trace-tokens': {
       // The manual's text is UTF-8 (full-width colons, an ellipsis); the data in it is ASCII.
       const turns = readTrace(file.toString('utf8'), spec.artefacts, fail);
@@ -542,11 +559,43 @@ function lfLines(text: string, artefacts: Artefact[], fail: Fail): Buffer {
     });
     if (cut === 0 || verified === 0) fail('expected at least one record followed by its frame checksum');
   }
+  if (has(artefacts, 'checksum-field')) {
+    // `...|20120225131842|21`: the logger appended each frame's checksum as
+    // one more field. Every one must be its frame's real checksum (frame
+    // number, record, CR, ETX), or it could be data.
+    records.forEach((r, i) => {
+      const m = /\|([0-9A-F]{2})$/.exec(r);
+      if (m === null) return fail(`line ${i + 1} does not end with |CS`);
+      const text = r.slice(0, m.index);
+      const expected = checksumOf(Buffer.from(`${numbers[i] ?? ''}${text}\r\x03`, 'latin1'));
+      if (expected !== m[1]) fail(`line ${i + 1}: checksum ${m[1]}, the frame sums to ${expected}`);
+      records[i] = text;
+    });
+  }
   records.forEach((r, i) => {
     if (r === '') fail(`unexpected blank line ${i + 1}`);
     if (r.includes('\r')) fail(`line ${i + 1} holds a CR`);
   });
   return Buffer.from(records.map((r) => `${r}\r`).join(''), 'latin1');
+}
+
+/**
+ * The items of a Python list of string literals (abbott-architect-query-strings.txt),
+ * one per line: `<indent>'text',` (no comma after the last). The literal's
+ * only escape is `\\` for a backslash; anything else escaped is refused
+ * rather than guessed. Gives the texts as LF lines.
+ */
+function pythonStrings(text: string, fail: Fail): string {
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines
+    .map((line, i) => {
+      const m = /^ *'((?:[^'\\]|\\\\)*)',?$/.exec(line);
+      if (m === null) return fail(`line ${i + 1} is not one string literal '...' of a list`);
+      return (m[1] ?? '').replace(/\\\\/g, '\\');
+    })
+    .map((l) => `${l}\n`)
+    .join('');
 }
 
 /**

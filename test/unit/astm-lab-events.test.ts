@@ -21,6 +21,7 @@ const SITE = 'Europe/Berlin';
 const PROFILE_OF: Readonly<Record<string, string>> = {
   'abbott-afinion2-result.txt': 'abbott-architect',
   'abbott-architect-i-result-multi.txt': 'abbott-architect',
+  'abbott-architect-query-strings.txt': 'abbott-architect',
   'abbott-m2000-result-framed.txt': 'abbott-architect',
   'abbott-m2000-result.txt': 'abbott-architect',
   'beckman-access2-result-log.txt': 'beckman-access',
