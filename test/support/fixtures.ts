@@ -37,6 +37,8 @@ export type Framing = 'framed' | 'records' | 'simplified';
  *   per transmission, control characters as bracketed names (./monitor-log.ts).
  * - `python-strings`: records as the items of a Python list of string
  *   literals, one indented `'...',` per line (backslashes written `\\`).
+ * - `python-bracket-strings`: the same list form, each item one transmission
+ *   written as `bracket-log` writes it (`"[STX]1H|...[CR][ETX]71[CR][LF]",`).
  */
 export type Notation =
   | 'raw'
@@ -49,7 +51,8 @@ export type Notation =
   | 'json-messages'
   | 'python-bytes-log'
   | 'monitor-log'
-  | 'python-strings';
+  | 'python-strings'
+  | 'python-bracket-strings';
 
 /** Capture artefacts named in test/fixtures/SOURCES.md (and a few it implies), undone by the loader. */
 export type Artefact =
@@ -67,6 +70,7 @@ export type Artefact =
   | 'indentation' // every line indented, as in a Cucumber doc string
   | 'checksum-suffix' // a space and the frame's two checksum digits after some records
   | 'checksum-field' // the frame's two checksum digits after a field delimiter, `|CS`, on every record
+  | 'middle-dot-for-space' // a manual's visible blank: every space written as `·` (U+00B7)
   | 'host-lines' // the host's replies logged as their own lines (` - [ACK]`, a read that is one ACK, a monitor's Server lines)
   | 'program-lines' // the logging program's own lines between the reads
   | 'unterminated-messages'; // each message's last record written without its CR
@@ -169,6 +173,13 @@ export const FIXTURES: Readonly<Record<string, FixtureSpec>> = {
     artefacts: ['host-lines'],
     checksum: 'utf8-characters',
     note: 'one transfer in UTF-8; the Sofia sums characters, so the two frames with umlauts fail the LIS1-A check',
+  },
+  'roche-cobas-u411-result-manual.txt': {
+    vendor: 'Roche',
+    framing: 'framed',
+    notation: 'python-bracket-strings',
+    artefacts: ['middle-dot-for-space'],
+    note: 'the Host Interface Manual\'s result example; R-3 number^abbreviation, an M record after the results',
   },
   'roche-c111-result.txt': raw('Roche', 'framed', [], 'one record per ETB frame; frames end with LF, no CR'),
   'roche-c311-result.txt': raw('Roche', 'framed'),
@@ -275,6 +286,8 @@ export function loadFixture(name: string): Fixture {
       return { ...spec, name, file, bytes: monitorBytes(file.toString('utf8'), spec.artefacts, fail) };
     case 'python-strings':
       return { ...spec, name, file, bytes: lfLines(pythonStrings(file.toString('latin1'), fail), spec.artefacts, fail) };
+    case 'python-bracket-strings':
+      return { ...spec, name, file, bytes: bracketLog(middleDots(pythonStrings(file.toString('utf8'), fail), spec.artefacts, fail), [], fail) };
     case 'trace-tokens': {
       // The manual's text is UTF-8 (full-width colons, an ellipsis); the data in it is ASCII.
       const turns = readTrace(file.toString('utf8'), spec.artefacts, fail);
@@ -580,22 +593,38 @@ function lfLines(text: string, artefacts: Artefact[], fail: Fail): Buffer {
 }
 
 /**
- * The items of a Python list of string literals (abbott-architect-query-strings.txt),
- * one per line: `<indent>'text',` (no comma after the last). The literal's
- * only escape is `\\` for a backslash; anything else escaped is refused
- * rather than guessed. Gives the texts as LF lines.
+ * The items of a Python list of string literals, one per line:
+ * `<indent>'text',` or `"text",` (no comma after the last). Backslashes
+ * follow Python: `\\` is one backslash, a backslash before a character that
+ * is no escape (`\^`) stays as written, and a real escape (`\n`, `\x02`) is
+ * refused rather than guessed. Gives the texts as LF lines.
  */
 function pythonStrings(text: string, fail: Fail): string {
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   return lines
     .map((line, i) => {
-      const m = /^ *'((?:[^'\\]|\\\\)*)',?$/.exec(line);
-      if (m === null) return fail(`line ${i + 1} is not one string literal '...' of a list`);
-      return (m[1] ?? '').replace(/\\\\/g, '\\');
+      const m = /^ *(['"])((?:(?!\1)[^\\]|\\.)*)\1,?$/.exec(line);
+      if (m === null) return fail(`line ${i + 1} is not one string literal of a list`);
+      return (m[2] ?? '').replace(/\\(.)/g, (all, c: string) => {
+        if (c === '\\') return '\\';
+        if (/['"abfnrtvxNuU0-7]/.test(c)) return fail(`line ${i + 1}: the escape ${all} is not undone here`);
+        return all;
+      });
     })
     .map((l) => `${l}\n`)
     .join('');
+}
+
+/**
+ * Roche's manuals print each space of an example as `·` so that blanks can be
+ * counted; the checksums of those examples add up over spaces. With
+ * `middle-dot-for-space` every `·` becomes the space it stands for.
+ */
+function middleDots(text: string, artefacts: Artefact[], fail: Fail): string {
+  if (!has(artefacts, 'middle-dot-for-space')) return text;
+  if (!text.includes('\u00b7')) fail('expected the manual\'s blanks written as \u00b7');
+  return text.replace(/\u00b7/g, ' ');
 }
 
 /**
