@@ -8,16 +8,12 @@ import assert from 'node:assert/strict';
 import { GENERIC_LIS2A2, getProfile } from '../../lib/astm/dialects';
 import { toLabEvents } from '../../lib/astm/lab';
 import { fixtureText, loadFixture } from '../support/fixtures';
-import { fixtureMessagesDecoded } from '../support/lab-fixture';
+import { onlyMessage } from '../support/lab-fixture';
 
 const FILE = 'abbott-architect-query-strings.txt';
 const SITE = 'Europe/Berlin';
 
-function queryMessage() {
-  const messages = fixtureMessagesDecoded(FILE);
-  assert.equal(messages.length, 1);
-  return messages[0]!;
-}
+const queryMessage = () => onlyMessage(FILE);
 
 describe('Abbott ARCHITECT host query', () => {
   it('reads the three string literals back into the records, each checksum as the analyzer sent it', () => {

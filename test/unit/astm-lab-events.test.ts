@@ -59,6 +59,7 @@ const PROFILE_OF: Readonly<Record<string, string>> = {
   'quidel-sofia2-result-monitor-log.txt': 'quidel-sofia',
   'roche-c111-result.txt': 'roche-cobas-c111',
   'roche-cobas-u411-result-manual.txt': 'roche-cobas-u411',
+  'roche-urisys1100-result-manual.txt': 'roche-urisys1100',
   'roche-c311-result.txt': 'roche-cobas-c311',
   'roche-cobas6000-e601-result-log.txt': 'roche-cobas-6000',
   'roche-e411-order-download-manual.txt': 'roche-cobas-e411-elecsys',

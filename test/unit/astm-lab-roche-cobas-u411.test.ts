@@ -8,16 +8,12 @@ import assert from 'node:assert/strict';
 import { GENERIC_LIS2A2, getProfile } from '../../lib/astm/dialects';
 import { toLabEvents } from '../../lib/astm/lab';
 import { loadFixture, readFrames } from '../support/fixtures';
-import { fixtureMessagesDecoded, onlyResults } from '../support/lab-fixture';
+import { onlyMessage, onlyResults } from '../support/lab-fixture';
 
 const FILE = 'roche-cobas-u411-result-manual.txt';
 const SITE = 'Europe/Berlin';
 
-function message() {
-  const messages = fixtureMessagesDecoded(FILE);
-  assert.equal(messages.length, 1);
-  return messages[0]!;
-}
+const message = () => onlyMessage(FILE);
 
 describe('Roche cobas u 411', () => {
   it('reads the manual\'s example back into seventeen frames, every checksum right once each · is a space', () => {

@@ -31,6 +31,7 @@ import { SYSMEX_UWAM } from './sysmex-uwam';
 import { ROCHE_COBAS_6000 } from './roche-cobas-6000';
 import { QUIDEL_SOFIA } from './quidel-sofia';
 import { ROCHE_COBAS_U411 } from './roche-cobas-u411';
+import { ROCHE_URISYS_1100 } from './roche-urisys1100';
 import type { DialectProfile } from './types';
 import { deepFreeze } from './freeze';
 import { applyOverrides, overridesOf, type SiteDialect, type SiteDialectResult } from './overrides';
@@ -69,6 +70,7 @@ export {
   ROCHE_COBAS_6000,
   QUIDEL_SOFIA,
   ROCHE_COBAS_U411,
+  ROCHE_URISYS_1100,
 };
 
 /** Every profile, the generic one first. Frozen: a profile is shared data, never edited in place. */
@@ -102,6 +104,7 @@ export const PROFILES: readonly DialectProfile[] = deepFreeze([
   ROCHE_COBAS_6000,
   QUIDEL_SOFIA,
   ROCHE_COBAS_U411,
+  ROCHE_URISYS_1100,
 ]);
 
 export function findProfile(id: string): DialectProfile | undefined {
