@@ -94,6 +94,8 @@ describe('HL7 simulator messages, read back by the host', () => {
       assert.deepEqual(o.meaning.order.tests, TESTS);
       assert.equal(o.meaning.order.priority, 'S');
       assert.deepEqual(o.meaning.order.patient, { id: 'P-S9', name: 'Roe, Jane', dateOfBirth: '19800102', sex: 'F' });
+      const dc = readHl7HostMessage(Buffer.from(oml!.text.replace(/\rORC\|NW\|/g, '\rORC|DC|')), profile);
+      assert.deepEqual(dc.meaning, { kind: 'noWork', sampleNumber: 'S9' }, 'LAB27-004: ORC-1 DC, no work for the specimen');
       const nf = readHl7HostMessage(Buffer.from(buildHl7NotFound(profile, 'S9', { now: NOW, timeZone: TZ, controlId: () => '901', query })), profile);
       assert.deepEqual(nf.meaning, { kind: 'queryAnswer', status: 'NF', acknowledges: '12', tag: 'Q12' });
     });
@@ -120,7 +122,7 @@ describe('HL7 simulator messages, read back by the host', () => {
     });
   });
 
-  it('acknowledgements: Mindray ACK^Q03 as in the manual; LAW ACK^O33^ACK with an ERR for AE', () => {
+  it('acknowledgements: Mindray ACK^Q03 as in the manual; LAW ORL^O34 for an OML, with an ERR for AE; ACK^U01^ACK otherwise', () => {
     const mindray = findHl7Profile('mindray-cl-hl7')!;
     // Manual p.1-31 (fixture mindray-cl2000i-ack-q03.txt), our time.
     assert.equal(
@@ -129,10 +131,12 @@ describe('HL7 simulator messages, read back by the host', () => {
     );
     const law = findHl7Profile('ihe-law')!;
     const ae = parseHl7(buildHl7Ack(law, { type: 'OML^O33', controlId: '77', sender: 'Host', code: 'AE', text: 'bad order' }, at('5')));
-    assert.equal(ae.msh.rawField(9), 'ACK^O33^ACK');
+    assert.equal(ae.msh.rawField(9), 'ORL^O34^ORL_O34');
     assert.equal(ae.msh.field(5), 'Host');
     assert.deepEqual([ae.segment('MSA')?.field(1), ae.segment('MSA')?.field(2), ae.segment('ERR')?.field(8)], ['AE', '77', 'bad order']);
-    assert.deepEqual(readHl7HostMessage(Buffer.from(ae.text), law).meaning, { kind: 'ack', code: 'AE', acknowledges: '77', text: 'bad order' });
+    assert.equal(parseHl7(buildHl7Ack(law, { type: 'ESU^U01', controlId: '10', code: 'AA' }, at('6'))).msh.rawField(9), 'ACK^U01^ACK');
+    const hostAe = buildHl7Ack(law, { type: 'OUL^R22', controlId: '78', code: 'AE', text: 'bad result' }, at('7'));
+    assert.deepEqual(readHl7HostMessage(Buffer.from(hostAe), law).meaning, { kind: 'ack', code: 'AE', acknowledges: '78', text: 'bad result' });
   });
 
   it('roche-cobas-pro: ESU^U01 as in the session log, which the host reads as a status message', () => {

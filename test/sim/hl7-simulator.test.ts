@@ -116,7 +116,7 @@ for (const role of ['connects', 'listens'] as const) {
   });
 
   describe(`HL7 simulator as an IHE LAW analyzer (the simulator ${role})`, () => {
-    it('QBP^Q11 -> RSP^K11 + OML^O33, the OML acknowledged ACK^O33^ACK, the RSP not; OUL^R22 decodes exactly', async (t) => {
+    it('QBP^Q11 -> RSP^K11 + OML^O33, the OML acknowledged ORL^O34, the RSP not; OUL^R22 decodes exactly', async (t) => {
       const r = await rig(t, 'ihe-law', { role, orders: [labOrder('140799', TESTS)] });
       const { order } = await r.sim.scan('140799');
       assert.ok(order, r.trace());
@@ -125,7 +125,7 @@ for (const role of ['connects', 'listens'] as const) {
       assert.deepEqual(r.host.sent.map((m) => m.type), ['RSP^K11', 'OML^O33']);
       await waitUntil(() => r.host.acks.length === 1, 'the ACK of the OML', 3000, r.host.trace.bind(r.host));
       assert.deepEqual(r.host.acks.map((a) => [a.code, a.acknowledges]), [['AA', r.host.sent[1]!.controlId]]);
-      assert.match(r.host.frames.find((f) => f.type === 'ACK^O33')!.text, /^MSH\|[^\r]*\|ACK\^O33\^ACK\|/);
+      assert.match(r.host.frames.find((f) => f.type === 'ORL^O34')!.text, /^MSH\|[^\r]*\|ORL\^O34\^ORL_O34\|/);
       const sent = await r.sim.sendResults('140799', order.tests, { order });
       await waitUntil(() => r.host.results.length === TESTS.length, 'the results', 3000, r.host.trace.bind(r.host));
       assert.deepEqual(decoded(r.host), meant('140799', sent.results));
@@ -149,6 +149,19 @@ for (const role of ['connects', 'listens'] as const) {
     });
   });
 }
+
+describe('HL7 simulator, LAW "no work" answer', () => {
+  it('an OML^O33 with ORC-1 DC for the queried specimen is "not found", and acknowledged with ORL^O34', async (t) => {
+    const r = await rig(t, 'ihe-law', { host: { silent: true } });
+    const scan = r.sim.scan('S7');
+    await waitUntil(() => r.host.queries.length === 1, 'the query', 3000, r.host.trace.bind(r.host));
+    const oml = buildHl7Order(r.host.profile, labOrder('S7', ['GLU']), { now: NOW, timeZone: 'Europe/Berlin', controlId: () => 'H9', queried: false });
+    r.host.send(oml.replace(/\rORC\|NW\|/g, '\rORC|DC|'));
+    assert.deepEqual(await scan, { sampleNumber: 'S7', noInformation: true });
+    await waitUntil(() => r.host.acks.length === 1, 'the ORL', 3000, r.host.trace.bind(r.host));
+    assert.deepEqual(r.host.acks.map((a) => [a.code, a.acknowledges]), [['AA', 'H9']]);
+  });
+});
 
 describe('HL7 simulator as a cobas pro', () => {
   it('sends ESU^U01 on connecting; the host acknowledges it', async (t) => {

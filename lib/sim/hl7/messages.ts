@@ -284,8 +284,9 @@ export interface AckInput {
  * `ACK^<event>`, MSH-10 and MSA-2 the acknowledged message's control ID,
  * MSA-3 the text, MSA-6 the status code (p.1-11: 0 accepted; 100-103 AE; 200-207 AR),
  * ERR-1 the same code. Enhanced mode (IHE LAW; the hosts' ACKs in the cobas
- * session logs): `ACK^<event>^ACK`, MSA-1/2, and for an error an ERR segment
- * with ERR-3 (table 0357), ERR-4 severity and ERR-8 the text.
+ * session logs): `ACK^<event>^ACK` (`ORL^O34^ORL_O34` for an OML^O33), MSA-1/2,
+ * and for an error an ERR segment with ERR-3 (table 0357), ERR-4 severity and
+ * ERR-8 the text.
  */
 export function buildHl7Ack(profile: Hl7DialectProfile, ack: AckInput, opts: Hl7WriteOptions): string {
   const event = ack.type.split('^')[1] ?? '';
@@ -298,7 +299,10 @@ export function buildHl7Ack(profile: Hl7DialectProfile, ack: AckInput, opts: Hl7
     head.fields.set(5, '');
     return build([head, seg('MSA', { 1: ack.code, 2: ack.controlId, 3: text, 6: status, 7: '' }), seg('ERR', { 1: status, 2: '' })]);
   }
-  const head = msh(profile, `ACK^${event}`, opts, { structure: 'ACK' });
+  // IHE LAW LAB-28: the Analyzer answers the AWOS broadcast (OML^O33) with ORL^O34^ORL_O34 (the IHE
+  // Gazelle LAW test 30602 lists it among the messages a bi-directional Analyzer sends); its response
+  // group is optional in v2.5.1, so MSH MSA [ERR] is a whole ORL. Everything else gets `ACK^<event>^ACK`.
+  const head = ack.type === 'OML^O33' ? msh(profile, 'ORL^O34', opts, { structure: 'ORL_O34' }) : msh(profile, `ACK^${event}`, opts, { structure: 'ACK' });
   head.fields.set(5, ack.sender ?? '');
   // An ACK is never acknowledged itself.
   head.fields.set(15, 'NE');

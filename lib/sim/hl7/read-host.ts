@@ -28,6 +28,8 @@ export type Hl7HostMessage =
   /** QCK^Q02 / RSP^K11: QAK-2 OK (an order follows) or NF; `acknowledges` is the query's control ID (MSA-2). */
   | { kind: 'queryAnswer'; status: string; acknowledges: string; tag: string }
   | { kind: 'order'; order: Hl7DownloadedOrder }
+  /** IHE LAW LAB-27 (assertion LAB27-004): "no work for that specimen" as an OML^O33 whose ORC-1 is DC. */
+  | { kind: 'noWork'; sampleNumber: string }
   | { kind: 'other'; reason: string };
 
 export interface ReadHostMessage {
@@ -60,7 +62,11 @@ export function readHl7HostMessage(bytes: Buffer, profile: Hl7DialectProfile): R
     return { ...base, meaning: { kind: 'queryAnswer', status: qak?.field(2) ?? '', acknowledges: msa?.field(2) ?? '', tag: qak?.field(1) ?? '' } };
   }
   if (type === 'DSR^Q03' && answer?.form === 'display') return { ...base, meaning: { kind: 'order', order: displayOrder(message, answer, type) } };
-  if (type === 'OML^O33' && answer?.form === 'law') return { ...base, meaning: { kind: 'order', order: lawOrder(message, answer, type) } };
+  if (type === 'OML^O33' && answer?.form === 'law') {
+    const orcs = message.all('ORC');
+    if (orcs.length > 0 && orcs.every((o) => o.field(1) === 'DC')) return { ...base, meaning: { kind: 'noWork', sampleNumber: message.segment('SPM')?.field(2, 1, 1, 1) || message.segment('SAC')?.field(3) || '' } };
+    return { ...base, meaning: { kind: 'order', order: lawOrder(message, answer, type) } };
+  }
   return { ...base, meaning: { kind: 'other', reason: `${type} is not a message the ${profile.id} analyzer takes from the host` } };
 }
 

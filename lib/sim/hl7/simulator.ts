@@ -460,6 +460,7 @@ export class Hl7AnalyzerSimulator extends EventEmitter<Hl7SimulatorEvents> {
       return;
     }
     if (m.kind === 'order') this.onOrder(m.order);
+    if (m.kind === 'noWork') this.onNoWork(m.sampleNumber);
     if (this.misbehaviour.noAck === n) {
       this.emit('misbehaviour', `noAck: ${read.type} ${read.controlId} taken but not acknowledged`);
       return;
@@ -480,6 +481,16 @@ export class Hl7AnalyzerSimulator extends EventEmitter<Hl7SimulatorEvents> {
     this.dropWaiter(w);
     if (status === 'NF') w.resolve({ sampleNumber: w.sample, noInformation: true });
     else w.reject(new SimulatorError(`the host answered the query for ${w.sample} with QAK-2 ${JSON.stringify(status)}`));
+  }
+
+  private onNoWork(sample: string): void {
+    const w = this.waiters.find((x) => x.sample === sample);
+    if (w === undefined) {
+      this.emit('warning', `"no work" (ORC-1 DC) for ${sample || 'an unnamed specimen'} with no query waiting for it`);
+      return;
+    }
+    this.dropWaiter(w);
+    w.resolve({ sampleNumber: w.sample, noInformation: true });
   }
 
   private onOrder(order: Hl7DownloadedOrder): void {

@@ -111,7 +111,8 @@ export class Hl7TestHost {
     const type = messageType(message);
     const controlId = message.msh.field(10);
     this.frames.push({ text: message.text, type, controlId, missingStart });
-    if (message.msh.field(9) === 'ACK') {
+    // The analyzer's acknowledgements: ACK, and LAW's ORL^O34 for an order.
+    if (message.msh.field(9) === 'ACK' || type === 'ORL^O34') {
       const msa = message.segment('MSA');
       this.acks.push({ code: msa?.field(1) ?? '', acknowledges: msa?.field(2) ?? '', text: msa?.field(3) || message.segment('ERR')?.field(8) || '' });
       return;
