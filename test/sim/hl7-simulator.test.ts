@@ -163,6 +163,16 @@ describe('HL7 simulator, LAW "no work" answer', () => {
   });
 });
 
+describe('HL7 simulator, the dialect\'s character set', () => {
+  it('ihe-law (UTF-8): a non-ASCII name in the OML comes back whole in the OUL^R22', async (t) => {
+    const r = await rig(t, 'ihe-law', { orders: [labOrder('S8', ['GLU'], { patient: { ID: 'P8', Name: 'Müller, Jürgen', Sex: 'M' } })] });
+    const { order } = await r.sim.scan('S8');
+    assert.equal(order?.patient?.name, 'Müller, Jürgen');
+    await r.sim.sendResults('S8', order!.tests, { order: order! });
+    assert.match(r.host.of('OUL^R22')[0]!.text, /\rPID\|1\|\|P8\|\|Müller\^Jürgen\|/);
+  });
+});
+
 describe('HL7 simulator as a cobas pro', () => {
   it('sends ESU^U01 on connecting; the host acknowledges it', async (t) => {
     const r = await rig(t, 'roche-cobas-pro');
