@@ -17,6 +17,8 @@ import { carriesResults, messageSender } from '../lib/astm/records/peek';
 import { readNodeSettings } from '../lib/settings/node-settings';
 import { refuseMisconfigured } from './shared/lis-request-node';
 import { runLinkNode, type LinkNodeDef } from './shared/link-node';
+import { readAlarmSettings } from './shared/link-alarms';
+import { installLabRoutes } from './shared/lab-routes';
 import { metricsFor } from './shared/metrics';
 import { StatusReporter } from './shared/status';
 import { ASTM_MESSAGE_TOPIC, ASTM_SEND_TOPIC } from './shared/types';
@@ -39,7 +41,10 @@ export = function register(RED: NodeAPI): void {
     const node = this;
     const status = new StatusReporter(RED, node);
     // LIS1-A's values as defaults; a bad value is refused, not replaced.
-    const { values: numbers, errors } = readNodeSettings('astm-link', def as unknown as Record<string, unknown>);
+    const { values, errors } = readNodeSettings('astm-link', def as unknown as Record<string, unknown>);
+    const { quietMinutes, downMinutes, alarmCheckSeconds, ...numbers } = values;
+    const alarms = readAlarmSettings(RED, def, { quietMinutes, downMinutes, alarmCheckSeconds });
+    errors.push(...alarms.errors);
     if (errors.length > 0) return refuseMisconfigured(RED, node, status, errors);
     const framed = def.framing !== 'unframed';
     const options = { checksums: def.checksums !== false, framePerRecord: def.framePerRecord === true, holdFinalAck: def.journal !== false, ...numbers };
@@ -53,9 +58,10 @@ export = function register(RED: NodeAPI): void {
       about: 'astm',
       // An unframed line has no acknowledgements.
       isNak: framed ? isLoneNak : () => false,
-    });
+    }, alarms.settings);
   }
 
   metricsFor(RED);
+  installLabRoutes(RED);
   RED.nodes.registerType('astm-link', AstmLinkNode as never);
 };

@@ -1,3 +1,4 @@
 /** Raw, optionally redacted trace of the bytes on an analyzer link (see frame-trace.ts for the file format). */
 export { FrameTrace, traceText, type FrameTraceOptions } from './frame-trace';
 export { initialUnitRedaction, initialRecordState, redactRecords, redactUnit, type UnitRedaction, type RecordState } from './redact';
+export { readTrace, traceBytes, lastLines, type TraceEntry } from './trace-read';

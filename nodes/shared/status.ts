@@ -119,5 +119,9 @@ export function shortReason(err: unknown): string {
       return 'held';
     case 'STUCK':
       return 'stuck';
+    case 'LINK_QUIET':
+      return 'quiet';
+    case 'LINK_DOWN':
+      return 'down';
   }
 }

@@ -18,6 +18,8 @@ interface FlowNodeDef {
   type: string;
   wires?: string[][];
   serial?: string;
+  /** tcp in: 'server' (listens) or 'client'. */
+  server?: string;
 }
 
 const TRANSPORTS = new Set(['tcp in', 'serial in', 'serial out', 'serial request']);
@@ -54,6 +56,9 @@ export function watchTransport(RED: NodeAPI, node: Node, outputs: string[] | und
     report(r.session, r.state, r.peer);
   };
   RED.events.on('node-status', onStatus);
+  // A tcp in server says nothing until the first analyzer connects: it listens from the start (a port it could not
+  // bind is tcp in's own error), so a link whose analyzer never connects can still be seen down.
+  if ([...types.values()].some((def) => def.type === 'tcp in' && def.server === 'server')) report(undefined, 'listening');
   // A port that could not open at start reported it before this node listened (and says nothing more).
   for (const def of types.values()) {
     const path = portOf(RED, def);
