@@ -17,6 +17,13 @@ export interface NumericSetting {
   fraction?: boolean;
 }
 
+/** The alarm settings of every analyzer-link node (lib/health/alarms.ts; read by nodes/shared/link-alarms.ts): 0 = no rule. */
+export const ALARM_SETTINGS = {
+  quietMinutes: { min: 0, default: 0, fraction: true },
+  downMinutes: { min: 0, default: 0, fraction: true },
+  alarmCheckSeconds: { min: 1, default: 30 },
+} as const satisfies Record<string, NumericSetting>;
+
 export const NODE_SETTINGS = {
   'lis-config': {
     timeout: { min: 1, default: DEFAULT_TUNING.timeoutMs },
@@ -45,10 +52,7 @@ export const NODE_SETTINGS = {
     busyWaitMs: { min: 0, default: DEFAULT_OPTIONS.busyWaitMs },
     contentionWaitMs: { min: 1, default: DEFAULT_OPTIONS.contentionWaitMs },
     retryDelayMs: { min: 0, default: DEFAULT_OPTIONS.retryDelayMs },
-    // Alarms (lib/health/alarms.ts): 0 = no rule.
-    quietMinutes: { min: 0, default: 0, fraction: true },
-    downMinutes: { min: 0, default: 0, fraction: true },
-    alarmCheckSeconds: { min: 1, default: 30 },
+    ...ALARM_SETTINGS,
   },
 } as const satisfies Record<string, Record<string, NumericSetting>>;
 

@@ -53,7 +53,8 @@ export interface LinkProtocol {
   isNak(bytes: Uint8Array): boolean;
 }
 
-export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: StatusReporter, protocol: LinkProtocol, alarmSettings: LinkAlarmSettings): void {
+/** `alarmSettings`: from readAlarmSettings (link-alarms.ts); none, no alarms. */
+export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: StatusReporter, protocol: LinkProtocol, alarmSettings: LinkAlarmSettings = { rules: {}, checkEveryMs: 30_000 }): void {
   const r = sharedTexts(RED, 'runtime');
   // The link's health (lib/health): counts on the message path, the transport's state from the nodes wired to it.
   const health = boardFor(RED);

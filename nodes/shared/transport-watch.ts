@@ -56,9 +56,12 @@ export function watchTransport(RED: NodeAPI, node: Node, outputs: string[] | und
     report(r.session, r.state, r.peer);
   };
   RED.events.on('node-status', onStatus);
-  // A tcp in server says nothing until the first analyzer connects: it listens from the start (a port it could not
-  // bind is tcp in's own error), so a link whose analyzer never connects can still be seen down.
-  if ([...types.values()].some((def) => def.type === 'tcp in' && def.server === 'server')) report(undefined, 'listening');
+  // tcp in said what it does at the start before this node listened (a client "connecting"), or says nothing until
+  // the first analyzer connects (a server): a server listens from the start (a port it could not bind is tcp in's own
+  // error), a client is disconnected until it connects (always later: connecting is asynchronous). So a link whose
+  // analyzer never connects can still be seen down.
+  const tcp = [...types.values()].find((def) => def.type === 'tcp in');
+  if (tcp) report(undefined, tcp.server === 'server' ? 'listening' : 'disconnected');
   // A port that could not open at start reported it before this node listened (and says nothing more).
   for (const def of types.values()) {
     const path = portOf(RED, def);
