@@ -15,6 +15,7 @@ import { boardFor } from './shared/health';
 import { installHeldRoutes } from './shared/held-routes';
 import { whenJournalOpens } from './shared/journal';
 import { installLabRoutes } from './shared/lab-routes';
+import { installStuckRoutesOnce } from './shared/link-journal';
 import { installRoutesOnce } from './shared/admin';
 
 /** The comms topic the sidebar subscribes to (nodes/lab-sidebar.html). */
@@ -27,6 +28,7 @@ export = function register(RED: NodeAPI): void {
   RED.plugins.registerPlugin('lis-bridge-lab', { type: 'lis-bridge-lab' });
   installLabRoutes(RED);
   installHeldRoutes(RED);
+  installStuckRoutesOnce(RED);
   installRoutesOnce(RED, 'lab-comms', () => publishChanges(RED));
 };
 

@@ -31,7 +31,7 @@ export interface LinkJournal {
  * message to the flow. Every failure reaches the node's status and Catch nodes.
  */
 export function linkJournal(RED: NodeAPI, node: Node, status: StatusReporter, t: Texts, carriesResults: (bytes: Uint8Array) => boolean, passOn: (m: PassedOn) => void): LinkJournal {
-  installRoutesOnce(RED, 'stuck', () => installStuckRoutes(RED));
+  installStuckRoutesOnce(RED);
   const r = sharedTexts(RED, 'runtime');
   const journal = journalFor(RED);
   const store = new LinkStore(
@@ -95,6 +95,11 @@ export function linkJournal(RED: NodeAPI, node: Node, status: StatusReporter, t:
       }
     },
   };
+}
+
+/** Once per editor app: by the first link node with a journal, or by the Lab sidebar plugin at start. */
+export function installStuckRoutesOnce(RED: NodeAPI): void {
+  installRoutesOnce(RED, 'stuck', () => installStuckRoutes(RED));
 }
 
 /**
