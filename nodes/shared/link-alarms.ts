@@ -52,6 +52,7 @@ export function watchAlarms(RED: NodeAPI, node: Node, settings: LinkAlarmSetting
   const r = sharedTexts(RED, 'runtime');
   const t = sharedTexts(RED, 'link');
   const alarms = new LinkAlarms(rules, Date.now());
+  // The site's local time as "2024-05-06 09:30:00" (Sweden's format is ISO's), in the zone the rules are in.
   const time = (ms: number) => new Date(ms).toLocaleString('sv-SE', rules.timeZone === undefined ? {} : { timeZone: rules.timeZone });
   let shown: NodeStatus | undefined;
 

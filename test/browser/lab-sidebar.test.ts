@@ -20,6 +20,7 @@ import { startEditorSession, type EditorSession } from '../support/browser';
 import { freePort } from '../support/ports';
 import { writeJournal } from '../support/journal-file';
 import { AnalyzerSimulator, TcpClientTransport } from '../../lib/sim';
+import { parseSamples, sum } from '../support/prometheus';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const LINKS = '.lis-lab-links .lis-lab-link';
@@ -135,6 +136,11 @@ describe('Lab sidebar', () => {
     // Six seconds without a message from Bench 1: its quiet alarm arrives on its own (comms, no refresh pressed).
     await page.locator(QUIET_BADGE).waitFor({ timeout: 20000 });
     assert.match((await page.locator(QUIET_BADGE).textContent()) ?? '', /^quiet since .+ \(LINK_QUIET\)$/);
+    // The same alarms for the lab's monitoring.
+    const metrics = parseSamples(await (await fetch(`${red!.url}/lis-bridge/metrics`)).text());
+    assert.equal(sum(metrics, 'lisbridge_link_alarm', { link: 'linkA', code: 'LINK_QUIET' }), 1);
+    assert.equal(sum(metrics, 'lisbridge_link_alarm', { link: 'linkB', code: 'LINK_DOWN' }), 1);
+    assert.equal(sum(metrics, 'lisbridge_link_alarm', { link: 'linkB', code: 'LINK_QUIET' }), 0);
 
     // A click on the link shows the last units of its trace, readable.
     await a.click();

@@ -85,6 +85,8 @@ describe(`metrics of an end-to-end run (example ${EXAMPLE})`, () => {
     assert.equal(sum(samples, 'lisbridge_link_state', { ...link(), state: 'connected' }), 1);
     assert.equal(sum(samples, 'lisbridge_link_state', link()), 1, 'one state at a time');
     assert.equal(sum(samples, 'lisbridge_link_connections', link()), 1);
+    assert.equal(find(samples, 'lisbridge_link_alarm', link()).length, 3, 'LINK_QUIET, LINK_DOWN and HELD, each');
+    assert.equal(sum(samples, 'lisbridge_link_alarm', link()), 0, 'no alarm up');
     const last = Math.max(...find(samples, 'lisbridge_link_last_received_timestamp_seconds', link()).map((s) => s.value));
     assert.ok(last >= r.startedAt / 1000 && last <= Date.now() / 1000, `last received ${last}`);
   }));
