@@ -157,7 +157,8 @@ function formatter(timeZone: string | undefined): Intl.DateTimeFormat {
 
 /**
  * An expected-activity rule as a node stores it: minutes (0 or empty: no
- * rule), weekdays as "1,2,3,4,5,6" (0 = Sunday; empty: every day), and the
+ * rule), weekdays as "1,2,3,4,5,6" (0 = Sunday; empty, as in flows from
+ * before the setting: every day; "none": the dialog with every box unticked), and the
  * window as "HH:MM" (empty from: 00:00; empty to: 24:00). Errors name the
  * setting and what to write instead.
  */
@@ -165,8 +166,9 @@ export function parseActivityRule(raw: { minutes: number; days?: unknown; from?:
   const errors: string[] = [];
   if (!(raw.minutes > 0)) return { rule: undefined, errors };
   const daysText = typeof raw.days === 'string' ? raw.days.trim() : '';
-  const days = daysText === '' ? [0, 1, 2, 3, 4, 5, 6] : daysText.split(/\s*,\s*/).map(Number);
-  if (days.some((d) => !Number.isInteger(d) || d < 0 || d > 6)) errors.push(`quietDays must list weekdays as numbers 0 (Sunday) to 6 (Saturday), comma-separated, not ${JSON.stringify(raw.days)}`);
+  const days = daysText === '' ? [0, 1, 2, 3, 4, 5, 6] : daysText === 'none' ? [] : daysText.split(/\s*,\s*/).map(Number);
+  if (daysText === 'none') errors.push('quietDays: no weekday is ticked: tick the days the analyzer works on, or set quietMinutes to 0 for no rule');
+  else if (days.some((d) => !Number.isInteger(d) || d < 0 || d > 6)) errors.push(`quietDays must list weekdays as numbers 0 (Sunday) to 6 (Saturday), comma-separated, not ${JSON.stringify(raw.days)}`);
   const from = clock(raw.from, 0, 'quietFrom', errors);
   const to = clock(raw.to, 1440, 'quietTo', errors);
   if (from !== undefined && to !== undefined && from >= to) errors.push(`quietFrom (${String(raw.from)}) must be before quietTo (${String(raw.to)}): a window across midnight is two rules' worth; use 00:00 to 24:00 for all day`);

@@ -96,6 +96,7 @@ describe('parseActivityRule', () => {
 
   it('names the setting that is wrong', () => {
     assert.match(parseActivityRule({ minutes: 30, days: 'Mon' }).errors[0]!, /^quietDays must list weekdays/);
+    assert.match(parseActivityRule({ minutes: 30, days: 'none' }).errors[0]!, /^quietDays: no weekday is ticked/);
     assert.match(parseActivityRule({ minutes: 30, from: '7h' }).errors[0]!, /^quietFrom must be a time of day as HH:MM/);
     assert.match(parseActivityRule({ minutes: 30, to: '24:30' }).errors[0]!, /^quietTo must be/);
     assert.match(parseActivityRule({ minutes: 30, from: '19:00', to: '07:00' }).errors[0]!, /quietFrom \(19:00\) must be before quietTo/);
