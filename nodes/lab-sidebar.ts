@@ -8,7 +8,7 @@
  * whatever that user's permissions, so the sidebar fetches what changed
  * through the admin routes, which require lis.read (and lis.write to act).
  * Signals are coalesced: at most one every 500 ms (an operator's screen does
- * not need one per message).
+ * not need one per message), and sent only while an editor is connected.
  */
 import type { NodeAPI } from 'node-red';
 import { boardFor } from './shared/health';
@@ -51,6 +51,19 @@ function publishChanges(RED: NodeAPI): void {
     );
     timer.unref();
   };
-  boardFor(RED).onChange(() => changed('links'));
-  whenJournalOpens(RED, (journal) => journal.onChange(() => changed('queues')));
+  // Only while an editor is connected: watching the board keeps its held and stuck counts current, which walks the
+  // journal's memory (at most once a second), a cost not worth paying with nobody looking.
+  const editors = new Set<string>();
+  let unwatch: (() => void) | undefined;
+  RED.events.on('comms:connection-added', (e: { session?: string }) => {
+    editors.add(String(e.session));
+    unwatch ??= boardFor(RED).onChange(() => changed('links'));
+  });
+  RED.events.on('comms:connection-removed', (e: { session?: string }) => {
+    editors.delete(String(e.session));
+    if (editors.size > 0 || !unwatch) return;
+    unwatch();
+    unwatch = undefined;
+  });
+  whenJournalOpens(RED, (journal) => journal.onChange(() => editors.size > 0 && changed('queues')));
 }
