@@ -127,9 +127,10 @@ function installStuckRoutes(RED: NodeAPI): void {
   admin.post(
     '/lis-bridge/stuck/:id/replay',
     RED.auth.needsPermission('lis.write'),
-    withStuck(async (_journal, link, id) => {
+    withStuck(async (journal, link, id, req) => {
       const replay = replayers.get(link);
       if (!replay) throw new Error(`the astm-link node ${link} that received message ${id} is not deployed (or its journal is off)`);
+      await journal.replayAsked(id, adminUser(req));
       await replay(id);
     }),
   );
