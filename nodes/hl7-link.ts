@@ -18,6 +18,7 @@ import { RecentControlIds } from '../lib/hl7/recent-ids';
 import { readNodeSettings } from '../lib/settings/node-settings';
 import { refuseMisconfigured } from './shared/lis-request-node';
 import { runLinkNode, type LinkNodeDef } from './shared/link-node';
+import { readAlarmSettings } from './shared/link-alarms';
 import { StatusReporter } from './shared/status';
 import { HL7_MESSAGE_TOPIC, HL7_SEND_TOPIC, type Msg } from './shared/types';
 
@@ -36,7 +37,10 @@ export = function register(RED: NodeAPI): void {
     RED.nodes.createNode(this, def);
     const node = this;
     const status = new StatusReporter(RED, node);
-    const { values: numbers, errors } = readNodeSettings('hl7-link', def as unknown as Record<string, unknown>);
+    const { values, errors } = readNodeSettings('hl7-link', def as unknown as Record<string, unknown>);
+    const { quietMinutes, downMinutes, alarmCheckSeconds, ...numbers } = values;
+    const alarms = readAlarmSettings(RED, def, { quietMinutes, downMinutes, alarmCheckSeconds });
+    errors.push(...alarms.errors);
     const charset = def.charset ?? 'msh18';
     if (!LINK_CHARSETS.includes(charset)) errors.push(`charset must be one of ${LINK_CHARSETS.join(', ')}, not ${JSON.stringify(charset)}`);
     if (errors.length > 0) return refuseMisconfigured(RED, node, status, errors);
@@ -56,7 +60,7 @@ export = function register(RED: NodeAPI): void {
       sendTopic: HL7_SEND_TOPIC,
       about: 'hl7',
       sendOptions: (msg: Msg) => ((msg.hl7 as { expectAck?: unknown } | undefined)?.expectAck === false ? { expectAck: false } : undefined),
-    });
+    }, alarms.settings);
   }
 
   RED.nodes.registerType('hl7-link', Hl7LinkNode as never);

@@ -42,7 +42,7 @@ function settingsDefaults(table) {
 for (const file of readdirSync(join(root, 'nodes'))) {
   if (!file.endsWith('.html')) continue;
   const type = file.slice(0, -'.html'.length);
-  let html = readFileSync(join(root, 'nodes', file), 'utf8');
+  let html = expandDialogIncludes(file, readFileSync(join(root, 'nodes', file), 'utf8'));
   const table = NODE_SETTINGS[type];
   if (table) {
     if (!html.includes('/*@settings*/ {}')) throw new Error(`nodes/${file}: no /*@settings*/ {} marker for its numeric settings`);
@@ -61,6 +61,24 @@ if (existsSync(join(root, 'nodes', 'locales'))) {
 if (existsSync(join(root, 'icons'))) cpSync(join(root, 'icons'), join(out, 'icons'), { recursive: true });
 // Editor scripts shared by several dialogs, served by an admin route (nodes/shared/dialect-routes.ts).
 if (existsSync(join(root, 'nodes', 'editor'))) cpSync(join(root, 'nodes', 'editor'), join(out, 'editor'), { recursive: true });
+
+/**
+ * Dialogs share rows and the editor code behind them (every analyzer link's
+ * journal, trace and alarm rows, say): each is written once in
+ * nodes/_include/<name> and put in place of `<!-- @include name -->` in a
+ * template, or of the same words as a slash-star comment without spaces in an
+ * editor script, before the settings markers are filled, so a fragment may use
+ * `@@default.key@@` too. Their texts belong in the shared catalog
+ * (lis-config.json), where every node finds them.
+ */
+function expandDialogIncludes(file, html) {
+  return html.replace(/<!-- @include ([\w.-]+) -->|\/\*@include ([\w.-]+)\*\//g, (whole, inTemplate, inScript) => {
+    const path = join(root, 'nodes', '_include', inTemplate ?? inScript);
+    if (!existsSync(path)) throw new Error(`nodes/${file}: ${whole} names no file in nodes/_include`);
+    // The first line takes the marker's indentation.
+    return readFileSync(path, 'utf8').replace(/^\s+/, '').replace(/\n$/, '');
+  });
+}
 
 /**
  * Help texts share passages (what a Catch node receives, say): each is written

@@ -43,7 +43,7 @@ export function installLabRoutes(RED: NodeAPI): void {
     admin.get('/lis-bridge/links/:node/trace', RED.auth.needsPermission('lis.read'), (req: Request, res: Response) => {
       const node = String(req.params.node);
       const source = traces.get(node);
-      if (!source) return answerError(res, 404, `no trace of link ${node}: the link is not deployed, or its trace is off (turn on "Trace every frame" in its settings)`);
+      if (!source) return answerError(res, 404, `no trace of link ${node}: the link is not deployed, or its trace is off (turn on "Trace everything read and written" in its settings)`);
       const asked = Number(req.query.lines ?? 60);
       const lines = Number.isInteger(asked) && asked > 0 ? Math.min(asked, MAX_LINES) : 60;
       lastLines(source.file, lines)

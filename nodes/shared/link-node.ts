@@ -62,8 +62,8 @@ export interface LinkProtocol {
   readCapture(text: string): CaptureRead;
 }
 
-/** `alarmSettings`: from readAlarmSettings (link-alarms.ts); none, no alarms. */
-export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: StatusReporter, protocol: LinkProtocol, alarmSettings: LinkAlarmSettings = { rules: {}, checkEveryMs: 30_000 }): void {
+/** `alarmSettings`: from readAlarmSettings (link-alarms.ts), required so that no link is left without its alarms. */
+export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: StatusReporter, protocol: LinkProtocol, alarmSettings: LinkAlarmSettings): void {
   const r = sharedTexts(RED, 'runtime');
   // The link's health (lib/health): counts on the message path, the transport's state from the nodes wired to it.
   const health = boardFor(RED);

@@ -1,6 +1,6 @@
 /**
- * Link alarms in a real Node-RED: an astm-link with limits of about a second
- * and a check every second, a Catch node for the alarm and a Status node for
+ * Link alarms in a real Node-RED: an astm-link and an hl7-link with limits of
+ * about a second and a check every second, a Catch node for the alarm and a Status node for
  * the clear, as a flow that notifies someone would wire them. A quiet line
  * (bytes fed to the node) and a TCP server with no analyzer connected (Node-RED's
  * own tcp in, a real loopback client connecting later).
@@ -51,34 +51,42 @@ async function cleared(seen: Array<Record<string, unknown>>): Promise<void> {
   }
 }
 
-describe('link alarms', () => {
-  it('LINK_QUIET: raised once to a Catch node with what to check, shown on the status and the board; cleared by a message (the Status node sees green)', async () => {
-    const flow = [
-      { id: 'link', type: 'astm-link', name: 'bench 3', transport: 'serial', framing: 'unframed', journal: false, trace: false, quietMinutes: LIMIT_MINUTES, quietDays: '', quietFrom: '', quietTo: '', alarmCheckSeconds: '1', wires: [[], ['out'], []] },
-      { id: 'out', type: 'helper' },
-      ...watchers(),
-    ];
-    // The same node set in every load of this file (the helper registers catch and status once per set).
-    await helper.load([tcpNodes, ...nodeModules('astm-link')] as never, flow as never);
-    const caught = collect('caught');
-    const seen = collect('seen');
-    await waitUntil(() => caught.length > 0, 10_000, 'LINK_QUIET');
-    const alarm = caught[0]!;
-    assert.deepEqual(codes(caught), ['LINK_QUIET']);
-    assert.equal(alarm.topic, 'lis:alarm');
-    const payload = alarm.payload as Record<string, unknown>;
-    assert.deepEqual([payload.code, payload.link, payload.name, payload.analyzer], ['LINK_QUIET', 'link', 'bench 3', 'not named yet']);
-    assert.match((alarm.error as { message: string }).message, /^bench 3 \(analyzer not named yet\) has received no message since .+: check that the analyzer is on/);
-    assert.deepEqual(await alarmsShown(), ['LINK_QUIET']);
-    await waitUntil(() => fills(seen).includes('yellow'), 5000, 'the yellow ring');
-    // Two more checks while still quiet: raised once.
-    await sleep(2200);
-    assert.deepEqual(codes(caught), ['LINK_QUIET']);
+/** A line that stays quiet on each link type, and the bytes of a message that ends the silence. */
+const QUIET_LINKS = [
+  { type: 'astm-link', name: 'bench 3', settings: { framing: 'unframed' }, message: 'H|\\^&|||ANALYZER-7\rL|1|N\r' },
+  { type: 'hl7-link', name: 'bench 5', settings: {}, message: '\x0bMSH|^~\\&|ANALYZER-9|LAB|LIS|LAB|20240506093000||OUL^R22^OUL_R22|M1|P|2.5.1\r\x1c\r' },
+];
 
-    helper.getNode('link').receive({ payload: Buffer.from('H|\\^&|||ANALYZER-7\rL|1|N\r', 'latin1') } as never);
-    await cleared(seen);
-    assert.deepEqual(codes(caught), ['LINK_QUIET']);
-  });
+describe('link alarms', () => {
+  for (const quiet of QUIET_LINKS) {
+    it(`${quiet.type} LINK_QUIET: raised once to a Catch node with what to check, shown on the status and the board; cleared by a message (the Status node sees green)`, async () => {
+      const flow = [
+        { id: 'link', type: quiet.type, name: quiet.name, transport: 'serial', ...quiet.settings, journal: false, trace: false, quietMinutes: LIMIT_MINUTES, quietDays: '', quietFrom: '', quietTo: '', alarmCheckSeconds: '1', wires: [[], ['out'], []] },
+        { id: 'out', type: 'helper' },
+        ...watchers(),
+      ];
+      // The same node set in every load of this file (the helper registers catch and status once per set).
+      await helper.load([tcpNodes, ...nodeModules('astm-link', 'hl7-link')] as never, flow as never);
+      const caught = collect('caught');
+      const seen = collect('seen');
+      await waitUntil(() => caught.length > 0, 10_000, 'LINK_QUIET');
+      const alarm = caught[0]!;
+      assert.deepEqual(codes(caught), ['LINK_QUIET']);
+      assert.equal(alarm.topic, 'lis:alarm');
+      const payload = alarm.payload as Record<string, unknown>;
+      assert.deepEqual([payload.code, payload.link, payload.name, payload.analyzer], ['LINK_QUIET', 'link', quiet.name, 'not named yet']);
+      assert.match((alarm.error as { message: string }).message, new RegExp(`^${quiet.name} \\(analyzer not named yet\\) has received no message since .+: check that the analyzer is on`));
+      assert.deepEqual(await alarmsShown(), ['LINK_QUIET']);
+      await waitUntil(() => fills(seen).includes('yellow'), 5000, 'the yellow ring');
+      // Two more checks while still quiet: raised once.
+      await sleep(2200);
+      assert.deepEqual(codes(caught), ['LINK_QUIET']);
+
+      helper.getNode('link').receive({ payload: Buffer.from(quiet.message, 'latin1') } as never);
+      await cleared(seen);
+      assert.deepEqual(codes(caught), ['LINK_QUIET']);
+    });
+  }
 
   it('LINK_DOWN: a TCP server with no analyzer connected past the limit is raised once, and clears when the analyzer connects', async () => {
     const port = await freePort();
@@ -88,7 +96,7 @@ describe('link alarms', () => {
       // The link's health hears tcp in's connections from the runtime's status events: no Status node needed for that.
       ...watchers(),
     ];
-    await helper.load([tcpNodes, ...nodeModules('astm-link')] as never, flow as never);
+    await helper.load([tcpNodes, ...nodeModules('astm-link', 'hl7-link')] as never, flow as never);
     const caught = collect('caught');
     const seen = collect('seen');
     await waitUntil(() => caught.length > 0, 10_000, 'LINK_DOWN');

@@ -7,7 +7,13 @@ import { join } from 'node:path';
 /** This file runs as dist/test/unit/...: the built locales sit in dist/nodes/locales. */
 const LOCALES = join(__dirname, '..', '..', 'nodes', 'locales');
 
-it('fills every shared passage into the built help texts, and ships no _include folder', () => {
+it('fills every shared passage into the built help texts and dialogs, and ships no _include folder', () => {
+  const nodes = join(LOCALES, '..');
+  assert.equal(existsSync(join(nodes, '_include')), false);
+  for (const file of readdirSync(nodes).filter((f) => f.endsWith('.html'))) {
+    const text = readFileSync(join(nodes, file), 'utf8');
+    assert.ok(!text.includes('@include'), `${file} has an include left`);
+  }
   for (const lang of readdirSync(LOCALES)) {
     assert.equal(existsSync(join(LOCALES, lang, '_include')), false);
     for (const file of readdirSync(join(LOCALES, lang)).filter((f) => f.endsWith('.html'))) {
@@ -19,6 +25,12 @@ it('fills every shared passage into the built help texts, and ships no _include 
       const text = readFileSync(join(LOCALES, lang, `${node}.html`), 'utf8');
       assert.match(text, /: error\.code \(string\) : one of the codes below\./, node);
       assert.match(text, /Node-RED rebuilds `msg\.error`/, node);
+    }
+    // Both analyzer links tell their alarms in the same words.
+    for (const node of ['astm-link', 'hl7-link']) {
+      const text = readFileSync(join(LOCALES, lang, `${node}.html`), 'utf8');
+      assert.match(text, /#### Alarms\n\nTwo optional alarms watch the link/, node);
+      assert.match(text, /`LINK_QUIET` \/ `LINK_DOWN`/, node);
     }
   }
 });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import vm from 'node:vm';
-import { NODE_SETTINGS, readNodeSettings, type NumericSetting } from '../../lib/settings/node-settings';
+import { ALARM_SETTINGS, NODE_SETTINGS, readNodeSettings, type NumericSetting } from '../../lib/settings/node-settings';
 import { DEFAULT_OPTIONS } from '../../lib/astm/link/options';
 import { DEFAULT_TUNING } from '../../lib/lis/client';
 
@@ -24,9 +24,9 @@ function registered(type: string): { definition: Definition; html: string } {
     nodes: { registerType: (name: string, def: Definition) => (name === type ? (definition = def) : undefined) },
     _: (key: string, vars: Record<string, unknown>) => `${key} ${JSON.stringify(vars)}`,
   };
-  // Only the script that registers the node: others (a sidebar) need the whole editor.
+  // Only the script that registers the node (registerLink: an analyzer link, nodes/_include/link-dialog.js): others (a sidebar) need the whole editor.
   for (const m of html.matchAll(/<script type="text\/javascript">([\s\S]*?)<\/script>/g)) {
-    if (m[1]!.includes(`registerType('${type}'`)) vm.runInNewContext(m[1]!, { RED });
+    if (m[1]!.includes(`registerType('${type}'`) || m[1]!.includes(`registerLink('${type}'`)) vm.runInNewContext(m[1]!, { RED });
   }
   assert.ok(definition, `${type}.html registers ${type}`);
   return { definition, html };
@@ -46,6 +46,33 @@ describe('node settings', () => {
     assert.equal(readNodeSettings('astm-link', { quietMinutes: '0.02' }).values.quietMinutes, 0.02);
     assert.deepEqual(readNodeSettings('astm-link', { downMinutes: 'an hour' }).errors, ['downMinutes must be a number of at least 0, not "an hour"']);
   });
+
+  // The rows every analyzer link shares (nodes/_include): the same fields, rules and words in both dialogs.
+  const CATALOG = JSON.parse(readFileSync(join(BUILT_NODES, 'locales', 'en-US', 'lis-config.json'), 'utf8')) as { common: Record<string, unknown> };
+  for (const type of ['astm-link', 'hl7-link']) {
+    it(`${type}: the built dialog has the shared link rows, their rules and their texts from the shared catalog`, () => {
+      assert.deepEqual(Object.keys(NODE_SETTINGS[type as 'astm-link']).filter((k) => k in ALARM_SETTINGS), Object.keys(ALARM_SETTINGS));
+      const { definition, html } = registered(type);
+      for (const id of ['name', 'journal', 'trace', 'traceRedact', 'quietMinutes', 'quietDays', 'quietFrom', 'quietTo', 'downMinutes', 'alarmCheckSeconds']) {
+        assert.ok(html.includes(`id="node-input-${id}"`), `${id} row`);
+        assert.ok(definition.defaults[id], `${id} in the dialog's defaults`);
+      }
+      assert.equal(definition.defaults.quietDays!.value, '1,2,3,4,5,6');
+      assert.equal(definition.defaults.quietDays!.validate!('1,2'), true);
+      assert.match(String(definition.defaults.quietDays!.validate!('none')), /^node-red-contrib-lis-bridge\/lis-config:common\.linkDialog\.alarms\.noDays/);
+      assert.equal(definition.defaults.quietFrom!.validate!('07:00'), true);
+      assert.match(String(definition.defaults.quietTo!.validate!('7pm')), /common\.linkDialog\.alarms\.badTime/);
+      const keys = [...html.matchAll(/common\.linkDialog\.([\w.]+)/g)].map((m) => m[1]!).concat(['alarms.day0', 'alarms.noDays', 'alarms.badTime']);
+      assert.ok(keys.length > 10);
+      // registerLink reads these from the link's own catalog.
+      const own = (JSON.parse(readFileSync(join(BUILT_NODES, 'locales', 'en-US', `${type}.json`), 'utf8')) as Record<string, Record<string, Record<string, string>>>)[type]!;
+      assert.deepEqual([typeof own.paletteLabel, typeof own.placeholder?.name, typeof own.inputs?.line, typeof own.outputs?.write, typeof own.outputs?.message, typeof own.outputs?.sent], Array(6).fill('string'));
+      for (const key of keys) {
+        const text = key.split('.').reduce<unknown>((at, part) => (at as Record<string, unknown> | undefined)?.[part], CATALOG.common.linkDialog);
+        assert.equal(typeof text, 'string', `common.linkDialog.${key} in lis-config.json`);
+      }
+    });
+  }
 
   for (const [type, table] of Object.entries(NODE_SETTINGS) as Array<[string, Record<string, NumericSetting>]>) {
     it(`${type}: the built dialog has the table's defaults and ranges, and no placeholder left unfilled`, () => {
