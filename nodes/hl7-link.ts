@@ -12,7 +12,7 @@
  */
 import type { Node, NodeAPI } from 'node-red';
 import { Hl7Link, LINK_CHARSETS, type LinkCharset } from '../lib/hl7/link-machine';
-import { hl7CarriesResults, hl7Sender, isNegativeAck } from '../lib/hl7/peek';
+import { hl7CarriesResults, hl7IsQuery, hl7Sender, isNegativeAck } from '../lib/hl7/peek';
 import { readHl7Capture } from '../lib/hl7/paste';
 import { RecentControlIds } from '../lib/hl7/recent-ids';
 import { readNodeSettings } from '../lib/settings/node-settings';
@@ -52,8 +52,8 @@ export = function register(RED: NodeAPI): void {
       identify: hl7Sender,
       carriesResults: hl7CarriesResults,
       isNak: isNegativeAck,
-      // Every HL7 message is held for the journal by the machine (queries too: their answer is the response, docs/architecture.md).
-      storedBeforeAck: () => true,
+      // As the machine holds them: everything but queries (lib/hl7/link-machine.ts).
+      storedBeforeAck: (bytes) => !hl7IsQuery(bytes),
       readCapture: readHl7Capture,
       framed: 'mllp',
       messageTopic: HL7_MESSAGE_TOPIC,

@@ -243,9 +243,12 @@ export class Hl7Link implements LinkMachine {
     const content = contentHash(bytes);
     if (key !== undefined && this.repeated(key, content, message, now, out)) return;
     const id = `${this.options.messageIdPrefix}-${++this.count}`;
-    out.push({ type: 'message', id, bytes, end: 'frame', held: this.options.holdAck });
+    // A query carries no result to lose and gets no AA (its answer is the response): it does not wait for the
+    // disk, as astm-link's queries do not (docs/design-notes.md, "Queries are not stored before their ACK").
+    const hold = this.options.holdAck && key !== undefined;
+    out.push({ type: 'message', id, bytes, end: 'frame', held: hold });
     const held: Held = { header: message.msh, message, content, copies: 0, ...(key === undefined ? {} : { key }) };
-    if (this.options.holdAck) this.held.set(id, held);
+    if (hold) this.held.set(id, held);
     else this.answer(held, true, now, out);
   }
 

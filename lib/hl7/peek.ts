@@ -4,6 +4,7 @@
  * Mindray CL leaves it, to route downloads by name), and whether it carries
  * results (whose repeat must never be processed twice).
  */
+import { isQuery } from './ack-plan';
 import { parseHl7Bytes } from './message';
 
 /** Message types that carry results: ORU^R01 (v2.3.1 and v2.5.1 ch. 7), OUL^R21 to R24 (LAW's R22; ch. 7). */
@@ -26,6 +27,12 @@ export function hl7CarriesResults(message: Uint8Array): boolean {
   if (!msh || !RESULT_TYPES.has(msh.field(9))) return false;
   const text = Buffer.from(message.buffer, message.byteOffset, message.byteLength).toString('latin1');
   return /[\r\n]OBX./.test(text);
+}
+
+/** Whether a message is a host query (QRY, QBP): the link neither stores it nor holds it for the disk. */
+export function hl7IsQuery(message: Uint8Array): boolean {
+  const msh = header(message);
+  return msh !== undefined && isQuery(msh);
 }
 
 function header(message: Uint8Array) {
