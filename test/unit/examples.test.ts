@@ -30,11 +30,7 @@ describe('example flows', () => {
   it('use every node type of the package, and a comment node explaining the set-up', () => {
     const pkg = JSON.parse(readFileSync(join(DIR, '..', 'package.json'), 'utf8')) as { 'node-red': { nodes: Record<string, string> } };
     const used = new Set(EXAMPLES.flatMap((s) => buildExample(s).map((n) => n.type)));
-    // The HL7 examples (Mindray CL-2000i over HL7, a LAW analyzer) come with the HL7 simulator (issue 14, stage 4);
-    // until then these two node types wait, and the list must empty once they have examples.
-    const awaitingExample = new Set(['hl7-link', 'hl7-message']);
-    for (const type of Object.keys(pkg['node-red'].nodes)) assert.ok(used.has(type) || awaitingExample.has(type), type);
-    for (const type of awaitingExample) assert.ok(!used.has(type), `${type} has an example now: take it off the list`);
+    for (const type of Object.keys(pkg['node-red'].nodes)) assert.ok(used.has(type), type);
     for (const spec of EXAMPLES) assert.ok(buildExample(spec).some((n) => n.type === 'comment' && String(n.info).includes('Test codes')));
   });
 });
