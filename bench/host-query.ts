@@ -11,15 +11,23 @@
  * first byte of the order download (t_first, when the simulator's transport
  * reads it). Overhead = t_first - t_scan - (time the stand-in spent answering).
  *
+ * The HL7 path, in the same Node-RED: the Mindray CL-2000i HL7 example as
+ * shipped, Node-RED again a TCP client, of bench/hl7-analyzer.ts. Per query:
+ * the QRY^Q02 written (t_scan), hl7-link journals it, hl7-message reads it,
+ * lis-get-order asks the stand-in, test-mapper maps the order, hl7-message
+ * writes QCK^Q02 + DSR^Q03: the first byte of the QCK (its VT) read is
+ * t_first. Same overhead formula.
+ *
  * Core http request path: "<sample>\n" written to the trigger port (t0), the
  * reply read (t1). Overhead = t1 - t0 - (time the stand-in spent answering).
  */
 import net from 'node:net';
 import { ACK, ENQ, EOT, STX } from '../lib/astm/control';
 import { AnalyzerSimulator, TcpServerTransport } from '../lib/sim';
-import { httpRequestTab, tcpClientExampleFlow } from './flows';
+import { httpRequestTab, hl7ExampleFlow, tcpClientExampleFlow } from './flows';
+import { Hl7QueryAnalyzer } from './hl7-analyzer';
 import type { AnsweredRequest } from '../test/support/lis-stub';
-import { benchLisEnv, sampleOf, startBenchLis } from './lis';
+import { HL7_SAMPLE_PREFIX, benchLisEnv, sampleOf, startBenchLis } from './lis';
 import { freePort, startNodeRed } from './node-red';
 import type { Report } from './report';
 import type { SectionRun } from './serial';
@@ -92,13 +100,16 @@ export async function benchHostQuery(report: Report, queries: number, profile: b
     if (r.path === '/api/orders') orders.set(sampleOf(r), r);
   };
   const analyzerPort = await freePort();
+  const hl7Port = await freePort();
   const triggerPort = await freePort();
+  const hl7Analyzer = new Hl7QueryAnalyzer();
+  await hl7Analyzer.listen(hl7Port);
   const tap = new TappedTransport(new TcpServerTransport(analyzerPort));
   const sim = new AnalyzerSimulator({ dialect: 'generic-lis2a2', transport: tap, seed: 'bench', timeZone: 'UTC', queryTimeoutMs: 30_000 });
   await sim.start();
   const red = await startNodeRed({
-    flow: [...tcpClientExampleFlow(await freePort()), ...httpRequestTab()],
-    env: { ...benchLisEnv(lis), ANALYZER_HOST: '127.0.0.1', ANALYZER_TCP_PORT: String(analyzerPort), BENCH_TRIGGER_PORT: String(triggerPort) },
+    flow: [...tcpClientExampleFlow(await freePort()), ...hl7ExampleFlow(await freePort()), ...httpRequestTab()],
+    env: { ...benchLisEnv(lis), ANALYZER_HOST: '127.0.0.1', ANALYZER_TCP_PORT: String(analyzerPort), HL7_ANALYZER_TCP_PORT: String(hl7Port), BENCH_TRIGGER_PORT: String(triggerPort) },
     profile,
   });
   let profiles: string[] = [];
@@ -106,6 +117,7 @@ export async function benchHostQuery(report: Report, queries: number, profile: b
   let trigger: net.Socket | undefined;
   try {
     await timeout(sim.waitConnected(), 20_000, 'Node-RED connecting to the analyzer');
+    await timeout(hl7Analyzer.waitConnected(), 20_000, 'Node-RED connecting to the HL7 analyzer');
 
     // ----- our nodes -----
     log(`4: ${queries} host queries through astm-link, astm-message, lis-get-order, test-mapper (+${WARM_UP} warm-up)`);
@@ -168,6 +180,24 @@ export async function benchHostQuery(report: Report, queries: number, profile: b
     windows.push({ label: 'section 4, our nodes', fromUs, toUs: nowUs() });
     const oursProcess = { nodeRed: redWindow.end(), bench: benchWindow.end(), ...machineLoad() };
 
+    // ----- our nodes, HL7 -----
+    log(`4: ${queries} host queries through hl7-link, hl7-message, lis-get-order, test-mapper (+${WARM_UP} warm-up)`);
+    const hl7: Timing[] = [];
+    let hl7NotFound = 0;
+    fromUs = nowUs();
+    redWindow = new ProcessWindow(red.pid);
+    benchWindow = new ProcessWindow(process.pid);
+    for (let i = 0; i < WARM_UP + queries; i++) {
+      const sample = `${HL7_SAMPLE_PREFIX}${i + 1}`;
+      const scanAt = performance.now();
+      const answer = await timeout(hl7Analyzer.query(sample), 30_000, `HL7 query ${sample}`);
+      if (answer.status !== 'OK') hl7NotFound++;
+      const served = orders.get(sample);
+      if (i >= WARM_UP && served) hl7.push(timingOf(scanAt, answer.firstAt, served));
+    }
+    windows.push({ label: 'section 4, our nodes, HL7', fromUs, toUs: nowUs() });
+    const hl7Process = { nodeRed: redWindow.end(), bench: benchWindow.end(), ...machineLoad() };
+
     // ----- the core http request node -----
     log(`4: ${queries} of the same LIS call through the core http request node (+${WARM_UP} warm-up)`);
     trigger = await connectWithRetry(triggerPort, 10_000);
@@ -201,8 +231,13 @@ export async function benchHostQuery(report: Report, queries: number, profile: b
     report.add({ key: 'hostQuery.ours.p99', section, label: 'same, p99', value: o.overhead.p99, unit: 'ms', goal: { text: '< 2 ms', met: o.overhead.p99 < 2 } });
     report.add({ key: 'hostQuery.core.p50', section, label: 'same LIS call by core http request node, p50', value: c.overhead.p50, unit: 'ms', note: `${c.overhead.n} calls` });
     report.add({ key: 'hostQuery.core.p99', section, label: 'core http request node, p99', value: c.overhead.p99, unit: 'ms' });
+    const h = summaries(hl7);
+    report.add({ key: 'hostQuery.hl7.p50', section, label: 'QRY^Q02 written -> first byte of QCK^Q02 minus LIS time, p50 (our nodes, HL7 example, TCP)', value: h.overhead.p50, unit: 'ms', note: `${h.overhead.n} queries` });
+    report.add({ key: 'hostQuery.hl7.p99', section, label: 'same, HL7, p99', value: h.overhead.p99, unit: 'ms', goal: { text: '< 2 ms', met: h.overhead.p99 < 2 } });
     report.add({ key: 'hostQuery.ratio.p50', section, label: 'ratio ours / core http request, p50', value: o.overhead.p50 / c.overhead.p50, unit: 'x' });
     report.add({ key: 'hostQuery.ratio.p99', section, label: 'ratio ours / core http request, p99', value: o.overhead.p99 / c.overhead.p99, unit: 'x' });
+    report.add({ key: 'hostQuery.hl7Ratio.p50', section, label: 'ratio ours HL7 / core http request, p50', value: h.overhead.p50 / c.overhead.p50, unit: 'x' });
+    report.add({ key: 'hostQuery.hl7Ratio.p99', section, label: 'ratio ours HL7 / core http request, p99', value: h.overhead.p99 / c.overhead.p99, unit: 'x' });
     report.detail('hostQuery', {
       queries,
       warmUp: WARM_UP,
@@ -210,12 +245,16 @@ export async function benchHostQuery(report: Report, queries: number, profile: b
       core: c,
       oursHops: Object.fromEntries(Object.entries(hops).map(([k, v]) => [k, summarize(v)])),
       answeredWithoutOrder: noOrder,
+      hl7: h,
+      hl7AnsweredNotFound: hl7NotFound,
+      hl7Process,
       oursProcess,
       coreProcess,
     });
   } finally {
     trigger?.destroy();
     await sim.stop();
+    await hl7Analyzer.stop();
     profiles = await red.stop();
     await lis.stop();
   }
