@@ -85,6 +85,21 @@ describe('OrderBook', () => {
     assert.deepEqual([...priorities].sort(), ['R', 'S']);
   });
 
+  it('draws from the tests of the longest prefix a sample number has, else from orderableTests', () => {
+    const prefixed = new OrderBook({ catalog, orderableTests: ['T-NA', 'T-K'], orderableByPrefix: { 'HL7-': ['T-TSH', 'T-FT4'], 'HL7-V': ['T-HIV', 'T-HBV'] }, noOrderPattern: /^NOORDER/i });
+    for (let i = 0; i < 20; i++) {
+      const tests = (n: string) => {
+        const found = prefixed.lookup(n, FIXED_NOW);
+        assert.ok(found.found);
+        return found.order.Tests;
+      };
+      assert.deepEqual(tests(`HL7-${i}`), ['T-TSH', 'T-FT4']);
+      assert.deepEqual(tests(`HL7-V${i}`), ['T-HIV', 'T-HBV']);
+      assert.deepEqual(tests(`ION${i}`), ['T-NA', 'T-K']);
+    }
+    assert.throws(() => new OrderBook({ catalog, orderableByPrefix: { X: ['T-NOPE'] }, noOrderPattern: /^NOORDER/i }), /orderableByPrefix\["X"\] names tests that are not in the catalog: T-NOPE/);
+  });
+
   it('never orders PSA for a woman or HCG for a man', () => {
     for (const sample of samples) {
       const found = book().lookup(sample, FIXED_NOW);
