@@ -77,6 +77,18 @@ export function tcpServerExampleFlow(pushPort: number, journal: 'on' | 'off' = '
   return flow;
 }
 
+/** The headers lis-get-order sends with an order request, as function-node code (`sample` in scope). */
+const ORDER_HEADERS = [
+  '{',
+  "  'Content-Type': 'application/json',",
+  "  Accept: 'application/json',",
+  "  'X-Request-ID': RED.util.generateId(),",
+  "  'X-Request-Timestamp': new Date().toISOString(),",
+  "  'X-Expected-Sample': sample,",
+  "  Authorization: 'Bearer ' + env.get('LIS_TOKEN'),",
+  '}',
+].join('\n');
+
 /**
  * Section 4's comparison: the same LIS call made by Node-RED's core
  * `http request` node. A line "<sample>\n" on a TCP connection to
@@ -95,14 +107,7 @@ export function httpRequestTab(): FlowNode[] {
     'const sample = String(msg.payload).trim();',
     'msg.sample = sample;',
     'msg.payload = { SampleNumber: sample };',
-    'msg.headers = {',
-    "  'Content-Type': 'application/json',",
-    "  Accept: 'application/json',",
-    "  'X-Request-ID': RED.util.generateId(),",
-    "  'X-Request-Timestamp': new Date().toISOString(),",
-    "  'X-Expected-Sample': sample,",
-    "  Authorization: 'Bearer ' + env.get('LIS_TOKEN'),",
-    '};',
+    `msg.headers = ${ORDER_HEADERS};`,
     'return msg;',
   ].join('\n');
   return [
@@ -112,5 +117,47 @@ export function httpRequestTab(): FlowNode[] {
     { id: 'bench-http', type: 'http request', name: 'LIS orders', method: 'POST', ret: 'obj', paytoqs: 'ignore', url: '${LIS_ORDERS_URL}', tls: '', persist: true, proxy: '', insecureHTTPParser: false, authType: '', senderr: false, headers: [], ...at(480, 80), wires: [['bench-answer']] },
     { id: 'bench-answer', type: 'change', name: 'answer', rules: [{ t: 'set', p: 'payload', pt: 'msg', to: 'sample', tot: 'msg' }], action: '', property: '', from: '', to: '', reg: false, ...at(660, 80), wires: [['bench-reply']] },
     { id: 'bench-reply', type: 'tcp out', name: 'reply', host: '', port: '', beserver: 'reply', base64: false, end: false, tls: '', ...at(840, 80), wires: [] },
+  ];
+}
+
+/**
+ * Section 4's floor: the round trips of our host query with no more Node-RED
+ * work than they need, made of core nodes. A line client (the bench) writes
+ * ENQ, a query frame and EOT, each after the ACK of the one before, as the
+ * analyzer does; a function node ACKs ENQ and the frame (keeping the sample
+ * the frame names) and, at EOT, makes the same LIS call as httpRequestTab
+ * through the core http request node, whose answer is turned into the first
+ * byte of a download (ENQ) on the same connection. No checksum is checked, no
+ * message decoded, stored or traced, no order mapped or written: what is left
+ * is the reads, writes, hops and HTTP exchange a host query cannot do without.
+ * Its port: BENCH_FLOOR_PORT.
+ */
+export function floorTab(): FlowNode[] {
+  const tab = 'bench-floor-tab';
+  const at = (x: number, y: number) => ({ z: tab, x, y });
+  const link = [
+    'const b = msg.payload;',
+    'const s = msg._session;',
+    'const ack = { payload: Buffer.from([6]), _session: s };',
+    'if (b.length === 1 && b[0] === 5) return [ack, null];',
+    'if (b[0] === 2) {',
+    "  const m = /\\rQ\\|1\\|\\^([^|^\\r]*)/.exec(b.toString('latin1'));",
+    "  if (m) context.set('sample', m[1]);",
+    '  return [ack, null];',
+    '}',
+    'if (b.length === 1 && b[0] === 4) {',
+    "  const sample = context.get('sample');",
+    `  return [null, { payload: { SampleNumber: sample }, headers: ${ORDER_HEADERS}, _session: s }];`,
+    '}',
+    'return [null, null];',
+  ].join('\n');
+  const answer = 'return { payload: Buffer.from([5]), _session: msg._session };';
+  return [
+    { id: tab, type: 'tab', label: 'bench: floor', disabled: false, info: '' },
+    { id: 'floor-in', type: 'tcp in', name: 'line', server: 'server', host: '', port: '${BENCH_FLOOR_PORT}', datamode: 'stream', datatype: 'buffer', newline: '', topic: '', trim: false, base64: false, tls: '', ...at(120, 80), wires: [['floor-link']] },
+    { id: 'floor-link', type: 'function', name: 'ACK, LIS call at EOT', func: link, outputs: 2, timeout: 0, noerr: 0, initialize: '', finalize: '', libs: [], ...at(300, 80), wires: [['floor-out'], ['floor-http']] },
+    { id: 'floor-http', type: 'http request', name: 'LIS orders', method: 'POST', ret: 'obj', paytoqs: 'ignore', url: '${LIS_ORDERS_URL}', tls: '', persist: true, proxy: '', insecureHTTPParser: false, authType: '', senderr: false, headers: [], ...at(480, 120), wires: [['floor-answer']] },
+    { id: 'floor-answer', type: 'function', name: 'ENQ', func: answer, outputs: 1, timeout: 0, noerr: 0, initialize: '', finalize: '', libs: [], ...at(660, 120), wires: [['floor-out']] },
+    { id: 'floor-out', type: 'tcp out', name: 'line', host: '', port: '', beserver: 'reply', base64: false, end: false, tls: '', ...at(840, 80), wires: [] },
   ];
 }

@@ -35,6 +35,8 @@ export interface RunningNodeRed {
   profileDir: string | undefined;
   /** Resolves when the output matches. */
   waitForLog(pattern: RegExp, timeoutMs: number): Promise<void>;
+  /** Its last lines of output, for an error that needs them. */
+  tail(lines: number): string;
   /** Stops Node-RED (SIGTERM, so it writes its profile) and returns the .cpuprofile files written. */
   stop(): Promise<string[]>;
 }
@@ -67,6 +69,7 @@ export async function startNodeRed(opts: NodeRedOptions): Promise<RunningNodeRed
     userDir,
     profileDir,
     waitForLog: (pattern, timeoutMs) => red.waitForLog(pattern, timeoutMs),
+    tail: (lines) => red.tail(lines),
     stop: async () => {
       // Longer than the tests allow: writing a large CPU profile takes a while.
       await red.stop(15_000);

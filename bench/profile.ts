@@ -24,6 +24,8 @@ export interface ProfileWindow {
   label: string;
   fromUs: number;
   toUs: number;
+  /** When set, only these stretches between fromUs and toUs count (a measurement taken in rounds, between others). */
+  spans?: Array<{ fromUs: number; toUs: number }>;
 }
 
 /** Now, in the profile's clock. */
@@ -75,6 +77,7 @@ export function summarizeProfile(file: string, window?: ProfileWindow, top = 15)
     const start = at[i]!;
     const end = i + 1 < at.length ? at[i + 1]! : p.endTime;
     if (start < from || start >= to) continue;
+    if (window?.spans && !window.spans.some((s) => start >= s.fromUs && start < s.toUs)) continue;
     const ms = (end - start) / 1000;
     totalMs += ms;
     byNode.set(p.samples[i]!, (byNode.get(p.samples[i]!) ?? 0) + ms);

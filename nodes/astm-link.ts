@@ -13,7 +13,8 @@
 import type { Node, NodeAPI } from 'node-red';
 import { isLoneNak } from '../lib/astm/control';
 import { linkMachine } from '../lib/astm/link-machine';
-import { carriesResults, messageSender } from '../lib/astm/records/peek';
+import { carriesResults, messageSender, onlyQueries } from '../lib/astm/records/peek';
+import { readPaste } from '../lib/astm/paste';
 import { readNodeSettings } from '../lib/settings/node-settings';
 import { refuseMisconfigured } from './shared/lis-request-node';
 import { runLinkNode, type LinkNodeDef } from './shared/link-node';
@@ -45,17 +46,24 @@ export = function register(RED: NodeAPI): void {
     const { values: numbers, errors } = readNodeSettings('astm-link', def as unknown as Record<string, unknown>);
     if (errors.length > 0) return refuseMisconfigured(RED, node, status, errors);
     const framed = def.framing !== 'unframed';
-    const options = { checksums: def.checksums !== false, framePerRecord: def.framePerRecord === true, holdFinalAck: def.journal !== false, ...numbers };
+    // A message of queries only carries no result to lose: it is neither stored nor held for the disk.
+    const storedBeforeAck = (bytes: Uint8Array) => !onlyQueries(bytes);
+    const options = { checksums: def.checksums !== false, framePerRecord: def.framePerRecord === true, holdFinalAck: def.journal !== false, storedBeforeAck, ...numbers };
     runLinkNode(RED, node, def, status, {
       machine: (key) => linkMachine(framed, { ...options, messageIdPrefix: `${node.id}-${key}` }),
       identify: messageSender,
       carriesResults,
+      storedBeforeAck,
       framed,
       messageTopic: ASTM_MESSAGE_TOPIC,
       sendTopic: ASTM_SEND_TOPIC,
       about: 'astm',
       // An unframed line has no acknowledgements.
       isNak: framed ? isLoneNak : () => false,
+      readCapture(text) {
+        const read = readPaste(text);
+        return { messages: read.messages.map((m) => m.bytes), notes: read.notes, problems: read.problems.map((p) => p.message) };
+      },
     });
   }
 

@@ -13,6 +13,7 @@
 import type { Node, NodeAPI } from 'node-red';
 import { Hl7Link, LINK_CHARSETS, type LinkCharset } from '../lib/hl7/link-machine';
 import { hl7CarriesResults, hl7Sender, isNegativeAck } from '../lib/hl7/peek';
+import { readHl7Capture } from '../lib/hl7/paste';
 import { RecentControlIds } from '../lib/hl7/recent-ids';
 import { readNodeSettings } from '../lib/settings/node-settings';
 import { refuseMisconfigured } from './shared/lis-request-node';
@@ -47,6 +48,9 @@ export = function register(RED: NodeAPI): void {
       identify: hl7Sender,
       carriesResults: hl7CarriesResults,
       isNak: isNegativeAck,
+      // Every HL7 message is held for the journal by the machine (queries too: their answer is the response, docs/architecture.md).
+      storedBeforeAck: () => true,
+      readCapture: readHl7Capture,
       framed: 'mllp',
       messageTopic: HL7_MESSAGE_TOPIC,
       sendTopic: HL7_SEND_TOPIC,

@@ -2,13 +2,16 @@
  * lis-send-results: result items to the LIS (spec 4.3), exactly once, through
  * the journal. Failed and uncertain batches are held until an operator resends
  * or discards them: msg.topic "lis:resend" / "lis:discard", or the admin
- * endpoints under /lis-bridge/held.
+ * endpoints under /lis-bridge/held. A batch of an operator's replay
+ * (msg.astm.replay) is sent only as the replay's mode says (lib/replay).
  */
 import { randomUUID } from 'node:crypto';
 import type { Node, NodeAPI } from 'node-red';
 import { resultsFrom } from '../lib/lis/inputs';
 import { LisError, messageOf } from '../lib/errors';
-import type { LisClient } from '../lib/lis/client';
+import { checkResults, type LisClient } from '../lib/lis/client';
+import { resultKey } from '../lib/journal/result-key';
+import { decideReplay, resentCount } from '../lib/replay/decision';
 import type { AttemptHooks } from '../lib/lis/retry';
 import { ResultDelivery } from '../lib/journal/delivery';
 import { batchOrigin, contextOf } from '../lib/journal/held';
@@ -17,6 +20,7 @@ import { lisInfo, refuseMisconfigured, setupLisRequestNode, type LisNodeDef } fr
 import { installHeldRoutes } from './shared/held-routes';
 import { resentMessage, watchHeld } from './shared/held-watch';
 import { StatusReporter, sharedTexts } from './shared/status';
+import { replayOf, type ReplayOf } from './shared/replays';
 import { DISCARD_TOPIC, RESEND_TOPIC, type LisConfigNode, type Msg } from './shared/types';
 
 interface Def extends LisNodeDef {
@@ -50,6 +54,8 @@ export = function register(RED: NodeAPI): void {
         });
         if (msg.topic === RESEND_TOPIC) return resendCommand(d, msg, client, hooks);
         if (msg.topic === DISCARD_TOPIC) return discardCommand(d, msg);
+        const replay = replayOf(msg);
+        if (replay) return replayBatch(d, msg, replay, client, hooks);
         const outcome = await d.send(
           client,
           { ...batchOrigin(msg.journal, node.id, randomUUID), items: resultsFrom(msg.payload), context: contextOf(msg) },
@@ -73,6 +79,26 @@ export = function register(RED: NodeAPI): void {
       const { total, failures } = await d.resendSelected(client, msg.payload, 'message', hooks, ({ answer, batch }) => node.send(resentMessage(batch, answer.body, lisInfo(answer.info)) as never));
       if (failures.length > 0) throw new LisError(r('notResent', { failed: failures.length, total, failures: failures.join('; ') }), { code: 'HELD', errors: failures });
       return { send: null, elapsedMs: Date.now() - started };
+    }
+
+    /**
+     * A result batch of an operator's replay: sent as its mode says
+     * (lib/replay/decision), under a key of the replay's own, and reported.
+     */
+    async function replayBatch(d: ResultDelivery, msg: Msg, { run, mark }: ReplayOf, client: LisClient, hooks: AttemptHooks) {
+      const batch = mark.batch ?? `${mark.message}#?`;
+      const decision = decideReplay(checkResults(resultsFrom(msg.payload)), (item) => d.resultSeen(resultKey(item)), mark.mode);
+      if (decision.send.length === 0) {
+        run.decided(batch, decision, false);
+        return { send: null, elapsedMs: 0 };
+      }
+      const replay = { id: mark.id, mode: mark.mode === 'all' ? ('all' as const) : ('new' as const), resent: resentCount(decision) };
+      const outcome = await d.send(client, { key: `replay:${mark.id}:${batch}`, items: decision.send, context: contextOf(msg), replay }, hooks);
+      run.decided(batch, decision, outcome.kind === 'delivered');
+      if (outcome.kind === 'duplicate') return { send: null, elapsedMs: 0 };
+      msg.payload = outcome.answer.body;
+      msg.lis = { ...lisInfo(outcome.answer.info), batch: outcome.batch.key };
+      return { send: msg, elapsedMs: outcome.answer.info.elapsedMs, warning: outcome.answer.warning };
     }
 
     async function discardCommand(d: ResultDelivery, msg: Msg) {

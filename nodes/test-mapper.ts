@@ -13,6 +13,7 @@ import { detectDirection, orderTestsOf, resultItemsOf, type Direction } from '..
 import { fail } from './shared/lis-request-node';
 import { StatusReporter, sharedTexts } from './shared/status';
 import { registerMappingRoutes } from './shared/mapping-routes';
+import { replayOf } from './shared/replays';
 import type { Done, Msg, Send } from './shared/types';
 
 interface Def extends NodeDef {
@@ -102,6 +103,8 @@ export = function register(RED: NodeAPI): void {
       if (!items) return fail(status, msg, invalidInput('results not mapped', ['msg.payload must be an array of instrument results or { results: [...] }']), done);
       const orderedTests = Array.isArray(msg.orderedTests) ? (msg.orderedTests as string[]) : undefined;
       const mapped = toLisResults(items, rows, { orderedTests });
+      const replay = replayOf(msg);
+      replay?.run.mapped(replay.mark.batch ?? '', mapped.items.length, mapped.rejected);
       let rejectedMsg: Msg | null = null;
       if (mapped.rejected.length > 0) {
         rejectedMsg = RED.util.cloneMessage(msg) as Msg;

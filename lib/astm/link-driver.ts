@@ -33,6 +33,8 @@ export type LinkListener = (action: LinkAction) => void;
 
 export class LinkDriver {
   private timer: NodeJS.Timeout | undefined;
+  /** When the armed timer fires, in this.now()'s clock. */
+  private firesAt = 0;
   private closed = false;
 
   constructor(
@@ -78,8 +80,7 @@ export class LinkDriver {
   /** Stops the timer; the link is not driven any more. */
   close(): void {
     this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.disarm();
   }
 
   private run(actions: LinkAction[]): void {
@@ -91,15 +92,32 @@ export class LinkDriver {
     this.arm();
   }
 
+  /**
+   * Every byte moves the receive deadline later, so a timer made anew for each
+   * would be cleared and made again several times a frame. A timer that fires
+   * no later than the deadline is kept instead: when it fires before the
+   * deadline it is armed again for the rest.
+   */
   private arm(): void {
-    if (this.timer) clearTimeout(this.timer);
+    const deadline = this.closed ? null : this.link.nextDeadline();
+    if (deadline === null) return this.disarm();
+    if (this.timer !== undefined && this.firesAt <= deadline) return;
+    this.disarm();
+    const now = this.now();
+    const wait = Math.max(0, Math.ceil(deadline - now));
+    this.firesAt = now + wait;
+    this.timer = setTimeout(() => this.fire(), wait);
+  }
+
+  private fire(): void {
     this.timer = undefined;
     const deadline = this.link.nextDeadline();
-    if (deadline === null || this.closed) return;
-    const wait = Math.max(0, Math.ceil(deadline - this.now()));
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.run(this.link.tick(this.now()));
-    }, wait);
+    if (deadline !== null && deadline > this.now()) this.arm();
+    else this.run(this.link.tick(this.now()));
+  }
+
+  private disarm(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
   }
 }

@@ -73,6 +73,7 @@ export function buildAck(options: AckOptions): string {
   const raw = (n: number): Hl7FieldValue => (header ? (same ? rawHl7(header.rawField(n)) : header.field(n)) : undefined);
   const trigger = header?.field(9, 1, 2) ?? '';
   const version = header?.field(12) || '2.5.1';
+  const old = beforeV25(version);
   const msh: Hl7SegmentSpec = {
     name: 'MSH',
     fields: {
@@ -81,7 +82,9 @@ export function buildAck(options: AckOptions): string {
       5: raw(3),
       6: raw(4),
       7: hl7Time(options.time),
-      9: trigger === '' ? 'ACK' : ['ACK', trigger, 'ACK'],
+      // MSH-9.3 (message structure) is written from v2.5 on; v2.3.1 analyzers show `ACK^R01` (Mindray CL Host
+      // Interface Manual 1.3.1, test/fixtures/hl7/mindray-cl2000i-ack-r01.txt), and the component is optional there.
+      9: trigger === '' ? 'ACK' : old ? ['ACK', trigger] : ['ACK', trigger, 'ACK'],
       10: options.controlId,
       11: header && header.rawField(11) !== '' ? raw(11) : 'P',
       12: header && header.rawField(12) !== '' ? raw(12) : version,
@@ -89,16 +92,19 @@ export function buildAck(options: AckOptions): string {
       ...(header && header.rawField(18) !== '' ? { 18: raw(18) } : {}),
     },
   };
-  const old = beforeV25(version);
   const msa: Hl7SegmentSpec = {
     name: 'MSA',
-    // MSA-3 (text) exists up to v2.4 and is what v2.3.1 analyzers display; from v2.5 the text is ERR-8.
-    fields: { 1: options.code, 2: header ? raw(10) : '', ...(problem && old ? { 3: problem.text } : {}) },
+    // MSA-3 (text) exists up to v2.4 and is what v2.3.1 analyzers display (the Mindray CL manual's ACK^R01 says
+    // "Message accepted"); from v2.5 the text is ERR-8.
+    fields: { 1: options.code, 2: header ? raw(10) : '', ...(old ? { 3: problem ? problem.text : ACCEPTED[options.code] } : {}) },
   };
   const segments = [msh, msa];
   if (problem) segments.push(old ? errV231(problem) : errV25(problem));
   return buildHl7(segments, { delimiters: d });
 }
+
+/** MSA-3 of an acknowledgement without a problem, before v2.5. */
+const ACCEPTED: Record<AckCode, string> = { AA: 'Message accepted', CA: 'Message accepted', AE: '', AR: '', CE: '', CR: '' };
 
 /** v2.3.1 ERR-1 (CM_ELD): segment ^ sequence ^ field ^ code&text&HL70357. */
 function errV231(p: AckProblem): Hl7SegmentSpec {

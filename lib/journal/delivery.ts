@@ -11,7 +11,7 @@ import type { AttemptHooks } from '../lis/retry';
 import type { ResultItem } from '../lis/schemas';
 import type { BatchOutcome, BatchRecord, ResultJournal } from './journal';
 import { selectKeys } from './held';
-import type { BatchState } from './entries';
+import type { BatchEntry, BatchState } from './entries';
 
 export interface NewBatch {
   key: string;
@@ -21,6 +21,8 @@ export interface NewBatch {
   items: unknown;
   /** What else the flow's message carried (msg.processed for lis-mark-processed ...), JSON-safe. */
   context: Record<string, unknown>;
+  /** Sent by an operator's replay (lib/replay): journaled with the batch. */
+  replay?: BatchEntry['replay'];
 }
 
 export type SendOutcome =
@@ -49,6 +51,7 @@ export class ResultDelivery {
         samples: [...new Set(items.map((i) => i.SampleNumber))],
         body: items,
         msg: batch.context,
+        ...(batch.replay !== undefined ? { replay: batch.replay } : {}),
       });
     } catch (err) {
       throw journalError('results not sent', err);
@@ -100,6 +103,11 @@ export class ResultDelivery {
   /** The age warning was raised for a batch: remembered, so a restart does not raise it again. */
   warned(key: string): Promise<void> {
     return this.journal.warned(key);
+  }
+
+  /** Whether the LIS holds a result already (ResultJournal.resultSeen). */
+  resultSeen(key: string): 'delivered' | 'held' | undefined {
+    return this.journal.resultSeen(key);
   }
 
   held(): BatchRecord[] {

@@ -57,6 +57,12 @@ const BatchSchema = z.object({
   body: z.unknown(),
   /** The rest of the Node-RED message, so a resend after a restart gives the flow what it had. */
   msg: z.record(z.string(), z.unknown()),
+  /**
+   * Sent by an operator's replay (lib/replay): its id, what the operator asked
+   * to send, and how many of the batch's results the LIS held already (resent
+   * on purpose, with mode "all").
+   */
+  replay: z.object({ id: z.string(), mode: z.enum(['new', 'all']), resent: z.number().int().nonnegative() }).optional(),
 });
 
 const BatchUpdateSchema = z.object({

@@ -9,6 +9,7 @@
  * are *held* until an operator resends or discards them.
  */
 import { AppendLog, type AppendObserver } from './append-log';
+import { resultKeysOf } from './result-key';
 import { EntrySchema, type BatchEntry, type BatchState, type ErrorInfo, type Entry } from './entries';
 
 export interface JournalOptions {
@@ -67,6 +68,8 @@ export class ResultJournal {
   private readonly batches = new Map<string, BatchRecord>();
   /** Keys of the held batches: held() runs after every send, and must not walk the whole retention period. */
   private readonly heldKeys = new Set<string>();
+  /** Each result delivered to the LIS (lib/journal/result-key), with the batch that delivered it: what a replay must not send twice. */
+  private readonly deliveredResults = new Map<string, string>();
   private readonly log: AppendLog;
   private readonly now: () => number;
   /** Lines found damaged when the file was read (a torn tail after a crash, or edited by hand). */
@@ -249,6 +252,7 @@ export class ResultJournal {
     b.notSent = outcome.notSent === true;
     // The age warning is raised once per batch: a failed resend (auto-resend retries every
     // few seconds) must not re-arm it, here or, through the line below, after a restart.
+    this.noteDelivered(b);
     forgetContentIfFinal(b);
     this.emitChange();
     await this.append({ e: 'txu', key, at, state, ...(outcome.error ? { error: outcome.error } : {}), ...(outcome.notSent ? { notSent: true } : {}), ...(outcome.by ? { by: outcome.by } : {}), ...(b.warned ? { warned: true } : {}) });
@@ -270,6 +274,18 @@ export class ResultJournal {
       if (node === undefined || b.node === node) out.push(b);
     }
     return out.sort((a, b) => a.at - b.at);
+  }
+
+  /**
+   * Whether the LIS holds a result (lib/journal/result-key): `delivered` by a
+   * delivered batch, `held` in a failed or uncertain batch (it may have it; the
+   * operator decides that batch on its own), undefined when never sent or only
+   * in discarded batches.
+   */
+  resultSeen(key: string): 'delivered' | 'held' | undefined {
+    if (this.deliveredResults.has(key)) return 'delivered';
+    for (const k of this.heldKeys) if (resultKeysOf(this.batches.get(k)?.body).includes(key)) return 'held';
+    return undefined;
   }
 
   // --- upkeep ---
@@ -294,6 +310,7 @@ export class ResultJournal {
     });
     dropMessages.forEach((id) => this.messages.delete(id));
     dropBatches.forEach((key) => this.batches.delete(key));
+    for (const [result, key] of this.deliveredResults) if (dropBatches.has(key)) this.deliveredResults.delete(result);
     this.damagedInFile = false;
     return true;
   }
@@ -322,6 +339,12 @@ export class ResultJournal {
   /** A settled message's bytes leave memory, unless the analyzer may repeat it (rare: crashes and lost ACKs). */
   private releaseIfSettled(m: MessageRecord): void {
     if (isSettled(m) && !m.replayed && !m.unacked && m.repeatOf === undefined) m.data = undefined;
+  }
+
+  /** Read before a delivered batch's content leaves memory. */
+  private noteDelivered(b: BatchRecord): void {
+    if (b.state !== 'delivered') return;
+    for (const key of resultKeysOf(b.body)) this.deliveredResults.set(key, b.key);
   }
 
   private index(b: BatchRecord): void {
@@ -370,6 +393,7 @@ export class ResultJournal {
         b.error = entry.error;
         b.notSent = entry.notSent === true;
         b.warned = entry.warned === true;
+        this.noteDelivered(b);
         forgetContentIfFinal(b);
         break;
       }

@@ -56,6 +56,27 @@ export function requestHeaders(bearerToken: string | undefined, extra: Record<st
   return headers;
 }
 
+/**
+ * The settings every LIS request shares, made once: axios merges a request's
+ * config with its instance's defaults on every call, and the fewer keys both
+ * hold the less that costs (the host-query path makes one request per query).
+ * The default headers are emptied: requestHeaders() sets every header sent.
+ */
+const lisAxios = axios.create({
+  adapter: 'http',
+  maxRedirects: 0,
+  responseType: 'text',
+  // The body is sent as JSON text and read as text: parsed here, where a bad body can be named.
+  transformRequest: [(data: string) => data],
+  transformResponse: [(data: string) => data],
+  validateStatus: () => true,
+  maxBodyLength: Infinity,
+  // Never read proxy settings from the environment for LIS traffic: a proxy
+  // meant for the internet must not see patient data bound for the LIS.
+  proxy: false,
+});
+lisAxios.defaults.headers = {} as typeof lisAxios.defaults.headers;
+
 /** Network error codes after which the request may be sent again (orders and processed only). */
 /** Failures before any byte of the request could reach the LIS. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -68,34 +89,33 @@ export async function postJson(req: PostRequest): Promise<PostResponse> {
   const started = performance.now();
 
   // A deadline for the whole exchange: axios's own `timeout` is a socket idle
-  // timer, which a LIS trickling bytes would never trip.
+  // timer, which a LIS trickling bytes would never trip. The caller's signal
+  // (a stopping node) ends it too: one listener, cheaper than AbortSignal.any
+  // on a path that makes a request per query. Which of the two ended it is
+  // told by the caller's signal (classifyFailure).
   const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), req.timeoutMs);
-  const signal = req.signal ? AbortSignal.any([req.signal, deadline.signal]) : deadline.signal;
+  const stop = () => deadline.abort();
+  const timer = setTimeout(stop, req.timeoutMs);
+  req.signal?.addEventListener('abort', stop, { once: true });
+  if (req.signal?.aborted) stop();
+  const signal = deadline.signal;
 
   let res: AxiosResponse<string>;
   try {
-    res = await axios.request<string>({
-      method: 'POST',
+    res = await lisAxios.request<string>({
+      method: 'post',
       url: req.url,
       data: JSON.stringify(req.body),
       headers,
       signal,
-      maxRedirects: 0,
-      responseType: 'text',
-      transformResponse: [(data: string) => data],
-      validateStatus: () => true,
       maxContentLength: req.maxResponseBytes,
-      maxBodyLength: Infinity,
-      // Never read proxy settings from the environment for LIS traffic: a proxy
-      // meant for the internet must not see patient data bound for the LIS.
-      proxy: false,
       ...(req.httpsAgent ? { httpsAgent: req.httpsAgent } : {}),
     });
   } catch (err) {
     throw classifyFailure(err, { where, requestId, deadlineHit: deadline.signal.aborted, req });
   } finally {
     clearTimeout(timer);
+    req.signal?.removeEventListener('abort', stop);
   }
 
   const elapsedMs = Math.round(performance.now() - started);

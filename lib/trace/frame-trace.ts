@@ -30,7 +30,11 @@
  * The file holds patient data and is written by a RotatingFile
  * (lib/util/rotating-file): owner-only, rotated by size and age, never in the
  * link's way. Lines that cannot be written are counted, and a `!!` line says
- * so once writing works again.
+ * so once writing works again. Lines are written in batches, at most BATCH_MS
+ * after their unit: a host query makes ten units in a few milliseconds, and a
+ * write (and a check that the file was not moved away) per unit cost more CPU
+ * than the rest of the link. A process killed outright loses the lines of its
+ * last BATCH_MS; the trace is never synced, so a power cut loses more anyway.
  */
 import { ACK, CR, ENQ, EOT, ETB, ETX, LF, NAK, STX } from '../astm/control';
 import { type UnitFraming, WireSplitter } from './wire-splitter';
@@ -59,6 +63,11 @@ export interface FrameTraceOptions {
   now?: () => Date;
 }
 
+/** Lines wait this long (ms) to be written together. */
+const BATCH_MS = 20;
+/** Whether the path still names the open file (an outside logrotate, a deleted directory) is checked this often, and on flush. */
+const MOVED_CHECK_MS = 1000;
+
 /** A session not heard from for this long loses its splitter (TCP sessions come and go; the map must not grow). */
 const CHANNEL_IDLE_MS = 10 * 60_000;
 
@@ -72,20 +81,26 @@ const LT = 0x3c;
 
 const hex = (b: number): string => `<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`;
 
+/** How each byte is shown when not as itself: a control byte by name, other non-printable bytes as <0xNN>. */
+const shownTable = (names: ReadonlyMap<number, string>): ReadonlyArray<string | undefined> =>
+  Array.from({ length: 256 }, (_, b) => {
+    const name = names.get(b);
+    return name !== undefined ? `<${name}>` : b < 0x20 || b > 0x7e ? hex(b) : undefined;
+  });
+const SHOWN = shownTable(NAMES);
+const SHOWN_MLLP = shownTable(MLLP_NAMES);
+
 /** Bytes as one line of ASCII that can be read back to the same bytes (see the top comment). */
 export function traceText(bytes: Uint8Array, mllp = false): string {
-  const names = mllp ? MLLP_NAMES : NAMES;
+  const shownAs = mllp ? SHOWN_MLLP : SHOWN;
   const token = mllp ? MLLP_TOKEN : TOKEN;
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   let out = '';
   let plain = 0; // start of the current run of bytes shown as they are (copied in one go: frames can be 26 kB)
   for (let i = 0; i < buf.length; i++) {
     const b = buf[i] as number;
-    let shown: string | undefined;
-    const name = names.get(b);
-    if (name !== undefined) shown = `<${name}>`;
-    else if (b < 0x20 || b > 0x7e) shown = hex(b);
-    else if (b === LT && token.test(buf.toString('latin1', i, i + 6))) shown = hex(b);
+    let shown = shownAs[b];
+    if (shown === undefined && b === LT && token.test(buf.toString('latin1', i, i + 6))) shown = hex(b);
     if (shown === undefined) continue;
     out += buf.toString('latin1', plain, i) + shown;
     plain = i + 1;
@@ -129,6 +144,8 @@ export class FrameTrace {
       lostNote: (count, reason) => `${this.now().toISOString()} !! ${count} trace lines lost: ${reason}\n`,
       onError: options.onError,
       now: this.now,
+      batchMs: BATCH_MS,
+      movedCheckMs: MOVED_CHECK_MS,
     });
     this.file = this.out.file;
     this.lastSweep = this.clock();

@@ -16,13 +16,14 @@ const FS = 0x1c;
 export type UnitFraming = boolean | 'mllp';
 
 export class WireSplitter {
-  private pending: number[] = [];
+  /** The unit being gathered, as copies of the pieces read (a frame comes whole in one read, most often). */
+  private pending: Buffer[] = [];
   private inFrame = false;
   private timer: NodeJS.Timeout | undefined;
 
   /**
    * @param emit receives each unit
-   * @param framed E1381 framing (true), records only (false), or MLLP
+   * @param framed E1381 framing (true) or records only
    * @param idleMs a partial unit is shown anyway after this much silence (a frame that lost its end)
    */
   constructor(
@@ -31,6 +32,7 @@ export class WireSplitter {
     private readonly idleMs = 200,
   ) {}
 
+  /** Runs of bytes between unit boundaries are copied whole: the caller may reuse its buffer. */
   push(chunk: Uint8Array): void {
     if (this.framed === 'mllp') this.pushMllp(chunk);
     else this.pushAstm(chunk);
@@ -39,44 +41,58 @@ export class WireSplitter {
 
   /** A message from VT to FS and the CR after it; bytes outside one as a unit of their own. */
   private pushMllp(chunk: Uint8Array): void {
+    let from = 0; // start of the bytes not yet taken into `pending`
     for (let i = 0; i < chunk.length; i++) {
-      const b = chunk[i] as number;
-      if (b === VT) this.flush();
-      this.pending.push(b);
-      if (b !== FS) continue;
-      if (chunk[i + 1] === CR) this.pending.push(chunk[++i] as number);
-      this.flush();
+      const b = chunk[i]!;
+      if (b === VT) {
+        this.take(chunk, from, (from = i));
+        this.flush();
+      } else if (b === FS) {
+        const end = chunk[i + 1] === CR ? i + 2 : i + 1;
+        this.take(chunk, from, (from = end));
+        this.flush();
+        i = end - 1;
+      }
     }
+    this.take(chunk, from, chunk.length);
   }
 
   private pushAstm(chunk: Uint8Array): void {
-    for (const b of chunk) {
+    let from = 0; // start of the bytes not yet taken into `pending`
+    for (let i = 0; i < chunk.length; i++) {
+      const b = chunk[i]!;
       if (!this.framed) {
-        this.pending.push(b);
-        if (b === CR) this.flush();
+        if (b === CR) {
+          this.take(chunk, from, (from = i + 1));
+          this.flush();
+        }
         continue;
       }
       if (this.inFrame) {
         if (b === STX || b === EOT) {
           // The frame broke off: show what came, then the new unit.
+          this.take(chunk, from, (from = i));
           this.flush();
         } else {
-          this.pending.push(b);
-          if (b === LF) this.flush();
+          if (b === LF) {
+            this.take(chunk, from, (from = i + 1));
+            this.flush();
+          }
           continue;
         }
       }
       if (b === STX) {
+        this.take(chunk, from, (from = i));
         this.flush();
         this.inFrame = true;
-        this.pending.push(b);
       } else if (SINGLE.has(b)) {
+        this.take(chunk, from, i);
+        from = i + 1;
         this.flush();
         this.emit(Buffer.from([b]));
-      } else {
-        this.pending.push(b);
       }
     }
+    this.take(chunk, from, chunk.length);
   }
 
   flush(): void {
@@ -84,16 +100,24 @@ export class WireSplitter {
     this.timer = undefined;
     this.inFrame = false;
     if (this.pending.length === 0) return;
-    const unit = Buffer.from(this.pending);
+    const unit = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
     this.pending = [];
     this.emit(unit);
   }
 
+  private take(chunk: Uint8Array, from: number, to: number): void {
+    if (to > from) this.pending.push(Buffer.from(chunk.subarray(from, to)));
+  }
+
   private arm(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.pending.length === 0) return;
-    this.timer = setTimeout(() => this.flush(), this.idleMs);
-    this.timer.unref();
+    if (this.pending.length === 0) {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = undefined;
+    } else if (this.timer) {
+      this.timer.refresh();
+    } else {
+      this.timer = setTimeout(() => this.flush(), this.idleMs);
+      this.timer.unref();
+    }
   }
 }

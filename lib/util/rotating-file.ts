@@ -11,10 +11,15 @@
  *   take it past maxBytes, and an entry larger than that gets a file of its
  *   own.
  * - append() never throws and never waits for the disk: entries are queued in
- *   memory and appended in order by a single async writer. Entries that
+ *   memory and appended in order by a single async writer, at most `batchMs`
+ *   after they were appended (default 0: at once), so entries that come in
+ *   quick succession share one write. Entries that
  *   cannot be written are dropped and counted, and the count goes into the
  *   file (see lostNote) once writing works again. Failures are reported at
  *   most once a minute.
+ * - Whether the path still names the open file (see reopenIfMoved) is checked
+ *   at most once every `movedCheckMs` (default 0: before every write), and
+ *   always on flush() and close().
  */
 import { promises as fsp } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
@@ -41,6 +46,13 @@ export interface RotatingFileOptions {
   lostNote?: (count: number, reason: string) => string | Uint8Array;
   /** Told when writing or pruning fails, at most once a minute; writing goes on. */
   onError?: (err: Error) => void;
+  /**
+   * Entries wait up to this long (ms) to be written together (default 0). What
+   * is waiting is lost if the process is killed, as anything not yet written is.
+   */
+  batchMs?: number;
+  /** Check that the file was not moved or deleted at most this often (ms; default 0: before every write). */
+  movedCheckMs?: number;
   /** Clock, for tests. */
   now?: () => Date;
 }
@@ -69,6 +81,8 @@ export class RotatingFile {
   private readonly lostNote: ((count: number, reason: string) => string | Uint8Array) | undefined;
   private readonly onError: ((err: Error) => void) | undefined;
   private readonly now: () => Date;
+  private readonly batchMs: number;
+  private readonly movedCheckMs: number;
 
   private queue: Buffer[] = [];
   private queuedBytes = 0;
@@ -89,6 +103,11 @@ export class RotatingFile {
   private running: Promise<void> = Promise.resolve();
   private closed = false;
   private closing: Promise<void> | undefined;
+  /** The timer of a batch waiting to be written (batchMs). */
+  private batchTimer: NodeJS.Timeout | undefined;
+  private checkedAt = -Infinity;
+  /** flush() wants the path checked before its write, whenever it was checked last. */
+  private checkNow = false;
 
   constructor(options: RotatingFileOptions) {
     this.dir = options.dir;
@@ -101,6 +120,8 @@ export class RotatingFile {
     this.lostNote = options.lostNote;
     this.onError = options.onError;
     this.now = options.now ?? (() => new Date());
+    this.batchMs = nonNegative(options.batchMs, 0);
+    this.movedCheckMs = nonNegative(options.movedCheckMs, 0);
     // Open (and prune) now, so old files go even if nothing is ever appended.
     this.kick();
   }
@@ -118,7 +139,8 @@ export class RotatingFile {
     }
     this.queue.push(bytes);
     this.queuedBytes += bytes.length;
-    this.kick();
+    if (this.batchMs === 0) this.kick();
+    else if (this.batchTimer === undefined && !this.busy) this.batchTimer = setTimeout(() => this.kick(), this.batchMs);
   }
 
   /**
@@ -137,6 +159,7 @@ export class RotatingFile {
 
   /** Resolves when everything queued is written (or failed, see onError). */
   async flush(): Promise<void> {
+    this.checkNow = true;
     while (this.busy) await this.running;
     // Try once more even after a failure: the caller wants the entries out now.
     if (this.hasWork()) {
@@ -160,6 +183,8 @@ export class RotatingFile {
   }
 
   private kick(): void {
+    if (this.batchTimer !== undefined) clearTimeout(this.batchTimer);
+    this.batchTimer = undefined;
     if (this.busy) return;
     this.busy = true;
     this.running = this.drain();
@@ -173,7 +198,12 @@ export class RotatingFile {
     let told = 0; // entries that note counts
     try {
       while (this.hasWork()) {
-        await this.reopenIfMoved();
+        const at = this.clock();
+        if (this.checkNow || at - this.checkedAt >= this.movedCheckMs) {
+          this.checkNow = false;
+          this.checkedAt = at;
+          await this.reopenIfMoved();
+        }
         await this.open();
         if (this.clock() - this.lastPrune >= PRUNE_INTERVAL_MS) await this.prune();
         batch = this.queue;
@@ -228,7 +258,9 @@ export class RotatingFile {
         continue;
       }
       const handle = await this.open();
-      await handle.appendFile(count === 1 ? (entries[0] as Buffer) : Buffer.concat(entries.slice(0, count), bytes));
+      const data = count === 1 ? (entries[0] as Buffer) : Buffer.concat(entries.slice(0, count), bytes);
+      // The file is open for appending (O_APPEND): each write lands at its end.
+      for (let done = 0; done < data.length; ) done += (await handle.write(data, done, data.length - done)).bytesWritten;
       this.size += bytes;
       entries.splice(0, count);
     }

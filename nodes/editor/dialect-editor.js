@@ -3,7 +3,8 @@
  * the HL7 message node next): the site's overrides as JSON with the problems
  * of each setting, the base dialect's values, a pasted capture (or a message
  * the deployed link received lately) and the live preview of what the edited
- * dialect makes of it. Served once by the runtime (GET
+ * dialect makes of it; and the capture replayed through the deployed flow
+ * (lis-bridge/links/<id>/replay), its report shown per sample. Served once by the runtime (GET
  * lis-bridge/editor/dialect-editor.js) and mounted by each dialog:
  *
  *   LisBridgeDialectEditor.mount({
@@ -75,6 +76,13 @@
             .css({ width: "100%", "font-family": "monospace", "font-size": "smaller", "white-space": "pre" }).appendTo(root);
         var pasteInfo = $("<div>").addClass("lis-dialect-paste-info").css({ "font-size": "smaller", color: "var(--red-ui-secondary-text-color)" }).appendTo(root);
         var view = $("<div>").addClass("lis-dialect-preview").css({ overflow: "auto" }).appendTo(root);
+
+        // The capture through the deployed flow (POST lis-bridge/links/<id>/replay): a dry run unless sending is chosen and confirmed.
+        var replayRow = $("<div>").css({ "margin-top": "6px" }).attr("title", t("replayHint")).appendTo(root);
+        var replayButton = $('<button type="button" class="red-ui-button red-ui-button-small lis-dialect-replay-run">').text(t("replay")).appendTo(replayRow);
+        var replayMode = $("<select>").addClass("lis-dialect-replay-mode").css({ "margin-left": "4px", width: "auto" }).appendTo(replayRow);
+        ["none", "new", "all"].forEach(function (m) { $("<option>").val(m).text(t("replayMode." + m)).appendTo(replayMode); });
+        var replayView = $("<div>").addClass("lis-dialect-replay-report").css({ overflow: "auto", "font-size": "smaller" }).appendTo(root);
 
         var timer = null;
         var sequence = 0;
@@ -185,6 +193,33 @@
             var m = (recent.data("messages") || [])[Number(recent.val())];
             if (m) { paste.val(m.text); schedule(); }
         });
+
+        replayButton.on("click", function () {
+            var link = links.val();
+            if (!link) { replayView.text(t("replayNoLink")); return; }
+            var mode = replayMode.val();
+            if (mode !== "none" && !window.confirm(t("replayConfirm", { mode: t("replayMode." + mode) }))) { return; }
+            replayView.empty();
+            $.ajax({ url: "lis-bridge/links/" + encodeURIComponent(link) + "/replay", method: "POST", contentType: "application/json", data: JSON.stringify({ text: paste.val(), send: mode }), dataType: "json" })
+                .done(function (report) { renderReplay(report); })
+                .fail(function (xhr) {
+                    var body = xhr.responseJSON || {};
+                    replayView.text([body.message || xhr.statusText].concat(body.errors || []).join(" · "));
+                });
+        });
+
+        /** Per sample what went (or would go) to the LIS, what it has already, what was unmapped; then what stayed aside and what failed. */
+        function renderReplay(r) {
+            var items = function (list) { return list.map(function (i) { return i.TestCode + (i.SubTestCode ? "/" + i.SubTestCode : "") + "=" + i.Result; }).join(", "); };
+            replayView.append(heading(r.settled ? t("replaySettled", { n: r.messages }) : t("replayUnsettled", { n: r.messages, id: r.id })));
+            replayView.append(table("replay", [t("col.sample"), r.mode === "none" ? t("col.wouldSend") : t("col.sent"), t("col.atLis"), t("col.unmapped")], r.samples.map(function (s) {
+                return [s.sampleNumber, items(r.mode === "none" ? s.wouldSend : s.sent), items(s.atLis.concat(s.held)), s.unmapped.map(function (u) { return u.instrumentCode + "=" + u.value; }).join(", ")];
+            })));
+            if (r.unassigned.length) { $("<div>").text(t("replayUnassigned", { n: r.unassigned.length }) + ": " + r.unassigned.map(function (u) { return u.reason; }).join("; ")).appendTo(replayView); }
+            var qc = r.qc.reduce(function (n, q) { return n + q.results; }, 0);
+            if (qc) { $("<div>").text(t("replayQc", { n: qc })).appendTo(replayView); }
+            r.errors.forEach(function (e) { $("<div>").css("color", "var(--red-ui-text-color-error, #c00)").text(t("replayError", { node: e.node, error: e.error })).appendTo(replayView); });
+        }
 
         opts.overrides.on("input change", schedule);
         paste.on("input change", schedule);

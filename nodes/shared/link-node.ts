@@ -21,6 +21,8 @@ import { linkJournal } from './link-journal';
 import { boardFor } from './health';
 import { sharedTexts, type StatusReporter } from './status';
 import { watchTransport } from './transport-watch';
+import { registerReplayInjector, type CaptureRead } from './replays';
+import { installReplayRoutes } from './replay-routes';
 import type { Done, Msg } from './types';
 
 export interface LinkNodeDef extends NodeDef {
@@ -41,6 +43,8 @@ export interface LinkProtocol {
   identify(bytes: Buffer): { text: string; name: string } | undefined;
   /** Whether a message carries results (only those are kept from being processed twice). */
   carriesResults(bytes: Uint8Array): boolean;
+  /** Whether a message is stored in the journal before its final ACK (all but queries only: docs/design-notes.md). */
+  storedBeforeAck(bytes: Uint8Array): boolean;
   /** How the trace cuts and names units: E1381 frames (true), plain records (false), MLLP ('mllp'). */
   framed: UnitFraming;
   /** What goes with a message to send (HL7: msg.hl7.expectAck). */
@@ -52,6 +56,8 @@ export interface LinkProtocol {
   about: string;
   /** Whether bytes written or read are a negative acknowledgement (counted for the link's health; one check per write or read). */
   isNak(bytes: Uint8Array): boolean;
+  /** The messages in captured text (a paste or trace lines), for an operator's replay through the flow. */
+  readCapture(text: string): CaptureRead;
 }
 
 export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: StatusReporter, protocol: LinkProtocol): void {
@@ -70,6 +76,13 @@ export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: 
   const trace = def.trace === false ? undefined : linkTrace(RED, node, { framed: protocol.framed, redact: def.traceRedact === true });
   const emit = (link: Pick<SessionLink, 'tcpSession'> | undefined, bytes: Buffer, about: object): void =>
     node.send([null, withSession({ payload: bytes, topic: protocol.messageTopic, [protocol.about]: { link: node.id, ...about } }, link), null] as never);
+  // An operator's replay (nodes/shared/replay-routes.ts) enters the flow here, past the line and the journal.
+  installReplayRoutes(RED);
+  const stopReplays = registerReplayInjector(node.id, {
+    read: protocol.readCapture,
+    trace: () => trace,
+    inject: (bytes, mark) => emit(undefined, bytes, { replay: mark, receivedAt: new Date().toISOString() }),
+  });
   const journal = def.journal !== false ? linkJournal(RED, node, status, t, protocol.carriesResults, (m) => emit(undefined, m.bytes, m.astm)) : undefined;
 
   const links = new LinkSessions<Msg>(
@@ -89,7 +102,7 @@ export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: 
         const now = Date.now();
         if (sender) health.identified(node.id, sessionOf(link), sender, now);
         health.received(node.id, sessionOf(link), now);
-        if (journal) journal.store.store(link.traceName ?? 'line', link.driver, m, (p) => emit(link, p.bytes, p.astm));
+        if (journal && protocol.storedBeforeAck(m.bytes)) journal.store.store(link.traceName ?? 'line', link.driver, m, (p) => emit(link, p.bytes, p.astm));
         else emit(link, m.bytes, { messageId: m.id, end: m.end, receivedAt: new Date().toISOString() });
       },
       sent(link, msg, id) {
@@ -151,6 +164,7 @@ export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: 
 
   node.on('close', (removed: boolean, done: () => void) => {
     stopWatching();
+    stopReplays();
     health.remove(node.id, removed);
     for (const msg of links.close()) {
       const err = new LisError(r('cancelledSend'), { code: 'CANCELLED' });

@@ -8,6 +8,7 @@ import { LisError, messageOf } from '../../lib/errors';
 import type { CallInfo, LisClient } from '../../lib/lis/client';
 import type { AttemptHooks } from '../../lib/lis/retry';
 import { StatusReporter, sharedTexts } from './status';
+import { replayFailed } from './replays';
 import type { Done, LisConfigNode, Msg, Send } from './types';
 
 export interface LisNodeDef extends NodeDef {
@@ -140,10 +141,12 @@ export function refuseMisconfigured(RED: NodeAPI, node: Node, status: StatusRepo
 /**
  * Reports a failure the way Catch nodes can see it: msg.error set, then
  * done(err), which Node-RED turns into node.error(err, msg) and which keeps
- * the message away from Complete nodes (it did not complete).
+ * the message away from Complete nodes (it did not complete). A replayed
+ * message's failure also goes in its replay's report.
  */
 export function fail(status: StatusReporter, msg: Msg, err: unknown, done: Done): void {
   status.failed(err);
+  replayFailed(msg, status.node, err);
   if (err instanceof LisError) {
     msg.error = err.toMsgError();
     done(err);

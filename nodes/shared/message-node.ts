@@ -14,6 +14,7 @@ import { boardFor } from './health';
 import { fail } from './lis-request-node';
 import { journalFor } from './journal';
 import { sharedTexts, type StatusReporter } from './status';
+import { replayOf, type ReplayOf } from './replays';
 import type { Done, Msg, Send } from './types';
 
 export interface MessageTopics {
@@ -61,14 +62,17 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
     if (!Buffer.isBuffer(msg.payload)) throw invalidInput('not decoded', ['a received message must carry its bytes in msg.payload']);
     const about = (msg[topics.about] ?? {}) as { journalId?: unknown; replay?: unknown; link?: unknown };
     const journalId = typeof about.journalId === 'string' ? about.journalId : undefined;
+    // An operator's replay (nodes/shared/replays.ts) is no traffic of the link: its health does not count it.
+    const replay = replayOf(msg);
     // The link node it came from, for its health: what was asked and what results came.
-    const linkNode = typeof about.link === 'string' ? about.link : undefined;
+    const linkNode = typeof about.link === 'string' && !replay ? about.link : undefined;
     const queriesBefore = conversation.counts.queries;
     const note = (parts: number, samples: string[], why?: string) =>
       journal.then((j) => j.planned(journalId!, parts, why, samples)).catch((err: unknown) => node.warn(r('notNotedTranslated', { id: journalId!, reason: messageOf(err) })));
     let read;
     try {
-      read = host.read(msg.payload, linkOf(msg), now, msg, about.replay === true);
+      // Replayed (after a restart, or by an operator): its queries were answered when it came.
+      read = host.read(msg.payload, linkOf(msg), now, msg, about.replay === true || replay !== undefined);
     } catch (err) {
       if (journalId !== undefined) void note(0, [], `not understood: ${messageOf(err)}`);
       if (linkNode !== undefined) health.error(linkNode, tcpSessionKey(msg._session), now);
@@ -79,21 +83,30 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
       for (const o of read.outputs) if (o.type === 'results') results += o.results.length;
       health.read(linkNode, tcpSessionKey(msg._session), { queries: conversation.counts.queries - queriesBefore, results, dialect: host.id }, now);
     }
-    perform(read.outputs, msg, send, journalId);
+    const batches = perform(read.outputs, msg, send, journalId, replay);
     if (journalId !== undefined) void note(read.parts, read.samples);
+    replay?.run.messageRead(replay.mark.message, batches);
   }
 
-  /** Carries out what the host decided; `msg` is the input being handled (answers held earlier leave on their own). */
-  function perform(outputs: HostOutput<Msg>[], msg: Msg, send: Send, journalId?: string): void {
-    const copy = (extra: Record<string, unknown>): Msg => Object.assign(RED.util.cloneMessage(msg) as Msg, { [topics.about]: { ...(msg[topics.about] as object), dialect: host.id, ...extra } });
-    for (const a of outputs) {
+  /**
+   * Carries out what the host decided; `msg` is the input being handled (answers held earlier leave on their own).
+   * Returns the result batches of a replayed message, each marked with its batch in the replay's mark.
+   */
+  function perform(outputs: HostOutput<Msg>[], msg: Msg, send: Send, journalId?: string, replay?: ReplayOf): string[] {
+    const batches: string[] = [];
+    // The last output made from the input message is that message (most often the only one: a query for one
+    // sample); the others are copies, as Node-RED itself copies a message sent on several wires.
+    const last = lastIndex(outputs, (a) => a.type === 'results' || a.type === 'aside' || ((a.type === 'ask' || a.type === 'unanswerable') && a.context === msg));
+    const from = (i: number, context: Msg): Msg => (i === last ? context : (RED.util.cloneMessage(context) as Msg));
+    const copy = (i: number, extra: Record<string, unknown>): Msg => Object.assign(from(i, msg), { [topics.about]: { ...(msg[topics.about] as object), dialect: host.id, ...extra } });
+    for (const [i, a] of outputs.entries()) {
       const sendFor = 'context' in a && a.context !== msg ? (m: unknown) => node.send(m as never) : send;
       switch (a.type) {
         case 'ask':
-          sendFor([Object.assign(RED.util.cloneMessage(a.context) as Msg, { payload: a.sample.sampleNumber, topic: 'query', [topics.about]: { ...(a.context[topics.about] as object), dialect: host.id, query: a.sample } }), null, null, null]);
+          sendFor([Object.assign(from(i, a.context), { payload: a.sample.sampleNumber, topic: 'query', [topics.about]: { ...(a.context[topics.about] as object), dialect: host.id, query: a.sample } }), null, null, null]);
           break;
         case 'unanswerable':
-          sendFor([null, null, null, Object.assign(RED.util.cloneMessage(a.context) as Msg, { topic: 'query', payload: a.samples })]);
+          sendFor([null, null, null, Object.assign(from(i, a.context), { topic: 'query', payload: a.samples })]);
           break;
         case 'send': {
           // Several messages (HL7's query acknowledgement, then the order) leave one per msg, in order.
@@ -115,15 +128,21 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
         case 'results': {
           results += a.results.length;
           if (a.problems.length > 0) node.warn(r('resultProblems', { problems: a.problems.join('; ') }));
-          const out = Object.assign(copy({ problems: a.problems }), { payload: a.results, topic: 'results' });
+          const out = Object.assign(copy(i, { problems: a.problems }), { payload: a.results, topic: 'results' });
           if (a.orderedTests.length > 0) out.orderedTests = a.orderedTests;
           if (journalId !== undefined) out.journal = { message: journalId, part: a.part };
+          if (replay) {
+            const batch = `${replay.mark.message}#${a.part}`;
+            batches.push(batch);
+            out[topics.about] = { ...(out[topics.about] as object), replay: { ...replay.mark, batch } };
+          }
           send([null, out, null, null]);
           break;
         }
         case 'aside':
           if (a.topic === 'unassigned') node.warn(r('unassigned', { n: a.count, reasons: a.reasons.join('; ') }));
-          send([null, null, null, Object.assign(copy({}), { topic: a.topic, payload: a.payload })]);
+          replay?.run.aside(replay.mark.message, a.topic, a.payload);
+          send([null, null, null, Object.assign(copy(i, {}), { topic: a.topic, payload: a.payload })]);
           break;
       }
     }
@@ -131,6 +150,7 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
     if (timer) clearTimeout(timer);
     const next = conversation.nextDeadline(Date.now());
     timer = next === undefined ? undefined : setTimeout(() => perform(conversation.tick(Date.now()), {} as Msg, () => undefined), Math.max(0, next - Date.now()));
+    return batches;
   }
 
   node.on('close', (_removed: boolean, done: () => void) => {
@@ -138,6 +158,11 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
     conversation.close();
     done();
   });
+}
+
+function lastIndex<T>(items: readonly T[], test: (item: T) => boolean): number {
+  for (let i = items.length - 1; i >= 0; i--) if (test(items[i]!)) return i;
+  return -1;
 }
 
 /** The link a message came over: its TCP session, or the one serial line. */

@@ -16,15 +16,29 @@ export type Texts = (key: string, vars?: Record<string, string | number>) => str
  * translating each time showed as a tenth of Node-RED's CPU at scale (npm run bench).
  */
 export function sharedTexts(RED: NodeAPI, group: 'status' | 'link' | 'message' | 'runtime'): Texts {
-  const templates = new Map<string, string>();
+  const templates = new Map<string, string[]>();
   return (key, vars) => {
-    let template = templates.get(key);
-    if (template === undefined) {
-      template = RED._(`${SHARED_NS}:common.${group}.${key}`);
-      templates.set(key, template);
+    let parts = templates.get(key);
+    if (parts === undefined) {
+      parts = RED._(`${SHARED_NS}:common.${group}.${key}`).split(PLACEHOLDER);
+      templates.set(key, parts);
     }
-    return vars ? template.replace(/__(\w+)__/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole)) : template;
+    return fill(parts, vars);
   };
+}
+
+/** `__name__` in a catalog text; split on it, the names are at the odd places. */
+const PLACEHOLDER = /__(\w+)__/;
+
+/** A template split on its placeholders, filled in: a placeholder without a value stays as written. */
+function fill(parts: readonly string[], vars: Record<string, string | number> | undefined): string {
+  if (parts.length === 1) return parts[0]!;
+  let out = parts[0]!;
+  for (let i = 1; i < parts.length; i += 2) {
+    const name = parts[i]!;
+    out += (vars !== undefined && name in vars ? String(vars[name]) : `__${name}__`) + parts[i + 1]!;
+  }
+  return out;
 }
 
 export class StatusReporter {
@@ -32,7 +46,8 @@ export class StatusReporter {
 
   constructor(
     RED: NodeAPI,
-    private readonly node: Node,
+    /** The node it shows the status of (a failure names it in a replay's report). */
+    readonly node: Node,
   ) {
     this.t = sharedTexts(RED, 'status');
   }

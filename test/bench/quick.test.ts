@@ -143,6 +143,10 @@ describe('profile summary', () => {
       const w = summarizeProfile(file, { label: 'w', fromUs: 3000, toUs: 5000 });
       assert.equal(w.busyMs, 2);
       assert.deepEqual(w.functions.map((f) => [f.fn, f.ms]), [['decode', 1], ['post', 1]]);
+      // A measurement taken in turns: only its spans count.
+      const turns = summarizeProfile(file, { label: 't', fromUs: 2000, toUs: 8000, spans: [{ fromUs: 2000, toUs: 3000 }, { fromUs: 5000, toUs: 6000 }] });
+      assert.equal(turns.totalMs, 2);
+      assert.deepEqual(turns.functions.map((f) => [f.fn, f.ms]), [['decode', 1], ['post', 1]]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -5,7 +5,8 @@
  * capture whose results it leaves unassigned, changes where the sample number
  * and the test code sit, sees the preview turn them into results, and deploys;
  * the same capture sent over TCP through the deployed flow then reaches a
- * loopback LIS as results.
+ * loopback LIS as results. Replayed from the dialog through the deployed
+ * flow, the capture is then reported as at the LIS and not sent again.
  *
  * Keeps a screenshot in test/artifacts/dialect-editor.png; with
  * UPDATE_SCREENSHOTS=1 also in docs/ for the README.
@@ -152,5 +153,32 @@ describe('astm-message dialect section', () => {
       results.map((r) => [r.SampleNumber, r.TestCode, r.Result]),
       [['685', '22.4'], ['687', '15.0'], ['712', '4.1'], ['158', '301'], ['735', '1.6'], ['717', '5.85'], ['690', '34']].map(([code, value]) => [SAMPLE, `L${code}`, value]),
     );
+  });
+
+  it('replays the capture through the deployed flow: a dry run, then "new" (confirmed), sends nothing twice', async () => {
+    await editNode(page, 'am');
+    const editor = '#astm-message-dialect-editor';
+    await page.locator(`${editor} .lis-dialect-paste`).fill(traceText(loadFixture('roche-c311-result.txt').bytes).replace(/<CR>/g, '<CR>\n'));
+    await page.locator(`${editor} .lis-dialect-links`).selectOption('link');
+    await page.locator(`${editor} .lis-dialect-replay-run`).click();
+    await waitForRows('replay', 1);
+    const dry = await rows('replay').first().locator('td').allTextContents();
+    assert.equal(dry[0], SAMPLE);
+    assert.equal(dry[1], '', 'nothing would be sent: the LIS has every result');
+    assert.match(dry[2] ?? '', /L685=22\.4/);
+
+    const confirmed: string[] = [];
+    page.once('dialog', (d) => {
+      confirmed.push(d.message());
+      void d.accept();
+    });
+    await page.locator(`${editor} .lis-dialect-replay-mode`).selectOption('new');
+    await page.locator(`${editor} .lis-dialect-replay-run`).click();
+    await page.locator(`${editor} .lis-dialect-replay th`, { hasText: 'Sent' }).waitFor();
+    assert.equal(confirmed.length, 1, 'sending asks first');
+    assert.equal(await rows('replay').first().locator('td').nth(1).textContent(), '', 'nothing sent: the LIS had it all');
+    assert.equal(stub.to('/results').length, 1, 'the LIS got the results once');
+    await page.locator('#node-dialog-cancel').click();
+    assert.deepEqual(pageErrors, []);
   });
 });

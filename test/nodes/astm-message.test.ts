@@ -64,6 +64,23 @@ describe('astm-message', () => {
     assert.equal((sent[0]!.astm as Record<string, unknown>).link, 'l1', 'the message keeps its link, so it goes back to the analyzer that asked');
   });
 
+  it('gives every output of one message a message of its own: two queries and results, each with its own payload and msg.astm', async () => {
+    await load('generic-lis2a2');
+    const queries = collect('query');
+    const results = collect('results');
+    const text = 'H|\\^&|||A^1|||||LIS||P|LIS2-A2|20261121094500\rQ|1|^Q-1||ALL\rQ|2|^Q-2||ALL\rP|1||P-R1\rO|1|R-1||^^^GLU|R\rR|1|^^^GLU|5.4|mmol/L||N||F\rL|1|N\r';
+    helper.getNode('m').receive({ ...received(text), extra: { kept: true } } as never);
+    await waitUntil(() => queries.length === 2 && results.length === 1);
+    assert.deepEqual(queries.map((q) => q.payload), ['Q-1', 'Q-2']);
+    assert.deepEqual(queries.map((q) => (q.astm as { query: { sampleNumber: string } }).query.sampleNumber), ['Q-1', 'Q-2']);
+    assert.equal(results[0]!.topic, 'results');
+    assert.equal((results[0]!.astm as Record<string, unknown>).query, undefined);
+    const all = [...queries, results[0]!];
+    assert.equal(new Set(all).size, 3);
+    assert.equal(new Set(all.map((m) => m.extra)).size, 3, 'each a copy, nested objects too');
+    assert.ok(all.every((m) => (m.extra as { kept: boolean }).kept && (m.astm as Record<string, unknown>).link === 'l1'));
+  });
+
   it('honours a query cancel: the order that comes back later is refused, not sent', async () => {
     await load('roche-cobas-e411-elecsys');
     const sent = collect('send');

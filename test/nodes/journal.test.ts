@@ -18,6 +18,7 @@ import { readJournalFile, writeJournal } from '../support/journal-file';
 import { LisGate } from '../support/lis-stub';
 import { buildFrames } from '../../lib/astm/link';
 import { closeAllJournals } from '../../lib/journal/registry';
+import { resultMessage } from '../support/result-message';
 
 const ctx = useLisStub();
 
@@ -31,18 +32,6 @@ const MAPPING = [
   { lisTestId: 'T-GLU', lisCode: 'GLU', lisName: 'Glucose', instrumentCode: 'GLU' },
   { lisTestId: 'T-CREA', lisCode: 'CREA', lisName: 'Creatinine', instrumentCode: 'CREA' },
 ];
-
-/** A LIS2-A2 result upload for one sample: two results, so several frames at a small frame size. */
-function resultMessage(sample: string, glucose = '5.4'): string {
-  return (
-    'H|\\^&|||ANALYZER^1|||||LIS||P|LIS2-A2|20261121094500\r' +
-    `P|1||P-${sample}\r` +
-    `O|1|${sample}||^^^GLU\\^^^CREA|R\r` +
-    `R|1|^^^GLU|${glucose}|mmol/L|3.9-6.1|N||F||||20261121094400\r` +
-    'R|2|^^^CREA|88|umol/L|45-90|N||F||||20261121094400\r' +
-    'L|1|N\r'
-  );
-}
 
 /** What lis-send-results posts for resultMessage(sample). */
 function lisItems(sample: string, glucose = '5.4'): unknown[] {
@@ -204,6 +193,22 @@ describe('journal: the final ACK waits for the disk', () => {
     assert.equal(batch.key, `${rx!.id}#0`);
     assert.deepEqual(batch.history, ['sending', 'delivered']);
     assert.deepEqual(ctx.stub.to('/results').map((r) => r.json), [{ results: lisItems('S-ACK') }]);
+  });
+
+  it('ACKs a message of queries only at once and does not store it: it carries no result to lose', async () => {
+    await loadChain();
+    const analyzer = new Analyzer();
+    const queries = collect('hQuery');
+    const query = 'H|\\^&|||ANALYZER^1|||||LIS||P|LIS2-A2|20261121094500\rQ|1|^S-Q1||ALL||||||||O\rL|1|N\r';
+    const replies = await analyzer.send(query);
+    assert.ok(replies.every((r) => r.byte === ACK && r.rxInFile === 0), 'every frame ACKed, nothing in the journal');
+    await waitUntil(() => queries.length === 1, 3000, 'the query on astm-message output 1');
+    assert.equal(queries[0]!.payload, 'S-Q1');
+    assert.equal((queries[0]!.astm as Record<string, unknown>).journalId, undefined);
+    // A result message on the same link is still stored before its final ACK.
+    const results = await analyzer.send(resultMessage('S-Q2'));
+    assert.equal(results.at(-1)!.rxInFile, 1);
+    assert.equal(readJournalFile(journalDir()).messages.size, 1);
   });
 
   it('NAKs the final frame when the journal cannot be opened, reports JOURNAL to Catch, and sends nothing', async (t) => {

@@ -97,4 +97,11 @@ describe('profileProblems', () => {
     assert.throws(() => assertProfile(broken({ queryDeadlineMs: -1 })), DialectProfileError);
     assert.equal(assertProfile(MINDRAY_CL), MINDRAY_CL);
   });
+
+  it('checks a profile that is not frozen every time: it may have changed since', () => {
+    const p: DialectProfile = { ...MINDRAY_CL };
+    assert.equal(assertProfile(p), p);
+    (p as { queryDeadlineMs: number }).queryDeadlineMs = -1;
+    assert.throws(() => assertProfile(p), DialectProfileError);
+  });
 });

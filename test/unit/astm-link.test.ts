@@ -521,6 +521,28 @@ describe('link layer: holdFinalAck', () => {
     assert.deepEqual(writes(link.confirmStored('rx-2', 50)), b(ACK));
   });
 
+  it('ACKs at once a message storedBeforeAck exempts, and holds a frame while any message it completed waits', () => {
+    const query = 'H|\\^&\rQ|1|^S1||ALL\rL|1|N\r';
+    const storedBeforeAck = (bytes: Uint8Array) => !Buffer.from(bytes).toString('latin1').includes('\rQ|');
+    const link = receiving({ holdFinalAck: true, storedBeforeAck });
+    const q = link.receive(frame(1, query), 10);
+    assert.deepEqual(writes(q), b(ACK));
+    assert.deepEqual(ofType(q, 'message').map((m) => [m.bytes.toString('latin1'), m.held]), [[query, false]]);
+    assert.deepEqual(link.awaitingConfirmation, []);
+    const r = link.receive(frame(2, MSG), 20);
+    assert.deepEqual(writes(r), b());
+    assert.deepEqual(ofType(r, 'message').map((m) => m.held), [true]);
+    assert.deepEqual(writes(link.confirmStored('rx-2', 30)), b(ACK));
+
+    // One frame completing a query and a result message: held for the result message alone.
+    const both = receiving({ holdFinalAck: true, storedBeforeAck, terminatorRequired: true });
+    const out = both.receive(frame(1, query + MSG), 10);
+    assert.deepEqual(writes(out), b());
+    assert.deepEqual(ofType(out, 'message').map((m) => [m.id, m.held]), [['rx-1', false], ['rx-2', true]]);
+    assert.deepEqual(both.awaitingConfirmation, ['rx-2']);
+    assert.deepEqual(writes(both.confirmStored('rx-2', 20)), b(ACK));
+  });
+
   it('EOT before confirmation: warned, nothing ACKed later', () => {
     const link = receiving({ holdFinalAck: true });
     link.receive(frame(1, MSG), 10);

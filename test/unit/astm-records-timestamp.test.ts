@@ -85,6 +85,20 @@ describe('formatAstmTimestamp', () => {
     assert.equal(formatAstmTimestamp(new Date('2025-12-31T23:30:00Z'), 'Europe/Berlin'), '20260101003000');
   });
 
+  it('gives each zone and each second its own text, however the calls alternate', () => {
+    const a = new Date('2026-11-21T08:30:15.100Z');
+    const b = new Date('2026-11-21T08:30:15.900Z');
+    const c = new Date('2026-11-21T08:30:16.000Z');
+    for (let round = 0; round < 2; round++) {
+      assert.equal(formatAstmTimestamp(a, 'Europe/Berlin'), '20261121093015');
+      assert.equal(formatAstmTimestamp(a, 'UTC'), '20261121083015');
+      assert.equal(formatAstmTimestamp(b, 'Europe/Berlin'), '20261121093015');
+      assert.equal(formatAstmTimestamp(c, 'Europe/Berlin'), '20261121093016');
+      assert.equal(formatAstmTimestamp(new Date(-1), 'UTC'), '19691231235959');
+      assert.equal(formatAstmTimestamp(new Date(0), 'UTC'), '19700101000000');
+    }
+  });
+
   it('round-trips with parseAstmTimestamp across a year, hour by hour', () => {
     for (const zone of ['Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe']) {
       for (let t = Date.UTC(2026, 0, 1); t < Date.UTC(2027, 0, 1); t += 3_600_000 + 61_000) {

@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadHl7Fixture } from '../support/hl7-fixtures';
 import { HL7_MINDRAY_CL, HL7_IHE_LAW, HL7_PROFILES, HL7_ROCHE_COBAS_PRO, findHl7Profile, profileProblems } from '../../lib/hl7/dialects';
-import { buildHl7NotFound, buildHl7Order, hl7LabEventsOf, splitMessages } from '../../lib/hl7/lab';
+import { buildHl7NotFound, buildHl7Order, hl7Instant, hl7LabEventsOf, splitMessages } from '../../lib/hl7/lab';
 import { parseHl7 } from '../../lib/hl7';
 import type { LabOrder, QueriedSample } from '../../lib/astm/lab/types';
 
@@ -27,7 +27,22 @@ describe('HL7 dialect profiles', () => {
   });
 });
 
+/** The completion time of one cobas pro result whose MSH-7 is `msh7`. */
+function completedWithMsh7(msh7: string, obx19: string): string | undefined {
+  const text = `MSH|^~\\&|cobas pro||Host||${msh7}||OUL^R22^OUL_R22|1|P|2.5.1\rSPM|1|4711&BARCODE\rOBR|1\rOBX|1|NM|20490^20490^99ROC|1|3|mg/L|||||F||||||||${obx19}\r`;
+  const ev = hl7LabEventsOf(Buffer.from(text, 'latin1'), HL7_ROCHE_COBAS_PRO, 'Europe/Berlin')[0]!;
+  return ev.type === 'results' ? ev.results[0]!.completedAt : undefined;
+}
+
 describe('HL7 lab events', () => {
+  it('reads a time without offset in MSH-7\'s offset, else in the site zone; a stated offset wins', () => {
+    const site = 'Europe/Berlin';
+    assert.equal(hl7Instant('20230412112047', site, '+0900'), '2023-04-12T02:20:47.000Z');
+    assert.equal(hl7Instant('20230412112047-0500', site, '+0900'), '2023-04-12T16:20:47.000Z');
+    assert.equal(hl7Instant('20230412112047', site), '2023-04-12T09:20:47.000Z');
+    assert.equal(completedWithMsh7('20230412120000+0900', '20230412112047'), '2023-04-12T02:20:47.000Z');
+    assert.equal(completedWithMsh7('20230412120000', '20230412112047'), '2023-04-12T09:20:47.000Z');
+  });
   it('keeps the URIT UT-5160 histograms aside and counted, out of the results', () => {
     const ev = events('urit-ut5160-oru-r01-manual.txt', 'urit-ut5160');
     const enc = ev.find((e) => e.type === 'encapsulated');

@@ -52,9 +52,28 @@ describe('HL7 link: receiving', () => {
     assert.equal(l.awaitsStored(m.id), true);
     const acks = written(l.confirmStored(m.id, 3));
     assert.equal(acks.length, 1);
-    assert.equal(acks[0], lines('MSH|^~\\&|HOST|HFAC|LAB1|FAC1|20240501102030||ACK^R01^ACK|H1|P|2.3.1', 'MSA|AA|MSG0001'));
+    assert.equal(acks[0], lines('MSH|^~\\&|HOST|HFAC|LAB1|FAC1|20240501102030||ACK^R01|H1|P|2.3.1', 'MSA|AA|MSG0001|Message accepted'));
     assert.equal(l.awaitsStored(m.id), false);
     assert.equal(l.state, 'idle');
+  });
+
+  it("answers the Mindray CL's result as the manual's ACK^R01 does: MSH-9 ACK^R01, MSA AA, its control ID, Message accepted", () => {
+    const l = link({ holdAck: false });
+    const [result] = loadHl7Fixture('mindray-cl2000i-oru-r01-result.txt').messages;
+    const [manual] = loadHl7Fixture('mindray-cl2000i-ack-r01.txt').messages;
+    const [ours] = written(l.receive(frameMllp(result!.bytes), 0));
+    const theirs = parseHl7Bytes(manual!.bytes);
+    const mine = parseHl7(ours!);
+    for (const n of [9, 11, 12]) assert.equal(mine.msh.field(n), theirs.msh.field(n), `MSH-${n}`);
+    assert.equal(mine.msh.rawField(9), 'ACK^R01');
+    for (const n of [1, 2, 3]) assert.equal(mine.segment('MSA')!.field(n), theirs.segment('MSA')!.field(n), `MSA-${n}`);
+  });
+
+  it('writes MSH-9 with its message structure and no MSA-3 from v2.5 on', () => {
+    const l = link({ holdAck: false });
+    const [ack] = written(l.receive(frameMllp(Buffer.from(ORU_25, 'latin1')), 0));
+    assert.equal(parseHl7(ack!).msh.rawField(9), 'ACK^R01^ACK');
+    assert.equal(parseHl7(ack!).segment('MSA')!.rawField(3), '');
   });
 
   it('answers at once when its ACK is not held (journal off)', () => {

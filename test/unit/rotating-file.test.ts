@@ -106,6 +106,35 @@ describe('RotatingFile entries', () => {
   });
 });
 
+describe('RotatingFile batches', () => {
+  it('with batchMs, flush and close write what waits for its batch without waiting for the timer', async (t) => {
+    const dir = await scratch(t);
+    const w = writer(dir, { batchMs: 3_600_000 });
+    w.append('one\n');
+    w.append('two\n');
+    await w.flush();
+    assert.equal(await text(w.file), 'one\ntwo\n');
+    w.append('three\n');
+    await w.close();
+    assert.equal(await text(w.file), 'one\ntwo\nthree\n');
+  });
+
+  it('with movedCheckMs, still follows its path on flush when the file was renamed away or deleted', async (t) => {
+    const dir = await scratch(t);
+    const w = writer(dir, { movedCheckMs: 3_600_000, batchMs: 3_600_000 });
+    w.append('first\n');
+    await w.flush();
+    await rename(w.file, join(dir, 'log.log.1'));
+    w.append('second\n');
+    await w.flush();
+    await rm(w.file);
+    w.append('third\n');
+    await w.close();
+    assert.equal(await text(join(dir, 'log.log.1')), 'first\n');
+    assert.equal(await text(w.file), 'third\n');
+  });
+});
+
 describe('RotatingFile rotation by size', () => {
   it('never takes a file past maxBytes nor splits an entry; rotated names count up within a second', async (t) => {
     const dir = await scratch(t);

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { LINE, SessionBook, type Route } from '../../lib/sessions/session-book';
 import { tcpConnectionEvent, tcpSessionKey } from '../../lib/sessions/tcp-status';
-import { messageSender } from '../../lib/astm/records/peek';
+import { messageSender, onlyQueries } from '../../lib/astm/records/peek';
 import { AstmLink, buildFrame, type LinkAction } from '../../lib/astm/link';
 import { UnframedLink } from '../../lib/astm/unframed-link';
 import { ACK, ENQ } from '../../lib/astm/control';
@@ -165,6 +165,31 @@ describe('messageSender', () => {
     assert.equal(messageSender(msg('H|\\^&\rL|1\r')), undefined);
     assert.equal(messageSender(msg('H|\\^&||| \r')), undefined);
     assert.equal(messageSender(msg('H|AB|||X\r')), undefined);
+  });
+});
+
+describe('onlyQueries', () => {
+  const msg = (text: string) => Buffer.from(text, 'latin1');
+
+  it('is true for Q records with only H, C and L around them, in the delimiters the header declares', () => {
+    assert.equal(onlyQueries(msg('H|\\^&|||LIS\rQ|1|^S1||ALL\rL|1|N\r')), true);
+    assert.equal(onlyQueries(msg('H|\\^&\rQ|1|^S1\rC|1|I|note\rQ|2|^S2\rL|1\r')), true);
+    assert.equal(onlyQueries(msg('H@\\^&\rQ@1@^S1\rL@1')), true);
+  });
+
+  it('is false for anything that may carry data: P, O, R, M, S records, no Q at all, or lines it cannot tell', () => {
+    for (const text of [
+      'H|\\^&\rP|1\rO|1|S1\rR|1|^^^GLU|5\rL|1\r',
+      'H|\\^&\rQ|1|^S1\rR|1|^^^GLU|5\rL|1\r',
+      'H|\\^&\rQ|1|^S1\rM|1|x\rL|1\r',
+      'H|\\^&\rQ|1|^S1\rS|1|x\rL|1\r',
+      'H|\\^&\rQ|1|^S1\rP|1\rL|1\r',
+      'H|\\^&\rL|1\r',
+      'H|\\^&\r\nQ|1|^S1\r\nL|1\r',
+      'H|\\^&\r\rQ|1|^S1\rL|1\r',
+      'Q1|^S1\rL|1\r',
+      '',
+    ]) assert.equal(onlyQueries(msg(text)), false, JSON.stringify(text));
   });
 });
 

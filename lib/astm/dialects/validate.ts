@@ -137,9 +137,18 @@ export function profileIssues(p: DialectProfile): ProfileIssue[] {
   return out;
 }
 
-/** Throws DialectProfileError when the profile is not usable; returns it otherwise. */
+/** Frozen profiles found usable: every query and every result message asks again, and a frozen one cannot have changed. */
+const usable = new WeakSet<DialectProfile>();
+
+/**
+ * Throws DialectProfileError when the profile is not usable; returns it
+ * otherwise. A frozen profile (the shipped ones are frozen to the last field)
+ * is checked once.
+ */
 export function assertProfile(p: DialectProfile): DialectProfile {
+  if (usable.has(p)) return p;
   const problems = profileProblems(p);
   if (problems.length > 0) throw new DialectProfileError(p.id, problems);
+  if (Object.isFrozen(p)) usable.add(p);
   return p;
 }

@@ -247,7 +247,19 @@ function freeText(text: string, layout: OrderLayout): string {
   return out;
 }
 
-/** Profiles are frozen; records get their own copies of template values. */
+/**
+ * Profiles are frozen; records get their own copies of template values. A
+ * template holds ASTM values only (a string, repeats, components), so a copy
+ * two levels deep is whole (structuredClone cost more than the rest of the
+ * record on every order).
+ */
 function copy<T extends object>(template: T): T {
-  return structuredClone(template);
+  const out: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(template)) out[field] = copyValue(value as AstmValue | undefined);
+  return out as T;
+}
+
+function copyValue(value: AstmValue | undefined): AstmValue | undefined {
+  if (!Array.isArray(value)) return value;
+  return value.map((item: string | string[]) => (Array.isArray(item) ? [...item] : item)) as AstmValue;
 }

@@ -12,7 +12,7 @@
  * Data never makes this throw; a broken profile or an unknown time zone does,
  * because those are configuration errors that would affect every message.
  */
-import { encodeRecord, formatAstmTimestamp, repeatsOf, type AstmMessage, type AstmRecord, type Delimiters, type HeaderRecord, type OrderRecord, type PatientRecord } from '../records';
+import { encodeRecord, isKnownTimeZone, repeatsOf, type AstmMessage, type AstmRecord, type Delimiters, type HeaderRecord, type OrderRecord, type PatientRecord } from '../records';
 import { assertProfile, type DialectProfile } from '../dialects';
 import { componentAt, fieldLabel, fieldText, isBlank, locate, sequenceOf } from './fields';
 import { headerIsQc, orderIsQc } from './qc';
@@ -60,9 +60,7 @@ type Target =
 export function toLabEvents(message: AstmMessage, profile: DialectProfile, opts: LabEventOptions): LabEvent[] {
   assertProfile(profile);
   const timeZone = profile.timeZone ?? opts.timeZone;
-  try {
-    formatAstmTimestamp(new Date(0), timeZone);
-  } catch {
+  if (!isKnownTimeZone(timeZone)) {
     throw new RangeError(`unknown time zone ${JSON.stringify(timeZone)} (expected an IANA name such as Europe/Berlin)`);
   }
   const events: LabEvent[] = [];

@@ -81,6 +81,12 @@ export interface AstmLinkOptions {
    * always on disk. LIS1-A lets a receiver take up to 15 s to reply (§6.5.2.5).
    */
   holdFinalAck: boolean;
+  /**
+   * With holdFinalAck, which messages wait to be stored: every one unless this
+   * says otherwise. astm-link exempts messages of queries only, which carry no
+   * result to lose (docs/design-notes.md, "Queries are not stored before their ACK").
+   */
+  storedBeforeAck: (message: Uint8Array) => boolean;
   /** Ids of received messages are `${prefix}-${n}`; give each link a prefix unique to its run. */
   messageIdPrefix: string;
 }
@@ -104,6 +110,7 @@ export const DEFAULT_OPTIONS: Readonly<AstmLinkOptions> = Object.freeze({
   strictFrameNumbers: false,
   terminatorRequired: false,
   holdFinalAck: false,
+  storedBeforeAck: () => true,
   messageIdPrefix: 'rx',
 });
 
@@ -134,6 +141,7 @@ export function resolveOptions(partial: Partial<AstmLinkOptions> = {}): AstmLink
   if (o.frameTextMax > 64_000 - FRAME_OVERHEAD) throw new RangeError(`frameTextMax must be at most ${64_000 - FRAME_OVERHEAD} (LIS1-A §6.3.1)`);
   if (o.maxReceiveFrame <= FRAME_OVERHEAD) throw new RangeError(`maxReceiveFrame must exceed the ${FRAME_OVERHEAD} characters of frame overhead`);
   if (o.role !== 'computer' && o.role !== 'instrument') throw new RangeError(`role must be 'computer' or 'instrument', got ${String(o.role)}`);
+  if (typeof o.storedBeforeAck !== 'function') throw new TypeError('storedBeforeAck must be a function of the message bytes');
   if (o.recordFrameEnd !== 'ETB' && o.recordFrameEnd !== 'ETX') throw new RangeError(`recordFrameEnd must be 'ETB' or 'ETX', got ${String(o.recordFrameEnd)}`);
   return o;
 }

@@ -21,6 +21,8 @@ export interface ReceiverOptions {
   strictFrameNumbers: boolean;
   terminatorRequired: boolean;
   holdFinalAck: boolean;
+  /** With holdFinalAck: whether this message waits to be stored (a frame is held while any message it completed does). */
+  storedBeforeAck: (message: Uint8Array) => boolean;
   /** The sender's reply time-out: an EOT later than this after our last reply follows a sender time-out. */
   replyTimeoutMs: number;
 }
@@ -151,14 +153,14 @@ export class Receiver {
     this.accepted++;
 
     const messages = this.assembler.append(Buffer.from(text), end).filter((bytes) => this.beginsWithHeader(bytes, out));
-    const hold = this.options.holdFinalAck && messages.length > 0;
     const ids: string[] = [];
     for (const bytes of messages) {
       const id = this.nextId();
-      ids.push(id);
-      out.push({ type: 'message', id, bytes, end: 'terminator', held: hold });
+      const held = this.options.holdFinalAck && this.options.storedBeforeAck(bytes);
+      if (held) ids.push(id);
+      out.push({ type: 'message', id, bytes, end: 'terminator', held });
     }
-    if (hold) {
+    if (ids.length > 0) {
       this.hold = { ids: new Set(ids), before, body };
       return 'held';
     }

@@ -6,7 +6,9 @@
  *   fill with `model^version^serial` or a configured instrument name, to know
  *   which analyzer is on which TCP connection;
  * - whether it carries results (R records, LIS2-A2 §10), the only messages
- *   whose repeat must never be processed twice.
+ *   whose repeat must never be processed twice;
+ * - whether it holds nothing but queries (Q records, LIS2-A2 §12), the only
+ *   messages not stored before their final ACK (docs/design-notes.md).
  */
 import { isHeaderText, readHeaderDelimiters } from './delimiters';
 import { unescapeText } from './escape';
@@ -56,4 +58,30 @@ export function carriesResults(message: Uint8Array): boolean {
     start = end + 1;
   }
   return false;
+}
+
+const Q = 0x51;
+/** Record types a query message may hold besides its Q records: header, comment, terminator (LIS2-A2 §7, §11, §13). */
+const QUERY_FRAME = new Set([0x48, 0x43, 0x4c]);
+
+/**
+ * Whether the message is a request for information only: one or more Q
+ * records with nothing but H, C and L records around them. Anything else
+ * (a P, O, R, M or S record, an empty line, a line feed after a CR) answers
+ * false, so what cannot be told apart is stored like any other message.
+ */
+export function onlyQueries(message: Uint8Array): boolean {
+  const field = message[0] === 0x48 && message.length > 1 ? message[1] : 0x7c;
+  let queries = 0;
+  let start = 0;
+  while (start < message.length) {
+    const type = message[start]!;
+    if (message[start + 1] !== field) return false;
+    if (type === Q) queries++;
+    else if (!QUERY_FRAME.has(type)) return false;
+    const end = message.indexOf(CR, start);
+    if (end < 0) break;
+    start = end + 1;
+  }
+  return queries > 0;
 }

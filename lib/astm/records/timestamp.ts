@@ -80,13 +80,35 @@ export function parseAstmDate(value: string): string {
   return `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)}`;
 }
 
+/** Whether Intl knows the IANA time zone (its formatter is kept for the conversions). */
+export function isKnownTimeZone(timeZone: string): boolean {
+  try {
+    formatterFor(timeZone, '');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The last instant formatted, to the second, per time zone: every message
+ * written in the same second (a header's time-stamp, most often "now") has
+ * the same text, and Intl's formatToParts is the costly part of writing one.
+ */
+const lastFormatted = new Map<string, { second: number; text: string }>();
+
 /** An instant as the analyzer's wall clock in `timeZone`: `YYYYMMDDHHMMSS`. */
 export function formatAstmTimestamp(date: Date, timeZone: string): string {
   if (!(date instanceof Date) || Number.isNaN(date.getTime())) throw new AstmTimestampError('cannot format an invalid Date as an ASTM date/time', String(date));
+  const second = Math.floor(date.getTime() / 1000);
+  const last = lastFormatted.get(timeZone);
+  if (last !== undefined && last.second === second) return last.text;
   const w = wallOf(formatterFor(timeZone, String(date)), date.getTime());
   if (w.year < 1 || w.year > 9999) throw new AstmTimestampError(`year ${w.year} does not fit an ASTM date/time`, date.toISOString());
   const two = (n: number) => String(n).padStart(2, '0');
-  return `${String(w.year).padStart(4, '0')}${two(w.month)}${two(w.day)}${two(w.hour)}${two(w.minute)}${two(w.second)}`;
+  const text = `${String(w.year).padStart(4, '0')}${two(w.month)}${two(w.day)}${two(w.hour)}${two(w.minute)}${two(w.second)}`;
+  lastFormatted.set(timeZone, { second, text });
+  return text;
 }
 
 function readWallClock(value: string): WallClock {

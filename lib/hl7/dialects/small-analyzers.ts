@@ -10,10 +10,11 @@ const RESULTS_ONLY = { statusMessages: [], notAcknowledged: [], queryDeadlineMs:
 
 /**
  * Siemens CLINITEK Status urine analyzer (HL7 v2.4). Captures
- * siemens-clinitek-status-oru-r01.txt and -qc.txt: OBR-3 the sample number
- * (`143`), OBX-3 the pad (`GLU`), OBX-19 the time; QC marked in OBR-15's
- * seventh component (`ORH^^^^^^Q` against `UR^^^^^^P`) with the control in
- * NTE segments (`QCName:CHEKSTIX`).
+ * siemens-clinitek-status-oru-r01.txt and -qc.txt: PID-3 the ID the operator
+ * entered for the specimen (`010820187`, also in PID-5), OBX-3 the pad
+ * (`GLU`), OBX-19 the time; QC marked in OBR-15's seventh component
+ * (`ORH^^^^^^Q` against `UR^^^^^^P`) with the control in NTE segments
+ * (`QCName:CHEKSTIX`).
  */
 export const HL7_SIEMENS_CLINITEK: Hl7DialectProfile = {
   ...RESULTS_ONLY,
@@ -23,7 +24,12 @@ export const HL7_SIEMENS_CLINITEK: Hl7DialectProfile = {
   model: 'CLINITEK Status, Status+, Status Connect',
   versions: ['2.4'],
   charset: 'latin1',
-  sampleId: { places: [{ segment: 'OBR', field: 3 }], trim: true },
+  // OBR-3 is the filler's (the analyzer's) order number, a test counter the
+  // LIS never issued: `143` on 2018-12-05, `184` on 2018-12-20 in the
+  // captures. The specimen is named by the ID entered on the analyzer, PID-3
+  // (the capture's own source files its order under that field). A QC run has
+  // no PID, so its counter is what names it.
+  sampleId: { places: [{ segment: 'PID', field: 3 }, { segment: 'OBR', field: 3 }], trim: true },
   results: STANDARD_OBX,
   qc: [{ place: { segment: 'OBR', field: 15, component: 7 }, anyOf: ['Q'] }],
 };

@@ -11,7 +11,7 @@ import type { Hl7DialectProfile } from '../dialects/types';
 import type { InstrumentResult, UnassignedResult } from '../../astm/lab/types';
 import type { EncapsulatedItem } from './types';
 import { firstValue, holds, isValue, placeName, read, valueAt, type Current } from './places';
-import { hl7Instant } from './time';
+import { hl7Instant, hl7Offset } from './time';
 
 export interface ReadResults {
   results: InstrumentResult[];
@@ -32,6 +32,7 @@ export function readResults(message: Hl7Message, profile: Hl7DialectProfile, tim
   let lastKind = '';
   let orderComments: string[] = [];
   const number = (text: string) => (/^\d+$/.test(text) ? Number(text) : 0);
+  const senderOffset = hl7Offset(message.msh.field(7));
 
   for (const seg of message.segments.slice(1)) {
     const at = GROUPING.indexOf(seg.name);
@@ -41,7 +42,7 @@ export function readResults(message: Hl7Message, profile: Hl7DialectProfile, tim
       if (seg.name === 'OBR') {
         orderComments = [];
         last = undefined;
-        const qc = qcFromRequest(seg, current, profile, timeZone);
+        const qc = qcFromRequest(seg, current, profile, timeZone, senderOffset);
         if (qc) out.qc.push(qc);
       }
       lastKind = seg.name;
@@ -101,7 +102,7 @@ export function readResults(message: Hl7Message, profile: Hl7DialectProfile, tim
     const time = rule.completedAt.map((n) => seg.field(n)).find(isValue);
     if (time !== undefined) {
       result.completedAtRaw = time;
-      const instant = hl7Instant(time, timeZone);
+      const instant = hl7Instant(time, timeZone, senderOffset);
       if (instant) result.completedAt = instant;
       else out.problems.push(`OBX ${seg.index} (${code}): completion time ${JSON.stringify(time)} is not an HL7 date/time; kept as sent in completedAtRaw`);
     }
@@ -115,7 +116,7 @@ export function readResults(message: Hl7Message, profile: Hl7DialectProfile, tim
 }
 
 /** A QC result carried in the OBR itself (Mindray CL), when the message is QC and the OBR holds a value. */
-function qcFromRequest(obr: Hl7Segment, current: Current, profile: Hl7DialectProfile, timeZone: string): InstrumentResult | undefined {
+function qcFromRequest(obr: Hl7Segment, current: Current, profile: Hl7DialectProfile, timeZone: string, senderOffset: string | undefined): InstrumentResult | undefined {
   const rule = profile.qcInRequest;
   if (rule === undefined || !holds(current, profile.qc)) return undefined;
   const f = (n: number) => obr.field(n).trim();
@@ -134,7 +135,7 @@ function qcFromRequest(obr: Hl7Segment, current: Current, profile: Hl7DialectPro
   const time = f(rule.completedAt);
   if (time !== '') {
     result.completedAtRaw = time;
-    const instant = hl7Instant(time, timeZone);
+    const instant = hl7Instant(time, timeZone, senderOffset);
     if (instant) result.completedAt = instant;
   }
   return result;

@@ -1,18 +1,29 @@
 /**
  * HL7 date/times (DTM, v2.5.1 2A.3.22: YYYY[MM[DD[HH[MM[SS[.S…]]]]]][+/-ZZZZ])
- * as UTC instants. A stated offset wins; without one the value is the
- * analyzer's wall clock in the site's zone, read as ASTM's are.
+ * as UTC instants. A stated offset wins; without one, the offset of the
+ * message's MSH-7 applies (the time types of chapter 2A, e.g. TM 2A.3.75:
+ * "Where the time zone is not present in a particular TM field but is
+ * included as part of the date/time field in the MSH segment, the MSH value
+ * will be used as the default time zone"; the cobas pro and pure state
+ * `+0900` in MSH-7 and no offset in OBX-19). Only when MSH-7 has none either
+ * is the value the analyzer's wall clock in the site's zone, read as ASTM's
+ * are.
  */
 import { parseAstmTimestamp } from '../../astm/records/timestamp';
 
 const DTM = /^(\d{12}|\d{14})(?:\.\d{1,4})?([+-]\d{4})?$/;
 
-/** The instant, or undefined when the value is not a date with a time. */
-export function hl7Instant(value: string, timeZone: string): string | undefined {
+/** The offset a date/time states (`+0900`), or undefined. */
+export function hl7Offset(value: string): string | undefined {
+  return /^\d{4,14}(?:\.\d{1,4})?([+-]\d{4})$/.exec(value.trim())?.[1];
+}
+
+/** The instant, or undefined when the value is not a date with a time; `senderOffset` is MSH-7's offset. */
+export function hl7Instant(value: string, timeZone: string, senderOffset?: string): string | undefined {
   const m = DTM.exec(value);
   if (!m) return undefined;
   const wall = (m[1] as string).padEnd(14, '0');
-  const offset = m[2];
+  const offset = m[2] ?? senderOffset;
   try {
     if (offset === undefined) return parseAstmTimestamp(wall, timeZone);
     const sign = offset.startsWith('-') ? -1 : 1;
