@@ -10,7 +10,9 @@
 import { USAGE, UsageError, parseCliOptions, type CliConfig } from './cli-options';
 import { STX } from '../astm/control';
 import { AnalyzerSimulator } from './simulator';
-import type { RunSummary, SampleOutcome } from './types';
+import { Hl7AnalyzerSimulator } from './hl7/simulator';
+import type { Hl7RunSummary } from './hl7/types';
+import type { RunSummary } from './types';
 import { TcpServerTransport } from './transport';
 
 type Print = (line: string) => void;
@@ -19,7 +21,18 @@ function stamp(at: Date): string {
   return at.toISOString();
 }
 
-function describeOutcome(s: SampleOutcome): string {
+/** What the summary reads of a sample's outcome, ASTM or HL7. */
+interface Outcome {
+  sampleNumber: string;
+  order?: { tests: string[] };
+  noInformation?: true;
+  results?: { code: string; value: string; units?: string; flag?: string }[];
+  resultsAcked: boolean;
+  ok: boolean;
+  error?: string;
+}
+
+function describeOutcome(s: Outcome): string {
   const parts: string[] = [];
   if (s.order !== undefined) parts.push(`order ${s.order.tests.join(',')}`);
   if (s.noInformation === true) parts.push('no order at the host');
@@ -42,7 +55,7 @@ function describeControls(seen: Map<string, number>): string {
   return `${total} (${[...seen].map(([name, n]) => `${name} ${n}`).join(', ')})`;
 }
 
-function printSummary(summary: RunSummary, controls: Controls, print: Print): void {
+function printSummary(summary: RunSummary | Hl7RunSummary, controls: Controls, print: Print): void {
   // Samples never started (the run was stopped) are counted, not listed one by one.
   const notRun = summary.samples.filter((s) => !s.ok && s.order === undefined && s.noInformation !== true && /^not run/.test(s.error ?? ''));
   const ok = summary.samples.filter((s) => s.ok).length;
@@ -50,45 +63,56 @@ function printSummary(summary: RunSummary, controls: Controls, print: Print): vo
   const tail = notRun.length > 0 ? `, ${notRun.length} not run (stopped)` : '';
   print(`Summary: ${summary.samples.length} sample(s), ${ok} ok, ${summary.samples.length - ok - notRun.length} failed${tail}`);
   print(`  messages sent ${c.sent}, acknowledged ${c.acked}, failed ${c.failed}, received ${c.received}; frames out ${c.framesOut}, in ${c.framesIn}`);
-  print(`  control characters out ${describeControls(controls.out)}, in ${describeControls(controls.in)}`);
+  if ('aeReceived' in c) print(`  AE received ${c.aeReceived}, AR received ${c.arReceived}; ACKs sent for the host's messages ${c.acksSent}`);
+  else print(`  control characters out ${describeControls(controls.out)}, in ${describeControls(controls.in)}`);
   for (const s of summary.samples) if (!notRun.includes(s)) print(`  ${describeOutcome(s)}`);
 }
 
 async function run(config: CliConfig, print: Print, printError: Print): Promise<number> {
-  let sim: AnalyzerSimulator;
-  try {
-    sim = new AnalyzerSimulator({
+  let sim: AnalyzerSimulator | Hl7AnalyzerSimulator;
+  const shared = {
     dialect: config.dialect,
     transport: config.transport,
-    framing: config.framing,
     seed: config.seed,
     analysisMs: config.analysisMs,
     intervalMs: config.intervalMs,
-    misbehaviour: config.misbehaviour,
     ...(config.timeZone === undefined ? {} : { timeZone: config.timeZone }),
     ...(config.queryTimeoutMs === undefined ? {} : { queryTimeoutMs: config.queryTimeoutMs }),
     ...(config.tests === undefined ? {} : { tests: config.tests }),
-    });
+  };
+  try {
+    const hl7 = config.hl7;
+    sim =
+      config.protocol === 'hl7' && hl7 !== undefined
+        ? new Hl7AnalyzerSimulator({
+            ...shared,
+            misbehaviour: hl7.misbehaviour,
+            ...(hl7.ackTimeoutMs === undefined ? {} : { ackTimeoutMs: hl7.ackTimeoutMs }),
+            ...(hl7.retries === undefined ? {} : { retries: hl7.retries }),
+          })
+        : new AnalyzerSimulator({ ...shared, framing: config.framing, misbehaviour: config.misbehaviour });
   } catch (err) {
     // Options the parser could not judge alone (time zone, misbehaviour limits).
     printError(`lis-analyzer-sim: ${(err as Error).message}`);
     return 2;
   }
+  // The two simulators emit the same events; the listeners below take either.
+  const events = sim as unknown as AnalyzerSimulator;
   if (!config.quiet) {
-    sim.on('frame', (f) => print(`${stamp(f.at)} ${f.direction === 'out' ? '→' : '←'} ${f.text}`));
+    events.on('frame', (f) => print(`${stamp(f.at)} ${f.direction === 'out' ? '→' : '←'} ${f.text}`));
   }
   const controls: Controls = { in: new Map(), out: new Map() };
-  sim.on('frame', (f) => {
+  events.on('frame', (f) => {
     if (f.bytes.length !== 1 || f.bytes[0] === STX || config.framing === 'records') return;
     const name = f.text.replace(/^<|>$/g, '');
     controls[f.direction].set(name, (controls[f.direction].get(name) ?? 0) + 1);
   });
-  sim.on('misbehaviour', (note) => print(`${stamp(new Date())} ! ${note}`));
-  sim.on('warning', (w) => print(`${stamp(new Date())} warning: ${w}`));
-  sim.on('failed', (m) => print(`${stamp(m.at)} ${m.kind} for ${m.sampleNumber} failed: ${m.reason}`));
-  sim.on('outcome', (o) => print(`${stamp(new Date())} ${describeOutcome(o)}`));
-  sim.on('connect', (peer) => print(`${stamp(new Date())} connected: ${peer}`));
-  sim.on('disconnect', (reason) => print(`${stamp(new Date())} disconnected: ${reason}`));
+  events.on('misbehaviour', (note) => print(`${stamp(new Date())} ! ${note}`));
+  events.on('warning', (w) => print(`${stamp(new Date())} warning: ${w}`));
+  events.on('failed', (m) => print(`${stamp(m.at)} ${m.kind} for ${m.sampleNumber} failed: ${m.reason}`));
+  events.on('outcome', (o) => print(`${stamp(new Date())} ${describeOutcome(o)}`));
+  events.on('connect', (peer) => print(`${stamp(new Date())} connected: ${peer}`));
+  events.on('disconnect', (reason) => print(`${stamp(new Date())} disconnected: ${reason}`));
 
   let signal: NodeJS.Signals | undefined;
   const onSignal = (s: NodeJS.Signals) => {
@@ -110,6 +134,17 @@ async function run(config: CliConfig, print: Print, printError: Print): Promise<
   if (sim.transport instanceof TcpServerTransport && !sim.connected) print(`${stamp(new Date())} listening on port ${sim.transport.boundPort}; waiting for the host to connect`);
 
   const summary = await sim.runSamples(config.samples, config.tests === undefined ? {} : { tests: config.tests });
+  const qc = config.hl7?.qc;
+  if (qc !== undefined && sim instanceof Hl7AnalyzerSimulator && signal === undefined) {
+    try {
+      const sent = await sim.sendQc(qc, config.tests ?? ['GLU']);
+      print(`${stamp(new Date())} QC ${qc}: ${sent.results.map((r) => `${r.code}=${r.value}`).join(', ')} acknowledged`);
+    } catch (err) {
+      print(`${stamp(new Date())} QC ${qc} FAILED: ${(err as Error).message}`);
+      summary.ok = false;
+    }
+    summary.counters = sim.counters;
+  }
   await sim.stop();
   printSummary(summary, controls, print);
   process.off('SIGINT', onSignal);

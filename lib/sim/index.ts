@@ -9,3 +9,8 @@ export { buildQuery, buildResults, queryRange, readHostMessage, type DownloadedO
 export { flavourOf, hasVendorFlavour, type AnalyzerFlavour } from './flavours';
 export { misbehaviourProblems, type Misbehaviour } from './misbehaviour';
 export { createTransport, MemoryTransport, SerialTransport, TcpClientTransport, TcpServerTransport, Transport, type SerialTransportOptions, type TransportSpec } from './transport';
+export { Hl7AnalyzerSimulator } from './hl7/simulator';
+export type * from './hl7/types';
+export { buildHl7Ack, buildHl7Query, buildHl7Results, buildHl7Status, type AckInput, type Hl7ResultsInput, type Hl7WriteOptions } from './hl7/messages';
+export { readHl7HostMessage, type Hl7DownloadedOrder, type Hl7HostMessage } from './hl7/read-host';
+export { hl7MisbehaviourProblems, type Hl7Misbehaviour } from './hl7/misbehaviour';

@@ -17,7 +17,7 @@ import { resolveOptions, type AstmLinkOptions, type LinkAction } from '../astm/l
 import { LinkDriver } from '../astm/link-driver';
 import { formatAstmTimestamp } from '../astm/records';
 import { linkMachine } from '../astm/link-machine';
-import { analyteCodes, randomStream } from './analytes';
+import { randomStream } from './analytes';
 import { buildQuery, buildResults, queryRange, readHostMessage, type DownloadedOrder, type HostAnswer, type Tube } from './messages';
 import { WireShaper, linkOptionsFor, misbehaviourProblems, type Misbehaviour } from './misbehaviour';
 import { WireSplitter } from '../trace/wire-splitter';
@@ -35,6 +35,9 @@ import type {
   SimulatorOptions,
 } from './types';
 import { Wire } from './wire';
+import { SimulatorError, checkSample, failed, listenTo, runEach, nonNegative, unorderedTestFor, waitForConnect } from './common';
+
+export { SimulatorError } from './common';
 
 interface Outgoing {
   id: string;
@@ -55,10 +58,6 @@ interface Waiter {
   timer?: NodeJS.Timeout;
   resolve: (r: ScanResult) => void;
   reject: (err: Error) => void;
-}
-
-export class SimulatorError extends Error {
-  override name = 'SimulatorError';
 }
 
 export class AnalyzerSimulator extends EventEmitter<SimulatorEvents> {
@@ -134,30 +133,13 @@ export class AnalyzerSimulator extends EventEmitter<SimulatorEvents> {
   async start(): Promise<void> {
     if (this.started) throw new SimulatorError('the simulator was already started');
     this.started = true;
-    const t = this.transport;
-    t.on('data', (chunk) => this.onData(chunk));
-    t.on('connect', (peer) => this.onConnect(peer));
-    t.on('disconnect', (reason) => this.onDisconnect(reason));
-    t.on('error', (err) => this.emit('warning', `transport: ${err.message}`));
-    await t.open();
+    listenTo(this.transport, { data: (c) => this.onData(c), connect: (p) => this.onConnect(p), disconnect: (r) => this.onDisconnect(r), warning: (w) => this.emit('warning', w) });
+    await this.transport.open();
   }
 
   /** Resolves when a peer is connected (at once on serial and TCP client lines). */
   waitConnected(): Promise<void> {
-    if (this.driver !== undefined) return Promise.resolve();
-    if (this.stopped) return Promise.reject(new SimulatorError('the simulator is stopped'));
-    return new Promise((resolve, reject) => {
-      const onConnect = () => {
-        this.abort.signal.removeEventListener('abort', onAbort);
-        resolve();
-      };
-      const onAbort = () => {
-        this.off('connect', onConnect);
-        reject(new SimulatorError('the simulator is stopped'));
-      };
-      this.once('connect', onConnect);
-      this.abort.signal.addEventListener('abort', onAbort, { once: true });
-    });
+    return waitForConnect(this, { connected: this.driver !== undefined, stopped: this.stopped }, this.abort.signal);
   }
 
   /** Stops everything: pending scans and sends are rejected, timers cleared, the transport closed. */
@@ -200,7 +182,7 @@ export class AnalyzerSimulator extends EventEmitter<SimulatorEvents> {
     this.assertRunning();
     checkSample(sampleNumber);
     const order = opts.order;
-    const unorderedTest = this.unorderedTest(tests);
+    const unorderedTest = unorderedTestFor(this.misbehaviour.unorderedResult, tests);
     const { text, results } = buildResults(this.profile, {
       sampleNumber,
       tests,
@@ -227,32 +209,16 @@ export class AnalyzerSimulator extends EventEmitter<SimulatorEvents> {
    * fate is in the summary.
    */
   async runSamples(samples: readonly string[], opts: RunOptions = {}): Promise<RunSummary> {
-    const outcomes: Promise<SampleOutcome>[] = [];
-    try {
-      await this.waitConnected();
-    } catch (err) {
-      return this.summary(samples.map((s) => failed(s, (err as Error).message)));
-    }
-    const interval = opts.intervalMs ?? this.intervalMs;
-    for (let i = 0; i < samples.length; i++) {
-      const sample = samples[i]!;
-      if (this.stopped) {
-        outcomes.push(Promise.resolve(failed(sample, 'not run: the simulator was stopped')));
-        continue;
-      }
+    const self = this;
+    const pace = { waitConnected: () => this.waitConnected(), get stopped() { return self.stopped; }, signal: this.abort.signal, intervalMs: opts.intervalMs ?? this.intervalMs };
+    const outcomes = await runEach<SampleOutcome>(samples, pace, (sample) => {
       const run = this.processSample(sample, opts);
-      outcomes.push(run.outcome);
-      if (i === samples.length - 1) break;
-      try {
-        // With contention to provoke, the next tube is scanned as soon as this
-        // query is through, so its query can meet the host's download ENQ.
-        if (this.shaper?.wantsContention === true && run.scanning) await run.queried.catch(() => undefined);
-        else await sleep(interval, undefined, { signal: this.abort.signal });
-      } catch {
-        // Stopped while waiting: the remaining samples are reported as not run.
-      }
-    }
-    return this.summary(await Promise.all(outcomes));
+      // With contention to provoke, the next tube is scanned as soon as this
+      // query is through, so its query can meet the host's download ENQ.
+      const next = this.shaper?.wantsContention === true && run.scanning ? run.queried.catch(() => undefined) : undefined;
+      return { outcome: run.outcome, ...(next === undefined ? {} : { next }) };
+    }, failed);
+    return this.summary(outcomes);
   }
 
   // ----- samples -----
@@ -376,13 +342,6 @@ export class AnalyzerSimulator extends EventEmitter<SimulatorEvents> {
       this.tubes.set(sample, tube);
     }
     return tube;
-  }
-
-  private unorderedTest(ordered: readonly string[]): string | undefined {
-    const u = this.misbehaviour.unorderedResult;
-    if (u === undefined) return undefined;
-    if (u !== true) return ordered.includes(u) ? undefined : u;
-    return analyteCodes().find((code) => !ordered.includes(code));
   }
 
   private senderOption(): { senderName?: string } {
@@ -587,18 +546,4 @@ export class AnalyzerSimulator extends EventEmitter<SimulatorEvents> {
     if (!this.started) throw new SimulatorError('start() the simulator first');
     if (this.stopped) throw new SimulatorError('the simulator is stopped');
   }
-}
-
-function failed(sampleNumber: string, error: string): SampleOutcome {
-  return { sampleNumber, resultsAcked: false, ok: false, error };
-}
-
-function checkSample(sample: string): void {
-  if (typeof sample !== 'string' || sample.trim() === '') throw new SimulatorError('a sample number must be a non-empty string');
-  if (/[\x00-\x1f\x7f]/.test(sample)) throw new SimulatorError(`sample number ${JSON.stringify(sample)} holds a control character`);
-}
-
-function nonNegative(name: string, v: number): number {
-  if (!Number.isFinite(v) || v < 0) throw new SimulatorError(`${name} must be a number of ms >= 0, got ${String(v)}`);
-  return v;
 }

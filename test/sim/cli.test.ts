@@ -12,8 +12,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NAK } from '../../lib/astm/control';
 import { getProfile } from '../../lib/astm/dialects';
-import { SerialTransport, TcpServerTransport } from '../../lib/sim';
+import { findHl7Profile } from '../../lib/hl7/dialects';
+import { SerialTransport, TcpClientTransport, TcpServerTransport } from '../../lib/sim';
 import { parseCliOptions, UsageError } from '../../lib/sim/cli-options';
+import { Hl7TestHost } from './support/hl7-host';
 import { TestHost, labOrder, waitUntil } from './support/host';
 import { cable } from './support/pty';
 
@@ -196,6 +198,64 @@ describe('lis-analyzer-sim command line', () => {
       [['--dialect', 'generic-lis2a2', '--tcp', 'nohost', '--samples', 'A'], /--tcp must be host:port/],
       [['--dialect', 'generic-lis2a2', '--serial', '/x', '--samples', 'A', '--interval', 'soon'], /--interval must be a whole number/],
       [['--dialect', 'generic-lis2a2', '--serial', '/x', '--samples', 'A', '--frobnicate'], /Unknown option/],
+    ];
+    for (const [args, error] of bad) assert.throws(() => parseCliOptions(args, env), (err: unknown) => err instanceof UsageError && error.test(err.message));
+  });
+});
+
+describe('lis-analyzer-sim playing an HL7 dialect over TCP', () => {
+  async function hl7Host(t: TestContext, dialect: string, orders: ReturnType<typeof labOrder>[]) {
+    const line = new TcpServerTransport(0);
+    const host = new Hl7TestHost({ profile: findHl7Profile(dialect)!, transport: line, orders });
+    await host.start();
+    t.after(() => host.stop());
+    return { host, port: line.boundPort };
+  }
+
+  it('mindray-cl-hl7 (detected as HL7): logs each message readably, one line per sample, a summary with AE/AR, exits 0', async (t) => {
+    const { host, port } = await hl7Host(t, 'mindray-cl-hl7', [labOrder('0019', ['1', '2'])]);
+    const run = start(t, ['--dialect', 'mindray-cl-hl7', '--tcp', `127.0.0.1:${port}`, '--samples', '0019', '--analysis-ms', '0', '--tz', 'Europe/Berlin', '--qc', 'QUAL2', '--tests', 'AST', '--junk', '1']);
+    const done = await within(run.finished, 15000, 'the run');
+    assert.equal(done.code, 0, done.out);
+    assert.match(done.out, new RegExp(`^${ISO} → #noise<FS><CR><LF><VT>MSH\\|\\^~\\\\&\\|\\|\\|\\|\\|\\d{14}\\|\\|QRY\\^Q02\\|1\\|P\\|2\\.3\\.1\\|.*<CR>QRD\\|.*\\|0019\\|OTH\\|.*<FS><CR>$`, 'm'), 'the query, junk first');
+    assert.match(done.out, /← <VT>MSH\|[^\n]*\|DSR\^Q03\|[^\n]*<CR>DSP\|29\|\|1\^\^\^\|\|\|<CR>[^\n]*<FS><CR>$/m, 'the download');
+    assert.match(done.out, /→ <VT>MSH\|[^\n]*\|ACK\^Q03\|[^\n]*<CR>MSA\|AA\|[^\n]*<FS><CR>$/m, 'its ACK^Q03');
+    assert.match(done.out, /! junk: 9 bytes outside any frame before frame 1/);
+    assert.match(done.out, /0019: ok \(order 1,2; results 1=[\d.]+, 2=[\d.]+; acknowledged\)/);
+    assert.match(done.out, /QC QUAL2: AST=[\d.]+ acknowledged/);
+    assert.match(done.out, /^Summary: 1 sample\(s\), 1 ok, 0 failed$/m);
+    assert.match(done.out, /messages sent 3, acknowledged 3, failed 0, received 4; frames out 4, in 4/);
+    assert.match(done.out, /AE received 0, AR received 0; ACKs sent for the host's messages 1/);
+    assert.deepEqual(host.discarded.map((d) => d.reason), ['outside-frame']);
+    assert.equal(host.qc.length, 1);
+  });
+
+  it('ihe-law, listening, with the host connecting: exits 1 when a sample is not found', async (t) => {
+    const run = start(t, ['--protocol', 'hl7', '--dialect', 'ihe-law', '--listen', '0', '--samples', 'S1,NOPE', '--interval', '0', '--analysis-ms', '0', '--quiet']);
+    await waitUntil(() => /listening on port \d+/.test(run.output()), 'the simulator listening', 10000, run.output);
+    const port = Number(/listening on port (\d+)/.exec(run.output())![1]);
+    const host = new Hl7TestHost({ profile: findHl7Profile('ihe-law')!, transport: new TcpClientTransport('127.0.0.1', port), orders: [labOrder('S1', ['GLU'])] });
+    await host.start();
+    t.after(() => host.stop());
+    const done = await within(run.finished, 15000, 'the run');
+    assert.equal(done.code, 1, done.out);
+    assert.match(done.out, /S1: ok/);
+    assert.match(done.out, /NOPE: FAILED \(no order at the host\)/);
+    assert.equal(host.results.length, 1);
+  });
+
+  it('parses the HL7 options and refuses the ASTM-only ones', () => {
+    const env = cleanEnv();
+    const c = parseCliOptions(['--dialect', 'roche-cobas-pro', '--tcp', 'h:1', '--samples', 'A', '--ack-timeout-ms', '500', '--retries', '1', '--missing-start', '0.5', '--junk', '2', '--split-writes', '8', '--no-ack', '1', '--error-ack', '2', '--drop-ack', '3', '--unordered-result', 'K'], env);
+    assert.equal(c.protocol, 'hl7');
+    assert.deepEqual(c.hl7, { misbehaviour: { missingStart: 0.5, junk: 2, splitWrites: 8, noAck: 1, errorAck: 2, dropAck: 3, unorderedResult: 'K' }, ackTimeoutMs: 500, retries: 1 });
+    assert.equal(parseCliOptions(['--dialect', 'mindray-cl', '--tcp', 'h:1', '--samples', 'A'], env).protocol, 'astm');
+    const bad: [string[], RegExp][] = [
+      [['--dialect', 'ihe-law', '--serial', '/x', '--samples', 'A'], /--serial is an ASTM option/],
+      [['--dialect', 'ihe-law', '--tcp', 'h:1', '--samples', 'A', '--corrupt-checksum', '1'], /--corrupt-checksum is an ASTM option/],
+      [['--dialect', 'mindray-cl', '--tcp', 'h:1', '--samples', 'A', '--no-ack', '1'], /--no-ack is an HL7 option; mindray-cl is an ASTM dialect/],
+      [['--protocol', 'hl7', '--dialect', 'mindray-cl', '--tcp', 'h:1', '--samples', 'A'], /unknown HL7 dialect "mindray-cl"/],
+      [['--protocol', 'x', '--dialect', 'ihe-law', '--tcp', 'h:1', '--samples', 'A'], /--protocol must be astm or hl7/],
     ];
     for (const [args, error] of bad) assert.throws(() => parseCliOptions(args, env), (err: unknown) => err instanceof UsageError && error.test(err.message));
   });

@@ -35,8 +35,24 @@ export type Framing = 'framed' | 'records' | 'simplified';
  *   literal after the logging prefix (./python-log.ts).
  * - `monitor-log`: a line monitor's two-way log, `[time]  Client NNNN: ...`
  *   per transmission, control characters as bracketed names (./monitor-log.ts).
+ * - `python-strings`: records as the items of a Python list of string
+ *   literals, one indented `'...',` per line (backslashes written `\\`).
+ * - `python-bracket-strings`: the same list form, each item one transmission
+ *   written as `bracket-log` writes it (`"[STX]1H|...[CR][ETX]71[CR][LF]",`).
  */
-export type Notation = 'raw' | 'json-bytes' | 'lf-lines' | 'cr-tokens' | 'bracket-cr-tokens' | 'trace-tokens' | 'bracket-log' | 'json-messages' | 'python-bytes-log' | 'monitor-log';
+export type Notation =
+  | 'raw'
+  | 'json-bytes'
+  | 'lf-lines'
+  | 'cr-tokens'
+  | 'bracket-cr-tokens'
+  | 'trace-tokens'
+  | 'bracket-log'
+  | 'json-messages'
+  | 'python-bytes-log'
+  | 'monitor-log'
+  | 'python-strings'
+  | 'python-bracket-strings';
 
 /** Capture artefacts named in test/fixtures/SOURCES.md (and a few it implies), undone by the loader. */
 export type Artefact =
@@ -53,6 +69,8 @@ export type Artefact =
   | 'checksum-placeholder' // the manual writes `<CS>` instead of the checksum
   | 'indentation' // every line indented, as in a Cucumber doc string
   | 'checksum-suffix' // a space and the frame's two checksum digits after some records
+  | 'checksum-field' // the frame's two checksum digits after a field delimiter, `|CS`, on every record
+  | 'middle-dot-for-space' // a manual's visible blank: every space written as `·` (U+00B7)
   | 'host-lines' // the host's replies logged as their own lines (` - [ACK]`, a read that is one ACK, a monitor's Server lines)
   | 'program-lines' // the logging program's own lines between the reads
   | 'unterminated-messages'; // each message's last record written without its CR
@@ -92,6 +110,14 @@ export interface FixtureSpec {
    * characters of its UTF-8 text (the Sofia 2). Kept as sent, checked as made.
    */
   checksum?: 'utf8-characters';
+  /**
+   * Frames (1-based, in stream order) whose checksum the source computed over
+   * other text than it shows: a transcription slip, named in SOURCES-added.md,
+   * with the record text the checksum does add up for. The frame is kept as
+   * the source has it and checked against that text, so a second slip, or a
+   * wrong guess at the first, still fails.
+   */
+  checksumSlips?: Readonly<Record<number, string>>;
 }
 
 const raw = (vendor: Vendor, framing: Framing, artefacts: Artefact[] = [], note?: string): FixtureSpec => ({ vendor, framing, notation: 'raw', artefacts, ...(note ? { note } : {}) });
@@ -101,6 +127,7 @@ const lines = (vendor: Vendor, artefacts: Artefact[] = [], note?: string): Fixtu
 export const FIXTURES: Readonly<Record<string, FixtureSpec>> = {
   'abbott-afinion2-result.txt': raw('Abbott', 'framed', [], 'frame ends with CR, no LF'),
   'abbott-architect-i-result-multi.txt': lines('Abbott', [], '5 H...L messages back to back; L|1 without code'),
+  'abbott-architect-query-strings.txt': { vendor: 'Abbott', framing: 'records', notation: 'python-strings', artefacts: ['frame-number-prefix', 'checksum-field'], note: 'one host query; each record a string literal with its frame number and |checksum' },
   'abbott-m2000-result-framed.txt': raw('Abbott', 'framed', [], 'one record per ETX frame'),
   'abbott-m2000-result.txt': lines('Abbott', [], 'no L record'),
   'beckman-access2-result-log.txt': { vendor: 'Beckman Coulter', framing: 'framed', notation: 'bracket-log', artefacts: ['host-lines'], note: 'one transfer, one record per frame; the host ACK logged between a CR and its LF' },
@@ -154,6 +181,22 @@ export const FIXTURES: Readonly<Record<string, FixtureSpec>> = {
     artefacts: ['host-lines'],
     checksum: 'utf8-characters',
     note: 'one transfer in UTF-8; the Sofia sums characters, so the two frames with umlauts fail the LIS1-A check',
+  },
+  'roche-cobas-u411-result-manual.txt': {
+    vendor: 'Roche',
+    framing: 'framed',
+    notation: 'python-bracket-strings',
+    artefacts: ['middle-dot-for-space'],
+    note: 'the Host Interface Manual\'s result example; R-3 number^abbreviation, an M record after the results',
+  },
+  'roche-urisys1100-result-manual.txt': {
+    vendor: 'Roche',
+    framing: 'framed',
+    notation: 'python-bracket-strings',
+    artefacts: ['middle-dot-for-space'],
+    // The SG record's units read `gcm3`; its checksum BB adds up for `g/cm3`.
+    checksumSlips: { 4: 'R|01|01^ SG|1.020|g/cm3|||||20090116|LNorman^A\r' },
+    note: 'the Host Interface Document\'s result example; sample in O-4, R-4 value^grade, values padded with blanks',
   },
   'roche-c111-result.txt': raw('Roche', 'framed', [], 'one record per ETB frame; frames end with LF, no CR'),
   'roche-c311-result.txt': raw('Roche', 'framed'),
@@ -258,6 +301,10 @@ export function loadFixture(name: string): Fixture {
       return { ...spec, name, file, bytes: pythonLog(file.toString('latin1'), spec.artefacts, fail) };
     case 'monitor-log':
       return { ...spec, name, file, bytes: monitorBytes(file.toString('utf8'), spec.artefacts, fail) };
+    case 'python-strings':
+      return { ...spec, name, file, bytes: lfLines(pythonStrings(file.toString('latin1'), fail), spec.artefacts, fail) };
+    case 'python-bracket-strings':
+      return { ...spec, name, file, bytes: bracketLog(middleDots(pythonStrings(file.toString('utf8'), fail), spec.artefacts, fail), [], fail) };
     case 'trace-tokens': {
       // The manual's text is UTF-8 (full-width colons, an ellipsis); the data in it is ASCII.
       const turns = readTrace(file.toString('utf8'), spec.artefacts, fail);
@@ -329,14 +376,27 @@ export function checksumMade(frame: Frame, rule?: FixtureSpec['checksum']): stri
   return characterChecksumOf(Buffer.from(`${frame.number}${frame.text}${frame.end === 'ETX' ? '\x03' : '\x17'}`, 'latin1'));
 }
 
-/** The frames' texts joined, after checking every checksum (made as `checksum` says; LIS1-A's by default). */
-export function framedText(bytes: Buffer, checksum?: FixtureSpec['checksum']): string {
+/**
+ * The checksum frame `n` (1-based) of a fixture should carry: as the analyzer
+ * makes them, or, for a slip the table names, the sum over the text the
+ * source computed it for (which must differ from the text it shows).
+ */
+export function checksumExpected(spec: Pick<FixtureSpec, 'checksum' | 'checksumSlips'>, frame: Frame, n: number): string {
+  const slip = spec.checksumSlips?.[n];
+  if (slip === undefined) return checksumMade(frame, spec.checksum);
+  if (slip === frame.text) throw new Error(`frame ${n}: the slip's text is the frame's own`);
+  return checksumOf(Buffer.from(`${frame.number}${slip}${frame.end === 'ETX' ? '\x03' : '\x17'}`, 'latin1'));
+}
+
+/** The frames' texts joined, after checking every checksum (made as `spec` says; LIS1-A's by default). */
+export function framedText(bytes: Buffer, spec: Pick<FixtureSpec, 'checksum' | 'checksumSlips'> = {}): string {
   const frames = readFrames(bytes);
   if (frames.length === 0) throw new Error('no frames');
-  frames.forEach((f, n) => {
-    const expected = checksumMade(f, checksum);
-    if (f.checksum !== expected) throw new Error(`frame ${n + 1} (number ${f.number}): checksum ${JSON.stringify(f.checksum)}, expected ${expected}`);
+  frames.forEach((f, i) => {
+    const expected = checksumExpected(spec, f, i + 1);
+    if (f.checksum !== expected) throw new Error(`frame ${i + 1} (number ${f.number}): checksum ${JSON.stringify(f.checksum)}, expected ${expected}`);
   });
+  for (const n of Object.keys(spec.checksumSlips ?? {})) if (Number(n) > frames.length) throw new Error(`checksum slip named for frame ${n} of ${frames.length}`);
   return frames.map((f) => f.text).join('');
 }
 
@@ -357,7 +417,7 @@ export function simplifiedText(bytes: Buffer): string {
 export function fixtureText(fixture: Fixture): string {
   switch (fixture.framing) {
     case 'framed':
-      return framedText(fixture.bytes, fixture.checksum);
+      return framedText(fixture.bytes, fixture);
     case 'simplified':
       return simplifiedText(fixture.bytes);
     case 'records':
@@ -542,11 +602,59 @@ function lfLines(text: string, artefacts: Artefact[], fail: Fail): Buffer {
     });
     if (cut === 0 || verified === 0) fail('expected at least one record followed by its frame checksum');
   }
+  if (has(artefacts, 'checksum-field')) {
+    // `...|20120225131842|21`: the logger appended each frame's checksum as
+    // one more field. Every one must be its frame's real checksum (frame
+    // number, record, CR, ETX), or it could be data.
+    records.forEach((r, i) => {
+      const m = /\|([0-9A-F]{2})$/.exec(r);
+      if (m === null) return fail(`line ${i + 1} does not end with |CS`);
+      const text = r.slice(0, m.index);
+      const expected = checksumOf(Buffer.from(`${numbers[i] ?? ''}${text}\r\x03`, 'latin1'));
+      if (expected !== m[1]) fail(`line ${i + 1}: checksum ${m[1]}, the frame sums to ${expected}`);
+      records[i] = text;
+    });
+  }
   records.forEach((r, i) => {
     if (r === '') fail(`unexpected blank line ${i + 1}`);
     if (r.includes('\r')) fail(`line ${i + 1} holds a CR`);
   });
   return Buffer.from(records.map((r) => `${r}\r`).join(''), 'latin1');
+}
+
+/**
+ * The items of a Python list of string literals, one per line:
+ * `<indent>'text',` or `"text",` (no comma after the last). Backslashes
+ * follow Python: `\\` is one backslash, a backslash before a character that
+ * is no escape (`\^`) stays as written, and a real escape (`\n`, `\x02`) is
+ * refused rather than guessed. Gives the texts as LF lines.
+ */
+function pythonStrings(text: string, fail: Fail): string {
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines
+    .map((line, i) => {
+      const m = /^ *(['"])((?:(?!\1)[^\\]|\\.)*)\1,?$/.exec(line);
+      if (m === null) return fail(`line ${i + 1} is not one string literal of a list`);
+      return (m[2] ?? '').replace(/\\(.)/g, (all, c: string) => {
+        if (c === '\\') return '\\';
+        if (/['"abfnrtvxNuU0-7]/.test(c)) return fail(`line ${i + 1}: the escape ${all} is not undone here`);
+        return all;
+      });
+    })
+    .map((l) => `${l}\n`)
+    .join('');
+}
+
+/**
+ * Roche's manuals print each space of an example as `·` so that blanks can be
+ * counted; the checksums of those examples add up over spaces. With
+ * `middle-dot-for-space` every `·` becomes the space it stands for.
+ */
+function middleDots(text: string, artefacts: Artefact[], fail: Fail): string {
+  if (!has(artefacts, 'middle-dot-for-space')) return text;
+  if (!text.includes('\u00b7')) fail('expected the manual\'s blanks written as \u00b7');
+  return text.replace(/\u00b7/g, ' ');
 }
 
 /**

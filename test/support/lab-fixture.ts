@@ -14,6 +14,13 @@ export function fixtureMessagesDecoded(name: string, text: (latin1: string) => s
   return splitMessages(text(fixtureText(loadFixture(name)))).map((m) => decodeMessage(m));
 }
 
+/** The fixture's one message (a fixture holding several fails here). */
+export function onlyMessage(name: string, text?: (latin1: string) => string): AstmMessage {
+  const messages = fixtureMessagesDecoded(name, text);
+  assert.equal(messages.length, 1, `${name}: one message`);
+  return messages[0]!;
+}
+
 /** The events of a message that must give exactly one results event, and that event. */
 export function onlyResults(message: AstmMessage, profile: DialectProfile, timeZone: string): Extract<LabEvent, { type: 'results' }> {
   const events = toLabEvents(message, profile, { timeZone });

@@ -21,6 +21,7 @@ const SITE = 'Europe/Berlin';
 const PROFILE_OF: Readonly<Record<string, string>> = {
   'abbott-afinion2-result.txt': 'abbott-architect',
   'abbott-architect-i-result-multi.txt': 'abbott-architect',
+  'abbott-architect-query-strings.txt': 'abbott-architect',
   'abbott-m2000-result-framed.txt': 'abbott-architect',
   'abbott-m2000-result.txt': 'abbott-architect',
   'beckman-access2-result-log.txt': 'beckman-access',
@@ -57,6 +58,8 @@ const PROFILE_OF: Readonly<Record<string, string>> = {
   'phadia-immunocap-result.txt': 'phadia-immunocap',
   'quidel-sofia2-result-monitor-log.txt': 'quidel-sofia',
   'roche-c111-result.txt': 'roche-cobas-c111',
+  'roche-cobas-u411-result-manual.txt': 'roche-cobas-u411',
+  'roche-urisys1100-result-manual.txt': 'roche-urisys1100',
   'roche-c311-result.txt': 'roche-cobas-c311',
   'roche-cobas6000-e601-result-log.txt': 'roche-cobas-6000',
   'roche-e411-order-download-manual.txt': 'roche-cobas-e411-elecsys',

@@ -30,6 +30,8 @@ import { BECKMAN_ACCESS } from './beckman-access';
 import { SYSMEX_UWAM } from './sysmex-uwam';
 import { ROCHE_COBAS_6000 } from './roche-cobas-6000';
 import { QUIDEL_SOFIA } from './quidel-sofia';
+import { ROCHE_COBAS_U411 } from './roche-cobas-u411';
+import { ROCHE_URISYS_1100 } from './roche-urisys1100';
 import type { DialectProfile } from './types';
 import { deepFreeze } from './freeze';
 import { applyOverrides, overridesOf, type SiteDialect, type SiteDialectResult } from './overrides';
@@ -67,6 +69,8 @@ export {
   SYSMEX_UWAM,
   ROCHE_COBAS_6000,
   QUIDEL_SOFIA,
+  ROCHE_COBAS_U411,
+  ROCHE_URISYS_1100,
 };
 
 /** Every profile, the generic one first. Frozen: a profile is shared data, never edited in place. */
@@ -99,6 +103,8 @@ export const PROFILES: readonly DialectProfile[] = deepFreeze([
   SYSMEX_UWAM,
   ROCHE_COBAS_6000,
   QUIDEL_SOFIA,
+  ROCHE_COBAS_U411,
+  ROCHE_URISYS_1100,
 ]);
 
 export function findProfile(id: string): DialectProfile | undefined {

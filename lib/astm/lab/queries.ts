@@ -32,13 +32,19 @@ export function readQuery(q: QueryRecord, record: number, rule: QueryRule, testI
   return { cancel, samples, problems };
 }
 
-/** Q-5 as instrument test codes; [] when it asks for all tests (empty, or one of the profile's "all" words). */
+/**
+ * Q-5 as instrument test codes; [] when it asks for all tests: empty, or one
+ * of the profile's "all" words, as the whole field (`ALL`) or where the
+ * profile reads test codes (`^^^ALL`, LIS2-A2's universal test ID form, as
+ * the ARCHITECT sends it).
+ */
 function testsOf(q: QueryRecord, rule: QueryRule, testId: TestIdRule, d: Delimiters): string[] {
   const codes: string[] = [];
   for (const r of repeatsOf(q.universalTestId)) {
     const text = r.join(d.component).trim();
     if (text === '' || rule.allTests.includes(text)) return [];
     const code = locate(r, testId.code);
+    if (rule.allTests.includes(code)) return [];
     if (code !== '' && !codes.includes(code)) codes.push(code);
   }
   // Repeats with no code where the profile looks leave codes empty: "all", as

@@ -40,23 +40,27 @@ export async function rig(
     ...options.sim,
     link: { contentionRetryMs: 20, ...options.sim?.link },
   });
+  const seen = record(sim);
+  await sim.start();
+  t.after(async () => {
+    await sim.stop();
+    await host.stop();
+  });
+  return { sim, host, ...seen };
+}
+
+interface Observable {
+  on(event: 'frame', fn: (f: FrameEvent) => void): unknown;
+  on(event: 'misbehaviour' | 'warning', fn: (text: string) => void): unknown;
+}
+
+/** What a simulator (ASTM or HL7) put on the wire, did wrong on purpose and warned about, and its trace for failure messages. */
+export function record(sim: Observable): { frames: FrameEvent[]; notes: string[]; warnings: string[]; trace(): string } {
   const frames: FrameEvent[] = [];
   const notes: string[] = [];
   const warnings: string[] = [];
   sim.on('frame', (f) => frames.push(f));
   sim.on('misbehaviour', (n) => notes.push(n));
   sim.on('warning', (w) => warnings.push(w));
-  await sim.start();
-  t.after(async () => {
-    await sim.stop();
-    await host.stop();
-  });
-  return {
-    sim,
-    host,
-    frames,
-    notes,
-    warnings,
-    trace: () => frames.map((f) => `${f.direction === 'out' ? '->' : '<-'} ${f.text}`).join('\n'),
-  };
+  return { frames, notes, warnings, trace: () => frames.map((f) => `${f.direction === 'out' ? '->' : '<-'} ${f.text}`).join('\n') };
 }
