@@ -261,8 +261,54 @@ function tabLabel(spec: ExampleSpec, profile: ExampleDialect): string {
 /** The flow `npm start` runs (flows/demo-flow.json): the generic example, laid out and labelled as the demo. */
 export const DEMO_FLOW: ExampleSpec = { ...EXAMPLES[0]!, demo: true };
 
+/** npm start's HL7 analyzer: the Mindray CL-2000i HL7 example, laid out and labelled as the demo's second tab. */
+export const DEMO_HL7_FLOW: ExampleSpec = { ...EXAMPLES.find((e) => e.file === 'mindray-cl2000i-hl7-tcp')!, demo: true };
+
+/** The demo's HL7 tab reads its analyzer's port here: the ASTM tab's TCP fallback holds ANALYZER_TCP_PORT. */
+export const DEMO_HL7_PORT_ENV = 'HL7_ANALYZER_TCP_PORT';
+
+/** The sample numbers npm start's HL7 analyzer scans start with this: the demo LIS orders them the HL7 tab's tests. */
+export const DEMO_HL7_PREFIX = 'HL7-';
+
+/**
+ * The flow npm start deploys (flows/demo-flow.json as committed, with the
+ * defaults): the ASTM demo tab, serial or TCP, then the HL7 one, each
+ * lis-push-in on its own port.
+ */
+export function buildDemoFlow(options: { transport?: ExampleSpec['transport']; pushPort?: number; hl7PushPort?: number } = {}): FlowNode[] {
+  const astm = buildExample({ ...DEMO_FLOW, transport: options.transport ?? DEMO_FLOW.transport });
+  const hl7 = buildExample(DEMO_HL7_FLOW);
+  const set = (flow: FlowNode[], type: string, values: Record<string, unknown>) => {
+    for (const n of flow) if (n.type === type) Object.assign(n, values);
+  };
+  set(astm, 'lis-push-in', { localApiPort: String(options.pushPort ?? 8181) });
+  set(hl7, 'lis-push-in', { localApiPort: String(options.hl7PushPort ?? 8182) });
+  set(hl7, 'tcp in', { port: `\${${DEMO_HL7_PORT_ENV}}` });
+  return [...astm, ...hl7];
+}
+
+/** What the demo's HL7 tab's comment node says. */
+function demoHl7Info(): string {
+  return [
+    '# The npm start demo: an HL7 analyzer',
+    '',
+    'The second analyzer `npm start` runs: the Mindray CL-2000i HL7 example (Import > Examples) wired to the same demo LIS and a simulated analyzer speaking HL7 v2.3.1 over TCP (lis-analyzer-sim --protocol hl7). It queries each sample it scans (QRY^Q02), gets its order (QCK^Q02 + DSR^Q03) and sends its results (ORU^R01); each is on the demo LIS page beside the ASTM analyzer\'s, sample numbers starting with `HL7-`.',
+    '',
+    '## Where its settings come from',
+    '- `LIS_TESTS_URL`, `LIS_ORDERS_URL`, `LIS_RESULTS_URL`, `LIS_PROCESSED_URL`, `LIS_TOKEN`: the demo LIS, as on the first tab.',
+    `- \`ANALYZER_HOST\` and \`${DEMO_HL7_PORT_ENV}\` (on "analyzer", tcp in; the example reads \`ANALYZER_TCP_PORT\`, which the first tab uses): the simulated HL7 analyzer, a TCP server npm start runs on a free port (\`DEMO_HL7_TCP_PORT\` to choose it).`,
+    '',
+    'lis-push-in listens on a port of its own here (`DEMO_HL7_PUSH_PORT`, else a free one; the banner and the Node-RED log say which); the demo LIS page pushes to the first tab\'s.',
+    '',
+    '## Changes',
+    'npm start writes this flow again at every start: export what you want to keep.',
+  ].join('\n');
+}
+
 /** What the demo's own comment node says: what this flow is and where its settings come from. */
-function demoInfo(transport: ExampleSpec['transport']): string {
+function demoInfo(spec: ExampleSpec): string {
+  if (spec.protocol === 'hl7') return demoHl7Info();
+  const transport = spec.transport;
   const line =
     transport === 'serial'
       ? '- `ANALYZER_PORT`, `ANALYZER_BAUD`: the Node-RED end of the socat pty pair npm start made, whose other end the simulated analyzer (lis-analyzer-sim) opens; or the device you gave as `ANALYZER_PORT`, with no analyzer simulated.'
@@ -270,7 +316,7 @@ function demoInfo(transport: ExampleSpec['transport']): string {
   return [
     '# The npm start demo',
     '',
-    'This is the demo flow `npm start` deploys: the generic LIS2-A2 example (Import > Examples) wired to the demo LIS and a simulated analyzer, all on this machine. Results flow to the demo LIS page npm start printed.',
+    'This is the demo flow `npm start` deploys: the generic LIS2-A2 example (Import > Examples) wired to the demo LIS and a simulated analyzer, all on this machine. Results flow to the demo LIS page npm start printed. The next tab, "npm start demo: HL7", runs an HL7 analyzer beside it on the same LIS.',
     '',
     '## Where its settings come from',
     'Environment variables npm start sets for Node-RED; the nodes read them as `${NAME}`:',
@@ -425,7 +471,7 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
   const lis = id('lis-config');
   const nodes: FlowNode[] = [
     { id: tab, type: 'tab', label: tabLabel(spec, profile), disabled: false, info: '' },
-    ...(spec.demo ? [{ id: id('about'), type: 'comment', name: 'npm start demo: read me', info: demoInfo(spec.transport), ...at(L.about ?? L.comment), wires: [] }] : []),
+    ...(spec.demo ? [{ id: id('about'), type: 'comment', name: spec.protocol === 'hl7' ? 'npm start demo, HL7: read me' : 'npm start demo: read me', info: demoInfo(spec), ...at(L.about ?? L.comment), wires: [] }] : []),
     { id: id('comment'), type: 'comment', name: `How to set up: ${profile.label}`, info, ...at(L.comment), wires: [] },
     {
       id: lis,
