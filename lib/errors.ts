@@ -26,7 +26,9 @@ export type LisErrorCode =
   | 'ORDER_REFUSED' // astm-message: an order the analyzer can no longer take (query cancelled or expired)
   | 'JOURNAL' // the result journal could not store something: not acknowledged, not sent
   | 'STUCK' // astm-link: a message replayed after a restart never reached the LIS; an operator replays or dismisses it
-  | 'HELD'; // lis-send-results: results held (failed or uncertain) longer than the warning age, or not all resent
+  | 'HELD' // lis-send-results: results held (failed or uncertain) longer than the warning age, or not all resent
+  | 'LINK_QUIET' // an analyzer link: no message for longer than its expected-activity rule allows, inside the rule's hours
+  | 'LINK_DOWN'; // an analyzer link: its transport (port, connection) down for longer than its limit
 
 /** What a transient failure allows: another attempt after the transient back-off. */
 export type RetryKind = 'transient' | 'mismatch';

@@ -18,6 +18,8 @@ import { readPaste } from '../lib/astm/paste';
 import { readNodeSettings } from '../lib/settings/node-settings';
 import { refuseMisconfigured } from './shared/lis-request-node';
 import { runLinkNode, type LinkNodeDef } from './shared/link-node';
+import { readAlarmSettings } from './shared/link-alarms';
+import { installLabRoutes } from './shared/lab-routes';
 import { metricsFor } from './shared/metrics';
 import { StatusReporter } from './shared/status';
 import { installTraceRoutes } from './shared/trace-routes';
@@ -43,7 +45,10 @@ export = function register(RED: NodeAPI): void {
     const node = this;
     const status = new StatusReporter(RED, node);
     // LIS1-A's values as defaults; a bad value is refused, not replaced.
-    const { values: numbers, errors } = readNodeSettings('astm-link', def as unknown as Record<string, unknown>);
+    const { values, errors } = readNodeSettings('astm-link', def as unknown as Record<string, unknown>);
+    const { quietMinutes, downMinutes, alarmCheckSeconds, ...numbers } = values;
+    const alarms = readAlarmSettings(RED, def, { quietMinutes, downMinutes, alarmCheckSeconds });
+    errors.push(...alarms.errors);
     if (errors.length > 0) return refuseMisconfigured(RED, node, status, errors);
     const framed = def.framing !== 'unframed';
     // A message of queries only carries no result to lose: it is neither stored nor held for the disk.
@@ -64,9 +69,10 @@ export = function register(RED: NodeAPI): void {
         const read = readPaste(text);
         return { messages: read.messages.map((m) => m.bytes), notes: read.notes, problems: read.problems.map((p) => p.message) };
       },
-    });
+    }, alarms.settings);
   }
 
   metricsFor(RED);
+  installLabRoutes(RED);
   RED.nodes.registerType('astm-link', AstmLinkNode as never);
 };

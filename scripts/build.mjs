@@ -30,7 +30,7 @@ function settingsDefaults(table) {
                     var text = v === undefined || v === null ? "" : String(v).trim();
                     if (text === "") return true;
                     var n = Number(text);
-                    if (/^\\d+$/.test(text) && n >= s.min && (s.max === undefined || n <= s.max)) return true;
+                    if ((s.fraction ? /^\\d+(\\.\\d+)?$/ : /^\\d+$/).test(text) && n >= s.min && (s.max === undefined || n <= s.max)) return true;
                     return RED._("node-red-contrib-lis-bridge/lis-config:common.settings." + (s.max === undefined ? "atLeast" : "between"), { default: s.default, min: s.min, max: s.max });
                 }
             };

@@ -24,6 +24,9 @@
  * - listening: a TCP server with no analyzer connected;
  * - port-missing: the serial port's device does not exist (unplugged USB adapter, wrong path).
  */
+import type { Alarm, AlarmCode } from './alarms';
+import type { QueueCounts } from './queues';
+
 export type TransportState = 'unknown' | 'connected' | 'disconnected' | 'listening' | 'port-missing';
 export const TRANSPORT_STATES: readonly TransportState[] = ['unknown', 'connected', 'disconnected', 'listening', 'port-missing'];
 
@@ -80,10 +83,21 @@ export interface LinkHealth extends ConnectionHealth {
   /** Result batches held for an operator (failed, uncertain) and messages stuck, from the journal. */
   held: number;
   stuck: number;
+  /** Alarms up on the link: LINK_QUIET / LINK_DOWN (alarms.ts) and HELD (held batches past their warn-after time). */
+  alarms: LinkAlarm[];
   /** Totals since first deployed, by analyzer name ('' before the analyzer named itself). */
   totals: ReadonlyMap<string, AnalyzerTotals>;
   /** False between a stop and the next deploy (a snapshot of `all` links only). */
   deployed: boolean;
+}
+
+export interface LinkAlarm {
+  code: AlarmCode | 'HELD';
+  /** Since when the link is quiet or down, or the oldest overdue held batch waits. */
+  since: number;
+  /** LINK_DOWN: the transport state; HELD: how many batches. */
+  transport?: TransportState;
+  count?: number;
 }
 
 export interface HealthSnapshot {
@@ -118,6 +132,8 @@ interface Link extends Row {
   sessions: Map<string, Row>;
   held: number;
   stuck: number;
+  overdue: { count: number; since: number } | undefined;
+  alarms: Alarm[];
   byAnalyzer: Map<string, AnalyzerTotals>;
   deployed: boolean;
 }
@@ -144,13 +160,13 @@ export class LinkHealthBoard {
     this.rollOver(now);
     const known = this.links.get(node);
     if (known) {
-      Object.assign(known, { name: info.name, protocol: info.protocol, deployed: true, base: 'unknown', transport: 'unknown', transportSince: undefined });
+      Object.assign(known, { name: info.name, protocol: info.protocol, deployed: true, base: 'unknown', transport: 'unknown', transportSince: undefined, alarms: [] });
       known.sessions.clear();
     } else {
       const byAnalyzer = new Map<string, AnalyzerTotals>();
       const totals = newTotals();
       byAnalyzer.set('', totals);
-      this.links.set(node, { ...newRow(undefined, totals), node, name: info.name, protocol: info.protocol, dialect: undefined, base: 'unknown', sessions: new Map(), held: 0, stuck: 0, byAnalyzer, deployed: true });
+      this.links.set(node, { ...newRow(undefined, totals), node, name: info.name, protocol: info.protocol, dialect: undefined, base: 'unknown', sessions: new Map(), held: 0, stuck: 0, overdue: undefined, alarms: [], byAnalyzer, deployed: true });
     }
     this.changed(node);
   }
@@ -163,6 +179,7 @@ export class LinkHealthBoard {
     else {
       link.deployed = false;
       link.sessions.clear();
+      link.alarms = [];
     }
     this.changed(node);
   }
@@ -228,12 +245,30 @@ export class LinkHealthBoard {
   }
 
   /** Result batches held and messages stuck for this link, from the journal. */
-  queues(node: string, counts: { held: number; stuck: number }): void {
+  queues(node: string, counts: QueueCounts): void {
     const link = this.links.get(node);
-    if (!link || (link.held === counts.held && link.stuck === counts.stuck)) return;
+    const overdue = counts.overdue ? { count: counts.overdue, since: counts.overdueSince ?? 0 } : undefined;
+    if (!link || (link.held === counts.held && link.stuck === counts.stuck && link.overdue?.count === overdue?.count && link.overdue?.since === overdue?.since)) return;
     link.held = counts.held;
     link.stuck = counts.stuck;
+    link.overdue = overdue;
     this.changed(node);
+  }
+
+  /** The link's LINK_QUIET / LINK_DOWN alarms as its alarm watch has them now. */
+  alarms(node: string, alarms: Alarm[]): void {
+    const link = this.links.get(node);
+    if (!link) return;
+    link.alarms = alarms;
+    this.changed(node);
+  }
+
+  /** One link, as in a snapshot (the alarm watch's look, without copying every link). */
+  link(node: string, now: number): LinkHealth | undefined {
+    const link = this.links.get(node);
+    if (!link) return undefined;
+    this.rollOver(now);
+    return this.viewOfLink(link);
   }
 
   /** Every link ever deployed in this process and not removed: deployed ones only, unless `all`. */
@@ -242,10 +277,16 @@ export class LinkHealthBoard {
     const links: LinkHealth[] = [];
     for (const link of this.links.values()) {
       if (!link.deployed && !all) continue;
-      const connections = [...link.sessions.values()].sort((a, b) => Number(a.closedAt !== undefined) - Number(b.closedAt !== undefined)).map(viewOf);
-      links.push({ ...viewOf(link), node: link.node, name: link.name, protocol: link.protocol, dialect: link.dialect, connections, held: link.held, stuck: link.stuck, deployed: link.deployed, totals: new Map([...link.byAnalyzer].map(([k, v]) => [k, { ...v }])) });
+      links.push(this.viewOfLink(link));
     }
     return { at: now, links };
+  }
+
+  private viewOfLink(link: Link): LinkHealth {
+    const connections = [...link.sessions.values()].sort((a, b) => Number(a.closedAt !== undefined) - Number(b.closedAt !== undefined)).map(viewOf);
+    const alarms: LinkAlarm[] = link.alarms.map((a) => ({ code: a.code, since: a.since, ...(a.transport === undefined ? {} : { transport: a.transport }) }));
+    if (link.overdue) alarms.push({ code: 'HELD', since: link.overdue.since, count: link.overdue.count });
+    return { ...viewOf(link), node: link.node, name: link.name, protocol: link.protocol, dialect: link.dialect, connections, held: link.held, stuck: link.stuck, alarms, deployed: link.deployed, totals: new Map([...link.byAnalyzer].map(([k, v]) => [k, { ...v }])) };
   }
 
   /** The ids of the link nodes known (deployed or stopped for a redeploy). */

@@ -13,6 +13,9 @@ import type { ResultJournal } from '../journal/journal';
 export interface QueueCounts {
   held: number;
   stuck: number;
+  /** Held batches already warned of (HELD raised: past their warn-after time), and since when the oldest waits. */
+  overdue?: number;
+  overdueSince?: number;
 }
 
 export function queuesByLink(journal: Pick<ResultJournal, 'held' | 'stuck' | 'message'>): Map<string, QueueCounts> {
@@ -22,7 +25,14 @@ export function queuesByLink(journal: Pick<ResultJournal, 'held' | 'stuck' | 'me
     if (!c) out.set(link, (c = { held: 0, stuck: 0 }));
     return c;
   };
-  for (const b of journal.held()) of(b.message === undefined ? '' : (journal.message(b.message)?.link ?? '')).held++;
+  for (const b of journal.held()) {
+    const c = of(b.message === undefined ? '' : (journal.message(b.message)?.link ?? ''));
+    c.held++;
+    if (b.warned) {
+      c.overdue = (c.overdue ?? 0) + 1;
+      c.overdueSince = Math.min(c.overdueSince ?? Infinity, b.at);
+    }
+  }
   for (const m of journal.stuck()) of(m.link).stuck++;
   return out;
 }

@@ -42,6 +42,8 @@ const MessageUpdateSchema = z.object({
   /** The samples the message was about, once decoded: what an operator needs to find a stuck message. */
   samples: z.array(z.string()).optional(),
   note: z.string().optional(),
+  /** An operator asked for a stuck message to be replayed (admin user): who acted, on the record. */
+  replayBy: z.string().optional(),
 });
 
 /** A batch of results about to be sent to the LIS: written before the request leaves. */

@@ -152,6 +152,12 @@ export class ResultJournal {
     await this.append({ e: 'rxu', id, replayed: true });
   }
 
+  /** An operator asked for a stuck message to be replayed: who, on the record (the replay itself follows). */
+  async replayAsked(id: string, by: string): Promise<void> {
+    if (!this.messages.has(id)) throw new Error(`no message ${id} in the journal`);
+    await this.append({ e: 'rxu', id, replayBy: by });
+  }
+
   /** The message's final ACK never went out: remembered across restarts, so its repeat is known. */
   async unacked(id: string): Promise<void> {
     const m = this.messages.get(id);

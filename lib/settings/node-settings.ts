@@ -14,7 +14,16 @@ export interface NumericSetting {
   min: number;
   max?: number;
   default: number;
+  /** Decimals allowed (minutes, where a fraction is a few seconds). */
+  fraction?: boolean;
 }
+
+/** The alarm settings of every analyzer-link node (lib/health/alarms.ts; read by nodes/shared/link-alarms.ts): 0 = no rule. */
+export const ALARM_SETTINGS = {
+  quietMinutes: { min: 0, default: 0, fraction: true },
+  downMinutes: { min: 0, default: 0, fraction: true },
+  alarmCheckSeconds: { min: 1, default: 30 },
+} as const satisfies Record<string, NumericSetting>;
 
 export const NODE_SETTINGS = {
   'lis-config': {
@@ -44,6 +53,7 @@ export const NODE_SETTINGS = {
     busyWaitMs: { min: 0, default: DEFAULT_OPTIONS.busyWaitMs },
     contentionWaitMs: { min: 1, default: DEFAULT_OPTIONS.contentionWaitMs },
     retryDelayMs: { min: 0, default: DEFAULT_OPTIONS.retryDelayMs },
+    ...ALARM_SETTINGS,
   },
   'hl7-link': {
     // No standard gives these (lib/hl7/link-machine.ts); a frame limit of 8 MiB holds the largest capture.
@@ -62,6 +72,6 @@ export type SettingsNode = keyof typeof NODE_SETTINGS;
  */
 export function readNodeSettings<T extends SettingsNode>(type: T, raw: Record<string, unknown>): { values: Record<keyof (typeof NODE_SETTINGS)[T], number>; errors: string[] } {
   const table = NODE_SETTINGS[type] as Record<string, NumericSetting>;
-  const rules = Object.fromEntries(Object.entries(table).map(([setting, s]) => [setting, { setting, min: s.min, ...(s.max === undefined ? {} : { max: s.max }), fallback: s.default }]));
+  const rules = Object.fromEntries(Object.entries(table).map(([setting, s]) => [setting, { setting, min: s.min, ...(s.max === undefined ? {} : { max: s.max }), fallback: s.default, ...(s.fraction ? { fraction: true } : {}) }]));
   return readWholeNumbers(raw, rules) as { values: Record<keyof (typeof NODE_SETTINGS)[T], number>; errors: string[] };
 }

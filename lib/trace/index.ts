@@ -2,3 +2,4 @@
 export { FrameTrace, traceText, type FrameTraceOptions } from './frame-trace';
 export { initialUnitRedaction, initialRecordState, redactRecords, redactUnit, type UnitRedaction, type RecordState } from './redact';
 export { readTraceLine, traceBytes, type TraceLine } from './trace-reader';
+export { readTrace, lastLines, type TraceEntry } from './trace-read';

@@ -4,8 +4,8 @@
  * the end of the current file is read: a trace can be 10 MiB, and the
  * messages wanted are the latest. A trace written redacted stays redacted.
  */
-import { open } from 'node:fs/promises';
 import { readPaste, type PastedMessage } from '../astm/paste';
+import { lastLines } from './trace-read';
 
 export interface RecentMessages {
   messages: PastedMessage[];
@@ -17,26 +17,11 @@ export interface RecentMessages {
 
 /** The last `count` messages from the analyzer in the trace file, oldest first; none when the file does not exist yet. */
 export async function recentMessages(file: string, count: number, tailBytes = 1024 * 1024): Promise<RecentMessages> {
-  let text: string;
-  try {
-    const handle = await open(file, 'r');
-    try {
-      const { size } = await handle.stat();
-      const start = Math.max(0, size - tailBytes);
-      const buffer = Buffer.alloc(size - start);
-      await handle.read(buffer, 0, buffer.length, start);
-      text = buffer.toString('latin1');
-      // A tail that starts inside a line drops that line, and the messages it
-      // opened are cut: only whole transfers from the first ENQ on count.
-      if (start > 0) text = text.slice(text.indexOf('\n') + 1);
-    } finally {
-      await handle.close();
-    }
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { messages: [], notes: ['the trace has no file yet: nothing received since tracing began'], problems: [] };
-    throw err;
-  }
-  const read = readPaste(text);
+  // A tail that starts inside a line drops that line (lastLines), and the messages it opened are cut: only whole
+  // transfers from the first ENQ on count.
+  const lines = await lastLines(file, Number.POSITIVE_INFINITY, tailBytes);
+  if (lines.length === 0) return { messages: [], notes: ['the trace has no lines yet: nothing received since tracing began'], problems: [] };
+  const read = readPaste(lines.join('\n'));
   return {
     messages: read.messages.slice(-count),
     notes: read.notes,

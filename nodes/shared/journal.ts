@@ -1,8 +1,9 @@
 /**
  * Where the journal and the traces live, read from Node-RED's settings.js:
  *
- *   lisBridge: { dir: '/var/lib/lis-bridge', retentionDays: 30, trace: { maxBytes, maxFiles } }
+ *   lisBridge: { dir: '/var/lib/lis-bridge', retentionDays: 30, trace: { maxBytes, maxFiles }, timeZone: 'Europe/Berlin' }
  *
+ * (timeZone: the site's zone for the link alarms' weekdays and hours; the process's zone when not set.)
  * Process-wide on purpose: these are data-protection settings of the host
  * (where patient data is kept, and for how long), not of one flow.
  */
@@ -16,12 +17,13 @@ export interface LisBridgeSettings {
   dir: string;
   retentionDays: number;
   trace: { maxBytes: number; maxFiles: number };
+  timeZone: string | undefined;
 }
 
 const DEFAULT_RETENTION_DAYS = 30;
 
 export function bridgeSettings(RED: NodeAPI): LisBridgeSettings {
-  const settings = RED.settings as unknown as { userDir?: string; lisBridge?: Partial<{ dir: string; retentionDays: number; trace: Partial<LisBridgeSettings['trace']> }> };
+  const settings = RED.settings as unknown as { userDir?: string; lisBridge?: Partial<{ dir: string; retentionDays: number; trace: Partial<LisBridgeSettings['trace']>; timeZone: string }> };
   const own = settings.lisBridge ?? {};
   const userDir = settings.userDir || join(homedir(), '.node-red');
   const dir = own.dir ? (isAbsolute(own.dir) ? own.dir : resolve(userDir, own.dir)) : join(userDir, 'lis-bridge');
@@ -30,6 +32,7 @@ export function bridgeSettings(RED: NodeAPI): LisBridgeSettings {
     dir,
     retentionDays,
     trace: { maxBytes: positive(own.trace?.maxBytes, 10 * 1024 * 1024), maxFiles: positive(own.trace?.maxFiles, 10) },
+    timeZone: typeof own.timeZone === 'string' && own.timeZone !== '' ? own.timeZone : undefined,
   };
 }
 

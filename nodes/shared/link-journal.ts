@@ -31,7 +31,7 @@ export interface LinkJournal {
  * message to the flow. Every failure reaches the node's status and Catch nodes.
  */
 export function linkJournal(RED: NodeAPI, node: Node, status: StatusReporter, t: Texts, carriesResults: (bytes: Uint8Array) => boolean, passOn: (m: PassedOn) => void): LinkJournal {
-  installRoutesOnce(RED, 'stuck', () => installStuckRoutes(RED));
+  installStuckRoutesOnce(RED);
   const r = sharedTexts(RED, 'runtime');
   const journal = journalFor(RED);
   const store = new LinkStore(
@@ -97,6 +97,11 @@ export function linkJournal(RED: NodeAPI, node: Node, status: StatusReporter, t:
   };
 }
 
+/** Once per editor app: by the first link node with a journal, or by the Lab sidebar plugin at start. */
+export function installStuckRoutesOnce(RED: NodeAPI): void {
+  installRoutesOnce(RED, 'stuck', () => installStuckRoutes(RED));
+}
+
 /**
  * A stuck message (stored, replayed after a restart, and still never handed
  * to the LIS, e.g. its tests were not mapped) waits for an operator: replay
@@ -122,9 +127,10 @@ function installStuckRoutes(RED: NodeAPI): void {
   admin.post(
     '/lis-bridge/stuck/:id/replay',
     RED.auth.needsPermission('lis.write'),
-    withStuck(async (_journal, link, id) => {
+    withStuck(async (journal, link, id, req) => {
       const replay = replayers.get(link);
       if (!replay) throw new Error(`the astm-link node ${link} that received message ${id} is not deployed (or its journal is off)`);
+      await journal.replayAsked(id, adminUser(req));
       await replay(id);
     }),
   );

@@ -23,9 +23,11 @@ import { sharedTexts, type StatusReporter } from './status';
 import { watchTransport } from './transport-watch';
 import { registerReplayInjector, type CaptureRead } from './replays';
 import { installReplayRoutes } from './replay-routes';
+import { registerTrace } from './lab-routes';
+import { watchAlarms, type LinkAlarmDef, type LinkAlarmSettings } from './link-alarms';
 import type { Done, Msg } from './types';
 
-export interface LinkNodeDef extends NodeDef {
+export interface LinkNodeDef extends NodeDef, LinkAlarmDef {
   /** Store each received message in the result journal before its final ACK (default on). */
   journal?: boolean;
   /** Write every unit in and out to a rotated trace file (default on). */
@@ -60,7 +62,8 @@ export interface LinkProtocol {
   readCapture(text: string): CaptureRead;
 }
 
-export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: StatusReporter, protocol: LinkProtocol): void {
+/** `alarmSettings`: from readAlarmSettings (link-alarms.ts); none, no alarms. */
+export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: StatusReporter, protocol: LinkProtocol, alarmSettings: LinkAlarmSettings = { rules: {}, checkEveryMs: 30_000 }): void {
   const r = sharedTexts(RED, 'runtime');
   // The link's health (lib/health): counts on the message path, the transport's state from the nodes wired to it.
   const health = boardFor(RED);
@@ -73,7 +76,12 @@ export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: 
   };
   const t = sharedTexts(RED, 'link');
   let sentCount = 0;
+  const idleStatus = () => ({ fill: 'green', shape: 'dot', text: t('idle', { n: sentCount }) }) as const;
+  // An alarm's status stays up while the link is idle: "idle" would hide it.
+  const alarms = watchAlarms(RED, node, alarmSettings, idleStatus);
   const trace = def.trace === false ? undefined : linkTrace(RED, node, { framed: protocol.framed, redact: def.traceRedact === true });
+  // The Lab sidebar shows the last units of the trace (read through a permissioned admin route).
+  const withdrawTrace = trace ? registerTrace(node.id, { file: trace.file, framed: protocol.framed, redact: def.traceRedact === true }) : () => undefined;
   const emit = (link: Pick<SessionLink, 'tcpSession'> | undefined, bytes: Buffer, about: object): void =>
     node.send([null, withSession({ payload: bytes, topic: protocol.messageTopic, [protocol.about]: { link: node.id, ...about } }, link), null] as never);
   // An operator's replay (nodes/shared/replay-routes.ts) enters the flow here, past the line and the journal.
@@ -126,13 +134,12 @@ export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: 
       },
       warning: (text) => node.warn(text),
       state(_link, state, detail) {
-        const idle = state === 'idle';
-        node.status({ fill: idle ? 'green' : 'blue', shape: idle ? 'dot' : 'ring', text: idle ? t('idle', { n: sentCount }) : detail });
+        node.status(state === 'idle' ? (alarms.status() ?? idleStatus()) : { fill: 'blue', shape: 'ring', text: detail });
       },
     },
   );
 
-  node.status({ fill: 'green', shape: 'dot', text: t('idle', { n: 0 }) });
+  node.status(idleStatus());
 
   node.on('input', (rawMsg, _send, rawDone) => {
     const msg = rawMsg as Msg;
@@ -165,6 +172,8 @@ export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: 
   node.on('close', (removed: boolean, done: () => void) => {
     stopWatching();
     stopReplays();
+    alarms.close();
+    withdrawTrace();
     health.remove(node.id, removed);
     for (const msg of links.close()) {
       const err = new LisError(r('cancelledSend'), { code: 'CANCELLED' });

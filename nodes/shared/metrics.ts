@@ -65,6 +65,7 @@ function installRoute(RED: NodeAPI, metrics: BridgeMetrics): void {
 }
 
 const LINK = ['link', 'link_name'] as const;
+const ALARM_CODES = ['LINK_QUIET', 'LINK_DOWN', 'HELD'] as const;
 const BY_ANALYZER = [...LINK, 'analyzer'] as const;
 
 /** Per link and analyzer, the board's totals: counters that never go down while the process runs. */
@@ -155,6 +156,17 @@ export function createMetrics(RED: Pick<NodeAPI, 'settings'>): BridgeMetrics {
     collect() {
       this.reset();
       for (const l of links()) this.set(nameOf(l), l.connections.filter((c) => c.transport === 'connected').length);
+    },
+  });
+  new Gauge({
+    name: 'lisbridge_link_alarm',
+    help: 'Alarms of the link: 1 while up (LINK_QUIET: quiet past its expected-activity rule; LINK_DOWN: transport down past its limit; HELD: held batches past their warning age), 0 otherwise',
+    labelNames: [...LINK, 'code'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      // The rules (working hours, limits) live with the flows: an alert on this needs no copy of them in Prometheus.
+      for (const l of links()) for (const code of ALARM_CODES) this.set({ ...nameOf(l), code }, l.deployed && l.alarms.some((a) => a.code === code) ? 1 : 0);
     },
   });
   new Gauge({

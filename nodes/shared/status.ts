@@ -134,5 +134,9 @@ export function shortReason(err: unknown): string {
       return 'held';
     case 'STUCK':
       return 'stuck';
+    case 'LINK_QUIET':
+      return 'quiet';
+    case 'LINK_DOWN':
+      return 'down';
   }
 }

@@ -18,6 +18,8 @@ interface FlowNodeDef {
   type: string;
   wires?: string[][];
   serial?: string;
+  /** tcp in: 'server' (listens) or 'client'. */
+  server?: string;
 }
 
 const TRANSPORTS = new Set(['tcp in', 'serial in', 'serial out', 'serial request']);
@@ -54,6 +56,12 @@ export function watchTransport(RED: NodeAPI, node: Node, outputs: string[] | und
     report(r.session, r.state, r.peer);
   };
   RED.events.on('node-status', onStatus);
+  // tcp in said what it does at the start before this node listened (a client "connecting"), or says nothing until
+  // the first analyzer connects (a server): a server listens from the start (a port it could not bind is tcp in's own
+  // error), a client is disconnected until it connects (always later: connecting is asynchronous). So a link whose
+  // analyzer never connects can still be seen down.
+  const tcp = [...types.values()].find((def) => def.type === 'tcp in');
+  if (tcp) report(undefined, tcp.server === 'server' ? 'listening' : 'disconnected');
   // A port that could not open at start reported it before this node listened (and says nothing more).
   for (const def of types.values()) {
     const path = portOf(RED, def);

@@ -85,6 +85,8 @@ describe(`metrics of an end-to-end run (example ${EXAMPLE})`, () => {
     assert.equal(sum(samples, 'lisbridge_link_state', { ...link(), state: 'connected' }), 1);
     assert.equal(sum(samples, 'lisbridge_link_state', link()), 1, 'one state at a time');
     assert.equal(sum(samples, 'lisbridge_link_connections', link()), 1);
+    assert.equal(find(samples, 'lisbridge_link_alarm', link()).length, 3, 'LINK_QUIET, LINK_DOWN and HELD, each');
+    assert.equal(sum(samples, 'lisbridge_link_alarm', link()), 0, 'no alarm up');
     const last = Math.max(...find(samples, 'lisbridge_link_last_received_timestamp_seconds', link()).map((s) => s.value));
     assert.ok(last >= r.startedAt / 1000 && last <= Date.now() / 1000, `last received ${last}`);
   }));
@@ -153,6 +155,23 @@ describe('metrics with adminAuth', () => {
     assert.equal((await scrape()).status, 401);
     assert.equal((await scrape({ Authorization: 'Bearer not-a-token' })).status, 401);
     assert.equal((await scrape({ Authorization: `Bearer ${VIEWER_TOKEN}` })).status, 401);
+  });
+
+  it('guards the Lab sidebar\'s routes (installed by the plugin from the packed package) the same way: lis.read to see, lis.write to act', async () => {
+    const read = { Authorization: `Bearer ${SCRAPE_TOKEN}` };
+    for (const path of ['/lis-bridge/links', '/lis-bridge/links/some-link/trace', '/lis-bridge/held']) {
+      assert.equal((await fetch(`${red!.url}${path}`)).status, 401, path);
+      assert.equal((await fetch(`${red!.url}${path}`, { headers: { Authorization: `Bearer ${VIEWER_TOKEN}` } })).status, 401, path);
+    }
+    const links = await fetch(`${red!.url}/lis-bridge/links`, { headers: read });
+    assert.equal(links.status, 200);
+    assert.deepEqual(((await links.json()) as { links: unknown[] }).links, []);
+    const trace = await fetch(`${red!.url}/lis-bridge/links/some-link/trace`, { headers: read });
+    assert.equal(trace.status, 404);
+    assert.match(((await trace.json()) as { message: string }).message, /no trace of link some-link/);
+    for (const path of ['/lis-bridge/stuck/m-1/replay', '/lis-bridge/stuck/m-1/dismiss', '/lis-bridge/held/b-1/resend']) {
+      assert.equal((await fetch(`${red!.url}${path}`, { method: 'POST', headers: read })).status, 401, `${path} needs lis.write`);
+    }
   });
 
   it('answers the metrics to the static token of settings.js tokens() with lis.read', async () => {

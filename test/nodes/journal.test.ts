@@ -352,6 +352,7 @@ describe('journal: restarts', () => {
     await helper.request().post('/lis-bridge/stuck/no-such-message/replay').expect(404);
     await helper.request().post('/lis-bridge/stuck/rx-written/replay').expect(200);
     await waitUntil(() => ctx.stub.to('/results').length === 1, 3000, 'the replayed results at the LIS');
+    assert.ok(readJournalFile(journalDir()).lines.some((e) => e.e === 'rxu' && e.id === 'rx-written' && e.replayBy === 'admin:anonymous'), 'who asked for the replay is on the record');
     await waitUntil(() => readJournalFile(journalDir()).messages.get('rx-written')?.parts === 1, 2000, 'the message settled');
     assert.deepEqual((await heldList()).stuck, []);
     await helper.request().post('/lis-bridge/stuck/rx-written/replay').expect(404);

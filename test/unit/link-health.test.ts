@@ -218,4 +218,22 @@ describe('queuesByLink', () => {
     const counts = queuesByLink(journal as never);
     assert.deepEqual(Object.fromEntries(counts), { L1: { held: 2, stuck: 0 }, L2: { held: 1, stuck: 1 }, '': { held: 2, stuck: 0 } });
   });
+
+  it('counts the held batches already warned of (HELD raised), and since when the oldest waits; the board lists them with the link\'s alarms', () => {
+    const journal = {
+      held: () => [{ message: 'm1', warned: true, at: T0 + 5 }, { message: 'm1', warned: true, at: T0 + 2 }, { message: 'm1', warned: false, at: T0 }],
+      stuck: () => [],
+      message: () => ({ link: 'L1' }),
+    };
+    const counts = queuesByLink(journal as never);
+    assert.deepEqual(counts.get('L1'), { held: 3, stuck: 0, overdue: 2, overdueSince: T0 + 2 });
+    const b = new LinkHealthBoard({ startOfDay });
+    b.add('L1', { name: 'bench', protocol: 'astm' }, T0);
+    b.alarms('L1', [{ code: 'LINK_QUIET', since: T0 - HOUR, raisedAt: T0 }]);
+    b.queues('L1', counts.get('L1')!);
+    assert.deepEqual(b.link('L1', T0)!.alarms, [{ code: 'LINK_QUIET', since: T0 - HOUR }, { code: 'HELD', since: T0 + 2, count: 2 }]);
+    b.remove('L1', false);
+    b.add('L1', { name: 'bench', protocol: 'astm' }, T0);
+    assert.deepEqual(b.link('L1', T0)!.alarms.map((a) => a.code), ['HELD'], 'a redeploy drops the link\'s own alarms (its watch raises them again), not the journal\'s');
+  });
 });

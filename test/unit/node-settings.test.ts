@@ -42,6 +42,9 @@ describe('node settings', () => {
     assert.deepEqual(readNodeSettings('lis-push-in', { localApiPort: '', bodyLimit: ' 20 ' }).values, { localApiPort: 8181, bodyLimit: 20, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 });
     assert.deepEqual(readNodeSettings('lis-push-in', { localApiPort: '70000' }).errors, ['localApiPort must be a whole number from 0 to 65535, not "70000"']);
     assert.deepEqual(readNodeSettings('astm-link', { busyWaitMs: 'soon' }).errors, ['busyWaitMs must be a whole number of at least 0, not "soon"']);
+    // Alarm limits in minutes take fractions (a test's second or two); not words.
+    assert.equal(readNodeSettings('astm-link', { quietMinutes: '0.02' }).values.quietMinutes, 0.02);
+    assert.deepEqual(readNodeSettings('astm-link', { downMinutes: 'an hour' }).errors, ['downMinutes must be a number of at least 0, not "an hour"']);
   });
 
   for (const [type, table] of Object.entries(NODE_SETTINGS) as Array<[string, Record<string, NumericSetting>]>) {
@@ -58,7 +61,9 @@ describe('node settings', () => {
         assert.equal(d.validate!(String(s.min)), true);
         if (s.min > 0) assert.equal(typeof d.validate!(String(s.min - 1)), 'string', `${key}: below ${s.min} refused`);
         if (s.max !== undefined) assert.equal(typeof d.validate!(String(s.max + 1)), 'string', `${key}: above ${s.max} refused`);
-        assert.equal(typeof d.validate!('1.5'), 'string', `${key}: not whole`);
+        if (s.fraction) assert.equal(d.validate!('0.5'), true, `${key}: fractions allowed`);
+        else assert.equal(typeof d.validate!('1.5'), 'string', `${key}: not whole`);
+        assert.equal(typeof d.validate!('1.5x'), 'string', `${key}: not a number`);
         assert.equal(readNodeSettings(type as keyof typeof NODE_SETTINGS, { [key]: String(s.min) }).errors.length, 0, 'the runtime takes what the dialog takes');
       }
     });

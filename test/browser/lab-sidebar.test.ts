@@ -1,0 +1,179 @@
+/**
+ * The "Lab" sidebar (the package's Node-RED plugin) in a real browser: Node-RED
+ * as its own process with the package loaded from the repository, two analyzer
+ * links (one with the analyzer simulator connected over TCP and sending, one
+ * TCP client whose analyzer is not there), a loopback LIS that refuses results
+ * at first, and a message left stuck in the journal by an earlier run. Chromium
+ * resends the held batch and replays the stuck message from the sidebar, and
+ * sees a quiet-link alarm appear and clear, all without pressing refresh: the
+ * updates come over comms.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { LisStub } from '../support/lis-stub';
+import type { NodeRedProcess } from '../support/node-red-process';
+import { startEditorSession, type EditorSession } from '../support/browser';
+import { freePort } from '../support/ports';
+import { writeJournal } from '../support/journal-file';
+import { AnalyzerSimulator, TcpClientTransport } from '../../lib/sim';
+import { parseSamples, sum } from '../support/prometheus';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const LINKS = '.lis-lab-links .lis-lab-link';
+const BATCHES = '.lis-lab-held .lis-lab-batch';
+const STUCK = '.lis-lab-stuck .lis-lab-stuck-message';
+const QUIET_BADGE = `${LINKS}[data-node="linkA"] .lis-lab-alarm[data-code="LINK_QUIET"]`;
+
+let work: string;
+let stub: LisStub;
+let red: NodeRedProcess | undefined;
+let page: Page;
+let pageErrors: string[];
+let session: EditorSession | undefined;
+let sim: AnalyzerSimulator | undefined;
+
+const STUCK_MESSAGE = 'H|\\^&|||ANALYZER^1|||||LIS||P|LIS2-A2|20261121094500\rP|1||P-S-STUCK\rO|1|S-STUCK||^^^GLU|R\rR|1|^^^GLU|7.1|mmol/L|3.9-6.1|H||F||||20261121094400\rL|1|N\r';
+
+function flows(portA: number, portB: number): Array<Record<string, unknown>> {
+  return [
+    { id: 'tab1', type: 'tab', label: 'Analyzers' },
+    { id: 'cfg', type: 'lis-config', name: 'site LIS', labTestsApiUrl: stub.url('/tests'), transactionInfoApiUrl: stub.url('/orders'), resultApiUrl: stub.url('/results'), orderCompletedApiUrl: stub.url('/processed'), timeout: 3000 },
+    // Bench 1: the analyzer connects to us and sends results. Quiet after 6 s of silence (0.1 min), checked every second.
+    { id: 'tcpA', type: 'tcp in', z: 'tab1', server: 'server', host: '', port: String(portA), datamode: 'stream', datatype: 'buffer', newline: '', topic: '', x: 120, y: 80, wires: [['linkA']] },
+    { id: 'statusA', type: 'status', z: 'tab1', scope: ['tcpA'], x: 120, y: 140, wires: [['linkA']] },
+    { id: 'linkA', type: 'astm-link', z: 'tab1', name: 'Bench 1 chemistry', transport: 'tcp', quietMinutes: '0.1', quietDays: '', quietFrom: '', quietTo: '', alarmCheckSeconds: '1', x: 320, y: 100, wires: [['tcpOutA'], ['msgA'], []] },
+    { id: 'tcpOutA', type: 'tcp out', z: 'tab1', host: '', port: '', beserver: 'reply', base64: false, end: false, x: 520, y: 40, wires: [] },
+    { id: 'msgA', type: 'astm-message', z: 'tab1', dialect: 'generic-lis2a2', timeZone: 'UTC', x: 520, y: 100, wires: [[], ['mapper'], ['linkA'], []] },
+    { id: 'mapper', type: 'test-mapper', z: 'tab1', direction: 'toLis', unmapped: 'warn', mapping: [{ lisTestId: 'T-GLU', lisCode: 'GLU', lisName: 'Glucose', instrumentCode: 'GLU' }], x: 700, y: 100, wires: [['sender'], []] },
+    { id: 'sender', type: 'lis-send-results', z: 'tab1', name: 'send results', lis: 'cfg', x: 880, y: 100, wires: [[]] },
+    // Bench 2: we connect to the analyzer, which is not there. Down after about a second.
+    { id: 'tcpB', type: 'tcp in', z: 'tab1', server: 'client', host: '127.0.0.1', port: String(portB), datamode: 'stream', datatype: 'buffer', newline: '', topic: '', x: 120, y: 240, wires: [['linkB']] },
+    { id: 'linkB', type: 'astm-link', z: 'tab1', name: 'Bench 2 haematology', transport: 'tcp', downMinutes: '0.02', alarmCheckSeconds: '1', x: 320, y: 240, wires: [[], [], []] },
+  ];
+}
+
+async function heldList(): Promise<{ batches: Array<{ samples: string[] }>; stuck: unknown[] }> {
+  const res = await fetch(`${red!.url}/lis-bridge/held`);
+  return (await res.json()) as { batches: Array<{ samples: string[] }>; stuck: unknown[] };
+}
+
+async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > 15000) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The samples of every /results request the LIS received. */
+const samplesAtLis = () => stub.to('/results').map((r) => ((r.json as { results: Array<{ SampleNumber: string }> }).results ?? []).map((x) => x.SampleNumber).join(','));
+
+before(async () => {
+  work = mkdtempSync(join(tmpdir(), 'lis-lab-browser-'));
+  stub = await new LisStub().start();
+  const userDir = join(work, 'userDir');
+  mkdirSync(userDir);
+  // An earlier run received this message, translated it, and it never reached the LIS: stuck, waiting for an operator.
+  await writeJournal(join(userDir, 'lis-bridge'), async (j) => {
+    await j.received('linkA', 'rx-stuck', Buffer.from(STUCK_MESSAGE, 'latin1'), 'terminator');
+    await j.planned('rx-stuck', 1, undefined, ['S-STUCK']);
+    await j.markStuck('rx-stuck', 'its results did not reach lis-send-results (the mapper was not deployed)');
+  });
+  const [portA, portB] = [await freePort(), await freePort()];
+  session = await startEditorSession(userDir, flows(portA, portB), 'linkA', { width: 1400, height: 1500 });
+  ({ red, page, pageErrors } = session);
+  sim = new AnalyzerSimulator({ dialect: 'generic-lis2a2', transport: new TcpClientTransport('127.0.0.1', portA), timeZone: 'UTC', senderName: 'COBAS-7' });
+  await sim.start();
+  await sim.waitConnected();
+});
+
+after(async () => {
+  await sim?.stop();
+  await session?.stop();
+  await stub?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('Lab sidebar', () => {
+  it('shows both links, resends a held batch, replays a stuck message once, and shows a quiet-link alarm appear and clear', async () => {
+    stub.reply('/results', { status: 500, body: { message: 'database offline', errors: [] } });
+    await sim!.sendResults('S-100', ['GLU']);
+    await waitFor(async () => (await heldList()).batches.length === 1, 'the refused batch to be held');
+
+    // A wider sidebar, as an operator would drag it: the rows read better (and the README's picture shows them whole).
+    const separator = (await page.locator('#red-ui-sidebar-separator').boundingBox())!;
+    await page.mouse.move(separator.x + separator.width / 2, separator.y + separator.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(separator.x - 180, separator.y + separator.height / 2, { steps: 5 });
+    await page.mouse.up();
+    await page.evaluate(() => (globalThis as unknown as { RED: { sidebar: { show(id: string): void } } }).RED.sidebar.show('lis-lab'));
+    await page.locator(`${LINKS}[data-node="linkB"]`).waitFor({ state: 'visible', timeout: 15000 });
+    assert.equal(await page.locator(LINKS).count(), 2);
+
+    // Bench 1: connected, named by its H record, its message counted.
+    const a = page.locator(`${LINKS}[data-node="linkA"]`);
+    await a.locator('.lis-lab-state[data-state="connected"]').waitFor({ timeout: 15000 });
+    assert.match((await a.locator('.lis-lab-analyzer').textContent()) ?? '', /COBAS-7 \(generic-lis2a2\)/);
+    assert.match((await a.locator('.lis-lab-counts').textContent()) ?? '', /today: 1 message\(s\), 0 query\(ies\), 1 result\(s\)/);
+    assert.match((await a.locator('.lis-lab-problems').textContent()) ?? '', /held 1 · stuck 1/);
+    // Bench 2: nobody to connect to, and after a second its down alarm.
+    const b = page.locator(`${LINKS}[data-node="linkB"]`);
+    assert.equal(await b.locator('.lis-lab-state').getAttribute('data-state'), 'disconnected');
+    await b.locator('.lis-lab-alarm[data-code="LINK_DOWN"]').waitFor({ timeout: 15000 });
+
+    // The held batch and the stuck message, with their samples.
+    await page.locator(BATCHES).first().waitFor({ timeout: 15000 });
+    assert.equal(await page.locator(`${BATCHES} .lis-lab-samples`).textContent(), 'S-100');
+    assert.match((await page.locator(`${BATCHES} .lis-lab-batch-error`).textContent()) ?? '', /database offline/);
+    assert.equal(await page.locator(STUCK).count(), 1);
+    assert.equal(await page.locator(`${STUCK} .lis-lab-samples`).textContent(), 'S-STUCK');
+    assert.match((await page.locator(`${STUCK} .lis-lab-reason`).textContent()) ?? '', /mapper was not deployed/);
+
+    // Six seconds without a message from Bench 1: its quiet alarm arrives on its own (comms, no refresh pressed).
+    await page.locator(QUIET_BADGE).waitFor({ timeout: 20000 });
+    assert.match((await page.locator(QUIET_BADGE).textContent()) ?? '', /^quiet since .+ \(LINK_QUIET\)$/);
+    // The same alarms for the lab's monitoring.
+    const metrics = parseSamples(await (await fetch(`${red!.url}/lis-bridge/metrics`)).text());
+    assert.equal(sum(metrics, 'lisbridge_link_alarm', { link: 'linkA', code: 'LINK_QUIET' }), 1);
+    assert.equal(sum(metrics, 'lisbridge_link_alarm', { link: 'linkB', code: 'LINK_DOWN' }), 1);
+    assert.equal(sum(metrics, 'lisbridge_link_alarm', { link: 'linkB', code: 'LINK_QUIET' }), 0);
+
+    // A click on the link shows the last units of its trace, readable.
+    await a.click();
+    await a.locator('.lis-lab-trace .lis-lab-trace-unit').first().waitFor({ timeout: 15000 });
+    const trace = (await a.locator('.lis-lab-trace').textContent()) ?? '';
+    assert.match(trace, /← \[[^\]]+\] ENQ/);
+    assert.match(trace, /R\|1\|\^\^\^GLU/);
+    if (process.env.UPDATE_SCREENSHOTS) {
+      // The README's picture: the sidebar down to its last row.
+      const side = (await page.locator('#red-ui-sidebar').boundingBox())!;
+      const last = (await page.locator(STUCK).last().boundingBox())!;
+      await page.screenshot({ path: join(ROOT, 'docs', 'lab-sidebar.png'), clip: { x: side.x, y: side.y, width: side.width, height: last.y + last.height + 12 - side.y } });
+    }
+
+    // Resend: the LIS is back.
+    stub.reply('/results', { status: 200, body: { status: 'ok' } });
+    await page.locator(`${BATCHES} .lis-lab-resend`).click();
+    await page.locator(BATCHES).first().waitFor({ state: 'detached', timeout: 15000 });
+    assert.match((await page.locator('.lis-lab-held-summary').textContent()) ?? '', /No results are held/);
+    assert.deepEqual(samplesAtLis(), ['S-100', 'S-100'], 'refused once, resent once');
+
+    // Replay the stuck message: its results reach the LIS once.
+    await page.locator(`${STUCK} .lis-lab-replay`).click();
+    await page.locator(STUCK).first().waitFor({ state: 'detached', timeout: 15000 });
+    await waitFor(async () => samplesAtLis().includes('S-STUCK'), 'the replayed results at the LIS');
+    assert.match((await page.locator('.lis-lab-stuck-summary').textContent()) ?? '', /No message is stuck/);
+
+    // Bench 1 sends again: the quiet alarm clears on its own.
+    await sim!.sendResults('S-200', ['GLU']);
+    await page.locator(QUIET_BADGE).waitFor({ state: 'detached', timeout: 15000 });
+    await waitFor(async () => samplesAtLis().includes('S-200'), 'S-200 at the LIS');
+    assert.deepEqual(samplesAtLis().filter((s) => s === 'S-STUCK'), ['S-STUCK'], 'the stuck message reached the LIS once');
+    assert.deepEqual((await heldList()).stuck, []);
+    assert.deepEqual(pageErrors, []);
+  });
+});
