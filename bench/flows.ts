@@ -1,7 +1,8 @@
 /**
  * The flows the bench deploys. All of them are the generic LIS2-A2 example as
  * shipped (examples/generic-lis2a2-serial.json) or as demo/examples.ts builds
- * its TCP variant, with two changes said out loud:
+ * its TCP variant, and for section 4 the Mindray CL-2000i HL7 example as
+ * shipped, with these changes said out loud:
  * - lis-push-in listens on a free port instead of 8181, so a bench run never
  *   collides with a test or a demo that holds 8181 at the same time;
  * - for the scale section, the TCP variant's `tcp in` listens (server mode)
@@ -16,6 +17,13 @@ import { EXAMPLES, buildExample } from '../demo/examples';
 import { ROOT, type FlowNode } from './node-red';
 
 const GENERIC = EXAMPLES[0]!;
+
+/** Section 4's HL7 example: the Mindray CL-2000i over HL7 (QRY^Q02 -> QCK^Q02 + DSR^Q03). */
+export function hl7BenchExample(): (typeof EXAMPLES)[number] {
+  const spec = EXAMPLES.find((e) => e.file === 'mindray-cl2000i-hl7-tcp');
+  if (!spec) throw new Error('demo/examples.ts has no mindray-cl2000i-hl7-tcp example');
+  return spec;
+}
 
 function withPushPort(flow: FlowNode[], pushPort: number): FlowNode[] {
   const push = flow.filter((n) => n.type === 'lis-push-in');
@@ -33,6 +41,19 @@ export function serialExampleFlow(pushPort: number): FlowNode[] {
 /** The TCP variant: Node-RED is a TCP client of the analyzer at ANALYZER_HOST:ANALYZER_TCP_PORT. */
 export function tcpClientExampleFlow(pushPort: number): FlowNode[] {
   return withPushPort(buildExample({ ...GENERIC, transport: 'tcp' }) as FlowNode[], pushPort);
+}
+
+/**
+ * examples/mindray-cl2000i-hl7-tcp.json as committed, beside the ASTM example
+ * in one Node-RED: its `tcp in` connects to HL7_ANALYZER_TCP_PORT instead of
+ * ANALYZER_TCP_PORT (which the ASTM example's analyzer holds).
+ */
+export function hl7ExampleFlow(pushPort: number): FlowNode[] {
+  const flow = JSON.parse(readFileSync(join(ROOT, 'examples', `${hl7BenchExample().file}.json`), 'utf8')) as FlowNode[];
+  const lineIn = flow.filter((n) => n.type === 'tcp in');
+  if (lineIn.length !== 1 || lineIn[0]!.port !== '${ANALYZER_TCP_PORT}') throw new Error('expected one tcp in node reading ANALYZER_TCP_PORT in the HL7 example');
+  lineIn[0]!.port = '${HL7_ANALYZER_TCP_PORT}';
+  return withPushPort(flow, pushPort);
 }
 
 /**

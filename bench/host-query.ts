@@ -11,6 +11,13 @@
  * first byte of the order download (t_first, when the simulator's transport
  * reads it). Overhead = t_first - t_scan - (time the stand-in spent answering).
  *
+ * The HL7 path, in the same Node-RED: the Mindray CL-2000i HL7 example as
+ * shipped, Node-RED again a TCP client, of bench/hl7-analyzer.ts. Per query:
+ * the QRY^Q02 written (t_scan), hl7-link journals it, hl7-message reads it,
+ * lis-get-order asks the stand-in, test-mapper maps the order, hl7-message
+ * writes QCK^Q02 + DSR^Q03: the first byte of the QCK (its VT) read is
+ * t_first. Same overhead formula.
+ *
  * Core http request path: "<sample>\n" written to the trigger port (t0), the
  * reply read (t1). Overhead = t1 - t0 - (time the stand-in spent answering).
  *
@@ -20,7 +27,7 @@
  * the ENQ is written, t1 when the ENQ of the download is read. What a host
  * query over ASTM costs through Node-RED before any of our work.
  *
- * After WARM_UP queries of each, the three take turns (ROUNDS rounds of a
+ * After WARM_UP queries of each, the four take turns (ROUNDS rounds of a
  * fifth of the queries each); Node-RED's CPU and the profile windows add up
  * each one's turns.
  */
@@ -28,9 +35,10 @@ import net from 'node:net';
 import { ACK, ENQ, EOT, STX } from '../lib/astm/control';
 import { buildFrames } from '../lib/astm/link';
 import { AnalyzerSimulator, TcpServerTransport } from '../lib/sim';
-import { floorTab, httpRequestTab, tcpClientExampleFlow } from './flows';
+import { floorTab, hl7ExampleFlow, httpRequestTab, tcpClientExampleFlow } from './flows';
+import { Hl7QueryAnalyzer } from './hl7-analyzer';
 import type { AnsweredRequest } from '../test/support/lis-stub';
-import { benchLisEnv, sampleOf, startBenchLis } from './lis';
+import { HL7_SAMPLE_PREFIX, benchLisEnv, sampleOf, startBenchLis } from './lis';
 import { freePort, startNodeRed } from './node-red';
 import type { Report } from './report';
 import type { SectionRun } from './serial';
@@ -152,12 +160,15 @@ export async function benchHostQuery(report: Report, queries: number, profile: b
   const analyzerPort = await freePort();
   const triggerPort = await freePort();
   const floorPort = await freePort();
+  const hl7Port = await freePort();
+  const hl7Analyzer = new Hl7QueryAnalyzer();
+  await hl7Analyzer.listen(hl7Port);
   const tap = new TappedTransport(new TcpServerTransport(analyzerPort));
   const sim = new AnalyzerSimulator({ dialect: 'generic-lis2a2', transport: tap, seed: 'bench', timeZone: 'UTC', queryTimeoutMs: 30_000 });
   await sim.start();
   const red = await startNodeRed({
-    flow: [...tcpClientExampleFlow(await freePort()), ...httpRequestTab(), ...floorTab()],
-    env: { ...benchLisEnv(lis), ANALYZER_HOST: '127.0.0.1', ANALYZER_TCP_PORT: String(analyzerPort), BENCH_TRIGGER_PORT: String(triggerPort), BENCH_FLOOR_PORT: String(floorPort) },
+    flow: [...tcpClientExampleFlow(await freePort()), ...hl7ExampleFlow(await freePort()), ...httpRequestTab(), ...floorTab()],
+    env: { ...benchLisEnv(lis), ANALYZER_HOST: '127.0.0.1', ANALYZER_TCP_PORT: String(analyzerPort), HL7_ANALYZER_TCP_PORT: String(hl7Port), BENCH_TRIGGER_PORT: String(triggerPort), BENCH_FLOOR_PORT: String(floorPort) },
     profile,
   });
   let profiles: string[] = [];
@@ -166,6 +177,7 @@ export async function benchHostQuery(report: Report, queries: number, profile: b
   let line: net.Socket | undefined;
   try {
     await timeout(sim.waitConnected(), 20_000, 'Node-RED connecting to the analyzer');
+    await timeout(hl7Analyzer.waitConnected(), 20_000, 'Node-RED connecting to the HL7 analyzer');
 
     // ----- our nodes: the simulator scans, the first byte of the download ends it -----
     let scanning = false;
@@ -221,6 +233,19 @@ export async function benchHostQuery(report: Report, queries: number, profile: b
         hops.eotToLis.push(served.arrivedAt - m.eot);
         hops.lisToDownload.push(firstAt - served.answeredAt);
       }
+    };
+
+    // ----- our nodes over HL7: the QRY^Q02 written, the first byte of the QCK^Q02 ends it -----
+    const hl7: Timing[] = [];
+    let hl7NotFound = 0;
+    let hl7Count = 0;
+    const hl7Query = async (measured: boolean): Promise<void> => {
+      const sample = `${HL7_SAMPLE_PREFIX}${++hl7Count}`;
+      const scanAt = performance.now();
+      const answer = await timeout(hl7Analyzer.query(sample), 30_000, `HL7 query ${sample}`);
+      if (answer.status !== 'OK') hl7NotFound++;
+      const served = orders.get(sample);
+      if (measured && served) hl7.push(timingOf(scanAt, answer.firstAt, served));
     };
 
     // ----- the core http request node: a line on the trigger connection, its reply -----
@@ -290,8 +315,9 @@ export async function benchHostQuery(report: Report, queries: number, profile: b
       { name: 'ours', label: 'section 4, our nodes', query: ourQuery, turns: new Turns() },
       { name: 'core', label: 'section 4, core http request node', query: coreQuery, turns: new Turns() },
       { name: 'floor', label: 'section 4, floor (core nodes, our round trips)', query: floorQuery, turns: new Turns() },
+      { name: 'hl7', label: 'section 4, our nodes, HL7', query: hl7Query, turns: new Turns() },
     ];
-    log(`4: ${queries} host queries each through our nodes (astm-link, astm-message, lis-get-order, test-mapper), the core http request node, and the floor (our round trips, core nodes only), in ${ROUNDS} rounds (+${WARM_UP} warm-up each)`);
+    log(`4: ${queries} host queries each through our nodes (astm-link, astm-message, lis-get-order, test-mapper), the core http request node, the floor (our round trips, core nodes only), and the HL7 example (hl7-link, hl7-message, ...), in ${ROUNDS} rounds (+${WARM_UP} warm-up each)`);
     for (const w of ways) for (let i = 0; i < WARM_UP; i++) await w.query(false);
     for (let round = 0; round < ROUNDS; round++) {
       const n = Math.floor(queries / ROUNDS) + (round < queries % ROUNDS ? 1 : 0);
@@ -304,7 +330,7 @@ export async function benchHostQuery(report: Report, queries: number, profile: b
     tap.onRead = undefined;
     tap.onWrite = undefined;
     for (const w of ways) windows.push(w.turns.window(w.label));
-    const [oursProcess, coreProcess, floorProcess] = ways.map((w) => w.turns.totals());
+    const [oursProcess, coreProcess, floorProcess, hl7Process] = ways.map((w) => w.turns.totals());
 
     const o = summaries(ours);
     const c = summaries(core);
@@ -325,6 +351,11 @@ export async function benchHostQuery(report: Report, queries: number, profile: b
     report.add({ key: 'hostQuery.floorRatio.p50', section, label: 'ratio floor / core http request, p50', value: f.overhead.p50 / c.overhead.p50, unit: 'x' });
     report.add({ key: 'hostQuery.floorRatio.p99', section, label: 'ratio floor / core http request, p99', value: f.overhead.p99 / c.overhead.p99, unit: 'x' });
     report.add({ key: 'hostQuery.oursOverFloor.p50', section, label: 'ratio ours / floor, p50', value: o.overhead.p50 / f.overhead.p50, unit: 'x' });
+    const h = summaries(hl7);
+    report.add({ key: 'hostQuery.hl7.p50', section, label: 'HL7 example: QRY^Q02 written -> first byte of QCK^Q02 minus LIS time, p50 (TCP)', value: h.overhead.p50, unit: 'ms', note: `${h.overhead.n} queries` });
+    report.add({ key: 'hostQuery.hl7.p99', section, label: 'HL7 example, p99', value: h.overhead.p99, unit: 'ms', goal: { text: '< 2 ms', met: h.overhead.p99 < 2 } });
+    report.add({ key: 'hostQuery.hl7Ratio.p50', section, label: 'ratio ours HL7 / core http request, p50', value: h.overhead.p50 / c.overhead.p50, unit: 'x' });
+    report.add({ key: 'hostQuery.hl7Ratio.p99', section, label: 'ratio ours HL7 / core http request, p99', value: h.overhead.p99 / c.overhead.p99, unit: 'x' });
     report.detail('hostQuery', {
       queries,
       warmUp: WARM_UP,
@@ -336,9 +367,12 @@ export async function benchHostQuery(report: Report, queries: number, profile: b
       oursHops: Object.fromEntries(Object.entries(hops).map(([k, v]) => [k, summarize(v)])),
       floorHops: Object.fromEntries(Object.entries(floorHops).map(([k, v]) => [k, summarize(v)])),
       answeredWithoutOrder: noOrder,
+      hl7: h,
+      hl7AnsweredNotFound: hl7NotFound,
       oursProcess,
       coreProcess,
       floorProcess,
+      hl7Process,
     });
   } catch (err) {
     throw new Error(`${err instanceof Error ? err.message : String(err)}; Node-RED's last lines:\n${red.tail(30)}`, { cause: err });
@@ -346,6 +380,7 @@ export async function benchHostQuery(report: Report, queries: number, profile: b
     trigger?.destroy();
     line?.destroy();
     await sim.stop();
+    await hl7Analyzer.stop();
     profiles = await red.stop();
     await lis.stop();
   }

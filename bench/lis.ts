@@ -1,15 +1,21 @@
 /**
  * The LIS the bench's flows talk to: the tests' LisStub (test/support/lis-stub.ts)
  * answering the example's four endpoints under /api at once, with an order
- * carrying the example's six tests for every sample asked about. Every request
+ * carrying the example's six tests for every sample asked about (the HL7
+ * example's four for section 4's HL7 samples). Every request
  * keeps when it arrived (headers in) and when its answer was finished (the
  * last byte handed to the socket): their difference is the time the stand-in
  * spent answering, which section 4 takes off the host query time.
  */
 import { LisStub, anOrder, type RecordedRequest } from '../test/support/lis-stub';
+import { hl7BenchExample } from './flows';
 
 /** The LIS test IDs the generic example maps (T-GLU -> GLU ...). */
 const EXAMPLE_TESTS = ['T-GLU', 'T-CREA', 'T-UREA', 'T-ALT', 'T-CHOL', 'T-CRP'];
+
+/** Samples the HL7 analyzer of section 4 asks about: their orders carry the HL7 example's tests. */
+export const HL7_SAMPLE_PREFIX = 'H7-';
+const HL7_EXAMPLE_TESTS = hl7BenchExample().tests.map((t) => t.lisTestId);
 
 const OK = { body: { status: 'success' } };
 
@@ -18,7 +24,7 @@ export async function startBenchLis(): Promise<LisStub> {
   lis.reply('/api/tests', { body: { status: 'success', tests: [] } });
   lis.handle('/api/orders', (req) => {
     const sample = sampleOf(req);
-    return { body: { status: 'success', order: anOrder(sample, { Tests: EXAMPLE_TESTS, patient: { ID: `P-${sample}`, Name: 'Roe, Jane', Sex: 'F', DateOfBirth: '19800229', Age: '46', AgeUnit: 'Y' } }) } };
+    return { body: { status: 'success', order: anOrder(sample, { Tests: sample.startsWith(HL7_SAMPLE_PREFIX) ? HL7_EXAMPLE_TESTS : EXAMPLE_TESTS, patient: { ID: `P-${sample}`, Name: 'Roe, Jane', Sex: 'F', DateOfBirth: '19800229', Age: '46', AgeUnit: 'Y' } }) } };
   });
   lis.reply('/api/results', OK);
   lis.reply('/api/processed', OK);

@@ -25,6 +25,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { benchCodec, type CodecSizes } from './codec';
+import { benchHl7Codec, type Hl7CodecSizes } from './hl7-codec';
 import { benchHostQuery } from './host-query';
 import { benchJournalCost, type JournalSizes } from './journal-cost';
 import { describeJudged, judge, type Judged } from './limits';
@@ -38,6 +39,7 @@ import { benchSerial } from './serial';
 
 interface Sizes {
   codec: CodecSizes;
+  hl7Codec: Hl7CodecSizes;
   linkFrames: number;
   ptyMessages: number;
   batchResults: number;
@@ -48,6 +50,7 @@ interface Sizes {
 
 const FULL: Sizes = {
   codec: { bytes: 100e6, rounds: 5, compareRounds: 11 },
+  hl7Codec: { bytes: 100e6, rounds: 11 },
   linkFrames: 200_000,
   ptyMessages: 300,
   batchResults: 100,
@@ -58,6 +61,7 @@ const FULL: Sizes = {
 
 const QUICK: Sizes = {
   codec: { bytes: 20e6, rounds: 5, compareRounds: 9 },
+  hl7Codec: { bytes: 20e6, rounds: 9 },
   linkFrames: 20_000,
   ptyMessages: 100,
   batchResults: 50,
@@ -110,6 +114,8 @@ async function measure(report: Report, want: (section: number) => boolean, sizes
   if (want(1)) {
     log(`1: record codec over the fixture corpus, ${sizes.codec.bytes / 1e6} MB per direction`);
     benchCodec(report, sizes.codec, process.env.PYASTM_DIR);
+    log(`1: HL7 decoding over the HL7 fixture corpus, ${sizes.hl7Codec.bytes / 1e6} MB`);
+    benchHl7Codec(report, sizes.hl7Codec);
   }
   if (want(2)) {
     log(`2: link layer in process, ${sizes.linkFrames} frames`);

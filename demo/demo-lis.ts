@@ -49,6 +49,8 @@ export interface DemoLisOptions {
   showToken?: boolean;
   /** Test IDs orders may carry (so an example flow's analyzer only gets tests it has mapped). Default: the whole catalog. */
   orderableTests?: string[] | undefined;
+  /** Test IDs for sample numbers with a prefix, instead of orderableTests (npm start's HL7 analyzer: its flow's tests). */
+  orderableByPrefix?: Record<string, string[]> | undefined;
   /** Sample numbers the LIS has no order for. Default: /^NOORDER/i. */
   noOrderPattern?: RegExp;
   /** lis-push-in address the page's "Push an order" posts to, e.g. http://127.0.0.1:8181/api/getSampleData. */
@@ -103,7 +105,7 @@ export class DemoLis {
     this.paths = { ...DEFAULT_PATHS, ...options.paths };
     checkPaths(this.paths);
     this.noOrderPattern = options.noOrderPattern ?? DEFAULT_NO_ORDER_PATTERN;
-    this.book = new OrderBook({ catalog: this.catalog, orderableTests: options.orderableTests, noOrderPattern: this.noOrderPattern });
+    this.book = new OrderBook({ catalog: this.catalog, orderableTests: options.orderableTests, orderableByPrefix: options.orderableByPrefix, noOrderPattern: this.noOrderPattern });
     const limit = options.historyLimit ?? DEFAULT_HISTORY_LIMIT;
     this.history = { tests: new Bounded(limit), orders: new Bounded(limit), results: new Bounded(limit), processed: new Bounded(limit) };
     this.pushes = new Bounded(limit);

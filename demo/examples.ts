@@ -10,12 +10,15 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getProfile } from '../lib/astm/dialects';
+import { findHl7Profile } from '../lib/hl7/dialects';
 import type { MappingRow } from '../lib/mapping/model';
 
 export interface ExampleSpec {
   /** File name without .json: `<vendor>-<model>-<transport>`. */
   file: string;
   dialect: string;
+  /** The analyzer's protocol (default ASTM): which link and message nodes the flow uses. */
+  protocol?: 'astm' | 'hl7';
   transport: 'serial' | 'tcp';
   /** LIS test ID (flows/lis-catalog.json) -> the analyzer's test code. */
   tests: Array<{ lisTestId: string; instrumentCode: string; instrumentSubCode?: string }>;
@@ -208,16 +211,104 @@ export const EXAMPLES: ExampleSpec[] = [
       'Test codes are the analyzer\'s assay numbers (O-5 / R-3 component 1): check them on the analyzer and edit the mapping.',
     ],
   },
+  {
+    file: 'mindray-cl2000i-hl7-tcp',
+    dialect: 'mindray-cl-hl7',
+    protocol: 'hl7',
+    transport: 'tcp',
+    tests: [
+      { lisTestId: 'T-TSH', instrumentCode: '1' },
+      { lisTestId: 'T-FT4', instrumentCode: '2' },
+      { lisTestId: 'T-CA125', instrumentCode: '3' },
+      { lisTestId: 'T-PSA', instrumentCode: '4' },
+    ],
+    notes: [
+      'Mindray CL-2000i / CL-2200i over TCP/IP in HL7 mode (HL7 v2.3.1, original-mode ACKs): the analyzer asks with QRY^Q02 (bar code in QRD-8); the answer is QCK^Q02 (found or not found, which the analyzer does not acknowledge) and the order as DSR^Q03, acknowledged with ACK^Q03; results come as ORU^R01, acknowledged with ACK^R01 once journaled.',
+      'An order the LIS pushes goes down as DSR^Q03 with MSH-15 P (sample information sent by the LIS unasked).',
+      'The analyzer waits about 10 s for the answer to a query (the manual gives no number): keep the LIS fast.',
+      'Test codes are the analyzer\'s channel numbers (OBX-3, DSP-29 and on): check them on the analyzer and edit the mapping.',
+      'QC and calibration results (MSH-16 2 and 1) go to "QC, unassigned, other", never to the LIS.',
+    ],
+  },
+  {
+    file: 'roche-cobas6800-hl7-tcp',
+    dialect: 'roche-cobas-6800',
+    protocol: 'hl7',
+    transport: 'tcp',
+    tests: [
+      { lisTestId: 'T-HIV', instrumentCode: 'HIV' },
+      { lisTestId: 'T-HBV', instrumentCode: 'HBV' },
+      { lisTestId: 'T-HCV', instrumentCode: 'HCV' },
+    ],
+    notes: [
+      'Roche cobas 6800 / 8800 over TCP/IP with IHE Laboratory Analytical Workflow (LAW, HL7 v2.5): the analyzer asks with QBP^Q11 (sample number in QPD-3); the answer is RSP^K11 (found or not found) and the order OML^O33; results come as OUL^R22, acknowledged once journaled.',
+      'Any other IHE LAW analyzer works the same way: choose its dialect (ihe-law for the profile as IHE writes it) in "HL7 messages".',
+      'Test codes are written with the coding system 99ROC (`HIV^^99ROC`). The cobas 6800 reports each target (OBX-3 `HIV`, `TGT1`) and the assay\'s result rows under the order code with OBX-4 sub-IDs (`1/1`, `1/2`): map the rows the LIS wants with their sub-ID (test-mapper\'s instrument sub-code), and check every code on the analyzer.',
+      'Supplemental observations (S_OTHER, S_RAW: CT values, calibration) stay with their result; QC (SPM-11 Q) goes to "QC, unassigned, other".',
+    ],
+  },
 ];
 
 /** Shorter than the dialect's label, so the demo's message row fits; the comment node names the dialect. */
 const DEMO_ASTM_NAME = 'LIS2-A2 messages';
+const DEMO_HL7_NAME = 'HL7 messages';
+
+function tabLabel(spec: ExampleSpec, profile: ExampleDialect): string {
+  if (spec.demo) return spec.protocol === 'hl7' ? 'npm start demo: HL7' : 'npm start demo';
+  return `${profile.vendor} ${profile.model}${spec.protocol === 'hl7' ? ' (HL7)' : ''}`.slice(0, 60);
+}
 
 /** The flow `npm start` runs (flows/demo-flow.json): the generic example, laid out and labelled as the demo. */
 export const DEMO_FLOW: ExampleSpec = { ...EXAMPLES[0]!, demo: true };
 
+/** npm start's HL7 analyzer: the Mindray CL-2000i HL7 example, laid out and labelled as the demo's second tab. */
+export const DEMO_HL7_FLOW: ExampleSpec = { ...EXAMPLES.find((e) => e.file === 'mindray-cl2000i-hl7-tcp')!, demo: true };
+
+/** The demo's HL7 tab reads its analyzer's port here: the ASTM tab's TCP fallback holds ANALYZER_TCP_PORT. */
+export const DEMO_HL7_PORT_ENV = 'HL7_ANALYZER_TCP_PORT';
+
+/** The sample numbers npm start's HL7 analyzer scans start with this: the demo LIS orders them the HL7 tab's tests. */
+export const DEMO_HL7_PREFIX = 'HL7-';
+
+/**
+ * The flow npm start deploys (flows/demo-flow.json as committed, with the
+ * defaults): the ASTM demo tab, serial or TCP, then the HL7 one, each
+ * lis-push-in on its own port.
+ */
+export function buildDemoFlow(options: { transport?: ExampleSpec['transport']; pushPort?: number; hl7PushPort?: number } = {}): FlowNode[] {
+  const astm = buildExample({ ...DEMO_FLOW, transport: options.transport ?? DEMO_FLOW.transport });
+  const hl7 = buildExample(DEMO_HL7_FLOW);
+  const set = (flow: FlowNode[], type: string, values: Record<string, unknown>) => {
+    for (const n of flow) if (n.type === type) Object.assign(n, values);
+  };
+  set(astm, 'lis-push-in', { localApiPort: String(options.pushPort ?? 8181) });
+  set(hl7, 'lis-push-in', { localApiPort: String(options.hl7PushPort ?? 8182) });
+  set(hl7, 'tcp in', { port: `\${${DEMO_HL7_PORT_ENV}}` });
+  return [...astm, ...hl7];
+}
+
+/** What the demo's HL7 tab's comment node says. */
+function demoHl7Info(): string {
+  return [
+    '# The npm start demo: an HL7 analyzer',
+    '',
+    'The second analyzer `npm start` runs: the Mindray CL-2000i HL7 example (Import > Examples) wired to the same demo LIS and a simulated analyzer speaking HL7 v2.3.1 over TCP (lis-analyzer-sim --protocol hl7). It queries each sample it scans (QRY^Q02), gets its order (QCK^Q02 + DSR^Q03) and sends its results (ORU^R01); each is on the demo LIS page beside the ASTM analyzer\'s, sample numbers starting with `HL7-`.',
+    '',
+    '## Where its settings come from',
+    '- `LIS_TESTS_URL`, `LIS_ORDERS_URL`, `LIS_RESULTS_URL`, `LIS_PROCESSED_URL`, `LIS_TOKEN`: the demo LIS, as on the first tab.',
+    `- \`ANALYZER_HOST\` and \`${DEMO_HL7_PORT_ENV}\` (on "analyzer", tcp in; the example reads \`ANALYZER_TCP_PORT\`, which the first tab uses): the simulated HL7 analyzer, a TCP server npm start runs on a free port (\`DEMO_HL7_TCP_PORT\` to choose it).`,
+    '',
+    'lis-push-in listens on a port of its own here (`DEMO_HL7_PUSH_PORT`, else a free one; the banner and the Node-RED log say which); the demo LIS page pushes to the first tab\'s.',
+    '',
+    '## Changes',
+    'npm start writes this flow again at every start: export what you want to keep.',
+  ].join('\n');
+}
+
 /** What the demo's own comment node says: what this flow is and where its settings come from. */
-function demoInfo(transport: ExampleSpec['transport']): string {
+function demoInfo(spec: ExampleSpec): string {
+  if (spec.protocol === 'hl7') return demoHl7Info();
+  const transport = spec.transport;
   const line =
     transport === 'serial'
       ? '- `ANALYZER_PORT`, `ANALYZER_BAUD`: the Node-RED end of the socat pty pair npm start made, whose other end the simulated analyzer (lis-analyzer-sim) opens; or the device you gave as `ANALYZER_PORT`, with no analyzer simulated.'
@@ -225,7 +316,7 @@ function demoInfo(transport: ExampleSpec['transport']): string {
   return [
     '# The npm start demo',
     '',
-    'This is the demo flow `npm start` deploys: the generic LIS2-A2 example (Import > Examples) wired to the demo LIS and a simulated analyzer, all on this machine. Results flow to the demo LIS page npm start printed.',
+    'This is the demo flow `npm start` deploys: the generic LIS2-A2 example (Import > Examples) wired to the demo LIS and a simulated analyzer, all on this machine. Results flow to the demo LIS page npm start printed. The next tab, "npm start demo: HL7", runs an HL7 analyzer beside it on the same LIS.',
     '',
     '## Where its settings come from',
     'Environment variables npm start sets for Node-RED; the nodes read them as `${NAME}`:',
@@ -304,13 +395,55 @@ export function exampleMapping(spec: ExampleSpec, catalog: CatalogTest[] = loadC
   });
 }
 
-export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCatalog()): FlowNode[] {
+/** What an example needs of its dialect, ASTM or HL7. */
+interface ExampleDialect {
+  id: string;
+  label: string;
+  vendor: string;
+  model: string;
+  serial?: { baudRate: number; dataBits: number; parity: string; stopBits: number } | undefined;
+  /** The astm-link framing settings; absent for HL7. */
+  astmLink?: { checksums?: boolean | undefined; framePerRecord?: boolean | undefined; frameTextMax?: number | undefined };
+}
+
+function exampleDialect(spec: ExampleSpec): ExampleDialect {
+  if (spec.protocol === 'hl7') {
+    const profile = findHl7Profile(spec.dialect);
+    if (!profile) throw new Error(`${spec.file}: ${spec.dialect} is not an HL7 dialect (lib/hl7/dialects)`);
+    if (spec.transport !== 'tcp') throw new Error(`${spec.file}: HL7 runs over TCP (MLLP), not ${spec.transport}`);
+    return profile;
+  }
   const profile = getProfile(spec.dialect);
+  return { ...profile, serial: profile.transport.serial, astmLink: profile.link };
+}
+
+/** The set-up paragraphs that differ by protocol: the line, and when the ACK goes out. */
+function lineNotes(spec: ExampleSpec, profile: ExampleDialect): { line: string; journal: string } {
+  const serial = profile.serial ?? { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 };
+  if (spec.protocol === 'hl7') {
+    return {
+      line: '## TCP (HL7 over MLLP)\nNode-RED connects to the analyzer as a TCP client; hl7-link cuts each `<VT> message <FS><CR>` out of the stream, keeps one link per connection and answers every message with an ACK. The status node on "analyzer" (tcp in) tells hl7-link when the connection opens and closes: orders the LIS pushes go to the connected analyzer, and a message on a dropped connection fails at once (CONNECTION_CLOSED). Where the analyzer is the one that connects, set tcp in to listen on a port; for several analyzers give each pushed order msg.analyzer (the analyzer\'s MSH-3 sending application, or its address).',
+      journal: '- Every received HL7 message is stored in the result journal (lis-bridge/ under the Node-RED user directory) before its ACK (MSA AA) goes out, and every message is traced there; a message the analyzer sends again after a lost ACK (same MSH-10) is acknowledged again and not processed twice. The host\'s messages wait for the analyzer\'s ACK; an AE/AR answer reaches the Catch node with the analyzer\'s text. Results the LIS did not accept are held: the status of "send results" shows how many; resend or discard them with a lis:resend / lis:discard message or GET /lis-bridge/held (README, Reliability).',
+    };
+  }
+  return {
+    line:
+      spec.transport === 'serial'
+        ? `## Serial line\n${serial.baudRate} baud, ${serial.dataBits} data bits, parity ${serial.parity}, ${serial.stopBits} stop bit(s) (ANALYZER_BAUD overrides the speed). The serial port config must stay *binary*, split on an empty character.`
+        : '## TCP\nNode-RED connects to the analyzer as a TCP client; astm-link keeps one link per connection. The status node on "analyzer" (tcp in) tells astm-link when the connection opens and closes: orders the LIS pushes go to the connected analyzer, and a transfer on a dropped connection fails at once (CONNECTION_CLOSED). To serve several analyzers, set tcp in to listen and give each pushed order msg.analyzer (the analyzer\'s H-5 sender name or its address).',
+    journal: '- Every received message is stored in the result journal (lis-bridge/ under the Node-RED user directory) before the analyzer gets its final ACK, and every frame is traced there. Results the LIS did not accept are held: the status of "send results" shows how many; resend or discard them with a lis:resend / lis:discard message or GET /lis-bridge/held (README, Reliability).',
+  };
+}
+
+export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCatalog()): FlowNode[] {
+  const profile = exampleDialect(spec);
+  const hl7 = spec.protocol === 'hl7';
   const id = (role: string) => createHash('sha256').update(`${spec.file}/${role}`).digest('hex').slice(0, 16);
   const tab = id('tab');
   const L = spec.demo ? DEMO_LAYOUT : EXAMPLE_LAYOUT;
   const at = ([x, y]: Point) => ({ z: tab, x, y });
-  const serial = profile.transport.serial ?? { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 };
+  const serial = profile.serial ?? { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 };
+  const notes = lineNotes(spec, profile);
 
   const mapping = exampleMapping(spec, catalog);
 
@@ -323,9 +456,7 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
     '## Site settings (environment variables)',
     ...env.map((v) => `- \`${v}\``),
     '',
-    spec.transport === 'serial'
-      ? `## Serial line\n${serial.baudRate} baud, ${serial.dataBits} data bits, parity ${serial.parity}, ${serial.stopBits} stop bit(s) (ANALYZER_BAUD overrides the speed). The serial port config must stay *binary*, split on an empty character.`
-      : '## TCP\nNode-RED connects to the analyzer as a TCP client; astm-link keeps one link per connection. The status node on "analyzer" (tcp in) tells astm-link when the connection opens and closes: orders the LIS pushes go to the connected analyzer, and a transfer on a dropped connection fails at once (CONNECTION_CLOSED). To serve several analyzers, set tcp in to listen and give each pushed order msg.analyzer (the analyzer\'s H-5 sender name or its address).',
+    notes.line,
     '',
     '## Test codes',
     ...mapping.map((m) => `- ${m.lisName} (${m.lisTestId}, LIS code ${m.lisCode}) = analyzer test \`${m.instrumentCode}\``),
@@ -334,13 +465,13 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
     ...spec.notes.map((n) => `- ${n}`),
     '- The Bearer Token is read from LIS_TOKEN (lis-config: "Bearer Token from env var"); the flow holds no secret.',
     '- lis-push-in listens on 127.0.0.1:8181 for orders the LIS pushes.',
-    '- Every received message is stored in the result journal (lis-bridge/ under the Node-RED user directory) before the analyzer gets its final ACK, and every frame is traced there. Results the LIS did not accept are held: the status of "send results" shows how many; resend or discard them with a lis:resend / lis:discard message or GET /lis-bridge/held (README, Reliability).',
+    notes.journal,
   ].join('\n');
 
   const lis = id('lis-config');
   const nodes: FlowNode[] = [
-    { id: tab, type: 'tab', label: spec.demo ? 'npm start demo' : `${profile.vendor} ${profile.model}`.slice(0, 60), disabled: false, info: '' },
-    ...(spec.demo ? [{ id: id('about'), type: 'comment', name: 'npm start demo: read me', info: demoInfo(spec.transport), ...at(L.about ?? L.comment), wires: [] }] : []),
+    { id: tab, type: 'tab', label: tabLabel(spec, profile), disabled: false, info: '' },
+    ...(spec.demo ? [{ id: id('about'), type: 'comment', name: spec.protocol === 'hl7' ? 'npm start demo, HL7: read me' : 'npm start demo: read me', info: demoInfo(spec), ...at(L.about ?? L.comment), wires: [] }] : []),
     { id: id('comment'), type: 'comment', name: `How to set up: ${profile.label}`, info, ...at(L.comment), wires: [] },
     {
       id: lis,
@@ -361,8 +492,8 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
   ];
 
   // The line: serial or TCP in -> astm-link -> serial or TCP out.
-  const link = id('astm-link');
-  const astm = id('astm-message');
+  const link = id(hl7 ? 'hl7-link' : 'astm-link');
+  const astm = id(hl7 ? 'hl7-message' : 'astm-message');
   const lineOut = id('line-out');
   if (spec.transport === 'serial') {
     const port = id('serial-port');
@@ -418,15 +549,17 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
   });
 
   // Everything the analyzer must receive (orders, "no information" answers) enters
-  // astm-message through one link-in, so the flow reads left to right.
+  // the message node through one link-in, so the flow reads left to right.
   const toAnalyzerIn = id('link-in-to-analyzer');
   const linkOut = (role: string, name: string, place: Point): FlowNode => ({ id: id(role), type: 'link out', name, mode: 'link', links: [toAnalyzerIn], ...at(place), wires: [] });
   const outs = { order: id('link-out-order'), noOrder: id('link-out-no-order'), pushed: id('link-out-pushed') };
 
   nodes.push(
-    { id: link, type: 'astm-link', name: 'ASTM link', transport: spec.transport, framing: 'framed', checksums: profile.link.checksums !== false, framePerRecord: profile.link.framePerRecord === true, frameTextMax: String(profile.link.frameTextMax ?? 240), replyTimeoutMs: '15000', receiveTimeoutMs: '30000', busyWaitMs: '10000', contentionWaitMs: '20000', retryDelayMs: '10000', journal: true, trace: true, traceRedact: false, ...at(L.link), wires: [[lineOut], [astm], []] },
+    hl7
+      ? { id: link, type: 'hl7-link', name: 'HL7 link', transport: 'tcp', charset: 'msh18', ackTimeoutMs: '10000', sendAttempts: '3', maxFrameBytes: '8388608', journal: true, trace: true, traceRedact: false, ...at(L.link), wires: [[lineOut], [astm], []] }
+      : { id: link, type: 'astm-link', name: 'ASTM link', transport: spec.transport, framing: 'framed', checksums: profile.astmLink?.checksums !== false, framePerRecord: profile.astmLink?.framePerRecord === true, frameTextMax: String(profile.astmLink?.frameTextMax ?? 240), replyTimeoutMs: '15000', receiveTimeoutMs: '30000', busyWaitMs: '10000', contentionWaitMs: '20000', retryDelayMs: '10000', journal: true, trace: true, traceRedact: false, ...at(L.link), wires: [[lineOut], [astm], []] },
     { id: toAnalyzerIn, type: 'link in', name: 'to the analyzer', links: [outs.order, outs.noOrder, outs.pushed], ...at(L.toAnalyzerIn), wires: [[astm]] },
-    { id: astm, type: 'astm-message', name: spec.demo ? DEMO_ASTM_NAME : profile.label.slice(0, 40), dialect: profile.id, timeZone: '', ...at(L.astm), wires: [[getOrder], [toLis], [link], [otherDebug]] },
+    { id: astm, type: hl7 ? 'hl7-message' : 'astm-message', name: spec.demo ? (hl7 ? DEMO_HL7_NAME : DEMO_ASTM_NAME) : profile.label.slice(0, 40), dialect: profile.id, timeZone: '', ...at(L.astm), wires: [[getOrder], [toLis], [link], [otherDebug]] },
     { id: getOrder, type: 'lis-get-order', name: 'order for the scanned sample', lis, allTests: false, ...at(L.getOrder), wires: [[toAnalyzer], [outs.noOrder]] },
     mapper(toAnalyzer, 'toInstrument', [[outs.order], []], L.toAnalyzer, 'LIS -> analyzer codes'),
     linkOut('link-out-order', 'order', L.orderOut),

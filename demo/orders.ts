@@ -177,6 +177,12 @@ export interface OrderBookOptions {
   catalog: readonly LisTest[];
   /** Test IDs generated orders may use; every ID must be in the catalog. Default: the whole catalog. */
   orderableTests?: readonly string[] | undefined;
+  /**
+   * Test IDs for the samples whose number starts with a prefix (the longest
+   * that fits), instead of orderableTests: npm start's HL7 analyzer numbers its
+   * samples apart and gets only the tests its flow maps.
+   */
+  orderableByPrefix?: Readonly<Record<string, readonly string[]>> | undefined;
   /** Sample numbers the LIS has no order for. */
   noOrderPattern: RegExp;
   seeds?: readonly SeedOrder[];
@@ -188,18 +194,15 @@ export class OrderBook {
   private readonly noOrder: RegExp;
   private readonly seeds = new Map<string, SeedOrder>();
 
+  /** Per sample number prefix, longest first. */
+  private readonly byPrefix: ReadonlyArray<{ prefix: string; tests: readonly LisTest[] }>;
+
   constructor(options: OrderBookOptions) {
     const { catalog, orderableTests } = options;
-    if (orderableTests === undefined) {
-      this.orderable = catalog;
-    } else {
-      const ids = new Set(catalog.map((t) => t.ID));
-      const unknown = orderableTests.filter((id) => !ids.has(id));
-      if (unknown.length > 0) throw new Error(`orderableTests names tests that are not in the catalog: ${unknown.join(', ')}`);
-      const wanted = new Set(orderableTests);
-      this.orderable = catalog.filter((t) => wanted.has(t.ID));
-      if (this.orderable.length === 0) throw new Error('orderableTests must name at least one catalog test');
-    }
+    this.orderable = orderableTests === undefined ? catalog : catalogTests(catalog, orderableTests, 'orderableTests');
+    this.byPrefix = Object.entries(options.orderableByPrefix ?? {})
+      .map(([prefix, ids]) => ({ prefix, tests: catalogTests(catalog, ids, `orderableByPrefix[${JSON.stringify(prefix)}]`) }))
+      .sort((a, b) => b.prefix.length - a.prefix.length);
     // A global or sticky RegExp remembers its last match position between test() calls; drop those flags.
     this.noOrder = new RegExp(options.noOrderPattern.source, options.noOrderPattern.flags.replace(/[gy]/g, ''));
     for (const seed of options.seeds ?? DEMO_SEEDS) this.seeds.set(seed.SampleNumber, seed);
@@ -218,7 +221,8 @@ export class OrderBook {
   lookup(sampleNumber: string, now: Date): OrderLookup {
     if (this.hasNoOrder(sampleNumber)) return { found: false };
     const seed = this.seeds.get(sampleNumber);
-    const orderableIds = new Set(this.orderable.map((t) => t.ID));
+    const orderable = this.byPrefix.find((p) => sampleNumber.startsWith(p.prefix))?.tests ?? this.orderable;
+    const orderableIds = new Set(orderable.map((t) => t.ID));
     const seededTests = seed?.Tests.filter((id) => orderableIds.has(id)) ?? [];
     if (seed && seededTests.length > 0) {
       return { found: true, source: 'seeded', order: this.build(sampleNumber, now, seed.patient, seed.Priority, seed.SampleType, seededTests) };
@@ -226,7 +230,7 @@ export class OrderBook {
     const d = new SeededDraws(`order:${sampleNumber}`);
     const patient = seed?.patient ?? poolPatient(d.below(PATIENT_POOL));
     const Priority = seed?.Priority ?? (d.fraction() < 0.15 ? 'S' : 'R');
-    const { SampleType, Tests } = drawTests(d, this.orderable, patient.Sex);
+    const { SampleType, Tests } = drawTests(d, orderable, patient.Sex);
     return { found: true, source: seed ? 'seeded' : 'generated', order: this.build(sampleNumber, now, patient, Priority, SampleType, Tests) };
   }
 
@@ -236,6 +240,17 @@ export class OrderBook {
     if (age) Object.assign(patient, age);
     return { SampleNumber, TransactionDate: formatTransactionDate(now), Priority, SampleType, Tests: [...Tests], patient };
   }
+}
+
+/** The catalog's tests with these IDs, in catalog order; every ID must be there, and at least one. */
+function catalogTests(catalog: readonly LisTest[], ids: readonly string[], what: string): LisTest[] {
+  const known = new Set(catalog.map((t) => t.ID));
+  const unknown = ids.filter((id) => !known.has(id));
+  if (unknown.length > 0) throw new Error(`${what} names tests that are not in the catalog: ${unknown.join(', ')}`);
+  const wanted = new Set(ids);
+  const tests = catalog.filter((t) => wanted.has(t.ID));
+  if (tests.length === 0) throw new Error(`${what} must name at least one catalog test`);
+  return tests;
 }
 
 /**

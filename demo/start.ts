@@ -3,7 +3,8 @@
  * runs main() below): the whole workflow on this machine. A demo LIS, Node-RED
  * with this package and the demo flow (flows/demo-flow.json), and a simulated
  * analyzer on a socat pty pair wired to Node-RED's serial nodes (or over TCP
- * when socat is missing).
+ * when socat is missing), and beside it a simulated HL7 analyzer over TCP on
+ * the flow's second tab.
  *
  * The terminal gets a banner, then one summary line now and then; the full
  * output of Node-RED, the analyzer and the demo LIS goes to files in
@@ -16,14 +17,16 @@
  * ANALYZER_PORT (unset: a pty pair made for the demo with the simulated analyzer on its
  * far end; set: Node-RED opens that device and no analyzer is simulated, since the
  * simulator cannot sit on the other end of a real cable), ANALYZER_BAUD 9600,
- * DEMO_ANALYZER_TCP_PORT 4001 (the simulated analyzer's port when socat is missing).
+ * DEMO_ANALYZER_TCP_PORT 4001 (the simulated analyzer's port when socat is missing),
+ * DEMO_HL7_TCP_PORT and DEMO_HL7_PUSH_PORT (the simulated HL7 analyzer's port and the
+ * HL7 tab's lis-push-in; unset or 0: a free port the system picks).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, statSync, writeFileSync, type WriteStream } from 'node:fs';
 import net from 'node:net';
 import { dirname, join } from 'node:path';
 import { DemoLis } from './demo-lis';
-import { DEMO_FLOW, buildExample } from './examples';
+import { DEMO_FLOW, DEMO_HL7_FLOW, DEMO_HL7_PORT_ENV, DEMO_HL7_PREFIX, buildDemoFlow } from './examples';
 import { ptyPair, type PtyPair } from './pty';
 
 const ROOT = join(__dirname, '..', '..');
@@ -33,9 +36,9 @@ const SUMMARY_EVERY_MS = 5000;
 /** A summary line also comes this often when nothing changed, so a quiet demo still shows it is alive. */
 const SUMMARY_QUIET_MS = 60000;
 const NODE_RED_START_MS = 120000;
-const LOG_ORDER = ['node-red.log', 'analyzer.log', 'demo-lis.log'];
+const LOG_ORDER = ['node-red.log', 'analyzer.log', 'hl7-analyzer.log', 'demo-lis.log'];
 /** How long a child gets to stop on SIGTERM before it is killed. */
-const STOP_GRACE_MS = { analyzer: 3000, 'node-red': 5000 } as const;
+const STOP_GRACE_MS = { analyzer: 3000, 'hl7-analyzer': 3000, 'node-red': 5000 } as const;
 
 export interface DemoSettings {
   nodeRedPort: number;
@@ -46,6 +49,9 @@ export interface DemoSettings {
   analyzerPort: string | undefined;
   analyzerBaud: number;
   analyzerTcpPort: number;
+  /** The simulated HL7 analyzer's TCP port and the HL7 tab's lis-push-in port; 0: a free one. */
+  hl7TcpPort: number;
+  hl7PushPort: number;
   sampleIntervalMs: number;
 }
 
@@ -74,6 +80,8 @@ export function readSettings(env: NodeJS.ProcessEnv): DemoSettings {
     analyzerPort,
     analyzerBaud: whole(env, 'ANALYZER_BAUD', 9600, 1, 4000000),
     analyzerTcpPort: whole(env, 'DEMO_ANALYZER_TCP_PORT', 4001, 1, 65535),
+    hl7TcpPort: whole(env, 'DEMO_HL7_TCP_PORT', 0, 0, 65535),
+    hl7PushPort: whole(env, 'DEMO_HL7_PUSH_PORT', 0, 0, 65535),
     sampleIntervalMs: whole(env, 'DEMO_SAMPLE_INTERVAL_MS', 5000, 0, 86400000),
   };
 }
@@ -114,6 +122,19 @@ function checkFree(port: number, taken: string): Promise<void> {
   });
 }
 
+/** `port`, or when it is 0 a free loopback port the system picks. */
+function portOrFree(port: number): Promise<number> {
+  if (port !== 0) return Promise.resolve(port);
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const picked = (probe.address() as net.AddressInfo).port;
+      probe.close(() => resolve(picked));
+    });
+  });
+}
+
 /**
  * What was started, undone in reverse order. Something registered after the
  * teardown began (a start that was already under way) is undone at once.
@@ -149,7 +170,7 @@ class Child {
   private rest = '';
 
   constructor(
-    readonly name: 'node-red' | 'analyzer',
+    readonly name: keyof typeof STOP_GRACE_MS,
     args: string[],
     env: NodeJS.ProcessEnv,
     private readonly log: WriteStream,
@@ -195,10 +216,12 @@ class Child {
   }
 }
 
+const CHILD_NAMES: Record<Child['name'], string> = { 'node-red': 'Node-RED', analyzer: 'the simulated analyzer', 'hl7-analyzer': 'the simulated HL7 analyzer' };
+
 /** A child exited on its own: the demo cannot go on without it. */
 class ChildExited extends DemoError {
   constructor(readonly child: Child) {
-    super(`${child.name === 'node-red' ? 'Node-RED' : 'the simulated analyzer'} exited (${child.describeExit()})`);
+    super(`${CHILD_NAMES[child.name]} exited (${child.describeExit()})`);
   }
 }
 
@@ -208,6 +231,7 @@ interface Running {
   /** The log files written, by name. */
   logs: string[];
   line: string;
+  hl7Line: string;
   nodeRedErrors: () => number;
 }
 
@@ -246,6 +270,9 @@ async function startAll(s: DemoSettings, baseEnv: NodeJS.ProcessEnv, teardown: T
   };
 
   await checkFree(s.pushPort, `port ${s.pushPort} is in use: the demo flow's lis-push-in listens there (set DEMO_PUSH_PORT to a free port)`);
+  const hl7PushPort = await portOrFree(s.hl7PushPort);
+  if (s.hl7PushPort !== 0) await checkFree(hl7PushPort, `port ${hl7PushPort} is in use: the HL7 tab's lis-push-in listens there (set DEMO_HL7_PUSH_PORT to a free port, or leave it unset)`);
+  const hl7TcpPort = await portOrFree(s.hl7TcpPort);
 
   const lisLog = logs.open('demo-lis');
   const lis = new DemoLis({
@@ -253,6 +280,7 @@ async function startAll(s: DemoSettings, baseEnv: NodeJS.ProcessEnv, teardown: T
     showToken: true,
     pushUrl: `http://127.0.0.1:${s.pushPort}/api/getSampleData`,
     orderableTests: DEMO_FLOW.tests.map((t) => t.lisTestId),
+    orderableByPrefix: { [DEMO_HL7_PREFIX]: DEMO_HL7_FLOW.tests.map((t) => t.lisTestId) },
     log: (line) => lisLog.write(`${line}\n`),
   });
   try {
@@ -286,8 +314,7 @@ async function startAll(s: DemoSettings, baseEnv: NodeJS.ProcessEnv, teardown: T
   }
 
   // Node-RED: its own user directory, the demo flow, the package from this checkout.
-  const flow = buildExample(transport === 'tcp' ? { ...DEMO_FLOW, transport: 'tcp' } : DEMO_FLOW);
-  for (const node of flow) if (node.type === 'lis-push-in') node.localApiPort = String(s.pushPort);
+  const flow = buildDemoFlow({ transport, pushPort: s.pushPort, hl7PushPort });
   writeFileSync(join(s.userDir, 'flows.json'), `${JSON.stringify(flow, null, 4)}\n`);
   const settingsFile = join(s.userDir, 'settings.js');
   const settings = {
@@ -312,6 +339,7 @@ async function startAll(s: DemoSettings, baseEnv: NodeJS.ProcessEnv, teardown: T
     ANALYZER_BAUD: String(s.analyzerBaud),
     ANALYZER_HOST: '127.0.0.1',
     ANALYZER_TCP_PORT: String(s.analyzerTcpPort),
+    [DEMO_HL7_PORT_ENV]: String(hl7TcpPort),
   };
 
   const simulator = (line: string[]) =>
@@ -323,6 +351,15 @@ async function startAll(s: DemoSettings, baseEnv: NodeJS.ProcessEnv, teardown: T
     );
   // Over TCP the simulator is the server Node-RED's tcp in connects to: it starts first.
   if (transport === 'tcp') watch(simulator(['--listen', String(s.analyzerTcpPort)]));
+  // The HL7 analyzer is always a TCP server, whatever the ASTM line is.
+  watch(
+    new Child(
+      'hl7-analyzer',
+      [join(ROOT, 'dist', 'lib', 'sim', 'cli.js'), '--protocol', 'hl7', '--dialect', DEMO_HL7_FLOW.dialect, '--listen', String(hl7TcpPort), '--count', '100000', '--prefix', DEMO_HL7_PREFIX, '--interval', String(s.sampleIntervalMs)],
+      env,
+      logs.open('hl7-analyzer'),
+    ),
+  );
 
   let errors = 0;
   let resolveStarted: () => void = () => undefined;
@@ -343,7 +380,8 @@ async function startAll(s: DemoSettings, baseEnv: NodeJS.ProcessEnv, teardown: T
   } else {
     line = `none simulated: Node-RED's serial nodes open ${s.analyzerPort} (ANALYZER_PORT) at ${s.analyzerBaud} baud; connect your analyzer there, or run lis-analyzer-sim on the far end of a pty pair whose near end that is`;
   }
-  return { settings: s, lis, logs: logs.names, line, nodeRedErrors: () => errors };
+  const hl7Line = `simulated (${DEMO_HL7_FLOW.dialect}), TCP server on 127.0.0.1:${hl7TcpPort} that Node-RED connects to; its tab's lis-push-in on ${hl7PushPort}`;
+  return { settings: s, lis, logs: logs.names, line, hl7Line, nodeRedErrors: () => errors };
 }
 
 /** `work` or, whichever comes first, the stop (rejects with its reason) or the deadline. */
@@ -374,6 +412,7 @@ function banner(r: Running, logDir: string): void {
   say(`demo LIS page:    ${r.lis.url('/')}`);
   say(`LIS Bearer Token: ${DEMO_TOKEN}   (the demo LIS requires it: put it in your own lis-config to use the demo LIS)`);
   say(`analyzer:         ${r.line}`);
+  say(`HL7 analyzer:     ${r.hl7Line}`);
   say(`logs:             ${logDir}/ (${[...r.logs].sort((a, b) => LOG_ORDER.indexOf(a) - LOG_ORDER.indexOf(b)).join(', ')})`);
   say(rule);
   say(`A summary line follows every ${SUMMARY_EVERY_MS / 1000} s while samples flow. Ctrl-C stops everything.`);
@@ -414,7 +453,8 @@ function whenStopped(stopped: AbortSignal): Promise<void> {
 /** What to tell the user about a child that exited on its own, beyond its last lines. */
 function hint(child: Child): string | undefined {
   if (!child.tail().some((l) => /port in use|EADDRINUSE/.test(l))) return undefined;
-  return child.name === 'node-red' ? 'its port is taken: set NODE_RED_PORT to a free port' : 'its port is taken: set DEMO_ANALYZER_TCP_PORT to a free port';
+  const setting = { 'node-red': 'NODE_RED_PORT', analyzer: 'DEMO_ANALYZER_TCP_PORT', 'hl7-analyzer': 'DEMO_HL7_TCP_PORT' }[child.name];
+  return `its port is taken: set ${setting} to a free port`;
 }
 
 /**

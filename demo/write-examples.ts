@@ -1,7 +1,7 @@
 /** `npm run examples`: (re)writes examples/*.json from demo/examples.ts. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEMO_FLOW, EXAMPLES, buildExample } from './examples';
+import { EXAMPLES, buildDemoFlow, buildExample } from './examples';
 
 const dir = join(__dirname, '..', '..', 'examples');
 mkdirSync(dir, { recursive: true });
@@ -10,6 +10,6 @@ for (const spec of EXAMPLES) {
   console.log(`examples/${spec.file}.json`);
 }
 
-// npm start runs the demo flow: the generic example, kept in flows/ beside the demo LIS's catalog.
-writeFileSync(join(dir, '..', 'flows', 'demo-flow.json'), `${JSON.stringify(buildExample(DEMO_FLOW), null, 4)}\n`);
+// npm start runs the demo flow: the generic example and the Mindray HL7 one, kept in flows/ beside the demo LIS's catalog.
+writeFileSync(join(dir, '..', 'flows', 'demo-flow.json'), `${JSON.stringify(buildDemoFlow(), null, 4)}\n`);
 console.log('flows/demo-flow.json');

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { MemoryTransport } from '../../lib/sim';
 import { decodeMessage } from '../../lib/astm/records';
 import { benchCodec, corpus, joinRecords, splitRecords, standardCorpus } from '../../bench/codec';
+import { benchHl7Codec, hl7Corpus } from '../../bench/hl7-codec';
 import { LIMITS, judge, type Limit } from '../../bench/limits';
 import { benchLinkInProcess } from '../../bench/link-inprocess';
 import { summarizeProfile } from '../../bench/profile';
@@ -175,6 +176,18 @@ describe('in-process sections on tiny sizes', () => {
         .filter((k) => k.startsWith('codec.')),
       ['codec.decode.vsSplit', 'codec.encode.vsJoin'],
     );
+  });
+
+  it('measure HL7 decoding beside its plain split and judge the ratio', () => {
+    const report = new Report();
+    benchHl7Codec(report, { bytes: 300_000, rounds: 2 });
+    for (const key of ['hl7.decode.MBps', 'hl7.decode.msgps', 'hl7.split.decode.MBps', 'hl7.decode.vsSplit']) {
+      const f = report.get(key);
+      assert.ok(f && f.value !== null && Number.isFinite(f.value) && f.value > 0, key);
+    }
+    assert.equal((report.details.hl7Codec as { corpusMessages: number }).corpusMessages, hl7Corpus().length);
+    assert.ok(hl7Corpus().length >= 28, 'every HL7 fixture gives at least one message');
+    assert.deepEqual(judge(report.figures).map((j) => j.limit.key), ['hl7.decode.vsSplit']);
   });
 
   it('say why python-astm is missing when PYASTM_DIR does not hold it', () => {

@@ -23,8 +23,8 @@ import { freePort } from '../support/ports';
 const ROOT = join(__dirname, '..', '..', '..');
 const ARTIFACTS = join(ROOT, 'test', 'artifacts');
 const FLOW = JSON.parse(readFileSync(join(ROOT, 'flows', 'demo-flow.json'), 'utf8')) as Array<{ id: string; type: string; name?: string; info?: string }>;
-/** The nodes a result passes through: each must be green. */
-const WORKFLOW_TYPES = ['serial in', 'astm-link', 'astm-message', 'lis-get-order', 'test-mapper', 'lis-send-results', 'lis-mark-processed', 'lis-push-in'];
+/** The nodes a result passes through, on the ASTM tab and the HL7 one: each must be green. */
+const WORKFLOW_TYPES = ['serial in', 'astm-link', 'astm-message', 'hl7-link', 'hl7-message', 'lis-get-order', 'test-mapper', 'lis-send-results', 'lis-mark-processed', 'lis-push-in'];
 /** What a laptop user opens the editor at. */
 const EDITOR_VIEWPORT = { width: 1600, height: 900 };
 

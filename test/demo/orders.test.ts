@@ -19,16 +19,16 @@ describe('flows/lis-catalog.json', () => {
       assert.ok(parsed.success, `test ${i}: ${parsed.success ? '' : describeIssues(parsed.error, '').join('; ')}`);
       assert.deepEqual(Object.keys(t as object).sort(), ['Code', 'ID', 'Name', 'Type']);
     });
-    assert.ok(catalog.length >= 28 && catalog.length <= 36, `about 30 tests, got ${catalog.length}`);
+    assert.ok(catalog.length >= 28 && catalog.length <= 40, `30 to 40 tests, got ${catalog.length}`);
     for (const t of catalog) {
       assert.equal(t.ID, `T-${t.Code}`);
       assert.ok((SAMPLE_TYPES as readonly string[]).includes(t.Type ?? ''), `${t.ID} Type ${String(t.Type)}`);
     }
   });
 
-  it('covers chemistry, a CBC panel, coagulation and immunoassay', () => {
+  it('covers chemistry, a CBC panel, coagulation, immunoassay and virology', () => {
     const codes = new Set(catalog.map((t) => t.Code));
-    const wanted = ['GLU', 'CREA', 'UREA', 'ALT', 'AST', 'CHOL', 'TRIG', 'HDL', 'NA', 'K', 'CL', 'CRP', 'CBC', 'WBC', 'RBC', 'HGB', 'HCT', 'PLT', 'MCV', 'PT', 'INR', 'APTT', 'FIB', 'TSH', 'FT4', 'HCG', 'CA125', 'PSA'];
+    const wanted = ['GLU', 'CREA', 'UREA', 'ALT', 'AST', 'CHOL', 'TRIG', 'HDL', 'NA', 'K', 'CL', 'CRP', 'CBC', 'WBC', 'RBC', 'HGB', 'HCT', 'PLT', 'MCV', 'PT', 'INR', 'APTT', 'FIB', 'TSH', 'FT4', 'HCG', 'CA125', 'PSA', 'HIV', 'HBV', 'HCV'];
     assert.deepEqual(wanted.filter((c) => !codes.has(c)), []);
   });
 
@@ -83,6 +83,21 @@ describe('OrderBook', () => {
     assert.deepEqual([...sizes].sort(), [2, 3, 4, 5]);
     assert.deepEqual([...types].sort(), ['Blood', 'EDTA', 'Plasma', 'Serum', 'Urine']);
     assert.deepEqual([...priorities].sort(), ['R', 'S']);
+  });
+
+  it('draws from the tests of the longest prefix a sample number has, else from orderableTests', () => {
+    const prefixed = new OrderBook({ catalog, orderableTests: ['T-NA', 'T-K'], orderableByPrefix: { 'HL7-': ['T-TSH', 'T-FT4'], 'HL7-V': ['T-HIV', 'T-HBV'] }, noOrderPattern: /^NOORDER/i });
+    for (let i = 0; i < 20; i++) {
+      const tests = (n: string) => {
+        const found = prefixed.lookup(n, FIXED_NOW);
+        assert.ok(found.found);
+        return found.order.Tests;
+      };
+      assert.deepEqual(tests(`HL7-${i}`), ['T-TSH', 'T-FT4']);
+      assert.deepEqual(tests(`HL7-V${i}`), ['T-HIV', 'T-HBV']);
+      assert.deepEqual(tests(`ION${i}`), ['T-NA', 'T-K']);
+    }
+    assert.throws(() => new OrderBook({ catalog, orderableByPrefix: { X: ['T-NOPE'] }, noOrderPattern: /^NOORDER/i }), /orderableByPrefix\["X"\] names tests that are not in the catalog: T-NOPE/);
   });
 
   it('never orders PSA for a woman or HCG for a man', () => {

@@ -111,6 +111,19 @@ async function resultsAtLis(lisPort: number): Promise<number> {
   }
 }
 
+/** Results the demo LIS took for the HL7 analyzer's samples (HL7-...), each for one of the HL7 tab's LIS codes. */
+async function hl7ResultsAtLis(lisPort: number): Promise<number> {
+  try {
+    const state = (await (await fetch(`http://127.0.0.1:${lisPort}/api/state`)).json()) as { requests: { results: Array<{ status: number; body?: { results?: Array<{ SampleNumber?: string; TestCode?: string }> } }> } };
+    const items = state.requests.results.filter((r) => r.status === 200).flatMap((r) => r.body?.results ?? []).filter((i) => i.SampleNumber?.startsWith('HL7-'));
+    for (const i of items) assert.ok(['TSH', 'FT4', 'CA125', 'PSA'].includes(i.TestCode ?? ''), `an HL7 sample's result carries one of the HL7 tab's tests: ${JSON.stringify(i)}`);
+    return items.length;
+  } catch (err) {
+    if (err instanceof assert.AssertionError) throw err;
+    return 0;
+  }
+}
+
 /** npm's exit status, once npm start has ended; fails when it is still running after the deadline. */
 async function exitStatus(demo: Demo, ms = STOP_DEADLINE_MS): Promise<number | null> {
   let timer: NodeJS.Timeout | undefined;
@@ -143,12 +156,15 @@ describe('npm start', () => {
     assert.match(out, new RegExp(`demo LIS page: +http://127\\.0\\.0\\.1:${demo.ports.lis}/`));
     assert.match(out, /LIS Bearer Token: demo-token/);
     assert.match(out, /analyzer: +simulated \(generic-lis2a2\) on \S+\/lis-pty-\w+\/analyzer <-> Node-RED on \S+\/host/);
+    assert.match(out, /HL7 analyzer: +simulated \(mindray-cl-hl7\), TCP server on 127\.0\.0\.1:\d+ that Node-RED connects to/);
     const logs = join(demo.userDir, 'logs');
-    assert.match(out, new RegExp(`logs: +${logs}/ \\(node-red\\.log, analyzer\\.log, demo-lis\\.log\\)`));
+    assert.match(out, new RegExp(`logs: +${logs}/ \\(node-red\\.log, analyzer\\.log, hl7-analyzer\\.log, demo-lis\\.log\\)`));
     // The detail is in the files, not in the terminal.
     assert.match(readFileSync(join(logs, 'node-red.log'), 'utf8'), /Started flows/);
     assert.match(readFileSync(join(logs, 'analyzer.log'), 'utf8'), /→ <ENQ>/);
     assert.match(readFileSync(join(logs, 'demo-lis.log'), 'utf8'), /POST \/api\/results 200/);
+    // The HL7 analyzer's samples reach the demo LIS too: ordered with the HL7 tab's tests, results delivered.
+    await waitUntil('an HL7 sample\'s results at the demo LIS', async () => (await hl7ResultsAtLis(demo.ports.lis)) > 0, START_DEADLINE_MS, demo);
     assert.doesNotMatch(out, /<ENQ>|\[info\]|POST \/api/);
     const besidesSummaries = out.split('\n').filter((l) => !/^\[demo\] \d\d:\d\d:\d\d samples/.test(l));
     assert.ok(besidesSummaries.length < 25, `a short terminal output:\n${out}`);
@@ -167,7 +183,8 @@ describe('npm start', () => {
     const demo = await npmStart({ ANALYZER_PORT: cable.host });
     await waitUntil('the banner', () => /Ctrl-C stops everything/.test(demo.output()), START_DEADLINE_MS, demo);
     assert.match(demo.output(), new RegExp(`analyzer: +none simulated: Node-RED's serial nodes open ${cable.host} \\(ANALYZER_PORT\\) at 9600 baud`));
-    assert.deepEqual(groupMembers(demo.child.pid!).filter((p) => p.includes('sim/cli.js') || p.includes('socat')), [], 'no simulator and no pty pair of its own');
+    // The HL7 analyzer is simulated over TCP whatever the serial line is.
+    assert.deepEqual(groupMembers(demo.child.pid!).filter((p) => (p.includes('sim/cli.js') && !p.includes('--protocol hl7')) || p.includes('socat')), [], 'no ASTM simulator and no pty pair of its own');
 
     const sim = spawn(process.execPath, [join(ROOT, 'bin', 'lis-analyzer-sim'), '--dialect', 'generic-lis2a2', '--serial', cable.analyzer, '--samples', 'S2001'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let simOut = '';

@@ -7,14 +7,14 @@
  */
 import assert from 'node:assert/strict';
 import { decodeMessage, repeatsOf, type AstmValue, type OrderRecord, type PatientRecord } from '../../lib/astm/records';
-import type { RunSummary } from '../../lib/sim';
+import type { Hl7RunSummary, RunSummary } from '../../lib/sim';
 import type { LisStub, RecordedRequest } from '../support/lis-stub';
-import { TOKEN, itemsOf, resultItems, type E2eRun, type MappedTest, type SimRecord } from './harness';
+import { TOKEN, astmProfileOf, itemsOf, resultItems, type E2eRun, type MappedTest, type SimRecord } from './harness';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-function done(run: E2eRun): { stub: LisStub; summary: RunSummary; simRecord: SimRecord } {
+function done(run: E2eRun): { stub: LisStub; summary: RunSummary | Hl7RunSummary; simRecord: SimRecord } {
   assert.ok(run.stub && run.summary && run.simRecord, 'the run did not get as far as running its samples');
   return { stub: run.stub, summary: run.summary, simRecord: run.simRecord };
 }
@@ -150,7 +150,7 @@ export function checkProcessed(run: E2eRun): void {
 /** Every sample with an order: the simulator ran it through, and its download had the sample's mapped tests (in the order's order) and patient. */
 export function checkDownloads(run: E2eRun): void {
   const { summary, simRecord } = done(run);
-  const layout = run.example.profile.order;
+  const layout = astmProfileOf(run.example).order;
   assert.ok(layout, `${run.example.spec.dialect} has no order layout`);
   const mapping = byLisTestId(run);
   for (const [sample, planned] of run.plan) {
@@ -158,7 +158,7 @@ export function checkDownloads(run: E2eRun): void {
     assert.ok(outcome, `no outcome for ${sample}`);
     assert.equal(outcome.ok, true, `${sample}: ${outcome.error ?? 'not ok'}`);
     const order = outcome.order;
-    assert.ok(order, `${sample}: no download`);
+    assert.ok(order && 'reportType' in order, `${sample}: no download`);
     assert.equal(order.sampleNumber, sample);
     assert.deepEqual(order.problems, [], `${sample}: the analyzer objects to the download`);
     assert.deepEqual(order.tests, planned.tests.map((id) => mapping.get(id)!.instrumentCode), `${sample}: downloaded tests`);
@@ -172,10 +172,42 @@ export function checkDownloads(run: E2eRun): void {
   assert.deepEqual(simRecord.orders.filter((o) => !run.plan.has(o.sampleNumber)), [], 'downloads for samples the LIS has no order for');
 }
 
+/**
+ * HL7: every sample with an order was answered before the analyzer's deadline
+ * (the simulator gives up after its dialect's queryDeadlineMs), and got one
+ * download (DSR^Q03 or OML^O33) answering its query, with the sample's mapped
+ * tests in the order's order and its patient; the analyzer reported exactly
+ * those tests. No download for a sample nobody ordered.
+ */
+export function checkHl7Downloads(run: E2eRun): void {
+  const { summary, simRecord } = done(run);
+  const profile = run.example.hl7Profile;
+  assert.ok(profile?.answer, `${run.example.spec.dialect} is no HL7 dialect with an order layout`);
+  const orderType = profile.answer.form === 'display' ? 'DSR^Q03' : 'OML^O33';
+  const mapping = byLisTestId(run);
+  for (const [sample, planned] of run.plan) {
+    const outcome = summary.samples.find((s) => s.sampleNumber === sample);
+    assert.ok(outcome, `no outcome for ${sample}`);
+    assert.equal(outcome.ok, true, `${sample}: ${outcome.error ?? 'not ok'} (the analyzer gives up on a query after ${profile.queryDeadlineMs} ms)`);
+    const order = outcome.order;
+    assert.ok(order && 'messageType' in order, `${sample}: no download`);
+    assert.equal(order.sampleNumber, sample);
+    assert.deepEqual(order.problems, [], `${sample}: the analyzer objects to the download`);
+    assert.equal(order.unsolicited, false, `${sample}: the download answers the query`);
+    assert.equal(order.messageType, orderType, `${sample}: downloaded as ${orderType}`);
+    assert.deepEqual(order.tests, planned.tests.map((id) => mapping.get(id)!.instrumentCode), `${sample}: downloaded tests`);
+    assert.equal(order.patient?.id, planned.patient.ID, `${sample}: patient ID`);
+    assert.ok((order.patient?.name ?? '').includes(planned.patient.Name.split(', ')[0]!), `${sample}: patient name ${JSON.stringify(order.patient?.name)} has ${planned.patient.Name}'s last name`);
+    assert.equal(simRecord.orders.filter((o) => o.sampleNumber === sample).length, 1, `${sample}: downloaded once`);
+    assert.deepEqual((outcome.results ?? []).map((r) => r.code), order.tests, `${sample}: the analyzer reported its ordered tests`);
+  }
+  assert.deepEqual(simRecord.orders.filter((o) => !run.plan.has(o.sampleNumber) && !o.unsolicited), [], 'downloads for samples the LIS has no order for');
+}
+
 /** P record of the download holding `sample`, checked field by field against the LIS patient where the dialect's layout writes it. */
 function checkPatient(run: E2eRun, sample: string, received: SimRecord['received']): void {
   const planned = run.plan.get(sample)!;
-  const spec = run.example.profile.order!.patient;
+  const spec = astmProfileOf(run.example).order!.patient;
   const p = patientRecordFor(received, sample);
   assert.ok(p, `${sample}: no P record before its O record in the downloads`);
   const [last, first] = planned.patient.Name.split(', ');
@@ -221,7 +253,7 @@ function trimmedComponents(v: AstmValue | undefined): string[] {
 
 /** Where the layout copies the query into the download (Roche O-4, Sysmex O-3), the download repeats this sample's own query. */
 function checkEcho(run: E2eRun, sample: string, simRecord: SimRecord): void {
-  const echo = run.example.profile.order!.order.echo ?? [];
+  const echo = astmProfileOf(run.example).order!.order.echo ?? [];
   if (echo.length === 0) return;
   const queryText = simRecord.acked.find((m) => m.kind === 'query' && m.sampleNumber === sample)?.text;
   assert.ok(queryText, `${sample}: no acknowledged query`);
@@ -270,4 +302,21 @@ export function checkNodeRedLog(run: E2eRun): void {
     .split('\n')
     .filter((l) => /\[error\]/.test(l));
   assert.deepEqual(errors, [], 'errors in Node-RED\'s log');
+}
+
+/**
+ * What every example run must show, whatever the protocol, as it() titles and
+ * checks; `downloads` is the protocol's own check of the order downloads.
+ */
+export function exampleChecks(downloads: (run: E2eRun) => void): Array<[title: string, check: (run: E2eRun) => void]> {
+  return [
+    ['sends the Bearer Token from LIS_TOKEN, a fresh X-Request-ID and an ISO X-Request-Timestamp on every LIS request', checkRequestHeaders],
+    ['asks the LIS once per scanned sample, with X-Expected-Sample equal to the SampleNumber', checkOrderRequests],
+    ['downloads each sample\'s LIS tests as the mapped instrument codes, with its patient, as the answer to its query (in time: the analyzer gives up at its deadline)', downloads],
+    ['delivers every acknowledged result once, for its own sample, with the mapped LIS code and the value sent', checkResults],
+    ['reports each sample processed once, after its results, with the LIS test IDs that came back', checkProcessed],
+    ['answers the NOORDER sample "no information" (not found) and sends nothing of it to the LIS', checkNoOrderSamples],
+    ['leaves no message of the analyzer undelivered or unacknowledged', checkLine],
+    ['logs no error in Node-RED', checkNodeRedLog],
+  ];
 }

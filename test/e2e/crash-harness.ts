@@ -7,13 +7,17 @@
  * a result the LIS got twice is only excused when the one batch that carried
  * it is, or was, uncertain (and so may have been sent again).
  *
+ * The analyzer speaks ASTM (generic LIS2-A2, astm-link) or, with
+ * `protocol: 'hl7'`, HL7 over MLLP (the Mindray CL-2000i HL7 example's dialect
+ * and mapping, hl7-link): the same kills, the same counting.
+ *
  * Used by crash.test.ts (a short run), soak.ts (a long one from the command
  * line) and line-drop.test.ts (the Node-RED process, flows and tallies).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { EXAMPLES, exampleMapping, loadCatalog, serialPortNode } from '../../demo/examples';
 import type { MappingRow } from '../../lib/mapping/model';
-import { AnalyzerSimulator, TcpServerTransport } from '../../lib/sim';
+import { AnalyzerSimulator, Hl7AnalyzerSimulator, TcpServerTransport, type FrameEvent } from '../../lib/sim';
 import { LisStub } from '../support/lis-stub';
 import { NodeRedProcess, type HeldAnswer } from '../support/node-red-process';
 import { Seeded } from '../support/seeded';
@@ -39,16 +43,22 @@ export const stamp = (at = new Date()) => `${at.toISOString().slice(11, 23)}Z`;
 
 // ----- the tests the analyzer reports and how the flow maps them -----
 
+/** The analyzer's protocol: ASTM (the generic LIS2-A2 example) or HL7 (the Mindray CL-2000i HL7 example). */
+export type Protocol = 'astm' | 'hl7';
+
+const HL7_EXAMPLE = EXAMPLES.find((e) => e.file === 'mindray-cl2000i-hl7-tcp')!;
+const exampleOf = (protocol: Protocol) => (protocol === 'hl7' ? HL7_EXAMPLE : EXAMPLES[0]!);
+
 /** The generic LIS2-A2 example's tests (its analyzer codes and the LIS tests they map to). */
 export const TESTS = EXAMPLES[0]!.tests;
 
-export function mappingRows(): MappingRow[] {
-  return exampleMapping(EXAMPLES[0]!);
+export function mappingRows(protocol: Protocol = 'astm'): MappingRow[] {
+  return exampleMapping(exampleOf(protocol));
 }
 
 /** Analyzer test code -> the LIS TestCode its result arrives under. */
-export function lisCodes(): Map<string, string> {
-  return new Map(mappingRows().map((r) => [r.instrumentCode, r.lisCode]));
+export function lisCodes(protocol: Protocol = 'astm'): Map<string, string> {
+  return new Map(mappingRows(protocol).map((r) => [r.instrumentCode, r.lisCode]));
 }
 
 // ----- the flow -----
@@ -84,6 +94,8 @@ export interface CrashFlowOptions {
    * long: the state a crash must leave to the journal's replay.
    */
   handOnDelayMs?: number;
+  /** hl7: hl7-link and hl7-message (mindray-cl-hl7) with the HL7 example's mapping; TCP only. */
+  protocol?: Protocol;
 }
 
 /**
@@ -93,6 +105,8 @@ export interface CrashFlowOptions {
  */
 export function crashFlow(line: Line, lisUrl: (path: string) => string, options: CrashFlowOptions = {}): FlowNode[] {
   const delayed = options.handOnDelayMs !== undefined && options.handOnDelayMs > 0;
+  const protocol = options.protocol ?? 'astm';
+  if (protocol === 'hl7' && line.kind !== 'tcp') throw new Error('HL7 runs over TCP');
   const z = IDS.tab;
   const nodes: FlowNode[] = [
     { id: z, type: 'tab', label: 'crash run', disabled: false, info: '' },
@@ -127,8 +141,11 @@ export function crashFlow(line: Line, lisUrl: (path: string) => string, options:
       { id: IDS.lineProbe, type: 'inject', z, name: 'probe the line', props: [{ p: 'payload' }], repeat: '', crontab: '', once: false, onceDelay: 0.1, topic: '', payload: '[0]', payloadType: 'bin', x: 330, y: 20, wires: [[IDS.lineOut]] },
     );
   }
-  nodes.push(
-    {
+  // The same ids whatever the protocol: the tests find the nodes by their part in the flow.
+  const link: FlowNode =
+    protocol === 'hl7'
+      ? { id: IDS.link, type: 'hl7-link', z, name: 'HL7 link', transport: 'tcp', charset: 'msh18', ackTimeoutMs: '10000', sendAttempts: '3', maxFrameBytes: '8388608', journal: true, trace: true, traceRedact: false, x: 330, y: 100, wires: [[IDS.lineOut], [delayed ? IDS.handOnDelay : IDS.message], []] }
+      : {
       id: IDS.link,
       type: 'astm-link',
       z,
@@ -146,12 +163,16 @@ export function crashFlow(line: Line, lisUrl: (path: string) => string, options:
       x: 330,
       y: 100,
       wires: [[IDS.lineOut], [delayed ? IDS.handOnDelay : IDS.message], []],
-    },
+    };
+  nodes.push(
+    link,
     ...(delayed
       ? [{ id: IDS.handOnDelay, type: 'delay', z, name: 'slow step', pauseType: 'delay', timeout: String(options.handOnDelayMs), timeoutUnits: 'milliseconds', rate: '1', nbRateUnits: '1', rateUnits: 'second', randomFirst: '1', randomLast: '5', randomUnits: 'seconds', drop: false, allowrate: false, outputs: 1, x: 450, y: 200, wires: [[IDS.message]] }]
       : []),
-    { id: IDS.message, type: 'astm-message', z, name: 'generic LIS2-A2', dialect: 'generic-lis2a2', timeZone: TIME_ZONE, x: 560, y: 160, wires: [[], [IDS.mapper], [IDS.link], []] },
-    { id: IDS.mapper, type: 'test-mapper', z, name: 'analyzer -> LIS codes', lis: IDS.lis, instrument: 'generic', direction: 'toLis', unmapped: 'warn', mapping: mappingRows(), x: 800, y: 160, wires: [[IDS.send], []] },
+    protocol === 'hl7'
+      ? { id: IDS.message, type: 'hl7-message', z, name: 'Mindray CL HL7', dialect: HL7_EXAMPLE.dialect, timeZone: TIME_ZONE, x: 560, y: 160, wires: [[], [IDS.mapper], [IDS.link], []] }
+      : { id: IDS.message, type: 'astm-message', z, name: 'generic LIS2-A2', dialect: 'generic-lis2a2', timeZone: TIME_ZONE, x: 560, y: 160, wires: [[], [IDS.mapper], [IDS.link], []] },
+    { id: IDS.mapper, type: 'test-mapper', z, name: 'analyzer -> LIS codes', lis: IDS.lis, instrument: protocol === 'hl7' ? 'Mindray CL' : 'generic', direction: 'toLis', unmapped: 'warn', mapping: mappingRows(protocol), x: 800, y: 160, wires: [[IDS.send], []] },
     { id: IDS.send, type: 'lis-send-results', z, name: 'send results', lis: IDS.lis, x: 1040, y: 160, wires: [[]] },
     { id: IDS.catcher, type: 'catch', z, name: 'every error', scope: null, uncaught: false, x: 130, y: 260, wires: [[IDS.errors]] },
     { id: IDS.errors, type: 'debug', z, name: 'errors', active: true, tosidebar: true, console: false, tostatus: false, complete: 'true', targetType: 'full', statusVal: '', statusType: 'auto', x: 360, y: 260, wires: [] },
@@ -232,12 +253,12 @@ export function dueForReplay(view: JournalView): Set<string> {
   return new Set([...view.rx.keys()].filter((id) => !view.rx.get(id)!.replayed && !settledIn(view, id)));
 }
 
-/** Sample numbers in a generic LIS2-A2 message (O-3). */
+/** Sample numbers in a generic LIS2-A2 message (O-3) or a Mindray CL HL7 one (OBR-2, lib/hl7/dialects/mindray-cl.ts). */
 export function samplesIn(text: string): string[] {
   const out: string[] = [];
   for (const record of text.split(/\r\n?|\n/)) {
     const fields = record.split('|');
-    if (/^\d?O$/.test(fields[0] ?? '') && fields[2]) out.push(fields[2]);
+    if ((/^\d?O$/.test(fields[0] ?? '') || fields[0] === 'OBR') && fields[2]) out.push(fields[2]);
   }
   return out;
 }
@@ -250,9 +271,9 @@ export interface PlannedMessage {
   tests: string[];
 }
 
-/** `results` results in messages of 1-3 results, each its own sample, with tests drawn from TESTS. */
-export function planMessages(results: number, rng: Seeded, prefix: string): PlannedMessage[] {
-  const codes = TESTS.map((t) => t.instrumentCode);
+/** `results` results in messages of 1-3 results, each its own sample, with tests drawn from the example's. */
+export function planMessages(results: number, rng: Seeded, prefix: string, protocol: Protocol = 'astm'): PlannedMessage[] {
+  const codes = exampleOf(protocol).tests.map((t) => t.instrumentCode);
   const plan: PlannedMessage[] = [];
   for (let left = results, i = 1; left > 0; i++) {
     const n = Math.min(left, rng.int(1, 3));
@@ -306,12 +327,14 @@ export interface TallyInput {
   journal: JournalView;
   /** The simulator's frame log around a sample's messages, for the explanations. */
   simContext?: (sample: string) => string[];
+  /** Whose mapping the results arrived under (default astm). */
+  protocol?: Protocol;
 }
 
 const keyOf = (sample: string, lisCode: string) => `${sample}|${lisCode}`;
 
 export function tally(input: TallyInput): Tally {
-  const codes = lisCodes();
+  const codes = lisCodes(input.protocol);
   const bySample = new Map(input.plan.map((p) => [p.sample, p]));
   const resultKeys = (sample: string) => (bySample.get(sample)?.tests ?? []).map((t) => keyOf(sample, codes.get(t) ?? t));
   const sent = new Set(input.plan.flatMap((p) => resultKeys(p.sample)));
@@ -425,7 +448,20 @@ export interface SimLog {
   oFrames: Map<string, number>;
 }
 
-export function recordSim(sim: AnalyzerSimulator, max = 20_000): SimLog {
+/** What recordSim listens to, as both simulators (ASTM and HL7) emit it. */
+interface SimEvents {
+  frame: FrameEvent;
+  sent: { kind: string; sampleNumber: string };
+  failed: { sampleNumber: string; reason: string };
+  connect: string;
+  disconnect: string;
+  warning: string;
+  discarded: { reason: string };
+}
+type Listening = { on<K extends keyof SimEvents>(event: K, listener: (e: SimEvents[K]) => void): void; off<K extends keyof SimEvents>(event: K, listener: (e: SimEvents[K]) => void): void };
+
+export function recordSim(simulator: AnalyzerSimulator | Hl7AnalyzerSimulator, max = 20_000): SimLog {
+  const sim = simulator as unknown as Listening;
   const lines: string[] = [];
   const log = new LineLog(max);
   const push = log.push.bind(log);
@@ -551,6 +587,8 @@ export interface CrashRunOptions {
   progress?: (line: string) => void;
   /** Whole-run limit. */
   timeoutMs?: number;
+  /** The analyzer's protocol (default astm): hl7 runs the Mindray CL-2000i HL7 example's dialect over MLLP. */
+  protocol?: Protocol;
   /**
    * 'random' (default): each kill a random few ms after its point in the run.
    * 'after-rx-write': each kill as soon as, after its point, Node-RED writes a
@@ -581,7 +619,7 @@ export interface CrashReport {
 /** What the kill schedules work with. */
 interface RunContext {
   red: NodeRedProcess;
-  sim: AnalyzerSimulator;
+  sim: AnalyzerSimulator | Hl7AnalyzerSimulator;
   simLog: SimLog;
   stub: LisStub;
   plan: PlannedMessage[];
@@ -611,7 +649,8 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashReport> {
   const timeoutMs = options.timeoutMs ?? 60_000 + options.results * 60;
   const ownInstall = options.installation === undefined;
   const installation = options.installation ?? installPackage();
-  const plan = planMessages(options.results, rng, `C${options.seed % 1000}-`);
+  const protocol = options.protocol ?? 'astm';
+  const plan = planMessages(options.results, rng, `C${options.seed % 1000}-`, protocol);
   const lisRng = new Seeded(options.seed ^ 0x5eed);
   const replayMode = mode === 'replay-after-ack' || mode === 'replay-twice';
 
@@ -622,7 +661,8 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashReport> {
   stub.reply('/processed', { body: { status: 'success' } });
 
   const transport = new TcpServerTransport(0, '127.0.0.1');
-  const sim = new AnalyzerSimulator({ dialect: 'generic-lis2a2', transport, timeZone: TIME_ZONE, seed: options.seed, analysisMs: 0, intervalMs: 0 });
+  const simOptions = { transport, timeZone: TIME_ZONE, seed: options.seed, analysisMs: 0, intervalMs: 0 };
+  const sim = protocol === 'hl7' ? new Hl7AnalyzerSimulator({ ...simOptions, dialect: HL7_EXAMPLE.dialect }) : new AnalyzerSimulator({ ...simOptions, dialect: 'generic-lis2a2' });
   const simLog = recordSim(sim);
   let red: NodeRedProcess | undefined;
   let gate: LineGate | undefined;
@@ -638,7 +678,7 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashReport> {
     await sim.start();
     if (mode === 'repeat-store') gate = new LineGate({ host: '127.0.0.1', port: transport.boundPort });
     const linePort = gate ? await gate.start() : transport.boundPort;
-    const flow = crashFlow({ kind: 'tcp', port: linePort }, (p) => stub.url(p), replayMode ? { handOnDelayMs: REPLAY_HOLD_MS } : {});
+    const flow = crashFlow({ kind: 'tcp', port: linePort }, (p) => stub.url(p), { protocol, ...(replayMode ? { handOnDelayMs: REPLAY_HOLD_MS } : {}) });
     red = await prepareRed(installation.userDir, flow);
     await red.start();
     await withTimeout(sim.waitConnected(), 15_000, 'Node-RED\'s tcp in to connect');
@@ -662,17 +702,17 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashReport> {
     // The LIS is left alone until nothing more comes (replays happen at start, sends follow ACKs closely).
     // Done when every acknowledged result is at the LIS or held; a straggler (a message the bridge holds back for a while) gets 10 s of quiet.
     const ackedSamples = new Set(simLog.acked);
-    const accounted = async () => tally({ plan, acked: ackedSamples, stub, held: await red!.held(), journal: readJournal(red!.journalFile) }).counts.lost === 0;
+    const accounted = async () => tally({ plan, acked: ackedSamples, stub, held: await red!.held(), journal: readJournal(red!.journalFile), protocol }).counts.lost === 0;
     await lisIdle(stub, { quietMs: 1_000, giveUpQuietMs: 10_000, timeoutMs: 30_000 }, accounted);
 
     const held = await red.held();
     const journal = readJournal(red.journalFile);
     for (const check of c.finals) check(journal);
-    const t = tally({ plan, acked: ackedSamples, stub, held, journal, simContext: (sample) => simLog.around(sample) });
+    const t = tally({ plan, acked: ackedSamples, stub, held, journal, simContext: (sample) => simLog.around(sample), protocol });
     const elapsedMs = Date.now() - startedAt;
     const windows = isAimed(mode) ? { aimed: AIMED_KILLS[mode], hit: kills.filter((k) => k.hit === true).length } : { aimed: 0, hit: 0 };
     const line = countsLine(
-      `crash run (${mode})`,
+      `crash run (${protocol === 'hl7' ? 'HL7, ' : ''}${mode})`,
       t.counts,
       `; kills ${kills.filter((k) => k.killed).length}${isAimed(mode) ? `, windows hit ${windows.hit}/${windows.aimed}` : ''}; seed ${options.seed}; ${(elapsedMs / 1000).toFixed(1)} s`,
     );
@@ -955,12 +995,13 @@ function killOnAck(c: RunContext, threshold: number, timeoutMs: number): Promise
       done(m.sampleNumber);
     };
     const timer = setTimeout(() => done(undefined), timeoutMs);
+    const sim = c.sim as unknown as Listening;
     function done(sample: string | undefined): void {
       clearTimeout(timer);
-      c.sim.off('sent', onSent);
+      sim.off('sent', onSent);
       resolve(sample);
     }
-    c.sim.on('sent', onSent);
+    sim.on('sent', onSent);
   });
 }
 

@@ -26,11 +26,15 @@
  * nothing. No message may end stuck (replayed,
  * yet its results neither at the LIS nor held in a batch).
  *
+ * Two more runs do the same with an HL7 analyzer (the Mindray CL-2000i HL7
+ * example's dialect over MLLP, hl7-link stores each message before its ACK):
+ * random kills, and kills right after a received message is journaled.
+ *
  * CRASH_SEED=<n> repeats a run; test/e2e/soak.ts runs the same thing longer.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { AIMED_KILLS, crashRun, isAimed, type CrashReport, type KillMode } from './crash-harness';
+import { AIMED_KILLS, crashRun, isAimed, type CrashReport, type KillMode, type Protocol } from './crash-harness';
 import { installPackage, type Installation } from './harness';
 
 const SEED = Number(process.env.CRASH_SEED ?? 20261121);
@@ -41,7 +45,7 @@ before(() => {
 });
 after(() => installation?.remove());
 
-const RUNS: Array<{ name: string; results: number; kills: number; killMode: KillMode; seed: number }> = [
+const RUNS: Array<{ name: string; results: number; kills: number; killMode: KillMode; seed: number; protocol?: Protocol }> = [
   { name: 'crash run: SIGKILL at random moments during a fast upload', results: 300, kills: 3, killMode: 'random', seed: SEED },
   { name: 'crash run: SIGKILL right after a received message is written to the journal, before its final ACK', results: 120, kills: 2, killMode: 'after-rx-write', seed: SEED + 1 },
   // Aimed runs are short: their kills come early, and what follows them is the same fast upload as above.
@@ -49,6 +53,8 @@ const RUNS: Array<{ name: string; results: number; kills: number; killMode: Kill
   { name: 'crash run (replay-after-ack): SIGKILL after the final ACK of a message not yet at the LIS, then during the replay at start', results: 40, kills: AIMED_KILLS['replay-after-ack'], killMode: 'replay-after-ack', seed: SEED + 3 },
   { name: 'crash run (replay-twice): SIGKILL after the final ACK of a message not yet at the LIS, then during the replay at start, twice in a row', results: 40, kills: AIMED_KILLS['replay-twice'], killMode: 'replay-twice', seed: SEED + 4 },
   { name: 'crash run (after-tx-sending): SIGKILL right after a batch is journaled as sending, then after the first one once restarted', results: 40, kills: AIMED_KILLS['after-tx-sending'], killMode: 'after-tx-sending', seed: SEED + 5 },
+  { name: 'crash run, HL7: SIGKILL at random moments during a fast upload over MLLP', results: 150, kills: 3, killMode: 'random', seed: SEED + 6, protocol: 'hl7' },
+  { name: 'crash run, HL7: SIGKILL right after a received message is written to the journal, before its ACK', results: 80, kills: 2, killMode: 'after-rx-write', seed: SEED + 7, protocol: 'hl7' },
 ];
 
 for (const run of RUNS) {
@@ -62,7 +68,7 @@ for (const run of RUNS) {
       // closed. Such a run proves nothing either way, so it is made again with another seed, up to three times.
       const attempts = isAimed(run.killMode) ? 3 : 1;
       for (let i = 0; i < attempts; i++) {
-        report = await crashRun({ results: run.results, kills: run.kills, seed: run.seed + i * 1000, killMode: run.killMode, installation: installation!, timeoutMs: 40_000 });
+        report = await crashRun({ results: run.results, kills: run.kills, seed: run.seed + i * 1000, killMode: run.killMode, installation: installation!, timeoutMs: 40_000, ...(run.protocol ? { protocol: run.protocol } : {}) });
         reports.push(report);
         console.log(report.line);
         for (const k of report.kills) if (k.aim) console.log(`  kill at ${k.at} aimed at ${k.aim}: ${k.hit ? 'hit' : 'MISSED'}: ${k.evidence}`);

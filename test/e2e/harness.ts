@@ -6,7 +6,7 @@
  * starts Node-RED as its own process with the example's environment variables
  * pointing at a loopback LIS stand-in, and puts the analyzer simulator on the
  * other end of the line (a socat pty pair, or a TCP server Node-RED's tcp in
- * connects to). Everything the run produced (requests at the LIS, what the
+ * connects to): the ASTM simulator, or for an HL7 example the HL7 one. Everything the run produced (requests at the LIS, what the
  * simulator sent and received, Node-RED's log, the frame log) is kept in memory
  * for the checks in ./checks.ts and for the diagnostics of a failing test.
  *
@@ -14,14 +14,17 @@
  * it in after hooks); Node-RED is also killed, as a last resort, when the test
  * process exits (node-red-process.ts).
  */
+import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { after, before } from 'node:test';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXAMPLES, loadCatalog, type ExampleSpec } from '../../demo/examples';
 import { ptyPair, type PtyPair } from '../../demo/pty';
 import { getProfile, type DialectProfile } from '../../lib/astm/dialects';
-import { AnalyzerSimulator, TcpServerTransport, type HostAnswer, type Misbehaviour, type RunSummary } from '../../lib/sim';
+import { findHl7Profile, type Hl7DialectProfile } from '../../lib/hl7/dialects';
+import { AnalyzerSimulator, Hl7AnalyzerSimulator, TcpServerTransport, type FrameEvent, type HostAnswer, type Hl7HostMessage, type Hl7Misbehaviour, type Hl7RunSummary, type Misbehaviour, type RunSummary } from '../../lib/sim';
 import { LisStub, anOrder, type RecordedRequest } from '../support/lis-stub';
 import { startNodeRed, type NodeRedProcess } from '../support/node-red-process';
 import { freePort } from '../support/ports';
@@ -96,7 +99,9 @@ export interface MappedTest {
 export interface Example {
   file: string;
   spec: ExampleSpec;
-  profile: DialectProfile;
+  /** The ASTM dialect; undefined for an HL7 example (hl7Profile). */
+  profile: DialectProfile | undefined;
+  hl7Profile: Hl7DialectProfile | undefined;
   flow: FlowNode[];
   /** The example's mapping (EXAMPLES + the LIS catalog), in its order. */
   tests: MappedTest[];
@@ -125,7 +130,18 @@ export function loadExample(file: string): Example {
     const rows = (mapper.mapping as MappedTest[]).map((m) => ({ lisTestId: m.lisTestId, lisCode: m.lisCode, instrumentCode: m.instrumentCode }));
     if (JSON.stringify(rows) !== JSON.stringify(tests)) throw new Error(`examples/${file}.json: test-mapper ${mapper.id} maps ${JSON.stringify(rows)}, EXAMPLES says ${JSON.stringify(tests)}`);
   }
-  return { file, spec, profile: getProfile(spec.dialect), flow, tests };
+  if (spec.protocol === 'hl7') {
+    const hl7Profile = findHl7Profile(spec.dialect);
+    if (hl7Profile === undefined) throw new Error(`${file}: ${spec.dialect} is not an HL7 dialect`);
+    return { file, spec, profile: undefined, hl7Profile, flow, tests };
+  }
+  return { file, spec, profile: getProfile(spec.dialect), hl7Profile: undefined, flow, tests };
+}
+
+/** The example's ASTM dialect; fails for an HL7 example. */
+export function astmProfileOf(example: Example): DialectProfile {
+  if (example.profile === undefined) throw new Error(`${example.file} is an HL7 example: it has no ASTM dialect`);
+  return example.profile;
 }
 
 /**
@@ -224,10 +240,10 @@ export interface SimRecord {
   log: LineLog;
   /** Frames and control characters, in and out, in order. */
   frames: Array<{ direction: 'in' | 'out'; text: string; bytes: Buffer }>;
-  /** Complete messages received from the host (order downloads, "no information"), with what the simulator read in them. */
-  received: Array<{ text: string; answers: HostAnswer[] }>;
-  /** Order downloads read, whether a scan waited for them or not. */
-  orders: Array<{ sampleNumber: string; tests: string[] }>;
+  /** Complete messages received from the host (order downloads, "no information"), with what the simulator read in them (ASTM answers, or the HL7 message's meaning). */
+  received: Array<{ text: string; answers?: HostAnswer[]; meaning?: Hl7HostMessage }>;
+  /** Order downloads read, whether a scan waited for them or not (HL7: sent unasked or not). */
+  orders: Array<{ sampleNumber: string; tests: string[]; unsolicited?: boolean; messageType?: string }>;
   /** Messages the host acknowledged, by kind and sample. */
   acked: Array<{ kind: string; sampleNumber: string; text: string }>;
   failed: Array<{ kind: string; sampleNumber: string; reason: string }>;
@@ -235,7 +251,22 @@ export interface SimRecord {
   warnings: string[];
 }
 
-function record(sim: AnalyzerSimulator): SimRecord {
+/** The events record() listens to, as both simulators (ASTM and HL7) emit them. */
+interface SimEvents {
+  frame: FrameEvent;
+  received: { text: string; answers?: HostAnswer[]; meaning?: Hl7HostMessage };
+  order: { sampleNumber: string; tests: string[]; unsolicited?: boolean; messageType?: string };
+  sent: { kind: string; sampleNumber: string; text: string };
+  failed: { kind: string; sampleNumber: string; reason: string };
+  misbehaviour: string;
+  warning: string;
+  outcome: { sampleNumber: string; ok: boolean; error?: string };
+  connect: string;
+  disconnect: string;
+}
+
+function record(simulator: AnalyzerSimulator | Hl7AnalyzerSimulator): SimRecord {
+  const sim = simulator as unknown as { on<K extends keyof SimEvents>(event: K, listener: (e: SimEvents[K]) => void): void };
   const r: SimRecord = { log: new LineLog(600), frames: [], received: [], orders: [], acked: [], failed: [], misbehaviour: [], warnings: [] };
   // UTC, marked Z: Node-RED's log beside it is in TIME_ZONE.
   const stamp = () => `${new Date().toISOString().slice(11, 23)}Z`;
@@ -243,9 +274,9 @@ function record(sim: AnalyzerSimulator): SimRecord {
     r.frames.push({ direction: f.direction, text: f.text, bytes: f.bytes });
     r.log.push(`${f.at.toISOString().slice(11, 23)}Z ${f.direction === 'out' ? '→' : '←'} ${f.text}`);
   });
-  sim.on('received', (m) => r.received.push({ text: m.text, answers: m.answers }));
+  sim.on('received', (m) => r.received.push({ text: m.text, ...(m.answers ? { answers: m.answers } : {}), ...(m.meaning ? { meaning: m.meaning } : {}) }));
   sim.on('order', (o) => {
-    r.orders.push({ sampleNumber: o.sampleNumber, tests: [...o.tests] });
+    r.orders.push({ sampleNumber: o.sampleNumber, tests: [...o.tests], ...(o.unsolicited === undefined ? {} : { unsolicited: o.unsolicited }), ...(o.messageType === undefined ? {} : { messageType: o.messageType }) });
     r.log.push(`${stamp()} order for ${o.sampleNumber}: ${o.tests.join(',')}`);
   });
   sim.on('sent', (m) => {
@@ -280,7 +311,8 @@ export interface RunConfig {
   seed?: number;
   intervalMs?: number;
   analysisMs?: number;
-  misbehaviour?: Misbehaviour;
+  /** ASTM misbehaviour, or for an HL7 example the HL7 simulator's. */
+  misbehaviour?: Misbehaviour | Hl7Misbehaviour;
   /** How long the LIS takes to answer the order request of a sample; default at once. */
   orderDelayMs?: (sample: string) => number;
 }
@@ -290,9 +322,12 @@ export class E2eRun {
   readonly plan: Map<string, PlannedOrder>;
   stub: LisStub | undefined;
   red: NodeRedProcess | undefined;
+  /** The ASTM simulator (ASTM examples). */
   sim: AnalyzerSimulator | undefined;
+  /** The HL7 simulator (HL7 examples). */
+  hl7Sim: Hl7AnalyzerSimulator | undefined;
   simRecord: SimRecord | undefined;
-  summary: RunSummary | undefined;
+  summary: RunSummary | Hl7RunSummary | undefined;
   /** Date.now() when the run started: the earliest X-Request-Timestamp allowed. */
   startedAt = 0;
   /** Where the example's lis-push-in listens in this run (withPushPort). */
@@ -319,8 +354,10 @@ export class E2eRun {
       seed: this.config.seed ?? 42,
       analysisMs: this.config.analysisMs ?? 300,
       intervalMs: this.config.intervalMs ?? 700,
-      ...(this.config.misbehaviour === undefined ? {} : { misbehaviour: this.config.misbehaviour }),
     };
+    // The example's protocol says which simulator, so which kind of misbehaviour, the run was given.
+    const astmFaults = this.config.misbehaviour === undefined ? {} : { misbehaviour: this.config.misbehaviour as Misbehaviour };
+    const hl7Faults = this.config.misbehaviour === undefined ? {} : { misbehaviour: this.config.misbehaviour as Hl7Misbehaviour };
     if (example.spec.transport === 'serial') {
       this.pty = await ptyPair();
       env.ANALYZER_PORT = this.pty.host;
@@ -328,30 +365,40 @@ export class E2eRun {
       this.red = await startExample(installation.userDir, flow, env);
       // The serial port config opens the line after the flows started.
       await this.red.waitForLog(/serial port \S+ opened at/, 15_000);
-      this.sim = new AnalyzerSimulator({ ...simOptions, transport: { kind: 'serial', path: this.pty.analyzer } });
+      this.sim = new AnalyzerSimulator({ ...simOptions, ...astmFaults, transport: { kind: 'serial', path: this.pty.analyzer } });
       this.simRecord = record(this.sim);
       await this.sim.start();
     } else {
       // Node-RED's tcp in is the client: the simulator listens first, on a port the system picks.
       const transport = new TcpServerTransport(0, '127.0.0.1');
-      this.sim = new AnalyzerSimulator({ ...simOptions, transport });
-      this.simRecord = record(this.sim);
-      await this.sim.start();
+      const sim =
+        example.spec.protocol === 'hl7'
+          ? (this.hl7Sim = new Hl7AnalyzerSimulator({ ...simOptions, ...hl7Faults, transport }))
+          : (this.sim = new AnalyzerSimulator({ ...simOptions, ...astmFaults, transport }));
+      this.simRecord = record(sim);
+      await sim.start();
       env.ANALYZER_HOST = '127.0.0.1';
       env.ANALYZER_TCP_PORT = String(transport.boundPort);
       this.red = await startExample(installation.userDir, flow, env);
     }
-    await withTimeout(this.sim.waitConnected(), 15_000, 'the line to connect');
+    await withTimeout(this.simulator.waitConnected(), 15_000, 'the line to connect');
+  }
+
+  /** Whichever simulator the example has. */
+  get simulator(): AnalyzerSimulator | Hl7AnalyzerSimulator {
+    const sim = this.sim ?? this.hl7Sim;
+    if (sim === undefined) throw new Error('the simulator was not started');
+    return sim;
   }
 
   /** Scans every sample (runSamples) and waits until the LIS has every result and processed notification the simulator's acknowledged results call for. */
-  async run(): Promise<RunSummary> {
-    const sim = this.sim!;
+  async run(): Promise<RunSummary | Hl7RunSummary> {
+    const sim = this.simulator;
     const interval = this.config.intervalMs ?? 700;
     // Generous: every sample's query, download, analysis and results, with misbehaviour's repeats.
     const budget = 20_000 + this.config.samples.length * (interval + 3_000);
     const samples = this.config.samples;
-    this.summary = await withTimeout(sim.runSamples(samples), budget, 'the simulator to finish its samples');
+    this.summary = await withTimeout<RunSummary | Hl7RunSummary>(sim.runSamples(samples), budget, 'the simulator to finish its samples');
     const expectedResults = this.summary.samples.filter((s) => s.resultsAcked).reduce((n, s) => n + (s.results?.length ?? 0), 0);
     const expectedProcessed = this.summary.samples.filter((s) => s.resultsAcked).length;
     await waitUntil(
@@ -390,11 +437,50 @@ export class E2eRun {
       }
     };
     await attempt(this.sim && (() => this.sim!.stop()));
+    await attempt(this.hl7Sim && (() => this.hl7Sim!.stop()));
     await attempt(this.red && (() => this.red!.stop()));
     await attempt(this.pty && (() => this.pty!.stop()));
     await attempt(this.stub && (() => this.stub!.stop()));
     if (errors.length > 0) throw errors[0];
   }
+}
+
+/**
+ * One run per describe block: made and run in its before hook, stopped in its
+ * after hook. `check(fn)` is an it() body running fn on the run, with its
+ * diagnostics on failure.
+ */
+export function useRun(make: () => E2eRun): { current: () => E2eRun | undefined; check: (fn: (r: E2eRun) => void) => () => Promise<void> } {
+  let run: E2eRun | undefined;
+  before(async () => {
+    run = make();
+    await withDiagnostics(run, async () => {
+      await run!.start();
+      await run!.run();
+    });
+  });
+  after(async () => {
+    await run?.stop();
+  });
+  return { current: () => run, check: (fn) => () => withDiagnostics(run, () => fn(run!)) };
+}
+
+/**
+ * Pushes an order for `sample` the way the LIS does (spec 4.6), with the first
+ * planned sample's tests and patient, waits for the analyzer to read it, and
+ * checks it carries those tests as the analyzer's codes. Returns what the
+ * analyzer read.
+ */
+export async function pushOrderToAnalyzer(run: E2eRun, sample: string): Promise<SimRecord['orders'][number]> {
+  const planned = [...run.plan.values()][0]!;
+  const body = JSON.stringify({ order: anOrder(sample, { Tests: planned.tests, SampleType: planned.sampleType, patient: planned.patient }) });
+  const res = await fetch(`http://127.0.0.1:${run.pushPort}/api/getSampleData`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  assert.equal(res.status, 200, await res.text());
+  await waitUntil(() => run.simRecord!.orders.some((o) => o.sampleNumber === sample), 20_000, `the pushed order ${sample} at the analyzer`);
+  const order = run.simRecord!.orders.find((o) => o.sampleNumber === sample)!;
+  const expected = planned.tests.map((id) => run.example.tests.find((t) => t.lisTestId === id)!.instrumentCode);
+  assert.deepEqual([...order.tests].sort(), [...expected].sort(), 'the pushed order carries its tests as the analyzer\'s codes');
+  return order;
 }
 
 /** Runs `fn`; a failure carries the run's diagnostics in its message. */

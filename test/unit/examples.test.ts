@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEMO_FLOW, EXAMPLES, EXAMPLE_ENV, buildExample } from '../../demo/examples';
+import { DEMO_HL7_PORT_ENV, EXAMPLES, EXAMPLE_ENV, buildDemoFlow, buildExample } from '../../demo/examples';
 
 const DIR = join(__dirname, '..', '..', '..', 'examples');
 
@@ -14,8 +14,15 @@ describe('example flows', () => {
     }
   });
 
-  it('include the demo flow npm start runs (flows/demo-flow.json)', () => {
-    assert.deepEqual(JSON.parse(readFileSync(join(DIR, '..', 'flows', 'demo-flow.json'), 'utf8')), buildExample(DEMO_FLOW));
+  it('include the demo flow npm start runs (flows/demo-flow.json): an ASTM tab and an HL7 tab, each pushed orders on its own port', () => {
+    const flow = JSON.parse(readFileSync(join(DIR, '..', 'flows', 'demo-flow.json'), 'utf8')) as Array<Record<string, unknown>>;
+    assert.deepEqual(flow, buildDemoFlow());
+    assert.deepEqual(flow.filter((n) => n.type === 'tab').map((n) => n.label), ['npm start demo', 'npm start demo: HL7']);
+    assert.deepEqual(flow.filter((n) => n.type === 'lis-push-in').map((n) => n.localApiPort), ['8181', '8182']);
+    assert.deepEqual(flow.filter((n) => n.type === 'tcp in').map((n) => n.port), [`\${${DEMO_HL7_PORT_ENV}}`]);
+    assert.deepEqual(buildDemoFlow({ transport: 'tcp' }).filter((n) => n.type === 'tcp in').map((n) => n.port), ['${ANALYZER_TCP_PORT}', `\${${DEMO_HL7_PORT_ENV}}`]);
+    const ids = flow.map((n) => n.id);
+    assert.equal(new Set(ids).size, ids.length, 'no node id twice');
   });
 
   it('read every site setting from the environment and hold no secret', () => {
@@ -30,11 +37,7 @@ describe('example flows', () => {
   it('use every node type of the package, and a comment node explaining the set-up', () => {
     const pkg = JSON.parse(readFileSync(join(DIR, '..', 'package.json'), 'utf8')) as { 'node-red': { nodes: Record<string, string> } };
     const used = new Set(EXAMPLES.flatMap((s) => buildExample(s).map((n) => n.type)));
-    // The HL7 examples (Mindray CL-2000i over HL7, a LAW analyzer) come with the HL7 simulator (issue 14, stage 4);
-    // until then these two node types wait, and the list must empty once they have examples.
-    const awaitingExample = new Set(['hl7-link', 'hl7-message']);
-    for (const type of Object.keys(pkg['node-red'].nodes)) assert.ok(used.has(type) || awaitingExample.has(type), type);
-    for (const type of awaitingExample) assert.ok(!used.has(type), `${type} has an example now: take it off the list`);
+    for (const type of Object.keys(pkg['node-red'].nodes)) assert.ok(used.has(type), type);
     for (const spec of EXAMPLES) assert.ok(buildExample(spec).some((n) => n.type === 'comment' && String(n.info).includes('Test codes')));
   });
 });
