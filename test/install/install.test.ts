@@ -84,13 +84,15 @@ describe('installed into a fresh Node-RED userDir', () => {
   it('serves each node editor definition, help and message catalog', async () => {
     const html = await (await fetch(`${red!.url}/nodes`, { headers: { Accept: 'text/html' } })).text();
     for (const type of TYPES) {
-      assert.ok(html.includes(`RED.nodes.registerType('${type}'`), `editor definition of ${type}`);
+      // The two analyzer links register through the dialog script they share (nodes/_include/link-dialog.js).
+      assert.ok(html.includes(`RED.nodes.registerType('${type}'`) || html.includes(`registerLink('${type}'`), `editor definition of ${type}`);
       assert.ok(html.includes(`data-template-name="${type}"`), `edit dialog of ${type}`);
       assert.ok(html.includes(`data-help-name="${type}"`), `help of ${type}`);
       const catalog = (await (await fetch(`${red!.url}/locales/${PKG.name}/${type}?lng=en-US`)).json()) as Record<string, unknown>;
       assert.ok(catalog[type], `message catalog of ${type}`);
     }
     assert.match(html, /data-palette-type|category: 'LIS'|category: "LIS"/);
+    assert.match(html, /function registerLink\(type, own\) \{\s*RED\.nodes\.registerType\(type,/, 'the shared link registration is served');
     // The dialect section the message dialogs share ships in the package too.
     const script = await fetch(`${red!.url}/lis-bridge/editor/dialect-editor.js`);
     assert.equal(script.status, 200);
