@@ -33,8 +33,11 @@
  * so once writing works again. Lines are written in batches, at most BATCH_MS
  * after their unit: a host query makes ten units in a few milliseconds, and a
  * write (and a check that the file was not moved away) per unit cost more CPU
- * than the rest of the link. A process killed outright loses the lines of its
- * last BATCH_MS; the trace is never synced, so a power cut loses more anyway.
+ * than the rest of the link. The cutting into units and the formatting wait
+ * for the batch too: record() only keeps a copy of the bytes and their time,
+ * so tracing adds next to nothing between a byte read and the link's answer.
+ * A process killed outright loses the lines of its last BATCH_MS; the trace is
+ * never synced, so a power cut loses more anyway.
  */
 import { ACK, CR, ENQ, EOT, ETB, ETX, LF, NAK, STX } from '../astm/control';
 import { type UnitFraming, WireSplitter } from './wire-splitter';
@@ -108,6 +111,14 @@ export function traceText(bytes: Uint8Array, mllp = false): string {
   return out + buf.toString('latin1', plain);
 }
 
+/** Bytes recorded, waiting for the batch to be cut into units and written. */
+interface Recorded {
+  direction: 'in' | 'out';
+  session: string | undefined;
+  bytes: Buffer;
+  at: Date;
+}
+
 /** One direction of one session: its own splitter, so interleaved sessions never mix inside a unit. */
 interface Channel {
   readonly direction: 'in' | 'out';
@@ -128,6 +139,8 @@ export class FrameTrace {
   private readonly out: RotatingFile;
 
   private readonly channels = new Map<string, Channel>();
+  private recorded: Recorded[] = [];
+  private batchTimer: NodeJS.Timeout | undefined;
   private lastSweep: number;
   private closing: Promise<void> | undefined;
 
@@ -144,7 +157,7 @@ export class FrameTrace {
       lostNote: (count, reason) => `${this.now().toISOString()} !! ${count} trace lines lost: ${reason}\n`,
       onError: options.onError,
       now: this.now,
-      batchMs: BATCH_MS,
+      // The batch is made here (record() waits BATCH_MS), so the file writes what a batch gives it at once.
       movedCheckMs: MOVED_CHECK_MS,
     });
     this.file = this.out.file;
@@ -159,17 +172,16 @@ export class FrameTrace {
   record(direction: 'in' | 'out', bytes: Uint8Array, session?: string): void {
     if (this.closing) return;
     try {
-      const ch = this.channel(direction, session);
-      ch.at = this.now();
-      ch.splitter.push(bytes);
-      this.sweep();
+      this.recorded.push({ direction, session, bytes: Buffer.from(bytes), at: this.now() });
+      this.batchTimer ??= setTimeout(() => this.cut(), BATCH_MS);
     } catch (err) {
-      this.out.drop(1, err); // e.g. a `now` that returns an invalid date
+      this.out.drop(1, err);
     }
   }
 
   /** Writes out partial units and everything queued; resolves when written (or failed, see onError). */
   async flush(): Promise<void> {
+    this.cut();
     for (const ch of this.channels.values()) ch.splitter.flush();
     await this.out.flush();
   }
@@ -177,11 +189,31 @@ export class FrameTrace {
   /** Flushes, then closes the file; later records are ignored. */
   close(): Promise<void> {
     if (this.closing === undefined) {
+      this.cut();
       for (const ch of this.channels.values()) ch.splitter.flush();
       this.channels.clear();
       this.closing = this.out.close();
     }
     return this.closing;
+  }
+
+  /** The recorded bytes of the batch, cut into units and handed to the file. */
+  private cut(): void {
+    if (this.batchTimer !== undefined) clearTimeout(this.batchTimer);
+    this.batchTimer = undefined;
+    const batch = this.recorded;
+    this.recorded = [];
+    // Runs from a timer: nothing may throw out of here.
+    try {
+      for (const r of batch) {
+        const ch = this.channel(r.direction, r.session);
+        ch.at = r.at;
+        ch.splitter.push(r.bytes);
+      }
+      this.sweep();
+    } catch (err) {
+      this.out.drop(1, err);
+    }
   }
 
   private channel(direction: 'in' | 'out', session: string | undefined): Channel {

@@ -111,7 +111,8 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
         case 'send': {
           // Several messages (HL7's query acknowledgement, then the order) leave one per msg, in order.
           const parts = host.outgoing ? host.outgoing(a.text) : [{ bytes: host.bytes(a.text) }];
-          const template = RED.util.cloneMessage(a.context) as Msg;
+          // The copy the later parts are made from; one part (an ASTM download) needs none.
+          const template = parts.length > 1 ? (RED.util.cloneMessage(a.context) as Msg) : a.context;
           parts.forEach((part, i) => {
             const out = i === 0 ? a.context : (RED.util.cloneMessage(template) as Msg);
             Object.assign(out, { payload: part.bytes, topic: topics.send });
