@@ -4,6 +4,7 @@
  */
 import { LisError, invalidInput } from '../errors';
 import { ENDPOINTS, type EndpointName } from './endpoints';
+import http from 'node:http';
 import type https from 'node:https';
 import { createHttpsAgent, postJson, type PostResponse, type TlsSettings } from './transport';
 import { withRetries, type AttemptHooks, type RetryPolicy } from './retry';
@@ -85,6 +86,7 @@ export function checkResults(items: unknown): ResultItem[] {
 type AttemptLimits = Partial<RetryPolicy> & { maxAttempts: number };
 
 export class LisClient {
+  private readonly httpAgent = new http.Agent({ keepAlive: true });
   private readonly httpsAgent: https.Agent;
 
   /** Reads the CA file (if any) now: throws a NOT_CONFIGURED LisError naming it when it is unusable. */
@@ -99,6 +101,7 @@ export class LisClient {
 
   /** Closes idle kept-alive connections; the client still works afterwards. */
   close(): void {
+    this.httpAgent.destroy();
     this.httpsAgent.destroy();
   }
 
@@ -219,6 +222,7 @@ export class LisClient {
         timeoutMs: this.settings.timeoutMs,
         maxResponseBytes: this.settings.maxResponseBytes,
         signal: hooks.signal,
+        httpAgent: this.httpAgent,
         httpsAgent: this.httpsAgent,
       });
       status = res.status;

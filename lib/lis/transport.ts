@@ -5,10 +5,11 @@
  */
 import { X509Certificate, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
-import axios, { type AxiosResponse } from 'axios';
 import { LisError } from '../errors';
+import { UnreadableAnswerError, postExchange, type Exchanged } from './http-exchange';
 import { ErrorBodySchema } from './schemas';
 import type { EndpointName } from './endpoints';
 
@@ -23,6 +24,8 @@ export interface PostRequest {
   timeoutMs: number;
   maxResponseBytes: number;
   signal?: AbortSignal | undefined;
+  /** The agent for http:// addresses (kept-alive connections); a shared one when absent. */
+  httpAgent?: http.Agent | undefined;
   /** The agent for https:// addresses (certificate authorities, verification); Node's default agent when absent. */
   httpsAgent?: https.Agent | undefined;
 }
@@ -56,27 +59,6 @@ export function requestHeaders(bearerToken: string | undefined, extra: Record<st
   return headers;
 }
 
-/**
- * The settings every LIS request shares, made once: axios merges a request's
- * config with its instance's defaults on every call, and the fewer keys both
- * hold the less that costs (the host-query path makes one request per query).
- * The default headers are emptied: requestHeaders() sets every header sent.
- */
-const lisAxios = axios.create({
-  adapter: 'http',
-  maxRedirects: 0,
-  responseType: 'text',
-  // The body is sent as JSON text and read as text: parsed here, where a bad body can be named.
-  transformRequest: [(data: string) => data],
-  transformResponse: [(data: string) => data],
-  validateStatus: () => true,
-  maxBodyLength: Infinity,
-  // Never read proxy settings from the environment for LIS traffic: a proxy
-  // meant for the internet must not see patient data bound for the LIS.
-  proxy: false,
-});
-lisAxios.defaults.headers = {} as typeof lisAxios.defaults.headers;
-
 /** Network error codes after which the request may be sent again (orders and processed only). */
 /** Failures before any byte of the request could reach the LIS. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -88,8 +70,8 @@ export async function postJson(req: PostRequest): Promise<PostResponse> {
   const where = `LIS ${req.endpoint}`;
   const started = performance.now();
 
-  // A deadline for the whole exchange: axios's own `timeout` is a socket idle
-  // timer, which a LIS trickling bytes would never trip. The caller's signal
+  // A deadline for the whole exchange (a socket idle timer would never trip on
+  // a LIS trickling bytes). The caller's signal
   // (a stopping node) ends it too: one listener, cheaper than AbortSignal.any
   // on a path that makes a request per query. Which of the two ended it is
   // told by the caller's signal (classifyFailure).
@@ -100,16 +82,16 @@ export async function postJson(req: PostRequest): Promise<PostResponse> {
   if (req.signal?.aborted) stop();
   const signal = deadline.signal;
 
-  let res: AxiosResponse<string>;
+  let res: Exchanged;
   try {
-    res = await lisAxios.request<string>({
-      method: 'post',
+    res = await postExchange({
       url: req.url,
-      data: JSON.stringify(req.body),
+      body: Buffer.from(JSON.stringify(req.body), 'utf8'),
       headers,
       signal,
-      maxContentLength: req.maxResponseBytes,
-      ...(req.httpsAgent ? { httpsAgent: req.httpsAgent } : {}),
+      maxBytes: req.maxResponseBytes,
+      httpAgent: req.httpAgent,
+      httpsAgent: req.httpsAgent,
     });
   } catch (err) {
     throw classifyFailure(err, { where, requestId, deadlineHit: deadline.signal.aborted, req });
@@ -119,7 +101,7 @@ export async function postJson(req: PostRequest): Promise<PostResponse> {
   }
 
   const elapsedMs = Math.round(performance.now() - started);
-  const text = typeof res.data === 'string' ? res.data : '';
+  const text = res.text;
   const contentType = String(res.headers['content-type'] ?? '');
   const status = res.status;
   const statusText = res.statusText || '';
@@ -273,9 +255,7 @@ function classifyFailure(err: unknown, ctx: FailureContext): LisError {
   }
   const e = err as { code?: string; message?: string; cause?: { code?: string } };
   const code = e.code ?? e.cause?.code ?? '';
-  if (code === 'ERR_BAD_RESPONSE' && /maxContentLength/i.test(e.message ?? '')) {
-    return new LisError(`${where}: answer larger than ${ctx.req.maxResponseBytes} bytes`, { code: 'INVALID_RESPONSE', requestId });
-  }
+  if (err instanceof UnreadableAnswerError) return new LisError(`${where}: ${err.message}`, { code: 'INVALID_RESPONSE', requestId });
   if (code === 'ERR_INVALID_URL' || code === 'ERR_BAD_OPTION_VALUE') {
     return new LisError(`${where}: invalid URL`, { code: 'INVALID_URL', requestId });
   }

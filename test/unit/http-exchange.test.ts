@@ -1,0 +1,164 @@
+/**
+ * The LIS client's HTTP exchange (lib/lis/http-exchange.ts) against real
+ * loopback servers that answer the way a LIS or a proxy in front of it might:
+ * compressed although asked not to, in an unknown coding, as a compressed
+ * bomb, or cut off in the middle. And what it sends besides the spec's
+ * headers, and that no proxy from the environment is used.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import zlib from 'node:zlib';
+import { LisError } from '../../lib/errors';
+import { UnreadableAnswerError, postExchange } from '../../lib/lis/http-exchange';
+import { postJson } from '../../lib/lis/transport';
+
+type Answer = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+/** A loopback server whose answer each test sets; it keeps the last request's headers. */
+class Server {
+  answer: Answer = (_req, res) => res.end('{}');
+  lastHeaders: http.IncomingHttpHeaders = {};
+  requests = 0;
+  private readonly server = http.createServer((req, res) => {
+    this.requests++;
+    this.lastHeaders = req.headers;
+    req.resume();
+    req.on('end', () => this.answer(req, res));
+  });
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return this;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/api/orders`;
+  }
+
+  stop(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+const lis = new Server();
+const proxy = new Server();
+before(async () => {
+  await lis.start();
+  await proxy.start();
+});
+after(async () => {
+  await lis.stop();
+  await proxy.stop();
+});
+
+const ORDER = JSON.stringify({ status: 'success', order: { SampleNumber: 'S1' } });
+
+function exchange(maxBytes = 1e6) {
+  return postExchange({ url: lis.url, body: Buffer.from('{"SampleNumber":"S1"}'), headers: { 'Content-Type': 'application/json' }, signal: new AbortController().signal, maxBytes });
+}
+
+function encoded(coding: string, text: string | Buffer): Answer {
+  const bytes = coding === 'gzip' ? zlib.gzipSync(text) : coding === 'deflate' ? zlib.deflateSync(text) : zlib.brotliCompressSync(text);
+  return (_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': coding });
+    res.end(bytes);
+  };
+}
+
+async function failure(p: Promise<unknown>): Promise<Error & { code?: string }> {
+  try {
+    await p;
+  } catch (err) {
+    return err as Error & { code?: string };
+  }
+  assert.fail('the exchange did not fail');
+}
+
+describe('HTTP exchange with the LIS', () => {
+  it('asks for an uncompressed answer and names itself', async () => {
+    lis.answer = (_req, res) => res.end(ORDER);
+    const got = await exchange();
+    assert.equal(got.text, ORDER);
+    assert.equal(got.status, 200);
+    assert.equal(lis.lastHeaders['accept-encoding'], 'identity');
+    assert.equal(lis.lastHeaders['user-agent'], 'node-red-contrib-lis-bridge');
+    assert.equal(lis.lastHeaders['content-length'], String('{"SampleNumber":"S1"}'.length));
+    assert.equal(lis.lastHeaders['content-type'], 'application/json');
+  });
+
+  for (const coding of ['gzip', 'deflate', 'br']) {
+    it(`reads an answer compressed with ${coding} anyway`, async () => {
+      lis.answer = encoded(coding, ORDER);
+      assert.equal((await exchange()).text, ORDER);
+    });
+  }
+
+  it('refuses a compressed bomb by its decompressed size, as INVALID_RESPONSE', async () => {
+    lis.answer = encoded('gzip', Buffer.alloc(20 * 1024 * 1024, 0x20));
+    const err = await failure(exchange(1e6));
+    assert.ok(err instanceof UnreadableAnswerError, String(err));
+    assert.match(err.message, /larger than 1000000 bytes/);
+
+    const viaClient = await failure(postJson({ endpoint: 'TransactionInfoAPI', url: lis.url, body: {}, timeoutMs: 10_000, maxResponseBytes: 1e6 }));
+    assert.ok(viaClient instanceof LisError);
+    assert.equal(viaClient.code, 'INVALID_RESPONSE');
+  });
+
+  it('refuses a coding it cannot read, naming it, as INVALID_RESPONSE', async () => {
+    lis.answer = (_req, res) => {
+      res.writeHead(200, { 'Content-Encoding': 'compress' });
+      res.end('x');
+    };
+    const err = await failure(postJson({ endpoint: 'TransactionInfoAPI', url: lis.url, body: {}, timeoutMs: 10_000, maxResponseBytes: 1e6 }));
+    assert.ok(err instanceof LisError);
+    assert.equal(err.code, 'INVALID_RESPONSE');
+    assert.match(err.message, /Content-Encoding "compress"/);
+  });
+
+  it('refuses a corrupt compressed answer as INVALID_RESPONSE', async () => {
+    lis.answer = (_req, res) => {
+      res.writeHead(200, { 'Content-Encoding': 'gzip' });
+      res.end(Buffer.from('not gzip at all'));
+    };
+    const err = await failure(postJson({ endpoint: 'TransactionInfoAPI', url: lis.url, body: {}, timeoutMs: 10_000, maxResponseBytes: 1e6 }));
+    assert.ok(err instanceof LisError);
+    assert.equal(err.code, 'INVALID_RESPONSE');
+    assert.match(err.message, /could not be decompressed/);
+  });
+
+  it('never takes half a body for the whole: a cut connection is a transient NETWORK failure', async () => {
+    lis.answer = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '500' });
+      res.write(ORDER.slice(0, 20));
+      setTimeout(() => res.socket?.destroy(), 20);
+    };
+    const err = await failure(exchange());
+    assert.equal(err.code, 'ECONNRESET');
+    const viaClient = await failure(postJson({ endpoint: 'TransactionInfoAPI', url: lis.url, body: {}, timeoutMs: 10_000, maxResponseBytes: 1e6 }));
+    assert.ok(viaClient instanceof LisError);
+    assert.equal(viaClient.code, 'NETWORK');
+    assert.equal(viaClient.retry, 'transient');
+  });
+
+  it('takes no proxy from the environment: patient data goes to the LIS only', async () => {
+    const saved = { HTTP_PROXY: process.env.HTTP_PROXY, http_proxy: process.env.http_proxy };
+    const proxied = new URL(proxy.url).origin;
+    process.env.HTTP_PROXY = proxied;
+    process.env.http_proxy = proxied;
+    try {
+      lis.answer = (_req, res) => res.end(ORDER);
+      const before = { lis: lis.requests, proxy: proxy.requests };
+      assert.equal((await exchange()).text, ORDER);
+      assert.equal(lis.requests, before.lis + 1);
+      assert.equal(proxy.requests, before.proxy);
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  });
+});
