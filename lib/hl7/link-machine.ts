@@ -27,6 +27,7 @@ import { type Hl7Charset, encodeText } from './charset';
 import { Hl7Error } from './errors';
 import { type Hl7Message, type Hl7Segment, parseHl7Bytes } from './message';
 import { DEFAULT_MAX_FRAME_BYTES, MllpDeframer, type MllpEvent, frameMllp, readable } from './mllp';
+import { rememberHeader } from './peek';
 import { RecentControlIds, contentHash, controlKey } from './recent-ids';
 import type { LinkAction, LinkState } from '../astm/link/actions';
 import type { LinkMachine, SendOptions } from '../astm/link-driver';
@@ -211,22 +212,26 @@ export class Hl7Link implements LinkMachine {
   }
 
   private onFrame(bytes: Buffer, now: number, out: LinkAction[]): void {
-    const header = readHeader(bytes, this.options.charset);
-    if (!header) {
-      out.push({ type: 'discarded', reason: 'a message whose MSH segment could not be read', bytes });
-      this.reject(undefined, { code: ERROR_CODES.segmentSequence, text: `the message does not start with a readable MSH segment (it starts ${readable(bytes, 20)})`, segment: 'MSH' }, out);
-      return;
-    }
     let message: Hl7Message;
     try {
       message = parseHl7Bytes(bytes, this.parseOptions());
     } catch (err) {
+      // Only a message that cannot be read whole has its MSH read on its own, to answer it.
+      const header = readHeader(bytes, this.options.charset);
+      if (!header) {
+        out.push({ type: 'discarded', reason: 'a message whose MSH segment could not be read', bytes });
+        this.reject(undefined, { code: ERROR_CODES.segmentSequence, text: `the message does not start with a readable MSH segment (it starts ${readable(bytes, 20)})`, segment: 'MSH' }, out);
+        return;
+      }
       const e = err as Error;
       out.push({ type: 'discarded', reason: `a message that is not valid HL7 v2: ${e.message}`, bytes });
       const at = err instanceof Hl7Error ? { ...(err.segmentName ? { segment: err.segmentName } : {}), ...(err.field ? { field: err.field } : {}) } : {};
       this.reject(header, { code: ERROR_CODES.segmentSequence, text: e.message, ...at }, out);
       return;
     }
+    const header = message.msh;
+    // The link node asks who sent it and whether it is a query: they read this MSH instead of parsing it again.
+    rememberHeader(bytes, header);
     if (message.fellBackFrom) out.push({ type: 'warning', text: `message ${header.field(10)}: its bytes are not valid ${message.fellBackFrom}; read as Latin-1 (check the link's character set and MSH-18)` });
     const msa = message.segment('MSA');
     if (header.field(9) === 'ACK' || (msa && this.current?.item.controlId === msa.field(2) && msa.field(2) !== '')) {
@@ -240,7 +245,8 @@ export class Hl7Link implements LinkMachine {
       return;
     }
     const key = isQuery(message.msh) ? undefined : controlKey(message.msh.field(3), message.msh.field(4), message.msh.field(10));
-    const content = contentHash(bytes);
+    // Only a message known by its control ID is compared with an earlier one: a query is answered again when repeated.
+    const content = key === undefined ? '' : contentHash(bytes);
     if (key !== undefined && this.repeated(key, content, message, now, out)) return;
     const id = `${this.options.messageIdPrefix}-${++this.count}`;
     // A query carries no result to lose and gets no AA (its answer is the response): it does not wait for the

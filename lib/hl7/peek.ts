@@ -5,7 +5,7 @@
  * results (whose repeat must never be processed twice).
  */
 import { isQuery } from './ack-plan';
-import { parseHl7Bytes } from './message';
+import { parseHl7Bytes, type Hl7Segment } from './message';
 
 /** Message types that carry results: ORU^R01 (v2.3.1 and v2.5.1 ch. 7), OUL^R21 to R24 (LAW's R22; ch. 7). */
 const RESULT_TYPES = new Set(['ORU', 'OUL']);
@@ -35,7 +35,22 @@ export function hl7IsQuery(message: Uint8Array): boolean {
   return msh !== undefined && isQuery(msh);
 }
 
-function header(message: Uint8Array) {
+/**
+ * MSH segments the link machine already read, by the very bytes it passes on:
+ * the link node asks of each message who sent it, whether it is a query and
+ * whether it carries results, and one parse serves them all. Weak, so a
+ * message's entry goes with it.
+ */
+const known = new WeakMap<Uint8Array, Hl7Segment>();
+
+/** The link machine read this message's MSH: the questions above use it instead of parsing it again. */
+export function rememberHeader(message: Uint8Array, msh: Hl7Segment): void {
+  known.set(message, msh);
+}
+
+function header(message: Uint8Array): Hl7Segment | undefined {
+  const remembered = known.get(message);
+  if (remembered) return remembered;
   const bytes = Buffer.from(message.buffer, message.byteOffset, message.byteLength);
   let end = 0;
   while (end < bytes.length && bytes[end] !== 0x0d && bytes[end] !== 0x0a) end++;

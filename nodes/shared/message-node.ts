@@ -111,12 +111,13 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
         case 'send': {
           // Several messages (HL7's query acknowledgement, then the order) leave one per msg, in order.
           const parts = host.outgoing ? host.outgoing(a.text) : [{ bytes: host.bytes(a.text) }];
-          // The copy the later parts are made from; one part (an ASTM download) needs none.
-          const template = parts.length > 1 ? (RED.util.cloneMessage(a.context) as Msg) : a.context;
+          // The later parts go as copies, made before the first part changes the message they copy.
+          const copies = parts.slice(1).map(() => RED.util.cloneMessage(a.context) as Msg);
+          const about = a.context[topics.about] as object | undefined;
           parts.forEach((part, i) => {
-            const out = i === 0 ? a.context : (RED.util.cloneMessage(template) as Msg);
+            const out = i === 0 ? a.context : copies[i - 1]!;
             Object.assign(out, { payload: part.bytes, topic: topics.send });
-            if (part.about) out[topics.about] = { ...(template[topics.about] as object), ...part.about };
+            if (part.about) out[topics.about] = { ...about, ...part.about };
             sendFor([null, null, out, null]);
           });
           break;
