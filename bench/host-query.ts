@@ -28,7 +28,7 @@
  * query over ASTM costs through Node-RED before any of our work.
  *
  * After WARM_UP queries of each, the four take turns (ROUNDS rounds of a
- * fifth of the queries each); Node-RED's CPU and the profile windows add up
+ * fiftieth of the queries each); Node-RED's CPU and the profile windows add up
  * each one's turns.
  */
 import net from 'node:net';
@@ -56,11 +56,14 @@ import { ProcessWindow, machineLoad } from './proc';
  */
 const WARM_UP = 1000;
 /**
- * The three ways are measured in turns, a fifth of the queries each time, so
- * that a busy spell on the shared machine falls on all of them alike: their
- * ratios are what the section is for.
+ * The ways are measured in turns, so that a busy spell on the shared machine
+ * falls on all of them alike: their ratios are what the section is for. Turns
+ * of 20 queries (a few tens of ms each): with turns of 200, a spell of a
+ * second or two fell on one way more than another, and ours over the core
+ * node moved between 1.28x and 1.59x from one run to the next with the same
+ * code.
  */
-const ROUNDS = 5;
+const ROUNDS = 50;
 
 interface Timing {
   overhead: number;

@@ -56,6 +56,7 @@ export = function register(RED: NodeAPI): void {
       storedBeforeAck: (bytes) => !hl7IsQuery(bytes),
       readCapture: readHl7Capture,
       framed: 'mllp',
+      coalesceWrites: true,
       messageTopic: HL7_MESSAGE_TOPIC,
       sendTopic: HL7_SEND_TOPIC,
       about: 'hl7',

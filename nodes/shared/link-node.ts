@@ -60,6 +60,15 @@ export interface LinkProtocol {
   isNak(bytes: Uint8Array): boolean;
   /** The messages in captured text (a paste or trace lines), for an operator's replay through the flow. */
   readCapture(text: string): CaptureRead;
+  /**
+   * Write what the link writes within one turn of the event loop as one
+   * message to tcp out (HL7: an answer of several messages, QCK^Q02 then
+   * DSR^Q03). Node-RED's tcp nodes leave Nagle's algorithm on, so a second
+   * small write waits for the analyzer to acknowledge the first, up to its
+   * delayed-ACK time (40 ms on Linux, 200 ms on Windows). Off for ASTM, whose
+   * writes each answer something the analyzer sent.
+   */
+  coalesceWrites?: boolean;
 }
 
 /** `alarmSettings`: from readAlarmSettings (link-alarms.ts), required so that no link is left without its alarms. */
@@ -93,6 +102,15 @@ export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: 
   });
   const journal = def.journal !== false ? linkJournal(RED, node, status, t, protocol.carriesResults, (m) => emit(undefined, m.bytes, m.astm)) : undefined;
 
+  // Writes of one event-loop turn, per link, when the protocol coalesces them (coalesceWrites).
+  const pending = new Map<SessionLink, Buffer[]>();
+  let flushing: NodeJS.Immediate | undefined;
+  const flushWrites = (): void => {
+    flushing = undefined;
+    for (const [link, parts] of pending) node.send([withSession({ payload: parts.length === 1 ? parts[0] : Buffer.concat(parts) }, link), null, null] as never);
+    pending.clear();
+  };
+
   const links = new LinkSessions<Msg>(
     {
       mode: def.transport === 'serial' || def.transport === 'tcp' ? def.transport : 'auto',
@@ -104,7 +122,11 @@ export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: 
       write(link, bytes) {
         if (protocol.isNak(bytes)) health.nak(node.id, sessionOf(link), 'sent', Date.now());
         trace?.record('out', bytes, link.traceName);
-        node.send([withSession({ payload: bytes }, link), null, null] as never);
+        if (protocol.coalesceWrites !== true) return node.send([withSession({ payload: bytes }, link), null, null] as never);
+        const parts = pending.get(link);
+        if (parts) parts.push(bytes);
+        else pending.set(link, [bytes]);
+        flushing ??= setImmediate(flushWrites);
       },
       message(link, m, sender) {
         const now = Date.now();
@@ -170,6 +192,8 @@ export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: 
   });
 
   node.on('close', (removed: boolean, done: () => void) => {
+    if (flushing) clearImmediate(flushing);
+    flushWrites();
     stopWatching();
     stopReplays();
     alarms.close();

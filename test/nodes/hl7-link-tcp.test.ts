@@ -33,13 +33,14 @@ afterEach(async () => {
 
 type TcpIn = { server: 'server'; port: number } | { server: 'client'; host: string; port: number };
 
-/** tcp in -> hl7-link -> tcp out (reply), a status node on tcp in, helpers on the outputs, a catch. */
+/** tcp in -> hl7-link -> tcp out (reply), a status node on tcp in, helpers on the outputs (and on what goes to tcp out), a catch. */
 async function load(tcpIn: TcpIn, link: Record<string, unknown> = {}): Promise<void> {
   const flow = [
     { id: 'tcpin', type: 'tcp in', datamode: 'stream', datatype: 'buffer', newline: '', topic: '', host: '', ...tcpIn, port: String(tcpIn.port), wires: [['link']] },
     { id: 'tcpstatus', type: 'status', scope: ['tcpin'], wires: [['link']] },
-    { id: 'link', type: 'hl7-link', transport: 'tcp', ...link, wires: [['tcpout'], ['messages'], ['sent']] },
+    { id: 'link', type: 'hl7-link', transport: 'tcp', ...link, wires: [['tcpout', 'writes'], ['messages'], ['sent']] },
     { id: 'tcpout', type: 'tcp out', host: '', port: '', beserver: 'reply', base64: false, end: false },
+    { id: 'writes', type: 'helper' },
     { id: 'messages', type: 'helper' },
     { id: 'sent', type: 'helper' },
     { id: 'catcher', type: 'catch', scope: null, uncaught: false, wires: [['caught']] },
@@ -209,5 +210,30 @@ describe('hl7-link over TCP in a real Node-RED', () => {
     assert.match(String((caught[1]!.error as { message: string }).message), /no ACK to message ORD-SILENT after 2 attempts/);
     assert.equal(a.got.filter((m) => parseHl7(m).msh.field(10) === 'ORD-SILENT').length, 2, 'written twice, unchanged');
     assert.equal(sent.length, 0);
+  });
+
+  it('writes an answer of several messages made in one turn (QCK^Q02, then DSR^Q03) as one, so the second never waits on Nagle', async () => {
+    const port = await freePort();
+    await load({ server: 'server', port }, { journal: false, trace: false });
+    const writes = collect('writes');
+    const sent = collect('sent');
+    const a = await Peer.connect(port);
+    await a.send(oru('LAB1', 'N-1', 'S-N'));
+    await waitUntil(() => a.got.length === 1, 5000, 'the analyzer known');
+    const before = writes.length;
+
+    // As hl7-message sends them: the acknowledgement of the query (no ACK expected), then the answer, one right after the other.
+    const qck = 'MSH|^~\\&|HOST||LAB1||20240501||QCK^Q02|Q-1|P|2.3.1\rMSA|AA|Q-0\rQAK|SR|OK\r';
+    const dsr = 'MSH|^~\\&|HOST||LAB1||20240501||DSR^Q03|D-1|P|2.3.1\rMSA|AA|Q-0\rDSP|1||S-N\r';
+    const link = helper.getNode('link');
+    link.receive({ topic: 'hl7:send', payload: qck, hl7: { expectAck: false } } as never);
+    link.receive({ topic: 'hl7:send', payload: dsr } as never);
+    await waitUntil(() => a.got.length === 3, 5000, 'both at the analyzer');
+    assert.equal(writes.length - before, 1, 'one write for both messages');
+    const wire = Buffer.from(writes.at(-1)!.payload as Buffer).toString('latin1');
+    assert.deepEqual([...wire.matchAll(/\x0bMSH\|[^\r]*\|(Q-1|D-1)\|/g)].map((m) => m[1]), ['Q-1', 'D-1'], 'in the order they were sent, each framed');
+    assert.deepEqual(a.got.slice(1).map((m) => parseHl7(m).msh.field(10)), ['Q-1', 'D-1']);
+    a.ack('D-1', 'AA');
+    await waitUntil(() => sent.length === 2, 5000, 'both reported sent');
   });
 });
