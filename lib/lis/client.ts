@@ -99,10 +99,16 @@ export class LisClient {
     return this.settings.allowUntrustedCertificates !== true;
   }
 
-  /** Closes idle kept-alive connections; the client still works afterwards. */
+  /**
+   * Closes idle kept-alive connections and keeps none from now on. Requests in
+   * flight finish (a redeploy lets lis-send-results drain them: cut off, a
+   * batch of results would become uncertain); the client still works afterwards.
+   */
   close(): void {
-    this.httpAgent.destroy();
-    this.httpsAgent.destroy();
+    for (const agent of [this.httpAgent, this.httpsAgent]) {
+      (agent as unknown as { keepSocketAlive: () => boolean }).keepSocketAlive = () => false;
+      for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
+    }
   }
 
   /** The address of an endpoint, placeholders expanded; throws NOT_CONFIGURED or INVALID_URL. */

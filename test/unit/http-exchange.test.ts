@@ -13,6 +13,7 @@ import zlib from 'node:zlib';
 import { LisError } from '../../lib/errors';
 import { UnreadableAnswerError, postExchange } from '../../lib/lis/http-exchange';
 import { postJson } from '../../lib/lis/transport';
+import { DEFAULT_TUNING, LisClient } from '../../lib/lis/client';
 
 type Answer = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
@@ -21,11 +22,17 @@ class Server {
   answer: Answer = (_req, res) => res.end('{}');
   lastHeaders: http.IncomingHttpHeaders = {};
   requests = 0;
+  /** Connections opened by clients, and how many of them are closed. */
+  connections = 0;
+  closed = 0;
   private readonly server = http.createServer((req, res) => {
     this.requests++;
     this.lastHeaders = req.headers;
     req.resume();
     req.on('end', () => this.answer(req, res));
+  }).on('connection', (socket) => {
+    this.connections++;
+    socket.once('close', () => this.closed++);
   });
 
   async start(): Promise<this> {
@@ -160,5 +167,21 @@ describe('HTTP exchange with the LIS', () => {
         else process.env[k] = v;
       }
     }
+  });
+
+  it('a client closed while a request is in flight (a redeploy) lets it finish, then keeps no connection; it still works after', async () => {
+    const client = new LisClient({ ...DEFAULT_TUNING, urls: { LabTestsAPI: lis.url }, env: () => undefined });
+    lis.answer = (_req, res) => setTimeout(() => res.end(JSON.stringify({ status: 'success', tests: [] })), 150);
+    const opened = lis.connections;
+    const closedBefore = lis.closed;
+    const pending = client.getTests({});
+    setImmediate(() => client.close());
+    const answer = await pending;
+    assert.deepEqual(answer.tests, []);
+    assert.equal(lis.connections - opened, 1);
+    const deadline = Date.now() + 5_000;
+    while (lis.closed - closedBefore < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(lis.closed - closedBefore, 1, 'the connection is not kept once its request is done');
+    assert.deepEqual((await client.getTests({})).tests, []);
   });
 });
