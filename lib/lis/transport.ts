@@ -71,10 +71,10 @@ export async function postJson(req: PostRequest): Promise<PostResponse> {
   const started = performance.now();
 
   // A deadline for the whole exchange (a socket idle timer would never trip on
-  // a LIS trickling bytes). The caller's signal
-  // (a stopping node) ends it too: one listener, cheaper than AbortSignal.any
-  // on a path that makes a request per query. Which of the two ended it is
-  // told by the caller's signal (classifyFailure).
+  // a LIS trickling bytes). The caller's signal (a stopping node) ends it too:
+  // one listener, cheaper than AbortSignal.any on a path that makes a request
+  // per query. Which of the two ended it is told by the caller's signal
+  // (classifyFailure).
   const deadline = new AbortController();
   const stop = () => deadline.abort();
   const timer = setTimeout(stop, req.timeoutMs);
