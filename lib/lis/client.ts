@@ -7,6 +7,7 @@ import { ENDPOINTS, type EndpointName } from './endpoints';
 import http from 'node:http';
 import type https from 'node:https';
 import { createHttpsAgent, postJson, type PostResponse, type TlsSettings } from './transport';
+import { KEPT_ALIVE } from './http-exchange';
 import { withRetries, type AttemptHooks, type RetryPolicy } from './retry';
 import { outcomeOf, type LisObserver } from './observer';
 import {
@@ -86,7 +87,7 @@ export function checkResults(items: unknown): ResultItem[] {
 type AttemptLimits = Partial<RetryPolicy> & { maxAttempts: number };
 
 export class LisClient {
-  private readonly httpAgent = new http.Agent({ keepAlive: true });
+  private readonly httpAgent = new http.Agent(KEPT_ALIVE);
   private readonly httpsAgent: https.Agent;
 
   /** Reads the CA file (if any) now: throws a NOT_CONFIGURED LisError naming it when it is unusable. */

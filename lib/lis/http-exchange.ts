@@ -50,8 +50,19 @@ export class UnreadableAnswerError extends Error {
 /** Names the client in the LIS's access log (axios named itself there before). */
 const USER_AGENT = 'node-red-contrib-lis-bridge';
 
+/**
+ * How the LIS client's agents keep connections: alive, but an idle one is
+ * closed after 5 s, or 1 s before the LIS's own `Keep-Alive: timeout=` hint
+ * (Node's agent reads it only when a timeout is set). Left open until the LIS
+ * closes it, a connection can be reused in the instant the LIS drops it, and
+ * the request fails with ECONNRESET: for results, a batch held as uncertain.
+ * The same settings as Node's global agent, which the client used before it
+ * had agents of its own.
+ */
+export const KEPT_ALIVE: http.AgentOptions = { keepAlive: true, timeout: 5_000 };
+
 /** Kept-alive connections for callers that pass no agent of their own. */
-const sharedHttpAgent = new http.Agent({ keepAlive: true });
+const sharedHttpAgent = new http.Agent(KEPT_ALIVE);
 
 export function postExchange(req: ExchangeRequest): Promise<Exchanged> {
   return new Promise<Exchanged>((resolve, reject) => {

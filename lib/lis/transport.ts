@@ -9,7 +9,7 @@ import type http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
 import { LisError } from '../errors';
-import { UnreadableAnswerError, postExchange, type Exchanged } from './http-exchange';
+import { KEPT_ALIVE, UnreadableAnswerError, postExchange, type Exchanged } from './http-exchange';
 import { ErrorBodySchema } from './schemas';
 import type { EndpointName } from './endpoints';
 
@@ -168,7 +168,7 @@ export interface TlsSettings {
  * publicly trusted certificate keeps working when a CA file is set.
  */
 export function createHttpsAgent(settings: TlsSettings): https.Agent {
-  const options: https.AgentOptions = { keepAlive: true };
+  const options: https.AgentOptions = { ...KEPT_ALIVE };
   const caFile = settings.caFile?.trim();
   if (caFile) options.ca = [...defaultCertificates(), ...readCaFile(caFile)];
   // Only ever false by the explicit, warned option; never as a fallback.
