@@ -12,14 +12,19 @@
  *   this module's own) carry the request, so a proxy meant for the internet
  *   never sees patient data bound for the LIS;
  * - the answer is refused beyond maxBytes as it arrives, without reading the
- *   rest, counted after decompression so a compressed bomb is refused too;
+ *   rest, and again after decompression, so a compressed bomb is refused too;
  * - an answer compressed although `Accept-Encoding: identity` was sent (a
- *   proxy's doing) is decompressed (gzip, deflate, br);
- * - the signal ends the exchange at any point.
+ *   proxy's doing) is decompressed (gzip, deflate raw or wrapped, br), and a
+ *   leading byte-order mark is dropped;
+ * - the signal ends the exchange until the answer is in.
+ * A whole answer whose body cannot be read (not decompressible, in an unknown
+ * coding) comes back as `unreadable` beside its status, as a body that is not
+ * JSON does. An answer cut off in the middle is a failure (ERR_BAD_RESPONSE),
+ * never half a body taken for the whole; a connection that closes before any
+ * answer is one too (ECONNRESET).
  */
 import http from 'node:http';
 import https from 'node:https';
-import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 
 export interface ExchangeRequest {
@@ -38,11 +43,13 @@ export interface Exchanged {
   status: number;
   statusText: string;
   headers: http.IncomingHttpHeaders;
-  /** The body as UTF-8 text. */
+  /** The body as UTF-8 text ('' when unreadable). */
   text: string;
+  /** Why the body could not be read, when it could not (the status still stands). */
+  unreadable?: string;
 }
 
-/** An answer that came but cannot be taken: larger than maxBytes (the rest is not read), or not decodable. */
+/** An answer larger than maxBytes: the rest of it is not read. */
 export class UnreadableAnswerError extends Error {
   readonly code = 'UNREADABLE_ANSWER';
 }
@@ -66,71 +73,96 @@ const sharedHttpAgent = new http.Agent(KEPT_ALIVE);
 
 export function postExchange(req: ExchangeRequest): Promise<Exchanged> {
   return new Promise<Exchanged>((resolve, reject) => {
-    const secure = req.url.startsWith('https:');
+    let settled = false;
+    const fail = (err: unknown): void => {
+      if (settled) return;
+      settled = true;
+      reject(err);
+    };
+    const succeed = (answer: Exchanged): void => {
+      if (settled) return;
+      settled = true;
+      resolve(answer);
+    };
+    const secure = /^https:/i.test(req.url);
     const options: http.RequestOptions = {
       method: 'POST',
-      // identity: the LIS has no reason to compress a few hundred bytes; decoded() copes when it does anyway.
+      // identity: the LIS has no reason to compress a few hundred bytes; decode() copes when it does anyway.
       headers: { ...req.headers, 'Content-Length': String(req.body.length), 'Accept-Encoding': 'identity', 'User-Agent': USER_AGENT },
       signal: req.signal,
       agent: secure ? (req.httpsAgent ?? https.globalAgent) : (req.httpAgent ?? sharedHttpAgent),
     };
+    let answered = false;
     const onAnswer = (res: http.IncomingMessage): void => {
-      let body: Readable;
-      try {
-        body = decoded(res);
-      } catch (err) {
-        res.destroy();
-        reject(err);
-        return;
-      }
+      answered = true;
+      const status = { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers };
       const chunks: Buffer[] = [];
       let size = 0;
-      body.on('data', (chunk: Buffer) => {
+      res.on('data', (chunk: Buffer) => {
         size += chunk.length;
         if (size > req.maxBytes) {
           res.destroy();
-          if (body !== res) body.destroy();
-          reject(new UnreadableAnswerError(`answer larger than ${req.maxBytes} bytes`));
+          fail(new UnreadableAnswerError(`answer larger than ${req.maxBytes} bytes`));
           return;
         }
         chunks.push(chunk);
       });
-      if (body !== res) body.once('error', (err: Error) => reject(new UnreadableAnswerError(`answer could not be decompressed (${err.message})`)));
-      res.once('error', reject);
-      // A connection cut in the middle of the body: an error, never half a body taken for the whole.
+      // The body broke off: the caller's deadline or stop (told apart by its signal), or the LIS's doing. Either
+      // way the LIS's verdict (a results answer's "status") is unknown: a failure, not retried (the LIS acted on it).
+      const brokeOff = (): void => fail(Object.assign(new Error('the LIS aborted its answer: the connection closed in the middle of it'), { code: 'ERR_BAD_RESPONSE' }));
+      res.once('error', brokeOff);
       res.once('close', () => {
-        if (!res.complete) reject(Object.assign(new Error('the LIS closed the connection in the middle of its answer'), { code: 'ECONNRESET' }));
+        if (!res.complete) brokeOff();
       });
-      body.once('end', () =>
-        resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, text: Buffer.concat(chunks, size).toString('utf8') }),
-      );
+      res.once('end', () => {
+        const read = decode(Buffer.concat(chunks, size), res, req.maxBytes);
+        if (read instanceof UnreadableAnswerError) fail(read);
+        else succeed({ ...status, ...read });
+      });
     };
     try {
       const request = (secure ? https : http).request(req.url, options, onAnswer);
-      request.once('error', reject);
+      request.once('error', fail);
+      // A 101 (or anything else that ends the request without an answer or an error) must not leave the caller waiting.
+      request.once('close', () => {
+        if (!answered) fail(Object.assign(new Error('the connection closed before the LIS answered'), { code: 'ECONNRESET' }));
+      });
       request.end(req.body);
     } catch (err) {
-      // An address http.request cannot take (ERR_INVALID_URL) is thrown, not emitted.
-      reject(err);
+      // An address http.request cannot take (ERR_INVALID_URL, ERR_INVALID_PROTOCOL) is thrown, not emitted.
+      fail(err);
     }
   });
 }
 
-/** The body as sent, decompressed when the LIS (or a proxy) compressed it. */
-function decoded(res: http.IncomingMessage): Readable {
+/** The body as text: decompressed when the LIS (or a proxy) compressed it, a byte-order mark dropped. */
+function decode(raw: Buffer, res: http.IncomingMessage, maxBytes: number): { text: string; unreadable?: string } | UnreadableAnswerError {
   const coding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
-  switch (coding) {
-    case '':
-    case 'identity':
-      return res;
-    case 'gzip':
-    case 'x-gzip':
-      return res.pipe(zlib.createGunzip());
-    case 'deflate':
-      return res.pipe(zlib.createInflate());
-    case 'br':
-      return res.pipe(zlib.createBrotliDecompress());
-    default:
-      throw new UnreadableAnswerError(`answer in Content-Encoding ${JSON.stringify(coding)}, which this client cannot read (it asks for identity)`);
+  let bytes = raw;
+  // A 204, a 304 or an empty body carries nothing to decompress, whatever its headers say.
+  if (raw.length > 0 && coding !== '' && coding !== 'identity') {
+    const limit = { maxOutputLength: maxBytes + 1 };
+    try {
+      if (coding === 'gzip' || coding === 'x-gzip') bytes = zlib.gunzipSync(raw, limit);
+      else if (coding === 'br') bytes = zlib.brotliDecompressSync(raw, limit);
+      else if (coding === 'deflate') bytes = inflateEither(raw, limit);
+      else return { text: '', unreadable: `body is in Content-Encoding ${JSON.stringify(coding)}, which this client cannot read (it asks for identity)` };
+    } catch (err) {
+      if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return new UnreadableAnswerError(`answer larger than ${maxBytes} bytes`);
+      return { text: '', unreadable: `body could not be decompressed (${(err as Error).message})` };
+    }
+    if (bytes.length > maxBytes) return new UnreadableAnswerError(`answer larger than ${maxBytes} bytes`);
+  }
+  const text = bytes.toString('utf8');
+  return { text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
+}
+
+/** "deflate" is meant to be zlib-wrapped, and some servers send it raw: either is read. */
+function inflateEither(raw: Buffer, limit: zlib.ZlibOptions): Buffer {
+  try {
+    return zlib.inflateSync(raw, limit);
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw err;
+    return zlib.inflateRawSync(raw, limit);
   }
 }

@@ -116,7 +116,7 @@ export async function postJson(req: PostRequest): Promise<PostResponse> {
   }
   if (status < 200 || status >= 300) {
     const transient = status >= 500 || status === 408;
-    const { detail, errors } = readErrorBody(text);
+    const { detail, errors } = res.unreadable ? { detail: ` (its ${res.unreadable})`, errors: [] } : readErrorBody(text);
     throw new LisError(`${where} answered ${statusLine}${detail}`, {
       code: 'HTTP_STATUS',
       status,
@@ -127,7 +127,9 @@ export async function postJson(req: PostRequest): Promise<PostResponse> {
   }
 
   const out: PostResponse = { status, statusText, json: undefined, text, contentType, requestId, elapsedMs };
-  if (text.trim() !== '') {
+  // The status stands (a 2xx was acted on); only the body is unknown.
+  if (res.unreadable) out.jsonError = res.unreadable;
+  else if (text.trim() !== '') {
     try {
       out.json = JSON.parse(text);
     } catch {
@@ -256,8 +258,9 @@ function classifyFailure(err: unknown, ctx: FailureContext): LisError {
   const e = err as { code?: string; message?: string; cause?: { code?: string } };
   const code = e.code ?? e.cause?.code ?? '';
   if (err instanceof UnreadableAnswerError) return new LisError(`${where}: ${err.message}`, { code: 'INVALID_RESPONSE', requestId });
-  if (code === 'ERR_INVALID_URL' || code === 'ERR_BAD_OPTION_VALUE') {
-    return new LisError(`${where}: invalid URL`, { code: 'INVALID_URL', requestId });
+  if (code === 'ERR_INVALID_URL' || code === 'ERR_INVALID_PROTOCOL' || code === 'ERR_BAD_OPTION_VALUE') {
+    // Refused before any byte left.
+    return new LisError(`${where}: invalid URL`, { code: 'INVALID_URL', requestId, notSent: true });
   }
   const advice = certificateAdvice(code);
   if (advice) {

@@ -183,6 +183,16 @@ describe('HTTPS to the LIS (LisClient)', () => {
     assert.deepEqual(JSON.parse(req!.body), { SampleNumber: 'S7' });
   });
 
+  it('takes an address typed with capitals in its scheme (HTTPS://) as HTTPS', async () => {
+    const c = new LisClient({ ...DEFAULT_TUNING, ...FAST_RETRIES, urls: { TransactionInfoAPI: lis.url('/orders').replace('https://', 'HTTPS://') }, env: () => undefined, bearerToken: TOKEN, caFile: pki.caFile });
+    try {
+      const out = await c.getOrder('S8', {});
+      assert.equal(out.kind, 'order');
+    } finally {
+      c.close();
+    }
+  });
+
   it('refuses a certificate for another host name even from the configured authority', async () => {
     const other = await new TlsLis(pki.otherHost).start();
     try {

@@ -62,6 +62,10 @@ after(async () => {
 
 const ORDER = JSON.stringify({ status: 'success', order: { SampleNumber: 'S1' } });
 
+function client(): LisClient {
+  return new LisClient({ ...DEFAULT_TUNING, orderBackoffMs: 10, transientBackoffMs: 10, urls: { TransactionInfoAPI: lis.url }, env: () => undefined });
+}
+
 function exchange(maxBytes = 1e6) {
   return postExchange({ url: lis.url, body: Buffer.from('{"SampleNumber":"S1"}'), headers: { 'Content-Type': 'application/json' }, signal: new AbortController().signal, maxBytes });
 }
@@ -113,40 +117,82 @@ describe('HTTP exchange with the LIS', () => {
     assert.equal(viaClient.code, 'INVALID_RESPONSE');
   });
 
-  it('refuses a coding it cannot read, naming it, as INVALID_RESPONSE', async () => {
+  it('an answer in a coding it cannot read: its status stands, its body is unreadable and named; an order from it is INVALID_RESPONSE', async () => {
     lis.answer = (_req, res) => {
       res.writeHead(200, { 'Content-Encoding': 'compress' });
       res.end('x');
     };
-    const err = await failure(postJson({ endpoint: 'TransactionInfoAPI', url: lis.url, body: {}, timeoutMs: 10_000, maxResponseBytes: 1e6 }));
+    const out = await postJson({ endpoint: 'TransactionInfoAPI', url: lis.url, body: {}, timeoutMs: 10_000, maxResponseBytes: 1e6 });
+    assert.equal(out.status, 200);
+    assert.equal(out.json, undefined);
+    assert.match(String(out.jsonError), /Content-Encoding "compress"/);
+    const err = await failure(client().getOrder('S1', {}));
     assert.ok(err instanceof LisError);
     assert.equal(err.code, 'INVALID_RESPONSE');
-    assert.match(err.message, /Content-Encoding "compress"/);
+    assert.match(err.message, /compress/);
   });
 
-  it('refuses a corrupt compressed answer as INVALID_RESPONSE', async () => {
+  it('a corrupt compressed answer: the status stands, the body is reported as not decompressible', async () => {
     lis.answer = (_req, res) => {
       res.writeHead(200, { 'Content-Encoding': 'gzip' });
       res.end(Buffer.from('not gzip at all'));
     };
-    const err = await failure(postJson({ endpoint: 'TransactionInfoAPI', url: lis.url, body: {}, timeoutMs: 10_000, maxResponseBytes: 1e6 }));
-    assert.ok(err instanceof LisError);
-    assert.equal(err.code, 'INVALID_RESPONSE');
-    assert.match(err.message, /could not be decompressed/);
+    const out = await postJson({ endpoint: 'TransactionInfoAPI', url: lis.url, body: {}, timeoutMs: 10_000, maxResponseBytes: 1e6 });
+    assert.equal(out.status, 200);
+    assert.match(String(out.jsonError), /could not be decompressed/);
   });
 
-  it('never takes half a body for the whole: a cut connection is a transient NETWORK failure', async () => {
+  it('an empty answer marked as compressed is an empty answer, and raw deflate is read as deflate', async () => {
+    lis.answer = (_req, res) => {
+      res.writeHead(204, { 'Content-Encoding': 'gzip' });
+      res.end();
+    };
+    const empty = await exchange();
+    assert.equal(empty.status, 204);
+    assert.equal(empty.text, '');
+    assert.equal(empty.unreadable, undefined);
+    lis.answer = (_req, res) => {
+      res.writeHead(200, { 'Content-Encoding': 'deflate' });
+      res.end(zlib.deflateRawSync(ORDER));
+    };
+    assert.equal((await exchange()).text, ORDER);
+  });
+
+  it('drops a byte-order mark before the JSON, as .NET servers send it', async () => {
+    lis.answer = (_req, res) => {
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.end(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(ORDER)]));
+    };
+    const out = await postJson({ endpoint: 'TransactionInfoAPI', url: lis.url, body: {}, timeoutMs: 10_000, maxResponseBytes: 1e6 });
+    assert.deepEqual(out.json, JSON.parse(ORDER));
+  });
+
+  it('never takes half a body for the whole: an answer cut off is a failure, not retried (the LIS acted on the request)', async () => {
     lis.answer = (_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '500' });
       res.write(ORDER.slice(0, 20));
       setTimeout(() => res.socket?.destroy(), 20);
     };
-    const err = await failure(exchange());
-    assert.equal(err.code, 'ECONNRESET');
-    const viaClient = await failure(postJson({ endpoint: 'TransactionInfoAPI', url: lis.url, body: {}, timeoutMs: 10_000, maxResponseBytes: 1e6 }));
-    assert.ok(viaClient instanceof LisError);
-    assert.equal(viaClient.code, 'NETWORK');
-    assert.equal(viaClient.retry, 'transient');
+    const cut = await failure(exchange());
+    assert.equal(cut.code, 'ERR_BAD_RESPONSE');
+    const err = await failure(client().getOrder('S1', {}));
+    assert.ok(err instanceof LisError);
+    assert.equal(err.code, 'NETWORK');
+    assert.match(err.message, /aborted its answer/);
+    assert.equal(err.retry, undefined);
+    assert.equal(err.attempts, 1);
+  });
+
+  it('a connection that ends without any answer (here a 101 to a POST) fails within the request, never leaves the caller waiting', async () => {
+    lis.answer = (_req, res) => {
+      res.socket?.write('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: x\r\n\r\n');
+    };
+    let timer: NodeJS.Timeout | undefined;
+    const waiting = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('still waiting 5 s after a 2 s deadline')), 5_000)));
+    const err = await failure(Promise.race([postJson({ endpoint: 'ResultAPI', url: lis.url, body: {}, timeoutMs: 2_000, maxResponseBytes: 1e6 }), waiting]).finally(() => clearTimeout(timer)));
+    assert.ok(err instanceof LisError);
+    assert.equal(err.code, 'NETWORK', err.message);
+    assert.notEqual(err.notSent, true, 'the request reached the LIS');
   });
 
   it('takes no proxy from the environment: patient data goes to the LIS only', async () => {
