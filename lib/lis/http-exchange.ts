@@ -93,6 +93,9 @@ export function postExchange(req: ExchangeRequest): Promise<Exchanged> {
       agent: secure ? (req.httpsAgent ?? https.globalAgent) : (req.httpAgent ?? sharedHttpAgent),
     };
     let answered = false;
+    // The body broke off: the caller's deadline or stop (told apart by its signal), or the LIS's doing. Either way
+    // the LIS's verdict (a results answer's "status") is unknown: a failure, not retried (the LIS acted on it).
+    const brokeOff = (): void => fail(Object.assign(new Error('the LIS aborted its answer: the connection closed in the middle of it'), { code: 'ERR_BAD_RESPONSE' }));
     const onAnswer = (res: http.IncomingMessage): void => {
       answered = true;
       const status = { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers };
@@ -107,9 +110,6 @@ export function postExchange(req: ExchangeRequest): Promise<Exchanged> {
         }
         chunks.push(chunk);
       });
-      // The body broke off: the caller's deadline or stop (told apart by its signal), or the LIS's doing. Either
-      // way the LIS's verdict (a results answer's "status") is unknown: a failure, not retried (the LIS acted on it).
-      const brokeOff = (): void => fail(Object.assign(new Error('the LIS aborted its answer: the connection closed in the middle of it'), { code: 'ERR_BAD_RESPONSE' }));
       res.once('error', brokeOff);
       res.once('close', () => {
         if (!res.complete) brokeOff();
@@ -122,7 +122,8 @@ export function postExchange(req: ExchangeRequest): Promise<Exchanged> {
     };
     try {
       const request = (secure ? https : http).request(req.url, options, onAnswer);
-      request.once('error', fail);
+      // Once an answer began, an error of the request is its body breaking off.
+      request.once('error', (err) => (answered ? brokeOff() : fail(err)));
       // A 101 (or anything else that ends the request without an answer or an error) must not leave the caller waiting.
       request.once('close', () => {
         if (!answered) fail(Object.assign(new Error('the connection closed before the LIS answered'), { code: 'ECONNRESET' }));
