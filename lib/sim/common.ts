@@ -103,3 +103,13 @@ export async function runEach<O>(
   }
   return Promise.all(outcomes);
 }
+
+/** A simulator stopped: every query still waiting and every message not yet acknowledged is rejected, timers cleared. */
+export function rejectWaiting(waiters: Array<{ timer?: NodeJS.Timeout | undefined; reject(err: Error): void }>, pending: Array<{ reject(err: Error): void }>): void {
+  const stopped = new SimulatorError('the simulator was stopped');
+  for (const w of waiters) {
+    if (w.timer) clearTimeout(w.timer);
+    w.reject(stopped);
+  }
+  for (const p of pending) p.reject(stopped);
+}

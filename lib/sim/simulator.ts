@@ -35,7 +35,7 @@ import type {
   SimulatorOptions,
 } from './types';
 import { Wire } from './wire';
-import { SimulatorError, checkSample, failed, listenTo, runEach, nonNegative, unorderedTestFor, waitForConnect } from './common';
+import { SimulatorError, checkSample, failed, listenTo, rejectWaiting, runEach, nonNegative, unorderedTestFor, waitForConnect } from './common';
 
 export { SimulatorError } from './common';
 
@@ -149,12 +149,7 @@ export class AnalyzerSimulator extends EventEmitter<SimulatorEvents> {
     this.abort.abort();
     if (this.holdTimer) clearTimeout(this.holdTimer);
     this.wire.clear();
-    const stopped = new SimulatorError('the simulator was stopped');
-    for (const w of this.waiters.splice(0)) {
-      if (w.timer) clearTimeout(w.timer);
-      w.reject(stopped);
-    }
-    for (const o of this.outbox.splice(0)) o.reject(stopped);
+    rejectWaiting(this.waiters.splice(0), this.outbox.splice(0));
     this.handed = [];
     this.held = undefined;
     this.driver?.close();

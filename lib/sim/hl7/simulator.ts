@@ -23,7 +23,7 @@ import { hl7Timestamp } from '../../hl7/lab/time';
 import { randomStream } from '../analytes';
 import { createTransport, Transport } from '../transport';
 import { Wire } from '../wire';
-import { SimulatorError, checkSample, failed, listenTo, runEach, nonNegative, unorderedTestFor, waitForConnect } from '../common';
+import { SimulatorError, checkSample, failed, listenTo, rejectWaiting, runEach, nonNegative, unorderedTestFor, waitForConnect } from '../common';
 import { hl7FlavourOf } from './flavours';
 import { buildHl7Ack, buildHl7Query, buildHl7Results, buildHl7Status } from './messages';
 import { Hl7WireShaper, hl7MisbehaviourProblems, type Hl7Misbehaviour } from './misbehaviour';
@@ -159,14 +159,8 @@ export class Hl7AnalyzerSimulator extends EventEmitter<Hl7SimulatorEvents> {
     this.abort.abort();
     this.clearAckTimer();
     this.wire.clear();
-    const stopped = new SimulatorError('the simulator was stopped');
-    for (const w of this.waiters.splice(0)) {
-      if (w.timer) clearTimeout(w.timer);
-      w.reject(stopped);
-    }
-    const pending = [...(this.inFlight ? [this.inFlight] : []), ...this.outbox.splice(0)];
+    rejectWaiting(this.waiters.splice(0), [...(this.inFlight ? [this.inFlight] : []), ...this.outbox.splice(0)]);
     this.inFlight = undefined;
-    for (const o of pending) o.reject(stopped);
     this.deframer = undefined;
     await this.transport.close();
   }
