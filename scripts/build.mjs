@@ -31,7 +31,7 @@ function settingsDefaults(table) {
                     if (text === "") return true;
                     var n = Number(text);
                     if ((s.fraction ? /^\\d+(\\.\\d+)?$/ : /^\\d+$/).test(text) && n >= s.min && (s.max === undefined || n <= s.max)) return true;
-                    return RED._("node-red-contrib-lis-bridge/lis-config:common.settings." + (s.max === undefined ? "atLeast" : "between"), { default: s.default, min: s.min, max: s.max });
+                    return RED._("@lis-bridge/node-red-lis-bridge/lis-config:common.settings." + (s.max === undefined ? "atLeast" : "between"), { default: s.default, min: s.min, max: s.max });
                 }
             };
         });

@@ -55,7 +55,7 @@ export class UnreadableAnswerError extends Error {
 }
 
 /** Names the client in the LIS's access log (axios named itself there before). */
-const USER_AGENT = 'node-red-contrib-lis-bridge';
+const USER_AGENT = '@lis-bridge/node-red-lis-bridge';
 
 /**
  * How the LIS client's agents keep connections: alive, but an idle one is

@@ -1,7 +1,7 @@
         // Shared by every analyzer link's dialog (scripts/build.mjs puts it in place): what the links have in common,
         // with the rows of nodes/_include/link-name.html and link-rows.html.
         function linkText(key) {
-            return RED._("node-red-contrib-lis-bridge/lis-config:common.linkDialog." + key);
+            return RED._("@lis-bridge/node-red-lis-bridge/lis-config:common.linkDialog." + key);
         }
         /** The defaults of those rows; the alarm minutes are numeric settings (ALARM_SETTINGS in lib/settings/node-settings.ts). */
         var LINK_DEFAULTS = {
@@ -44,7 +44,7 @@
                 },
                 oneditprepare: function () {
                     if (own.prepare) own.prepare.call(this);
-                    $("#node-input-name").attr("placeholder", RED._("node-red-contrib-lis-bridge/" + type + ":" + type + ".placeholder.name"));
+                    $("#node-input-name").attr("placeholder", RED._("@lis-bridge/node-red-lis-bridge/" + type + ":" + type + ".placeholder.name"));
                     prepareLinkRows(this);
                 }
             });

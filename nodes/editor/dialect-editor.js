@@ -26,7 +26,7 @@
     var DEBOUNCE_MS = 300;
 
     function t(key, vars) {
-        return RED._("node-red-contrib-lis-bridge/lis-config:common.dialectEditor." + key, vars);
+        return RED._("@lis-bridge/node-red-lis-bridge/lis-config:common.dialectEditor." + key, vars);
     }
 
     function cell(tag, text, css) {

@@ -14,7 +14,7 @@ export type Send = (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>
 export type Done = (err?: Error) => void;
 
 /** Node-RED's i18n namespace of the catalog that holds the strings every LIS node shares. */
-export const SHARED_NS = 'node-red-contrib-lis-bridge/lis-config';
+export const SHARED_NS = '@lis-bridge/node-red-lis-bridge/lis-config';
 
 /** msg.topic of a message for astm-link to transmit to the analyzer. */
 export const ASTM_SEND_TOPIC = 'astm:send';

@@ -8,10 +8,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const NODES_DIR = join(__dirname, '..', '..', 'nodes');
-const PACKAGE = 'node-red-contrib-lis-bridge/';
+const PACKAGE = '@lis-bridge/node-red-lis-bridge/';
 const catalogs = new Map<string, Record<string, unknown>>();
 
-/** RED._ over the package's en-US catalogs (namespace "node-red-contrib-lis-bridge/<node>"), with __var__ substitution. */
+/** RED._ over the package's en-US catalogs (namespace "@lis-bridge/node-red-lis-bridge/<node>"), with __var__ substitution. */
 export function translate(key: string, vars?: Record<string, unknown>): string {
   const [ns, path] = key.includes(':') ? (key.split(':', 2) as [string, string]) : ['', key];
   if (!ns.startsWith(PACKAGE)) return key;

@@ -257,9 +257,9 @@ export function repoRoot(): string {
   let dir = __dirname;
   for (;;) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'node-red-contrib-lis-bridge') return dir;
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === '@lis-bridge/node-red-lis-bridge') return dir;
     const up = dirname(dir);
-    if (up === dir) throw new Error(`no package.json of node-red-contrib-lis-bridge above ${__dirname}`);
+    if (up === dir) throw new Error(`no package.json of @lis-bridge/node-red-lis-bridge above ${__dirname}`);
     dir = up;
   }
 }

@@ -94,7 +94,7 @@ describe('HTTP exchange with the LIS', () => {
     assert.equal(got.text, ORDER);
     assert.equal(got.status, 200);
     assert.equal(lis.lastHeaders['accept-encoding'], 'identity');
-    assert.equal(lis.lastHeaders['user-agent'], 'node-red-contrib-lis-bridge');
+    assert.equal(lis.lastHeaders['user-agent'], '@lis-bridge/node-red-lis-bridge');
     assert.equal(lis.lastHeaders['content-length'], String('{"SampleNumber":"S1"}'.length));
     assert.equal(lis.lastHeaders['content-type'], 'application/json');
   });

@@ -59,7 +59,7 @@ describe('node settings', () => {
       }
       assert.equal(definition.defaults.quietDays!.value, '1,2,3,4,5,6');
       assert.equal(definition.defaults.quietDays!.validate!('1,2'), true);
-      assert.match(String(definition.defaults.quietDays!.validate!('none')), /^node-red-contrib-lis-bridge\/lis-config:common\.linkDialog\.alarms\.noDays/);
+      assert.match(String(definition.defaults.quietDays!.validate!('none')), /^@lis-bridge\/node-red-lis-bridge\/lis-config:common\.linkDialog\.alarms\.noDays/);
       assert.equal(definition.defaults.quietFrom!.validate!('07:00'), true);
       assert.match(String(definition.defaults.quietTo!.validate!('7pm')), /common\.linkDialog\.alarms\.badTime/);
       const keys = [...html.matchAll(/common\.linkDialog\.([\w.]+)/g)].map((m) => m[1]!).concat(['alarms.day0', 'alarms.noDays', 'alarms.badTime']);

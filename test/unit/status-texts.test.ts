@@ -14,6 +14,6 @@ describe('shared status texts', () => {
     assert.equal(t('retrying', { n: 2 }), 'retry 2/__max__', 'a missing value stays visible rather than vanishing');
     assert.equal(t('retrying'), 'retry __n__/__max__');
     assert.equal(t('retrying', { n: '__max__', max: 0 }), 'retry __max__/0', 'a value is not read as a placeholder');
-    assert.deepEqual(asked, ['node-red-contrib-lis-bridge/lis-config:common.status.ok', 'node-red-contrib-lis-bridge/lis-config:common.status.retrying']);
+    assert.deepEqual(asked, ['@lis-bridge/node-red-lis-bridge/lis-config:common.status.ok', '@lis-bridge/node-red-lis-bridge/lis-config:common.status.retrying']);
   });
 });
