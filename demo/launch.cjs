@@ -14,6 +14,7 @@
 const { spawn } = require('node:child_process');
 const { existsSync, readdirSync, statSync } = require('node:fs');
 const { join, relative } = require('node:path');
+const { setup } = require('../scripts/setup.cjs');
 
 const ROOT = join(__dirname, '..');
 const DIST = join(ROOT, 'dist');
@@ -98,6 +99,8 @@ function build() {
 }
 
 async function launch() {
+  // A fresh clone: npm ci, and socat for the demo's serial line where it can be installed.
+  if (!setup('start')) return 1;
   const why = whyBuild();
   if (why !== undefined) {
     process.stdout.write(`[demo] ${why}: building (npm run build)\n`);
