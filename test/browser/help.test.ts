@@ -161,3 +161,25 @@ describe('dropdowns wide enough for their options', () => {
     });
   }
 });
+
+describe("the editor's message catalogs", () => {
+  it('picks the singular or the plural form by count, as the runtime does', async () => {
+    const texts = await page.evaluate(() => {
+      const RED = (globalThis as unknown as { RED: { _(key: string, vars?: object): string } }).RED;
+      const ns = '@lis-bridge/node-red-lis-bridge/';
+      return [1, 2].flatMap((count) => [
+        RED._(`${ns}lis-config:common.dialectEditor.replaySettled`, { count }),
+        RED._(`${ns}lis-config:common.dialectEditor.replayQc`, { count }),
+        RED._(`${ns}test-mapper:test-mapper.messages.importedWithProblems`, { rows: 4, file: 'map.csv', count }),
+      ]);
+    });
+    assert.deepEqual(texts, [
+      '1 message replayed',
+      '1 QC result kept aside',
+      'Imported 4 rows from map.csv; they replace the table. 1 line skipped (cancel the dialog to undo):',
+      '2 messages replayed',
+      '2 QC results kept aside',
+      'Imported 4 rows from map.csv; they replace the table. 2 lines skipped (cancel the dialog to undo):',
+    ]);
+  });
+});
