@@ -44,7 +44,7 @@ export = function register(RED: NodeAPI): void {
         for (const order of orders) {
           node.send({ payload: order, topic: order.SampleNumber, lis: { pushed: true, requestId: meta.requestId, receivedAt } } as never);
         }
-        node.status({ fill: 'green', shape: 'dot', text: t('received', { n: orders.length, port: boundPort }) });
+        node.status({ fill: 'green', shape: 'dot', text: t('received', { count: orders.length, port: boundPort }) });
       },
       onRejected: (status, message) => {
         node.status({ fill: 'yellow', shape: 'ring', text: t('rejected', { status }) });

@@ -77,7 +77,7 @@ export = function register(RED: NodeAPI): void {
     async function resendCommand(d: ResultDelivery, msg: Msg, client: LisClient, hooks: AttemptHooks) {
       const started = Date.now();
       const { total, failures } = await d.resendSelected(client, msg.payload, 'message', hooks, ({ answer, batch }) => node.send(resentMessage(batch, answer.body, lisInfo(answer.info)) as never));
-      if (failures.length > 0) throw new LisError(r('notResent', { failed: failures.length, total, failures: failures.join('; ') }), { code: 'HELD', errors: failures });
+      if (failures.length > 0) throw new LisError(r('notResent', { failed: failures.length, count: total, failures: failures.join('; ') }), { code: 'HELD', errors: failures });
       return { send: null, elapsedMs: Date.now() - started };
     }
 

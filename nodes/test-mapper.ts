@@ -86,7 +86,7 @@ export = function register(RED: NodeAPI): void {
       const { instrumentTests, unmapped } = toInstrumentTests(tests, rows);
       msg.unmapped = unmapped;
       if (unmapped.length > 0) {
-        const text = r('unmappedOrder', { sample: String(order.SampleNumber), tests: unmapped.join(', ') });
+        const text = r('unmappedOrder', { count: unmapped.length, sample: String(order.SampleNumber), tests: unmapped.join(', ') });
         if (def.unmapped === 'fail') {
           return fail(status, msg, new LisError(text, { code: 'UNMAPPED_TESTS', errors: unmapped }), done);
         }
@@ -109,7 +109,7 @@ export = function register(RED: NodeAPI): void {
       if (mapped.rejected.length > 0) {
         rejectedMsg = RED.util.cloneMessage(msg) as Msg;
         rejectedMsg.payload = mapped.rejected;
-        node.warn(r('unmappedResults', { n: mapped.rejected.length, total: items.length, reasons: mapped.rejected.map((x) => x.reason).join('; ') }));
+        node.warn(r('unmappedResults', { n: mapped.rejected.length, count: items.length, reasons: mapped.rejected.map((x) => x.reason).join('; ') }));
       }
       let mappedMsg: Msg | null = null;
       if (mapped.items.length > 0) {

@@ -211,13 +211,13 @@
         /** Per sample what went (or would go) to the LIS, what it has already, what was unmapped; then what stayed aside and what failed. */
         function renderReplay(r) {
             var items = function (list) { return list.map(function (i) { return i.TestCode + (i.SubTestCode ? "/" + i.SubTestCode : "") + "=" + i.Result; }).join(", "); };
-            replayView.append(heading(r.settled ? t("replaySettled", { n: r.messages }) : t("replayUnsettled", { n: r.messages, id: r.id })));
+            replayView.append(heading(r.settled ? t("replaySettled", { count: r.messages }) : t("replayUnsettled", { count: r.messages, id: r.id })));
             replayView.append(table("replay", [t("col.sample"), r.mode === "none" ? t("col.wouldSend") : t("col.sent"), t("col.atLis"), t("col.unmapped")], r.samples.map(function (s) {
                 return [s.sampleNumber, items(r.mode === "none" ? s.wouldSend : s.sent), items(s.atLis.concat(s.held)), s.unmapped.map(function (u) { return u.instrumentCode + "=" + u.value; }).join(", ")];
             })));
-            if (r.unassigned.length) { $("<div>").text(t("replayUnassigned", { n: r.unassigned.length }) + ": " + r.unassigned.map(function (u) { return u.reason; }).join("; ")).appendTo(replayView); }
+            if (r.unassigned.length) { $("<div>").text(t("replayUnassigned", { count: r.unassigned.length }) + ": " + r.unassigned.map(function (u) { return u.reason; }).join("; ")).appendTo(replayView); }
             var qc = r.qc.reduce(function (n, q) { return n + q.results; }, 0);
-            if (qc) { $("<div>").text(t("replayQc", { n: qc })).appendTo(replayView); }
+            if (qc) { $("<div>").text(t("replayQc", { count: qc })).appendTo(replayView); }
             r.errors.forEach(function (e) { $("<div>").css("color", "var(--red-ui-text-color-error, #c00)").text(t("replayError", { node: e.node, error: e.error })).appendTo(replayView); });
         }
 

@@ -74,7 +74,7 @@ export function watchHeld(RED: NodeAPI, node: Node, status: StatusReporter, opti
     const due = heldDue(delivery.held(), Date.now(), options.warnAfterMs, options.autoResend && options.client() !== undefined);
     for (const b of due.warn) {
       const minutes = Math.round((Date.now() - b.at) / 60_000);
-      const err = new LisError(r('heldTooLong', { samples: b.samples.join(', '), minutes, state: b.state, error: b.error?.message ?? 'no answer', key: b.key }), { code: 'HELD' });
+      const err = new LisError(r('heldTooLong', { count: b.samples.length, samples: b.samples.join(', '), minutes, state: b.state, error: b.error?.message ?? 'no answer', key: b.key }), { code: 'HELD' });
       node.error(err, { topic: 'lis:held', payload: heldSummary(b), error: err.toMsgError() });
       await delivery.warned(b.key).catch(() => undefined);
     }

@@ -57,7 +57,7 @@ export function linkJournal(RED: NodeAPI, node: Node, status: StatusReporter, t:
   const reportStuck = (stuck: MessageRecord[]): void => {
     if (stuck.length === 0) return;
     for (const m of stuck) {
-      const samples = m.samples?.length ? r('stuckSamples', { samples: m.samples.join(', ') }) : r('stuckSamplesUnknown');
+      const samples = m.samples?.length ? r('stuckSamples', { count: m.samples.length, samples: m.samples.join(', ') }) : r('stuckSamplesUnknown');
       const err = new LisError(r('stuck', { id: m.id, at: new Date(m.at).toISOString(), samples, why: m.stuck ?? r('stuckAfterReplay') }), { code: 'STUCK' });
       node.error(err, { payload: { id: m.id, samples: m.samples ?? [], receivedAt: new Date(m.at).toISOString() }, error: err.toMsgError() });
     }
@@ -70,7 +70,7 @@ export function linkJournal(RED: NodeAPI, node: Node, status: StatusReporter, t:
     reportStuck((await journal).stuck().filter((m) => m.link === node.id && m.stuck !== undefined));
     const n = await store.replay(passOn);
     if (n > 0) {
-      node.warn(r('replayed', { n }));
+      node.warn(r('replayed', { count: n }));
       node.status({ fill: 'yellow', shape: 'dot', text: t('replayed', { n }) });
     }
   };

@@ -142,7 +142,7 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
           break;
         }
         case 'aside':
-          if (a.topic === 'unassigned') node.warn(r('unassigned', { n: a.count, reasons: a.reasons.join('; ') }));
+          if (a.topic === 'unassigned') node.warn(r('unassigned', { count: a.count, reasons: a.reasons.join('; ') }));
           replay?.run.aside(replay.mark.message, a.topic, a.payload);
           send([null, null, null, Object.assign(copy(i, {}), { topic: a.topic, payload: a.payload })]);
           break;

@@ -18,6 +18,9 @@ export type Texts = (key: string, vars?: Record<string, string | number>) => str
 export function sharedTexts(RED: NodeAPI, group: 'status' | 'link' | 'message' | 'runtime'): Texts {
   const templates = new Map<string, string[]>();
   return (key, vars) => {
+    // A text with singular and plural forms (key_one, key_other): i18next picks the form by `count`, so it
+    // translates each time. Such texts are rare (a replay, a pushed order), never on every frame.
+    if (vars !== undefined && typeof vars.count === 'number') return RED._(`${SHARED_NS}:common.${group}.${key}`, vars);
     let parts = templates.get(key);
     if (parts === undefined) {
       parts = RED._(`${SHARED_NS}:common.${group}.${key}`).split(PLACEHOLDER);

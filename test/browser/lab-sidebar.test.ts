@@ -118,7 +118,7 @@ describe('Lab sidebar', () => {
     const a = page.locator(`${LINKS}[data-node="linkA"]`);
     await a.locator('.lis-lab-state[data-state="connected"]').waitFor({ timeout: 15000 });
     assert.match((await a.locator('.lis-lab-analyzer').textContent()) ?? '', /COBAS-7 \(generic-lis2a2\)/);
-    assert.match((await a.locator('.lis-lab-counts').textContent()) ?? '', /today: 1 message\(s\), 0 query\(ies\), 1 result\(s\)/);
+    assert.match((await a.locator('.lis-lab-counts').textContent()) ?? '', /today: received 1 · queries 0 · results 1 · sent/);
     assert.match((await a.locator('.lis-lab-problems').textContent()) ?? '', /held 1 · stuck 1/);
     // Bench 2: nobody to connect to, and after a second its down alarm.
     const b = page.locator(`${LINKS}[data-node="linkB"]`);

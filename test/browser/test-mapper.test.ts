@@ -259,7 +259,7 @@ describe('test-mapper dialog', () => {
     });
     await page.locator(`${MESSAGE}.lis-tm-message-warning`).waitFor({ state: 'visible' });
     await waitForRows(2);
-    assert.match((await page.locator(MESSAGE).textContent()) ?? '', /Imported 2 rows from spare\.csv.*1 line\(s\) skipped.*line 3: lisTestId must not be empty/);
+    assert.match((await page.locator(MESSAGE).textContent()) ?? '', /Imported 2 rows from spare\.csv.*1 line skipped.*line 3: lisTestId must not be empty/);
 
     // Cancel leaves the node as deployed.
     await page.locator('#node-dialog-cancel').click();

@@ -311,7 +311,7 @@ describe('journal: restarts', () => {
     assert.deepEqual(ctx.stub.to('/results').map((r) => r.json), [{ results: lisItems('S-REPLAY') }]);
     assert.equal((out[0]!.astm as Record<string, unknown>).replay, true, 'marked as a replay');
     assert.deepEqual(out[0]!.processed, [{ SampleNumber: 'S-REPLAY', Tests: ['T-GLU', 'T-CREA'] }]);
-    assert.ok(warningsOf('lnk').some((w) => /1 message\(s\) .* processed again/.test(w)), warningsOf('lnk').join(' | '));
+    assert.ok(warningsOf('lnk').some((w) => /^1 message stored before the last stop .* was processed again/.test(w)), warningsOf('lnk').join(' | '));
     await waitUntil(() => readJournalFile(journalDir()).messages.get(journalId as string)?.parts === 1, 2000, 'the message noted as translated');
     const rx = readJournalFile(journalDir()).messages.get(journalId as string)!;
     assert.equal(rx.replayed, true);
