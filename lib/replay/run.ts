@@ -22,7 +22,7 @@ export interface ReplaySample {
   sent: ResultItem[];
   /** Dry run: what send "new" would send. */
   wouldSend: ResultItem[];
-  /** The journal says the LIS has these; not sent again (unless send "all", then they are in `sent` too). */
+  /** The journal says the LIS has these, or a request under way is taking them there; not sent again (unless send "all" and not under way, then they are in `sent` too). */
   atLis: ResultItem[];
   /** In a held (failed or uncertain) batch: decided there, not here. */
   held: ResultItem[];
@@ -125,7 +125,7 @@ export class ReplayRun {
   /** lis-send-results decided a batch (and, unless a dry run, sent `decision.send`). */
   decided(batch: string, decision: ReplayDecision, sent: boolean): void {
     if (decision.mode === 'none') for (const item of decision.fresh) this.sample(item.SampleNumber).wouldSend.push(item);
-    for (const item of decision.delivered) this.sample(item.SampleNumber).atLis.push(item);
+    for (const item of [...decision.delivered, ...decision.inFlight]) this.sample(item.SampleNumber).atLis.push(item);
     for (const item of decision.held) this.sample(item.SampleNumber).held.push(item);
     if (sent) for (const item of decision.send) this.sample(item.SampleNumber).sent.push(item);
     this.end(batch);
