@@ -188,4 +188,12 @@ describe('replay through the deployed flow', () => {
     assert.match(none.body.message, /no message found in the paste/);
     await helper.request().get('/lis-bridge/replays/unknown').expect(404);
   });
+
+  it('refuses a paste over the size a replay takes with 413, naming the limit', async () => {
+    await load();
+    const one = resultMessage('S-BIG');
+    const paste = one.repeat(Math.ceil((2 * 1024 * 1024 + 1) / one.length));
+    const res = await helper.request().post('/lis-bridge/links/lnk/replay').send({ text: paste }).expect(413);
+    assert.match(res.body.message, /the paste holds \d+ bytes of messages, more than the 2 MiB \(2097152 bytes\) a replay takes: replay it in parts/);
+  });
 });

@@ -150,7 +150,7 @@ describe('the journal knows which results the LIS holds', () => {
 });
 
 describe('replay report', () => {
-  const start = (messages: number) => new ReplayRun({ id: 'r1', link: 'lnk', mode: 'none', source: 'paste', messages, notes: [], problems: [], now: 0 });
+  const start = (messages: number) => new ReplayRun({ id: 'r1', link: 'lnk', mode: 'none', source: 'paste', messages, notes: [], problems: [], now: 0, limitBytes: 1_000_000 });
 
   it('settles once every message was read and each of its batches came to an end', () => {
     const run = start(2);
