@@ -26,6 +26,7 @@
  */
 import type { Alarm, AlarmCode } from './alarms';
 import type { QueueCounts } from './queues';
+import { MAX_SENDER_CHARS, capText } from './labels';
 
 export type TransportState = 'unknown' | 'connected' | 'disconnected' | 'listening' | 'port-missing';
 export const TRANSPORT_STATES: readonly TransportState[] = ['unknown', 'connected', 'disconnected', 'listening', 'port-missing'];
@@ -239,8 +240,10 @@ export class LinkHealthBoard {
   }
 
   /** The analyzer named itself (ASTM H-5, HL7 MSH-3); called only when a message names someone. */
-  identified(node: string, session: string | undefined, sender: { text: string; name: string }, now: number): void {
+  identified(node: string, session: string | undefined, said: { text: string; name: string }, now: number): void {
     const row = this.row(node, session, now);
+    // What the analyzer says is kept short: it is a metrics label and a sidebar row (lib/health/labels).
+    const sender = { text: capText(said.text, MAX_SENDER_CHARS), name: capText(said.name) };
     if (!row || row.sender === sender.text) return;
     const link = this.links.get(node)!;
     row.sender = sender.text;

@@ -2,6 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { LinkHealthBoard, type LinkHealth } from '../../lib/health/link-health';
+import { capText } from '../../lib/health/labels';
 import { queuesByLink } from '../../lib/health/queues';
 import { transportReport } from '../../lib/health/transport-status';
 
@@ -197,6 +198,20 @@ describe('LinkHealthBoard', () => {
     const l = b.snapshot(T0).links[0]!;
     assert.deepEqual([l.held, l.stuck], [2, 1]);
     assert.equal(b.watched, true);
+  });
+
+  it('cuts what an analyzer says of itself: its name to 64 characters, the whole field to 256, an ellipsis marking the cut', () => {
+    const { b, link } = board();
+    b.add('L1', { name: 'hl7', protocol: 'hl7' }, T0);
+    const long = 'X'.repeat(100_000);
+    b.identified('L1', 's1', { text: `${long}^2`, name: long }, T0);
+    const l = link('L1');
+    assert.equal(l.analyzer, `${'X'.repeat(63)}…`);
+    assert.equal(l.sender!.length, 256);
+    assert.deepEqual([...l.totals.keys()].sort(), ['', `${'X'.repeat(63)}…`]);
+    assert.equal(capText('short'), 'short');
+    assert.equal(capText('x'.repeat(64)), 'x'.repeat(64));
+    assert.equal(capText(`${'x'.repeat(62)}😀tail`), `${'x'.repeat(62)}…`, 'a surrogate pair is not split');
   });
 
   it('counts results of analyzers past the limit of distinct names together', () => {
