@@ -81,6 +81,18 @@ describe('dialect routes', () => {
     assert.equal(refused.errors.length, 3);
   });
 
+  it('refuse overrides nested 5,000 levels deep with 400 naming the setting\'s path, as an object or as stored text', async () => {
+    await load();
+    const nested = `{"results":${'{"value":'.repeat(5000)}1${'}'.repeat(5000)}}`;
+    // Written as JSON text by hand: the test's own JSON.stringify would recurse 5,000 levels too.
+    for (const overrides of [JSON.stringify(nested), nested]) {
+      const body = `{"base":"generic-lis2a2","overrides":${overrides},"text":${JSON.stringify(c311Paste())}}`;
+      const res = await helper.request().post('/lis-bridge/dialects/preview').set('Content-Type', 'application/json').send(body).expect(400);
+      assert.equal(res.body.code, 'INVALID_INPUT');
+      assert.match(res.body.errors.join('\n'), /^overrides\.results(\.value){31}: the overrides are nested deeper than 32 levels/);
+    }
+  });
+
   it('give the last messages a deployed link received, from its trace, ready to preview', async () => {
     await load();
     const messages = collect('messages');
