@@ -148,7 +148,7 @@ describe('checking a site dialect', () => {
     assert.equal(issues[0]!.path, `results${'.value'.repeat(31)}`);
     assert.match(issues[0]!.message, /nested deeper than 32 levels/);
     // The deepest real setting is a few levels down: untouched by the bound.
-    assert.deepEqual(pathsOf(GENERIC_LIS2A2, { testId: { code: { component: 4, split: { separator: '/', part: 1 } } } }), []);
+    assert.deepEqual(pathsOf(GENERIC_LIS2A2, { testId: { code: { component: 4, split: { separator: '/', part: 1 }, trim: true } } }), []);
   });
 
   it('names an unknown base', () => {
