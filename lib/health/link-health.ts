@@ -26,6 +26,7 @@
  */
 import type { Alarm, AlarmCode } from './alarms';
 import type { QueueCounts } from './queues';
+import { MAX_SENDER_CHARS, capText } from './labels';
 
 export type TransportState = 'unknown' | 'connected' | 'disconnected' | 'listening' | 'port-missing';
 export const TRANSPORT_STATES: readonly TransportState[] = ['unknown', 'connected', 'disconnected', 'listening', 'port-missing'];
@@ -130,6 +131,14 @@ interface Link extends Row {
   /** What the transport itself says when no session is open (listening server, disconnected client, serial port). */
   base: TransportState;
   sessions: Map<string, Row>;
+  /**
+   * TCP sessions reported closed, most recent last (at most MAX_ENDED): an
+   * event that comes after the close (the discarded rest of a frame, bytes the
+   * runtime delivers after the close status) counts on the link, and never
+   * brings the connection back as open. Node-RED's session ids are random per
+   * connection, so a closed one is never opened again by bytes.
+   */
+  ended: Set<string>;
   held: number;
   stuck: number;
   overdue: { count: number; since: number } | undefined;
@@ -139,6 +148,7 @@ interface Link extends Row {
 }
 
 const OTHER = '(other)';
+const MAX_ENDED = 4096;
 
 export class LinkHealthBoard {
   private readonly links = new Map<string, Link>();
@@ -162,11 +172,12 @@ export class LinkHealthBoard {
     if (known) {
       Object.assign(known, { name: info.name, protocol: info.protocol, deployed: true, base: 'unknown', transport: 'unknown', transportSince: undefined, alarms: [] });
       known.sessions.clear();
+      known.ended.clear();
     } else {
       const byAnalyzer = new Map<string, AnalyzerTotals>();
       const totals = newTotals();
       byAnalyzer.set('', totals);
-      this.links.set(node, { ...newRow(undefined, totals), node, name: info.name, protocol: info.protocol, dialect: undefined, base: 'unknown', sessions: new Map(), held: 0, stuck: 0, overdue: undefined, alarms: [], byAnalyzer, deployed: true });
+      this.links.set(node, { ...newRow(undefined, totals), node, name: info.name, protocol: info.protocol, dialect: undefined, base: 'unknown', sessions: new Map(), ended: new Set(), held: 0, stuck: 0, overdue: undefined, alarms: [], byAnalyzer, deployed: true });
     }
     this.changed(node);
   }
@@ -179,6 +190,7 @@ export class LinkHealthBoard {
     else {
       link.deployed = false;
       link.sessions.clear();
+      link.ended.clear();
       link.alarms = [];
     }
     this.changed(node);
@@ -228,8 +240,10 @@ export class LinkHealthBoard {
   }
 
   /** The analyzer named itself (ASTM H-5, HL7 MSH-3); called only when a message names someone. */
-  identified(node: string, session: string | undefined, sender: { text: string; name: string }, now: number): void {
+  identified(node: string, session: string | undefined, said: { text: string; name: string }, now: number): void {
     const row = this.row(node, session, now);
+    // What the analyzer says is kept short: it is a metrics label and a sidebar row (lib/health/labels).
+    const sender = { text: capText(said.text, MAX_SENDER_CHARS), name: capText(said.name) };
     if (!row || row.sender === sender.text) return;
     const link = this.links.get(node)!;
     row.sender = sender.text;
@@ -345,6 +359,7 @@ export class LinkHealthBoard {
     }
     const row = link.sessions.get(session);
     if (row) return row;
+    if (link.ended.has(session)) return link;
     this.open(link, session, now, undefined);
     this.settle(link, now);
     return link.sessions.get(session)!;
@@ -352,6 +367,8 @@ export class LinkHealthBoard {
 
   /** An analyzer that reconnects (same address, or a client's one connection) takes its closed row back: one row per analyzer. */
   private open(link: Link, session: string, now: number, peer: string | undefined): void {
+    // Only the transport saying so opens an ended session again (row() never does).
+    link.ended.delete(session);
     if (link.sessions.has(session)) {
       const row = link.sessions.get(session)!;
       if (row.closedAt !== undefined) setState(row, 'connected', now);
@@ -374,6 +391,9 @@ export class LinkHealthBoard {
   }
 
   private close(link: Link, session: string, now: number): void {
+    link.ended.delete(session);
+    link.ended.add(session);
+    if (link.ended.size > MAX_ENDED) link.ended.delete(link.ended.values().next().value!);
     const row = link.sessions.get(session);
     if (!row) return;
     row.closedAt = now;

@@ -106,7 +106,7 @@ export class ResultDelivery {
   }
 
   /** Whether the LIS holds a result already (ResultJournal.resultSeen). */
-  resultSeen(key: string): 'delivered' | 'held' | undefined {
+  resultSeen(key: string): 'delivered' | 'sending' | 'held' | undefined {
     return this.journal.resultSeen(key);
   }
 

@@ -68,6 +68,8 @@ export class ResultJournal {
   private readonly batches = new Map<string, BatchRecord>();
   /** Keys of the held batches: held() runs after every send, and must not walk the whole retention period. */
   private readonly heldKeys = new Set<string>();
+  /** Keys of the batches whose request is under way (first send or resend): their results count as at the LIS for a replay. */
+  private readonly sendingKeys = new Set<string>();
   /** Each result delivered to the LIS (lib/journal/result-key), with the batch that delivered it: what a replay must not send twice. */
   private readonly deliveredResults = new Map<string, string>();
   private readonly log: AppendLog;
@@ -230,13 +232,17 @@ export class ResultJournal {
     if (this.batches.has(entry.key)) throw new Error(`batch ${entry.key} is already in the journal`);
     const at = this.now();
     const line: BatchEntry = { e: 'tx', at, ...entry };
-    this.batches.set(entry.key, { ...entry, at, state: 'sending', updatedAt: at, error: undefined, notSent: false, warned: false });
+    const record: BatchRecord = { ...entry, at, state: 'sending', updatedAt: at, error: undefined, notSent: false, warned: false };
+    this.batches.set(entry.key, record);
+    // Indexed in this same tick, before any await: a replay deciding next must see these results in flight.
+    this.index(record);
     this.markHanded(entry.message, entry.part);
     try {
       await this.append(line);
     } catch (err) {
       // Not on disk: nothing was sent, so forget it and let the caller refuse the message.
       this.batches.delete(entry.key);
+      this.sendingKeys.delete(entry.key);
       if (entry.message !== undefined && entry.part !== undefined) this.messages.get(entry.message)?.handed.delete(entry.part);
       throw err;
     }
@@ -284,12 +290,14 @@ export class ResultJournal {
 
   /**
    * Whether the LIS holds a result (lib/journal/result-key): `delivered` by a
-   * delivered batch, `held` in a failed or uncertain batch (it may have it; the
-   * operator decides that batch on its own), undefined when never sent or only
-   * in discarded batches.
+   * delivered batch, `sending` in a batch whose request is under way (it will
+   * have it, or the batch ends held), `held` in a failed or uncertain batch (it
+   * may have it; the operator decides that batch on its own), undefined when
+   * never sent or only in discarded batches.
    */
-  resultSeen(key: string): 'delivered' | 'held' | undefined {
+  resultSeen(key: string): 'delivered' | 'sending' | 'held' | undefined {
     if (this.deliveredResults.has(key)) return 'delivered';
+    for (const k of this.sendingKeys) if (resultKeysOf(this.batches.get(k)?.body).includes(key)) return 'sending';
     for (const k of this.heldKeys) if (resultKeysOf(this.batches.get(k)?.body).includes(key)) return 'held';
     return undefined;
   }
@@ -356,6 +364,8 @@ export class ResultJournal {
   private index(b: BatchRecord): void {
     if (HELD_STATES.has(b.state)) this.heldKeys.add(b.key);
     else this.heldKeys.delete(b.key);
+    if (b.state === 'sending') this.sendingKeys.add(b.key);
+    else this.sendingKeys.delete(b.key);
   }
 
   private emitChange(): void {

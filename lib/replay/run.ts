@@ -14,6 +14,7 @@
  */
 import type { ResultItem } from '../lis/schemas';
 import type { ReplayDecision } from './decision';
+import { jsonBytes, ReportBudget } from './report-budget';
 import type { SendMode } from './request';
 
 export interface ReplaySample {
@@ -22,7 +23,7 @@ export interface ReplaySample {
   sent: ResultItem[];
   /** Dry run: what send "new" would send. */
   wouldSend: ResultItem[];
-  /** The journal says the LIS has these; not sent again (unless send "all", then they are in `sent` too). */
+  /** The journal says the LIS has these, or a request under way is taking them there; not sent again (unless send "all" and not under way, then they are in `sent` too). */
   atLis: ResultItem[];
   /** In a held (failed or uncertain) batch: decided there, not here. */
   held: ResultItem[];
@@ -47,6 +48,8 @@ export interface ReplayReport {
   /** What reading the paste or the trace noticed, and what in it could not be read. */
   notes: string[];
   problems: string[];
+  /** Set when the report stopped listing entries at its byte limit (lib/replay/report-budget): says how many are left out. */
+  truncated?: string;
 }
 
 export interface ReplayStart {
@@ -58,6 +61,8 @@ export interface ReplayStart {
   notes: string[];
   problems: string[];
   now: number;
+  /** The most the report lists, in JSON bytes; past it entries are only counted. */
+  limitBytes: number;
 }
 
 export class ReplayRun {
@@ -67,10 +72,27 @@ export class ReplayRun {
   private readonly pending = new Set<string>();
   private readonly ended = new Set<string>();
   private readonly listeners = new Set<() => void>();
+  private readonly budget: ReportBudget;
 
   constructor(start: ReplayStart) {
-    const { now, ...rest } = start;
-    this.report = { ...rest, startedAt: new Date(now).toISOString(), unassigned: [], qc: [], other: [], errors: [] };
+    const { now, limitBytes, notes, problems, ...rest } = start;
+    this.budget = new ReportBudget(limitBytes);
+    this.budget.admit(rest);
+    this.report = {
+      ...rest,
+      notes: notes.filter((n) => this.budget.admit(n)),
+      problems: problems.filter((p) => this.budget.admit(p)),
+      startedAt: new Date(now).toISOString(),
+      unassigned: [],
+      qc: [],
+      other: [],
+      errors: [],
+    };
+  }
+
+  /** The report's size in JSON bytes, about (what the kept reports are budgeted by). */
+  get bytes(): number {
+    return this.budget.bytes;
   }
 
   get id(): string {
@@ -99,19 +121,19 @@ export class ReplayRun {
   }
 
   aside(message: number, topic: string, payload: unknown): void {
-    if (topic === 'qc') this.report.qc.push({ message, results: Array.isArray(payload) ? payload.length : 0 });
+    if (topic === 'qc') this.list(this.report.qc, { message, results: Array.isArray(payload) ? payload.length : 0 });
     else if (topic === 'unassigned' && Array.isArray(payload)) {
       for (const u of payload as Array<Record<string, unknown>>) {
-        this.report.unassigned.push({ message, record: Number(u.record), reason: String(u.reason), ...opt('instrumentCode', u.instrumentCode), ...opt('value', u.Result) });
+        this.list(this.report.unassigned, { message, record: Number(u.record), reason: String(u.reason), ...opt('instrumentCode', u.instrumentCode), ...opt('value', u.Result) });
       }
-    } else if (topic === 'other') this.report.other.push({ message, reason: String((payload as { reason?: unknown } | null)?.reason ?? topic) });
+    } else if (topic === 'other') this.list(this.report.other, { message, reason: String((payload as { reason?: unknown } | null)?.reason ?? topic) });
   }
 
   /** test-mapper mapped a batch: its rejected results are reported; a batch with nothing mapped ends here. */
   mapped(batch: string, mappedCount: number, rejected: Array<{ result: unknown; reason: string }>): void {
     for (const r of rejected) {
       const raw = (r.result ?? {}) as Record<string, unknown>;
-      this.sample(String(raw.SampleNumber ?? '?')).unmapped.push({
+      this.add(String(raw.SampleNumber ?? '?'), 'unmapped', {
         instrumentCode: String(raw.instrumentCode ?? ''),
         ...(typeof raw.instrumentSubCode === 'string' && raw.instrumentSubCode !== '' ? { instrumentSubCode: raw.instrumentSubCode } : {}),
         value: String(raw.Result ?? ''),
@@ -124,29 +146,37 @@ export class ReplayRun {
 
   /** lis-send-results decided a batch (and, unless a dry run, sent `decision.send`). */
   decided(batch: string, decision: ReplayDecision, sent: boolean): void {
-    if (decision.mode === 'none') for (const item of decision.fresh) this.sample(item.SampleNumber).wouldSend.push(item);
-    for (const item of decision.delivered) this.sample(item.SampleNumber).atLis.push(item);
-    for (const item of decision.held) this.sample(item.SampleNumber).held.push(item);
-    if (sent) for (const item of decision.send) this.sample(item.SampleNumber).sent.push(item);
+    if (decision.mode === 'none') for (const item of decision.fresh) this.add(item.SampleNumber, 'wouldSend', item);
+    for (const item of [...decision.delivered, ...decision.inFlight]) this.add(item.SampleNumber, 'atLis', item);
+    for (const item of decision.held) this.add(item.SampleNumber, 'held', item);
+    if (sent) for (const item of decision.send) this.add(item.SampleNumber, 'sent', item);
     this.end(batch);
   }
 
   /** A node failed on a replayed message: the message (or its batch) goes no further. */
   failed(node: string, error: string, where: { message?: number; batch?: string }): void {
-    this.report.errors.push({ ...where, node, error });
+    this.list(this.report.errors, { ...where, node, error });
     if (where.batch !== undefined) this.end(where.batch);
     else if (where.message !== undefined) this.read.add(where.message);
     this.changed();
   }
 
   toJSON(): ReplayReport {
-    return { ...this.report, settled: this.settled, samples: [...this.samples.values()] };
+    const truncated = this.budget.note();
+    return { ...this.report, settled: this.settled, samples: [...this.samples.values()], ...(truncated ? { truncated } : {}) };
   }
 
-  private sample(sampleNumber: string): ReplaySample {
-    let s = this.samples.get(sampleNumber);
+  /** Lists an entry of a sample while the report has room (a new sample's own fields counted with its first entry). */
+  private add<K extends 'sent' | 'wouldSend' | 'atLis' | 'held' | 'unmapped'>(sampleNumber: string, list: K, entry: ReplaySample[K][number]): void {
+    const known = this.samples.get(sampleNumber);
+    if (!this.budget.admit(entry, known ? 0 : jsonBytes({ ...EMPTY_SAMPLE, sampleNumber }))) return;
+    let s = known;
     if (!s) this.samples.set(sampleNumber, (s = { sampleNumber, sent: [], wouldSend: [], atLis: [], held: [], unmapped: [] }));
-    return s;
+    (s[list] as Array<typeof entry>).push(entry);
+  }
+
+  private list<T>(into: T[], entry: T): void {
+    if (this.budget.admit(entry)) into.push(entry);
   }
 
   /** A batch may end before its message's read is noted (the nodes run in one tick): remembered either way. */
@@ -160,6 +190,8 @@ export class ReplayRun {
     for (const l of [...this.listeners]) l();
   }
 }
+
+const EMPTY_SAMPLE = { sampleNumber: '', sent: [], wouldSend: [], atLis: [], held: [], unmapped: [] };
 
 function opt(name: string, value: unknown): Record<string, string> {
   return typeof value === 'string' && value !== '' ? { [name]: value } : {};

@@ -133,7 +133,8 @@ interface Channel {
 export class FrameTrace {
   readonly file: string;
 
-  private readonly framed: UnitFraming;
+  /** How the link frames what it traces: ASTM frames (true), unframed records (false), MLLP ('mllp'); readers of the file go by it. */
+  readonly framed: UnitFraming;
   private readonly redact: boolean;
   private readonly now: () => Date;
   private readonly out: RotatingFile;

@@ -30,9 +30,28 @@
     }
 
     function cell(tag, text, css) {
-        var c = $("<" + tag + ">").text(text === undefined || text === null ? "" : String(text));
+        var c = $("<" + tag + ">");
+        if (tag === "td") { isolatedInto(c, text); } else { c.text(text === undefined || text === null ? "" : String(text)); }
         if (css) { c.css(css); }
         return c;
+    }
+
+    /**
+     * What an analyzer sent (sample numbers, codes, values) drawn isolated, each value of a list on its own: a
+     * right-to-left override in one must not reverse how the next is drawn (issue 23). An array is a list
+     * (", " between its values), or { list, separator }.
+     */
+    function isolated(text) {
+        return $('<bdi class="lis-dialect-text" style="unicode-bidi: isolate;">').text(text === undefined || text === null ? "" : String(text));
+    }
+    function isolatedInto(into, value) {
+        var separator = value && value.list ? value.separator : ", ";
+        var values = value && value.list ? value.list : Array.isArray(value) ? value : [value];
+        values.forEach(function (v, i) {
+            if (i > 0) { into.append(document.createTextNode(separator)); }
+            into.append(isolated(v));
+        });
+        return into;
     }
 
     var CELL = { padding: "1px 6px", "border-bottom": "1px solid var(--red-ui-secondary-border-color, #ddd)", "text-align": "left", "vertical-align": "top" };
@@ -125,7 +144,7 @@
             }
             var p = answer.preview;
             if (!p) { return; }
-            var row = function (r) { return [r.message + ":" + r.record, r.sampleNumber, r.testCode + (r.subCode ? " / " + r.subCode : ""), r.value, r.units, (r.flags || []).join(" "), r.status, r.completedAt || r.completedAtRaw]; };
+            var row = function (r) { return [r.message + ":" + r.record, r.sampleNumber, r.subCode ? { list: [r.testCode, r.subCode], separator: " / " } : r.testCode, r.value, r.units, { list: r.flags || [], separator: " " }, r.status, r.completedAt || r.completedAtRaw]; };
             var columns = [t("col.record"), t("col.sample"), t("col.test"), t("col.value"), t("col.units"), t("col.flags"), t("col.status"), t("col.completed")];
             view.append(heading(t("results", { n: p.results.length })));
             if (p.results.length) { view.append(table("results", columns, p.results.map(row))); }
@@ -138,7 +157,7 @@
             if (p.queries.length) {
                 view.append(heading(t("queries", { n: p.queries.length })));
                 view.append(table("queries", [t("col.record"), t("col.sample"), t("col.tests"), t("col.cancel")], p.queries.map(function (q) {
-                    return [q.message + ":" + q.record, q.sampleNumber, q.tests.length ? q.tests.join(", ") : t("allTests"), q.cancel ? t("yes") : ""];
+                    return [q.message + ":" + q.record, q.sampleNumber, q.tests.length ? q.tests : t("allTests"), q.cancel ? t("yes") : ""];
                 })));
             }
             if (p.qc.length) {
@@ -146,7 +165,7 @@
                 view.append(table("qc", columns, p.qc.map(row)));
             }
             p.other.concat(p.problems.map(function (x) { return { message: x.message, reason: x.text }; })).forEach(function (o) {
-                $("<div>").addClass("lis-dialect-other").css({ "font-size": "smaller" }).text(t("message", { n: o.message }) + ": " + o.reason).appendTo(view);
+                $("<div>").addClass("lis-dialect-other").css({ "font-size": "smaller" }).text(t("message", { n: o.message }) + ": ").append(isolated(o.reason)).appendTo(view);
             });
         }
 
@@ -210,10 +229,10 @@
 
         /** Per sample what went (or would go) to the LIS, what it has already, what was unmapped; then what stayed aside and what failed. */
         function renderReplay(r) {
-            var items = function (list) { return list.map(function (i) { return i.TestCode + (i.SubTestCode ? "/" + i.SubTestCode : "") + "=" + i.Result; }).join(", "); };
+            var items = function (list) { return list.map(function (i) { return i.TestCode + (i.SubTestCode ? "/" + i.SubTestCode : "") + "=" + i.Result; }); };
             replayView.append(heading(r.settled ? t("replaySettled", { count: r.messages }) : t("replayUnsettled", { count: r.messages, id: r.id })));
             replayView.append(table("replay", [t("col.sample"), r.mode === "none" ? t("col.wouldSend") : t("col.sent"), t("col.atLis"), t("col.unmapped")], r.samples.map(function (s) {
-                return [s.sampleNumber, items(r.mode === "none" ? s.wouldSend : s.sent), items(s.atLis.concat(s.held)), s.unmapped.map(function (u) { return u.instrumentCode + "=" + u.value; }).join(", ")];
+                return [s.sampleNumber, items(r.mode === "none" ? s.wouldSend : s.sent), items(s.atLis.concat(s.held)), s.unmapped.map(function (u) { return u.instrumentCode + "=" + u.value; })];
             })));
             if (r.unassigned.length) { $("<div>").text(t("replayUnassigned", { count: r.unassigned.length }) + ": " + r.unassigned.map(function (u) { return u.reason; }).join("; ")).appendTo(replayView); }
             var qc = r.qc.reduce(function (n, q) { return n + q.results; }, 0);

@@ -8,8 +8,8 @@
  * POST /lis-bridge/dialects/preview   { base, overrides?, text?, timeZone? } -> { issues, overrides, paste, preview }
  *
  * The preview answers 200 whatever the dialect's problems (they are the
- * answer, each with the path of its setting); 400 only for a request that is
- * not one.
+ * answer, each with the path of its setting); 400 for a request that is not
+ * one, and for overrides nested deeper than any setting (with its path).
  */
 import { join } from 'node:path';
 import type { NodeAPI } from 'node-red';
@@ -17,6 +17,7 @@ import type { Request, Response } from 'express';
 import { PROFILES, findProfile } from '../../lib/astm/dialects';
 import { HL7_PROFILES } from '../../lib/hl7/dialects';
 import { previewSite } from '../../lib/astm/preview';
+import { depthIssue } from '../../lib/astm/dialects/overrides';
 import { LisError, invalidInput } from '../../lib/errors';
 import { answerError, installRoutesOnce } from './admin';
 
@@ -46,6 +47,9 @@ export function installDialectRoutes(RED: NodeAPI): void {
         if (typeof body.base !== 'string' || body.base === '') errors.push('base must be the id of a built-in dialect');
         if (body.text !== undefined && typeof body.text !== 'string') errors.push('text must be the pasted capture as text');
         if (typeof body.text === 'string' && body.text.length > MAX_TEXT) errors.push(`text is longer than ${MAX_TEXT} characters`);
+        // Refused before anything recurses into it (a stack overflow answered 500); the error names the setting's path.
+        const deep = depthIssue(body.overrides);
+        if (deep) errors.push(`overrides.${deep.message}`);
         const timeZone = typeof body.timeZone === 'string' && body.timeZone.trim() !== '' ? body.timeZone.trim() : Intl.DateTimeFormat().resolvedOptions().timeZone;
         try {
           new Intl.DateTimeFormat('en', { timeZone });

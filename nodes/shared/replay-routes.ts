@@ -20,6 +20,7 @@ import { readReplayRequest } from '../../lib/replay/request';
 import { ReplayRun } from '../../lib/replay/run';
 import { traceRange } from '../../lib/trace/trace-range';
 import { answerError, installRoutesOnce } from './admin';
+import { REPLAY_LIMITS, sizeText } from '../../lib/replay/report-budget';
 import { keepRun, replayInjector, replayRun } from './replays';
 
 const DEFAULT_WAIT_S = 10;
@@ -51,14 +52,18 @@ export function installReplayRoutes(RED: NodeAPI): void {
         if (!trace) return bad(res, 409, `link ${link} keeps no trace: turn its trace on, or paste the messages instead`);
         text = trace.flush().then(() => traceRange(trace.file, source.from, source.to));
       }
+      const what = source.kind === 'paste' ? 'the paste' : `the trace between ${new Date(source.from).toISOString()} and ${new Date(source.to).toISOString()}`;
+      const tooLarge = (bytes: number) =>
+        answerError(res, 413, new LisError(`${what} holds ${bytes} bytes of messages, more than the ${sizeText(REPLAY_LIMITS.maxTextBytes)} (${REPLAY_LIMITS.maxTextBytes} bytes) a replay takes: replay it in parts`, { code: 'INVALID_INPUT' }));
       text
         .then((t) => {
+          // A paste is refused before it is read; a trace range by its messages (its lines carry times and markers too).
+          if (source.kind === 'paste' && Buffer.byteLength(t, 'utf8') > REPLAY_LIMITS.maxTextBytes) return tooLarge(Buffer.byteLength(t, 'utf8'));
           const read = injector.read(t);
-          if (read.messages.length === 0) {
-            const what = source.kind === 'paste' ? 'the paste' : `the trace between ${new Date(source.from).toISOString()} and ${new Date(source.to).toISOString()}`;
-            return bad(res, 422, `no message found in ${what}`, [...read.problems, ...read.notes]);
-          }
-          const run = new ReplayRun({ id: randomUUID(), link, mode: request.send, source: source.kind, messages: read.messages.length, notes: read.notes, problems: read.problems, now: Date.now() });
+          const bytes = read.messages.reduce((n, m) => n + m.length, 0);
+          if (bytes > REPLAY_LIMITS.maxTextBytes) return tooLarge(bytes);
+          if (read.messages.length === 0) return bad(res, 422, `no message found in ${what}`, [...read.problems, ...read.notes]);
+          const run = new ReplayRun({ id: randomUUID(), link, mode: request.send, source: source.kind, messages: read.messages.length, notes: read.notes, problems: read.problems, now: Date.now(), limitBytes: REPLAY_LIMITS.maxReportBytes });
           keepRun(run);
           read.messages.forEach((bytes, i) => injector.inject(bytes, { id: run.id, mode: request.send, message: i + 1 }));
           answerWhenSettled(run, wait * 1000, () => res.json(run.toJSON()));
@@ -68,7 +73,7 @@ export function installReplayRoutes(RED: NodeAPI): void {
 
     admin.get('/lis-bridge/replays/:id', RED.auth.needsPermission('lis.read'), (req: Request, res: Response) => {
       const run = replayRun(String(req.params.id));
-      if (!run) return bad(res, 404, `no replay ${JSON.stringify(String(req.params.id))}: only the last replays since Node-RED started are kept`);
+      if (!run) return bad(res, 404, `no replay ${JSON.stringify(String(req.params.id))}: only the last replays since Node-RED started are kept (at most ${REPLAY_LIMITS.maxKept}, ${sizeText(REPLAY_LIMITS.totalBytes)} of reports)`);
       res.json(run.toJSON());
     });
   });

@@ -7,13 +7,13 @@
  */
 import { messageOf } from '../../lib/errors';
 import { isReplayMark, type ReplayMark } from '../../lib/replay/request';
-import type { ReplayRun } from '../../lib/replay/run';
+import { ReplayRun } from '../../lib/replay/run';
+import { KeptReports, REPLAY_LIMITS } from '../../lib/replay/report-budget';
 import type { FrameTrace } from '../../lib/trace';
 import type { Msg } from './types';
 
 /** The msg properties a protocol's nodes describe a message in: where a replay's mark travels. */
 const CARRIERS = ['astm', 'hl7'] as const;
-const MAX_KEPT = 50;
 
 export interface CaptureRead {
   messages: Buffer[];
@@ -32,7 +32,11 @@ export interface ReplayInjector {
 }
 
 const injectors = new Map<string, ReplayInjector>();
-const runs = new Map<string, ReplayRun>();
+const stopWatching = new Map<string, () => void>();
+const runs = new KeptReports<ReplayRun>(REPLAY_LIMITS, (run) => {
+  stopWatching.get(run.id)?.();
+  stopWatching.delete(run.id);
+});
 
 /** Registers a deployed link; returns the removal for its close. */
 export function registerReplayInjector(nodeId: string, injector: ReplayInjector): () => void {
@@ -47,11 +51,9 @@ export function replayInjector(nodeId: string): ReplayInjector | undefined {
 }
 
 export function keepRun(run: ReplayRun): void {
-  runs.set(run.id, run);
-  for (const id of runs.keys()) {
-    if (runs.size <= MAX_KEPT) break;
-    runs.delete(id);
-  }
+  // A report grows as its messages go through the flow: the budget is checked again as it does.
+  stopWatching.set(run.id, run.onChange(() => runs.fit()));
+  runs.keep(run);
 }
 
 export function replayRun(id: string): ReplayRun | undefined {
@@ -65,13 +67,18 @@ export interface ReplayOf {
   about: string;
 }
 
-/** The operator replay a message belongs to; undefined for any other message (a restart's replay carries `replay: true`, not a mark). */
+/**
+ * The operator replay a message belongs to; undefined for any other message
+ * (a restart's replay carries `replay: true`, not a mark). A replay whose
+ * report was dropped (the budget) is still a replay: its messages go on as
+ * its mode says, into a report that keeps nothing, never as live traffic.
+ */
 export function replayOf(msg: Msg): ReplayOf | undefined {
   for (const about of CARRIERS) {
     const mark = (msg[about] as { replay?: unknown } | undefined)?.replay;
     if (!isReplayMark(mark)) continue;
-    const run = runs.get(mark.id);
-    return run ? { run, mark, about } : undefined;
+    const run = runs.get(mark.id) ?? new ReplayRun({ id: mark.id, link: '', mode: mark.mode, source: 'paste', messages: 0, notes: [], problems: [], now: 0, limitBytes: 0 });
+    return { run, mark, about };
   }
   return undefined;
 }

@@ -30,7 +30,7 @@ export function installTraceRoutes(RED: NodeAPI): void {
       }
       trace
         .flush()
-        .then(() => recentMessages(trace.file, asked))
+        .then(() => recentMessages(trace.file, asked, trace.framed))
         .then((recent) =>
           res.json({
             link: id,

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { collect, helper, nodeModules, waitUntil } from '../support/red';
+import { collect, helper, lastStatus, nodeModules, waitUntil } from '../support/red';
 import { fixtureText, loadFixture } from '../support/fixtures';
 import { anOrder } from '../support/lis-stub';
 import { decodeMessage, splitMessages } from '../../lib/astm/records';
@@ -171,6 +171,19 @@ describe('astm-message', () => {
     const error = caught[0]!.error as Record<string, unknown>;
     assert.equal(error.code, 'NOT_CONFIGURED');
     assert.match(String(error.message), /dialect overrides: sampleId\.component must be a non-zero integer/);
+  });
+
+  it('refuses overrides nested 5,000 levels deep with a red status and an error naming the setting\'s path (no stack overflow)', async () => {
+    const nested = `{"results":${'{"value":'.repeat(5000)}1${'}'.repeat(5000)}}`;
+    await load('generic-lis2a2', nested);
+    const node = helper.getNode('m');
+    assert.equal(lastStatus(node)?.fill, 'red');
+    const caught = collect('caught');
+    node.receive(received('H|\\^&\rL|1\r') as never);
+    await waitUntil(() => caught.length === 1);
+    const error = caught[0]!.error as Record<string, unknown>;
+    assert.equal(error.code, 'NOT_CONFIGURED');
+    assert.match(String(error.message), /dialect overrides: results(\.value){31}: the overrides are nested deeper than 32 levels/);
   });
 
   it('lists the dialects for the editor', async () => {

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { collect, helper, nodeModules, waitUntil } from '../support/red';
 import { loadFixture } from '../support/fixtures';
 import { GENERIC_LIS2A2 } from '../../lib/astm/dialects';
+import { frameMllp } from '../../lib/hl7';
 
 beforeEach(() => helper.startServer());
 afterEach(async () => {
@@ -80,6 +81,18 @@ describe('dialect routes', () => {
     assert.equal(refused.errors.length, 3);
   });
 
+  it('refuse overrides nested 5,000 levels deep with 400 naming the setting\'s path, as an object or as stored text', async () => {
+    await load();
+    const nested = `{"results":${'{"value":'.repeat(5000)}1${'}'.repeat(5000)}}`;
+    // Written as JSON text by hand: the test's own JSON.stringify would recurse 5,000 levels too.
+    for (const overrides of [JSON.stringify(nested), nested]) {
+      const body = `{"base":"generic-lis2a2","overrides":${overrides},"text":${JSON.stringify(c311Paste())}}`;
+      const res = await helper.request().post('/lis-bridge/dialects/preview').set('Content-Type', 'application/json').send(body).expect(400);
+      assert.equal(res.body.code, 'INVALID_INPUT');
+      assert.match(res.body.errors.join('\n'), /^overrides\.results(\.value){31}: the overrides are nested deeper than 32 levels/);
+    }
+  });
+
   it('give the last messages a deployed link received, from its trace, ready to preview', async () => {
     await load();
     const messages = collect('messages');
@@ -95,6 +108,27 @@ describe('dialect routes', () => {
 
     await helper.request().get('/lis-bridge/links/no-such-link/recent').expect(404);
     await helper.request().get('/lis-bridge/links/link/recent?count=0').expect(400);
+  });
+
+  it('give an hl7-link\'s last messages, its trace read as MLLP', async () => {
+    const flow = [
+      { id: 'hl7', type: 'hl7-link', transport: 'tcp', journal: false, wires: [['line'], ['messages'], []] },
+      { id: 'line', type: 'helper' },
+      { id: 'messages', type: 'helper' },
+    ];
+    await helper.load(nodeModules('astm-link', 'hl7-link') as never, flow as never);
+    const messages = collect('messages');
+    const line = collect('line');
+    const oru = (id: string, sample: string) => `MSH|^~\\&|LAB1|FAC|HOST|HFAC|20240501101010||ORU^R01^ORU_R01|${id}|P|2.5.1\rPID|1||P1\rOBR|1|${sample}\rOBX|1|NM|GLU||5.5|mmol/L|||||F\r`;
+    for (const [id, sample] of [['R-1', 'S-1'], ['R-2', 'S-2']] as const) {
+      helper.getNode('hl7').receive({ payload: frameMllp(Buffer.from(oru(id, sample), 'latin1')), _session: { type: 'tcp', id: 'a1' } } as never);
+    }
+    await waitUntil(() => messages.length === 2 && line.length >= 1, 5000, 'both messages and their ACKs');
+    const recent = (await helper.request().get('/lis-bridge/links/hl7/recent').expect(200)).body as { messages: Array<{ text: string }>; problems: string[] };
+    assert.deepEqual(recent.problems, []);
+    assert.equal(recent.messages.length, 2, 'the ACKs sent are not listed');
+    assert.match(recent.messages[0]!.text, /^MSH\|\^~\\&\|LAB1\|.*\|R-1\|/);
+    assert.match(recent.messages[1]!.text, /OBR\|1\|S-2<CR>/);
   });
 
   it('give a redacting link\'s messages redacted', async () => {

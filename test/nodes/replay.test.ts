@@ -7,6 +7,7 @@
  * goes once with "new". The replayed messages never reach the line nor the
  * journal's received messages.
  */
+import type { ServerResponse } from 'node:http';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { useLisStub } from '../support/lifecycle';
@@ -57,6 +58,13 @@ const replay = async (body: Record<string, unknown>): Promise<Report> => {
 };
 const posted = () => ctx.stub.to('/results').map((r) => (r.json as { results: unknown[] }).results);
 const sample = (report: Report, s: string) => (report.samples as Report[]).find((x) => x.sampleNumber === s)!;
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
 
 describe('replay through the deployed flow', () => {
   it('a trace range after a mapping edit: dry run, then "new", then "all", never twice unasked', async () => {
@@ -128,6 +136,49 @@ describe('replay through the deployed flow', () => {
     assert.equal(posted().length, 1, 'delivered once');
   });
 
+  it('five replays of one capture started together: the LIS gets each result once (a result in flight counts as at the LIS)', async () => {
+    // The LIS keeps every answer until the test lets it go: a replay that sends does so while the others are deciding.
+    const parked: ServerResponse[] = [];
+    ctx.stub.handle('/results', () => ({ write: (res) => parked.push(res) }));
+    await load();
+    const paste = resultMessage('S-C1');
+    const started = await Promise.all(
+      Array.from({ length: 5 }, () => helper.request().post('/lis-bridge/links/lnk/replay').send({ text: paste, send: 'new', wait: 0 })),
+    );
+    const ids = started.map((res) => {
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return res.body.id as string;
+    });
+    const reports = () => Promise.all(ids.map(async (id) => (await helper.request().get(`/lis-bridge/replays/${id}`).expect(200)).body as Report));
+    // Every replay either sent (its request is parked at the LIS) or decided not to.
+    await until(async () => posted().length + (await reports()).filter((r) => r.settled).length >= 5, 'every replay sent or decided');
+    const answer = JSON.stringify({ status: 'success' });
+    for (const res of parked) res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(answer.length) }).end(answer);
+    await until(async () => (await reports()).every((r) => r.settled), 'every replay settled');
+    assert.deepEqual(posted(), [[{ SampleNumber: 'S-C1', TestCode: 'GLU', Result: '5.4' }]], 'the result went to the LIS once');
+    const final = await reports();
+    assert.equal(final.filter((r) => sample(r, 'S-C1').sent.length === 1).length, 1, 'one replay sent it');
+    for (const r of final.filter((x) => sample(x, 'S-C1').sent.length === 0)) assert.deepEqual(sample(r, 'S-C1').atLis, [{ SampleNumber: 'S-C1', TestCode: 'GLU', Result: '5.4' }]);
+  });
+
+  it('a replay while the live flow sends the same result: not sent twice', async () => {
+    const parked: ServerResponse[] = [];
+    ctx.stub.handle('/results', () => ({ write: (res) => parked.push(res) }));
+    await load();
+    const line = collect('hLine');
+    const out = collect('hOut');
+    await analyzerSends(resultMessage('S-L1'), line);
+    await waitUntil(() => parked.length === 1, 3000, 'the live batch at the LIS');
+    const res = await helper.request().post('/lis-bridge/links/lnk/replay').send({ text: resultMessage('S-L1'), send: 'all' }).expect(200);
+    assert.equal(res.body.settled, true, JSON.stringify(res.body));
+    assert.deepEqual(sample(res.body as Report, 'S-L1').sent, [], 'not even "all" sends a result while its batch is in flight');
+    assert.deepEqual(sample(res.body as Report, 'S-L1').atLis, [{ SampleNumber: 'S-L1', TestCode: 'GLU', Result: '5.4' }]);
+    const answer = JSON.stringify({ status: 'success' });
+    for (const r of parked) r.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(answer.length) }).end(answer);
+    await waitUntil(() => out.length === 1, 3000, 'the live batch delivered');
+    assert.equal(posted().length, 1, 'the live batch only');
+  });
+
   it('refuses a body it cannot replay, and a link that is not deployed', async () => {
     await load();
     const res = await helper.request().post('/lis-bridge/links/lnk/replay').send({ send: 'twice' }).expect(400);
@@ -136,5 +187,13 @@ describe('replay through the deployed flow', () => {
     const none = await helper.request().post('/lis-bridge/links/lnk/replay').send({ text: 'hello' }).expect(422);
     assert.match(none.body.message, /no message found in the paste/);
     await helper.request().get('/lis-bridge/replays/unknown').expect(404);
+  });
+
+  it('refuses a paste over the size a replay takes with 413, naming the limit', async () => {
+    await load();
+    const one = resultMessage('S-BIG');
+    const paste = one.repeat(Math.ceil((2 * 1024 * 1024 + 1) / one.length));
+    const res = await helper.request().post('/lis-bridge/links/lnk/replay').send({ text: paste }).expect(413);
+    assert.match(res.body.message, /the paste holds \d+ bytes of messages, more than the 2 MiB \(2097152 bytes\) a replay takes: replay it in parts/);
   });
 });

@@ -140,6 +140,17 @@ describe('checking a site dialect', () => {
     assert.equal(apply(GENERIC_LIS2A2, '{"queryDeadlineMs": 5000}').queryDeadlineMs, 5000);
   });
 
+  it('refuses overrides nested deeper than any setting, at the path where the depth runs out, without recursing', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 5000; i++) deep = { value: deep };
+    const issues = applyOverrides(GENERIC_LIS2A2, { results: deep }).issues;
+    assert.equal(issues.length, 1);
+    assert.equal(issues[0]!.path, `results${'.value'.repeat(31)}`);
+    assert.match(issues[0]!.message, /nested deeper than 32 levels/);
+    // The deepest real setting is a few levels down: untouched by the bound.
+    assert.deepEqual(pathsOf(GENERIC_LIS2A2, { testId: { code: { component: 4, split: { separator: '/', part: 1 }, trim: true } } }), []);
+  });
+
   it('names an unknown base', () => {
     assert.deepEqual(siteProfile({ base: 'no-such-analyzer', overrides: {} }).issues.map((i) => i.path), ['base']);
   });

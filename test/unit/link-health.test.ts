@@ -2,6 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { LinkHealthBoard, type LinkHealth } from '../../lib/health/link-health';
+import { capText } from '../../lib/health/labels';
 import { queuesByLink } from '../../lib/health/queues';
 import { transportReport } from '../../lib/health/transport-status';
 
@@ -127,6 +128,29 @@ describe('LinkHealthBoard', () => {
     );
   });
 
+  it('never brings a closed connection back as open: events after its close (a frame\'s discarded rest) count on the link', () => {
+    const { b, link } = board();
+    b.add('L1', { name: 'hl7', protocol: 'hl7' }, T0);
+    b.transport('L1', undefined, 'listening', T0);
+    for (let i = 0; i < 50; i++) {
+      const session = `s${i}`;
+      b.transport('L1', session, 'connected', T0 + i, `10.0.0.${i}:4000`);
+      b.transport('L1', session, 'disconnected', T0 + i);
+      // What the link reports once the close reaches it, past the closed rows the board keeps (maxClosed 2).
+      b.error('L1', session, T0 + i);
+      b.received('L1', session, T0 + i);
+    }
+    const l = link('L1');
+    assert.deepEqual(l.connections.filter((c) => c.transport === 'connected'), []);
+    assert.ok(l.connections.length <= 2, `${l.connections.length} rows`);
+    assert.equal(l.transport, 'listening');
+    assert.equal(l.today.errors, 50, 'counted on the link all the same');
+    assert.equal(l.today.received, 50);
+    // The transport itself saying it is open again is believed.
+    b.transport('L1', 's49', 'connected', T0 + 60, '10.0.0.49:4000');
+    assert.equal(link('L1').transport, 'connected');
+  });
+
   it('a TCP client (no peer address) that reconnects keeps one row; a serial port reported missing reads port-missing', () => {
     const { b, link } = board();
     b.add('C', { name: 'client', protocol: 'astm' }, T0);
@@ -174,6 +198,20 @@ describe('LinkHealthBoard', () => {
     const l = b.snapshot(T0).links[0]!;
     assert.deepEqual([l.held, l.stuck], [2, 1]);
     assert.equal(b.watched, true);
+  });
+
+  it('cuts what an analyzer says of itself: its name to 64 characters, the whole field to 256, an ellipsis marking the cut', () => {
+    const { b, link } = board();
+    b.add('L1', { name: 'hl7', protocol: 'hl7' }, T0);
+    const long = 'X'.repeat(100_000);
+    b.identified('L1', 's1', { text: `${long}^2`, name: long }, T0);
+    const l = link('L1');
+    assert.equal(l.analyzer, `${'X'.repeat(63)}…`);
+    assert.equal(l.sender!.length, 256);
+    assert.deepEqual([...l.totals.keys()].sort(), ['', `${'X'.repeat(63)}…`]);
+    assert.equal(capText('short'), 'short');
+    assert.equal(capText('x'.repeat(64)), 'x'.repeat(64));
+    assert.equal(capText(`${'x'.repeat(62)}😀tail`), `${'x'.repeat(62)}…`, 'a surrogate pair is not split');
   });
 
   it('counts results of analyzers past the limit of distinct names together', () => {

@@ -73,6 +73,16 @@ describe('replay decision per result batch', () => {
     assert.equal(resentCount(d), 2);
   });
 
+  it('a result in a batch on its way to the LIS: at the LIS for every mode, sent by none', () => {
+    const inFlight = (i: ResultItem) => (resultKey(i) === resultKey(item('S1', 'CREA', '88')) ? 'sending' : seen(i));
+    for (const mode of ['none', 'new', 'all'] as const) {
+      const d = decideReplay(items, inFlight, mode);
+      assert.deepEqual(d.inFlight, [item('S1', 'CREA', '88')], mode);
+      assert.ok(!d.send.some((i) => i.TestCode === 'CREA'), mode);
+    }
+    assert.deepEqual(decideReplay(items, inFlight, 'all').send, [item('S1', 'GLU', '5.4'), item('S1', 'K', '4.1')]);
+  });
+
   it('a result is the same only with the same sample, LIS test, sub-test and value', () => {
     assert.equal(resultKey(item('S1', 'GLU', '5.4')), resultKey({ SampleNumber: 'S1', TestCode: 'GLU', SubTestCode: null, Result: '5.4' }));
     for (const other of [item('S2', 'GLU', '5.4'), item('S1', 'GLUC', '5.4'), item('S1', 'GLU', '5.5'), item('S1', 'GLU', '5.4', 'A')]) {
@@ -108,6 +118,25 @@ describe('the journal knows which results the LIS holds', () => {
     await j.close();
   });
 
+  it('results in a batch whose request is under way (from the moment it is written, and while resent): sending', async () => {
+    const j = await ResultJournal.open({ file: file(), retentionMs: 30 * DAY });
+    const glu = resultKey(item('S4', 'GLU', '5.0'));
+    const written = j.beginSend(tx('b4', [item('S4', 'GLU', '5.0')]));
+    assert.equal(j.resultSeen(glu), 'sending', 'in the same tick as beginSend, before the line is on disk');
+    await written;
+    await j.settle('b4', 'uncertain');
+    assert.equal(j.resultSeen(glu), 'held');
+    await j.resending('b4', 'operator');
+    assert.equal(j.resultSeen(glu), 'sending');
+    await j.settle('b4', 'delivered');
+    assert.equal(j.resultSeen(glu), 'delivered');
+    await j.beginSend(tx('b5', [item('S5', 'GLU', '5.1')]));
+    await j.settle('b5', 'failed');
+    await j.settle('b5', 'discarded');
+    assert.equal(j.resultSeen(resultKey(item('S5', 'GLU', '5.1'))), undefined);
+    await j.close();
+  });
+
   it('forgets delivered results past the retention time', async () => {
     let now = Date.parse('2026-11-01T00:00:00Z');
     const j = await ResultJournal.open({ file: file(), retentionMs: DAY, now: () => now });
@@ -121,7 +150,7 @@ describe('the journal knows which results the LIS holds', () => {
 });
 
 describe('replay report', () => {
-  const start = (messages: number) => new ReplayRun({ id: 'r1', link: 'lnk', mode: 'none', source: 'paste', messages, notes: [], problems: [], now: 0 });
+  const start = (messages: number) => new ReplayRun({ id: 'r1', link: 'lnk', mode: 'none', source: 'paste', messages, notes: [], problems: [], now: 0, limitBytes: 1_000_000 });
 
   it('settles once every message was read and each of its batches came to an end', () => {
     const run = start(2);

@@ -23,6 +23,7 @@
 import { DialectProfileSchema } from './schema';
 import { formatPath } from './paths';
 import { profileIssues, type ProfileIssue } from './validate';
+import { MAX_JSON_DEPTH, tooDeepAt } from '../../lis/json-depth';
 import type { DialectProfile } from './types';
 
 /** What a site changes of a built-in profile (any part of it; see the top comment for how it merges). */
@@ -149,5 +150,27 @@ export function readOverrides(stored: unknown): { overrides: ProfileOverrides; i
     }
   }
   if (!isPlain(value)) return { issues: [{ path: '', message: 'the overrides must be a JSON object of the settings that differ from the base dialect' }] };
+  const deep = depthIssue(value);
+  if (deep) return { issues: [deep] };
   return { overrides: value, issues: [] };
+}
+
+/**
+ * Overrides (an object, or stored JSON text) nested deeper than any dialect setting (a few levels), checked
+ * without recursion: merging and checking them recurse, and 5,000 levels
+ * overflowed the stack (a 500 from the preview, a RangeError on deploy with
+ * no status). The issue names the setting's path where the depth runs out.
+ */
+export function depthIssue(overrides: unknown): ProfileIssue | undefined {
+  let value = overrides;
+  if (typeof overrides === 'string') {
+    try {
+      value = JSON.parse(overrides);
+    } catch {
+      return undefined; // not JSON: readOverrides says so
+    }
+  }
+  const at = tooDeepAt(value, MAX_JSON_DEPTH);
+  if (at === undefined) return undefined;
+  return { path: at, message: `${at}: the overrides are nested deeper than ${MAX_JSON_DEPTH} levels; a dialect's settings are a few levels deep (see the dialect's profile)` };
 }
