@@ -218,6 +218,13 @@ describe('HL7 link: receiving', () => {
     assert.ok(m2, 'a repeated query is processed again: answering it twice is what the analyzer asked for');
   });
 
+  it('writes its own text in a Latin-1 ACK with ? for what Latin-1 cannot carry, never a delimiter (the … of an excerpt was `&`; issue 23)', () => {
+    const out = link().receive(frameMllp(Buffer.from('HELLO|world, a message without any MSH\r', 'latin1')), 0);
+    const ack = written(out)[0]!;
+    assert.equal(seg(ack, 'ERR').field(8), 'the message does not start with a readable MSH segment (it starts HELLO|world, a messa?)');
+    assert.equal(seg(ack, 'ERR').fieldCount, 8);
+  });
+
   it('answers AR naming MSH-2 a message whose encoding characters are short or incoherent, never files it (issue 23)', () => {
     const law = lines('MSH|^~&|LAW|FAC|HOST|HFAC|20240501101010||OUL^R22^OUL_R22|M1|P|2.5.1', 'SPM|1|RC-BAD2&BARCODE', 'OBR|1', 'OBX|1|NM|GLU||5.5|mmol/L|||||F');
     for (const text of [law, law.replace('|^~&|', '|^~\\^|'), law.replace('|^~&|', '|^~\\&A|')]) {
