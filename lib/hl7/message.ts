@@ -319,7 +319,9 @@ function parseWith(text: string, options: ParseOptions, charset?: { charset: Hl7
         { segment: index, ...(name.length === 3 && /^[A-Za-z0-9]{3}$/.test(name) ? { name } : {}) },
       );
     }
-    segments.push(new Hl7Segment(ctx, body.slice(0, 3), body, text.slice(end, next), index));
+    // The usual line ends as constants: a message of many tiny segments must not pay a slice for each.
+    const lineEnd = next - end === 1 ? (text.charCodeAt(end) === 13 ? '\r' : '\n') : text.slice(end, next);
+    segments.push(new Hl7Segment(ctx, body.slice(0, 3), body, lineEnd, index));
     i = next;
   }
   return new Hl7Message(text, delimiters, segments, charset);
