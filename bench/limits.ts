@@ -45,6 +45,8 @@ export const LIMITS: readonly Limit[] = [
   { key: 'scale.200.onOff.cpuPer1000', section: 5, max: 3, why: 'Node-RED CPU per result with the journal over without, 200 analyzers; 0.7-1.4 measured' },
   { key: 'journal.append.w1.perSync', section: 6, min: 0.8, why: 'appends per fdatasync with one writer: 1 unless an append syncs twice; 1.00 measured' },
   { key: 'journal.append.w100.perSync', section: 6, min: 5, why: 'appends per fdatasync with 100 writers (the group commit); 50 measured' },
+  { key: 'adversarial.hl7.worstOverOrdinary', section: 7, max: 3, why: 'HL7: CPU per byte of the slowest adversarial shape (repetitions, components, escapes, tiny segments ...) over an ordinary message of the same size; 1.8-2.9x measured (thousands of x before issue 23, growing with size)' },
+  { key: 'adversarial.astm.worstOverOrdinary', section: 7, max: 3, why: 'ASTM: the same for ASTM shapes over an ordinary message; 1.1-1.9x measured' },
   { key: 'journal.ack.perAppend', section: 6, max: 3.5, why: 'what the journal adds to the final ACK over one durable append, p50s: the ACK waits for one append; 0.9-1.75 measured' },
 ];
 

@@ -5,7 +5,7 @@
  *   npm run bench                       full run (a few minutes)
  *   npm run bench -- --quick            smaller sizes (under a minute); exit 1 when a ratio of two
  *                                       figures of this run is beyond its limit (bench/limits.ts)
- *   npm run bench -- --only 3,4         some sections only
+ *   npm run bench -- --only 3,4         some sections only (7: adversarial message shapes, in process, seconds)
  *   npm run bench -- --profile          Node-RED under --cpu-prof; prints where its time went (in each measured window)
  *
  * Quick mode judges ratios measured side by side in the run (ours against
@@ -24,6 +24,7 @@
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
+import { benchAdversarial, type AdversarialSizes } from './adversarial';
 import { benchCodec, type CodecSizes } from './codec';
 import { benchHl7Codec, type Hl7CodecSizes } from './hl7-codec';
 import { benchHostQuery } from './host-query';
@@ -46,6 +47,7 @@ interface Sizes {
   queries: number;
   scale: ScaleSizes;
   journal: JournalSizes;
+  adversarial: AdversarialSizes;
 }
 
 const FULL: Sizes = {
@@ -58,6 +60,7 @@ const FULL: Sizes = {
   queries: 4000,
   scale: { analyzers: [1, 10, 50, 200], journalOffAnalyzers: [1, 10, 50, 200], windowMs: 10_000, warmUpMs: 2_000 },
   journal: { writers: [1, 10, 100], windowMs: 3_000, warmUpMs: 300, ackMessages: 10_000 },
+  adversarial: { messageBytes: 256_000, bytesPerRound: 8e6, rounds: 7 },
 };
 
 const QUICK: Sizes = {
@@ -70,6 +73,7 @@ const QUICK: Sizes = {
   // Journal off only at the ends of the range: quick mode must stay under a minute.
   scale: { analyzers: [1, 10, 50, 200], journalOffAnalyzers: [1, 200], windowMs: 1_500, warmUpMs: 400 },
   journal: { writers: [1, 10, 100], windowMs: 1_000, warmUpMs: 200, ackMessages: 3_000 },
+  adversarial: { messageBytes: 64_000, bytesPerRound: 2e6, rounds: 5 },
 };
 
 const RESULTS = join(ROOT, 'bench', 'results.json');
@@ -134,6 +138,10 @@ async function measure(report: Report, want: (section: number) => boolean, sizes
     for (const run of await benchScale(report, sizes.scale, profile, log)) profiles.push({ files: run.profiles, windows: run.windows });
   }
   if (want(6)) await benchJournalCost(report, sizes.journal, log);
+  if (want(7)) {
+    log(`7: adversarial message shapes beside an ordinary message of ${sizes.adversarial.messageBytes / 1000} kB, HL7 and ASTM`);
+    benchAdversarial(report, sizes.adversarial);
+  }
 
   return profiles;
 }

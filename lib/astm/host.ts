@@ -5,6 +5,7 @@
  * answering with orders and "no information" written in the dialect.
  * astm-message is the Node-RED adapter of this.
  */
+import { latin1Bytes } from '../util/latin1';
 import { siteProfile, type DialectProfile } from './dialects';
 import { buildNoInformation, buildOrderMessage, labEventsOf } from './lab';
 import { HostConversation, type ConversationRules } from '../conversation/host-conversation';
@@ -53,7 +54,7 @@ export class AstmHost<C> implements MessageHost<C> {
 
   /** Text for the analyzer as the bytes its dialect's character set makes of it. */
   bytes(text: string): Buffer {
-    return Buffer.from(text, this.dialect.charset === 'utf8' ? 'utf8' : 'latin1');
+    return this.dialect.charset === 'utf8' ? Buffer.from(text, 'utf8') : latin1Bytes(text);
   }
 
   private text(bytes: Buffer): string {

@@ -9,6 +9,7 @@
  * corrupted message or a different byte on the way back.
  */
 import { isUtf8 } from 'node:buffer';
+import { latin1Bytes } from '../util/latin1';
 
 export type Hl7Charset = 'ascii' | 'latin1' | 'utf8';
 
@@ -63,9 +64,14 @@ export function decodeText(bytes: Uint8Array, charset: Hl7Charset): DecodedText 
   return { text: buf.toString('latin1'), charset };
 }
 
-/** Text to bytes: the inverse of decodeText (ASCII written as Latin-1, so a kept high byte goes back unchanged). */
+/**
+ * Text to bytes: the inverse of decodeText (ASCII written as Latin-1, so a kept
+ * high byte goes back unchanged). A character a Latin-1 or ASCII message
+ * cannot carry is written `?`, never as the low byte of its code (which could
+ * be a delimiter: `…` was `&`); lib/util/latin1.ts.
+ */
 export function encodeText(text: string, charset: Hl7Charset): Buffer {
-  return Buffer.from(text, charset === 'utf8' ? 'utf8' : 'latin1');
+  return charset === 'utf8' ? Buffer.from(text, 'utf8') : latin1Bytes(text);
 }
 
 /** The `\X…\` decoder for a character set. */

@@ -4,11 +4,15 @@
  * order: HL7 v2.5.1 chapter 2.5.4). Almost every analyzer sends `|^~\&`, but
  * any characters are allowed, so they are always read from the message.
  *
- * Some senders declare fewer: MSH-2 `^~` has no escape character and no
- * subcomponent separator. Such a message is read with what it declares; a role
- * it leaves out is undefined, and nothing is split or unescaped on it.
- * A fifth MSH-2 character (v2.7's truncation character) is kept in MSH-2 and
- * otherwise ignored.
+ * MSH-2 is ST of length 4, required (v2.5.1 2.15.9.2; v2.7 adds the
+ * truncation character as a fifth): each character's role is its position.
+ * A shorter MSH-2 is refused, because a missing character cannot be told from
+ * a moved one: `^~&` reads as `&` for the escape character and no
+ * subcomponent separator, and `RC-BAD2&BARCODE` would be filed as one sample
+ * number (issue 23). The fifth character, when there is one, is checked like
+ * the others (distinct, not a letter, digit, space or control character) and
+ * otherwise ignored. The interfaces in Hl7Delimiters stay optional for the
+ * messages this package writes in ways that leave roles out.
  */
 import { Hl7Error } from './errors';
 
@@ -43,8 +47,11 @@ export function readDelimiters(text: string): { delimiters: Hl7Delimiters; encod
   let end = 4;
   while (end < text.length && text[end] !== field && text[end] !== '\r' && text[end] !== '\n') end++;
   const chars = text.slice(4, end);
-  if (chars.length < 1 || chars.length > 5) {
-    throw new Hl7Error(`MSH-2 is ${JSON.stringify(chars)}: 1 to 4 encoding characters are needed (component, repetition, escape, subcomponent; |^~\\& is usual)`, { ...at, field: 2 });
+  if (chars.length < 4 || chars.length > 5) {
+    throw new Hl7Error(
+      `MSH-2 (encoding characters) is ${JSON.stringify(chars)}: HL7 needs all four, in order component, repetition, escape, subcomponent (^~\\& is usual; v2.7 adds the truncation character as a fifth), and a missing one cannot be told from a moved one`,
+      { ...at, field: 2 },
+    );
   }
   const d: Hl7Delimiters = { field, component: '' };
   ROLES.forEach((role, i) => {
@@ -53,7 +60,9 @@ export function readDelimiters(text: string): { delimiters: Hl7Delimiters; encod
     if (unusable(c)) throw new Hl7Error(`MSH-2 declares ${JSON.stringify(c)} as the ${role} character: a letter, digit, space or control character cannot be one`, { ...at, field: 2 });
     d[role] = c;
   });
-  const used = [field, ...ROLES.map((r) => d[r]).filter((c): c is string => c !== undefined)];
+  const truncation = chars.charAt(4);
+  if (truncation !== '' && unusable(truncation)) throw new Hl7Error(`MSH-2 declares ${JSON.stringify(truncation)} as the truncation character: a letter, digit, space or control character cannot be one`, { ...at, field: 2 });
+  const used = [field, ...ROLES.map((r) => d[r]).filter((c): c is string => c !== undefined), ...(truncation === '' ? [] : [truncation])];
   if (new Set(used).size !== used.length) throw new Hl7Error(`MSH-1 and MSH-2 declare ${JSON.stringify(field + chars)}: each delimiter must be a different character`, { ...at, field: 2 });
   return { delimiters: d, encodingEnd: end };
 }

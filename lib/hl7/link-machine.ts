@@ -220,7 +220,10 @@ export class Hl7Link implements LinkMachine {
       const header = readHeader(bytes, this.options.charset);
       if (!header) {
         out.push({ type: 'discarded', reason: 'a message whose MSH segment could not be read', bytes });
-        this.reject(undefined, { code: ERROR_CODES.segmentSequence, text: `the message does not start with a readable MSH segment (it starts ${readable(bytes, 20)})`, segment: 'MSH' }, out);
+        // An MSH whose own delimiters are refused (MSH-1, MSH-2) is named: the analyzer's operator can fix that.
+        const named = err instanceof Hl7Error && err.segmentName === 'MSH' && (err.field === 1 || err.field === 2);
+        const text = named ? (err as Error).message : `the message does not start with a readable MSH segment (it starts ${readable(bytes, 20)})`;
+        this.reject(undefined, { code: named ? ERROR_CODES.dataType : ERROR_CODES.segmentSequence, text, segment: 'MSH', ...(named ? { field: (err as Hl7Error).field as number } : {}) }, out);
         return;
       }
       const e = err as Error;
@@ -232,7 +235,7 @@ export class Hl7Link implements LinkMachine {
     const header = message.msh;
     // The link node asks who sent it and whether it is a query: they read this MSH instead of parsing it again.
     rememberHeader(bytes, header);
-    if (message.fellBackFrom) out.push({ type: 'warning', text: `message ${header.field(10)}: its bytes are not valid ${message.fellBackFrom}; read as Latin-1 (check the link's character set and MSH-18)` });
+    if (message.fellBackFrom) out.push({ type: 'warning', text: `message ${nameOf(header)}: its bytes are not valid ${message.fellBackFrom}; read as Latin-1 (check the link's character set and MSH-18)` });
     const msa = message.segment('MSA');
     if (header.field(9) === 'ACK' || (msa && this.current?.item.controlId === msa.field(2) && msa.field(2) !== '')) {
       this.onResponse(message, msa, now, out);
@@ -244,9 +247,10 @@ export class Hl7Link implements LinkMachine {
       this.reject(message.msh, problem, out, message);
       return;
     }
-    const key = isQuery(message.msh) ? undefined : controlKey(message.msh.field(3), message.msh.field(4), message.msh.field(10));
-    // Only a message known by its control ID is compared with an earlier one: a query is answered again when repeated.
-    const content = key === undefined ? '' : contentHash(bytes);
+    // Only a message known by its control ID (or, without one, by its content) is compared with an earlier one: a
+    // query is answered again when repeated.
+    const content = isQuery(message.msh) ? '' : contentHash(bytes);
+    const key = isQuery(message.msh) ? undefined : repeatKey(message.msh, content);
     if (key !== undefined && this.repeated(key, content, message, now, out)) return;
     const id = `${this.options.messageIdPrefix}-${++this.count}`;
     // A query carries no result to lose and gets no AA (its answer is the response): it does not wait for the
@@ -260,7 +264,7 @@ export class Hl7Link implements LinkMachine {
 
   /** A resend of a message answered (or being stored): answered again, not passed on. */
   private repeated(key: string, content: string, message: Hl7Message, now: number, out: LinkAction[]): boolean {
-    const controlId = message.msh.field(10);
+    const controlId = nameOf(message.msh);
     for (const h of this.held.values()) {
       if (h.key !== key) continue;
       if (h.content !== content) break;
@@ -293,7 +297,7 @@ export class Hl7Link implements LinkMachine {
 
   /** Writes the acknowledgement(s) of a received message, stored or not, for it and each resend of it. */
   private answer(h: Held, stored: boolean, now: number, out: LinkAction[]): void {
-    const controlId = h.header.field(10);
+    const controlId = nameOf(h.header);
     const plan: AckPlan = stored ? ackPlan(h.header) : failurePlan(h.header);
     const problem: AckProblem | undefined = stored ? undefined : { code: ERROR_CODES.internal, text: 'the message could not be stored by the host; send it again' };
     if (plan.codes.length === 0 && plan.silent) out.push({ type: 'warning', text: `message ${controlId}: ${plan.silent}` });
@@ -384,10 +388,24 @@ function readHeader(bytes: Buffer, charset: LinkCharset): Hl7Segment | undefined
   }
 }
 
+/**
+ * What a repeat is known by: the sender and MSH-10, or, when MSH-10 is empty
+ * (the EDAN i15 leaves it so), the sender and the content, as the journal
+ * knows repeats (docs/design-notes.md, "A message without a control ID").
+ */
+function repeatKey(msh: Hl7Segment, content: string): string {
+  const controlId = msh.field(10);
+  return controlKey(msh.field(3), msh.field(4), controlId === '' ? `\u0000${content}` : controlId);
+}
+
+/** A received message as warnings name it. */
+function nameOf(msh: Hl7Segment): string {
+  return msh.field(10) || '(no MSH-10)';
+}
+
 /** A header the host cannot take: table 0008's AR cases (message type, version, processing ID). */
 function headerProblem(msh: Hl7Segment): AckProblem | undefined {
   if (msh.field(9) === '') return { code: ERROR_CODES.requiredFieldMissing, text: 'MSH-9 (message type) is empty', segment: 'MSH', field: 9 };
-  if (msh.field(10) === '') return { code: ERROR_CODES.requiredFieldMissing, text: 'MSH-10 (message control ID) is empty', segment: 'MSH', field: 10 };
   const version = msh.field(12);
   if (!/^2\.\d/.test(version)) return { code: ERROR_CODES.unsupportedVersion, text: `MSH-12 (version) is ${JSON.stringify(version)}; this host reads HL7 v2 (2.x)`, segment: 'MSH', field: 12 };
   const processing = msh.field(11);

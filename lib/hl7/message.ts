@@ -27,6 +27,13 @@ export interface ParseOptions {
   hex?: HexDecoder;
 }
 
+/** A field's repetitions, each one's components when read, and the values read from it (key `rep.comp.sub`, '' for 1.1.1). */
+interface FieldParts {
+  reps: string[];
+  comps?: (string[] | undefined)[];
+  values?: Map<string, string>;
+}
+
 interface Context {
   readonly d: Hl7Delimiters;
   readonly hex: HexDecoder;
@@ -43,6 +50,13 @@ export class Hl7Segment {
   readonly index: number;
   private readonly ctx: Context;
   private parts?: string[];
+  /**
+   * Each field's repetitions, split once, and the values read from it: a
+   * reader that asks for SPM-2 at every OBX, or for each of 20,000 NTE-3
+   * repetitions, must not split or decode the same text again each time
+   * (issue 23: a 39 KB message held the event loop for 8 s that way).
+   */
+  private cache?: (FieldParts | undefined)[];
 
   constructor(ctx: Context, name: string, text: string, end: string, index: number) {
     this.ctx = ctx;
@@ -75,9 +89,26 @@ export class Hl7Segment {
 
   /** The raw text of each repetition of field n (one, '' , when the field is empty or absent). */
   rawRepetitions(n: number): string[] {
-    const raw = this.rawField(n);
-    const rep = this.ctx.d.repetition;
-    return rep === undefined || this.isEncodingField(n) ? [raw] : raw.split(rep);
+    return this.partsOf(n).reps.slice();
+  }
+
+  private partsOf(n: number): FieldParts {
+    const cache = (this.cache ??= []);
+    let parts = cache[n];
+    if (parts === undefined) {
+      const raw = this.rawField(n);
+      const rep = this.ctx.d.repetition;
+      parts = { reps: rep === undefined || this.isEncodingField(n) ? [raw] : splitOn(raw, rep) };
+      cache[n] = parts;
+    }
+    return parts;
+  }
+
+  /** The components of repetition `rep` (1-based) of field n, split once. */
+  private componentsOf(n: number, rep: number): string[] {
+    const parts = this.partsOf(n);
+    const comps = (parts.comps ??= []);
+    return (comps[rep - 1] ??= splitOn(pick(parts.reps, rep), this.ctx.d.component));
   }
 
   /**
@@ -89,23 +120,43 @@ export class Hl7Segment {
    */
   field(n: number, rep = 1, comp = 1, sub = 1): string {
     if (this.isEncodingField(n)) return rep === 1 && comp === 1 && sub === 1 ? this.rawField(n) : '';
-    const raw = pick(this.rawRepetitions(n), rep);
-    if (raw === '') return '';
-    const component = pick(splitOn(raw, this.ctx.d.component), comp);
-    const text = pick(splitOn(component, this.ctx.d.subcomponent), sub);
-    return unescapeHl7(text, this.ctx.d, this.ctx.hex);
+    checkPosition(rep);
+    checkPosition(comp);
+    checkPosition(sub);
+    const parts = this.partsOf(n);
+    if ((parts.reps[rep - 1] ?? '') === '') return '';
+    const key = rep === 1 && comp === 1 && sub === 1 ? '' : `${rep}.${comp}.${sub}`;
+    const values = (parts.values ??= new Map());
+    let value = values.get(key);
+    if (value === undefined) {
+      value = this.decode(pick(this.componentsOf(n, rep), comp), sub);
+      values.set(key, value);
+    }
+    return value;
   }
 
   /** The decoded value of component comp (subcomponent sub) in every repetition of field n. */
   fieldAll(n: number, comp = 1, sub = 1): string[] {
-    return this.rawRepetitions(n).map((_, i) => this.field(n, i + 1, comp, sub));
+    if (this.isEncodingField(n)) return [this.field(n, 1, comp, sub)];
+    checkPosition(comp);
+    checkPosition(sub);
+    const { reps } = this.partsOf(n);
+    const component = this.ctx.d.component;
+    // One pass over each repetition, without the cache: each is read once here.
+    return reps.map((raw) => (raw === '' ? '' : this.decode(comp === 1 && !raw.includes(component) ? raw : pick(splitOn(raw, component), comp), sub)));
+  }
+
+  /** Subcomponent sub of a component's raw text, its escapes resolved. */
+  private decode(component: string, sub: number): string {
+    const text = sub === 1 && (this.ctx.d.subcomponent === undefined || !component.includes(this.ctx.d.subcomponent)) ? component : pick(splitOn(component, this.ctx.d.subcomponent), sub);
+    return unescapeHl7(text, this.ctx.d, this.ctx.hex);
   }
 
   /** Every component of one repetition of field n, decoded (subcomponents left joined, raw). */
   components(n: number, rep = 1): string[] {
     if (this.isEncodingField(n)) return [this.rawField(n)];
-    const raw = pick(this.rawRepetitions(n), rep);
-    return splitOn(raw, this.ctx.d.component).map((c) => (this.ctx.d.subcomponent !== undefined && c.includes(this.ctx.d.subcomponent) ? c : unescapeHl7(c, this.ctx.d, this.ctx.hex)));
+    checkPosition(rep);
+    return this.componentsOf(n, rep).map((c) => (this.ctx.d.subcomponent !== undefined && c.includes(this.ctx.d.subcomponent) ? c : unescapeHl7(c, this.ctx.d, this.ctx.hex)));
   }
 
   /** Whether field n is HL7's explicit null, `""`. */
@@ -249,12 +300,14 @@ function parseWith(text: string, options: ParseOptions, charset?: { charset: Hl7
   const segments: Hl7Segment[] = [];
   const fieldCode = delimiters.field.charCodeAt(0);
   let i = 0;
+  // The next CR and LF at or after i, each searched for again only once passed: a message of CRs only
+  // must not have the rest of its text searched for an LF at every segment (quadratic in segments).
+  let cr = -2;
+  let lf = -2;
   while (i < text.length) {
-    let end = i;
-    // The next CR or LF; indexOf twice is faster than a character loop on long messages.
-    const cr = text.indexOf('\r', i);
-    const lf = text.indexOf('\n', i);
-    end = cr < 0 ? (lf < 0 ? text.length : lf) : lf < 0 ? cr : Math.min(cr, lf);
+    if (cr !== -1 && cr < i) cr = text.indexOf('\r', i);
+    if (lf !== -1 && lf < i) lf = text.indexOf('\n', i);
+    const end = cr < 0 ? (lf < 0 ? text.length : lf) : lf < 0 ? cr : Math.min(cr, lf);
     let next = end;
     while (next < text.length && (text.charCodeAt(next) === 13 || text.charCodeAt(next) === 10)) next++;
     const body = text.slice(i, end);
@@ -266,7 +319,9 @@ function parseWith(text: string, options: ParseOptions, charset?: { charset: Hl7
         { segment: index, ...(name.length === 3 && /^[A-Za-z0-9]{3}$/.test(name) ? { name } : {}) },
       );
     }
-    segments.push(new Hl7Segment(ctx, body.slice(0, 3), body, text.slice(end, next), index));
+    // The usual line ends as constants: a message of many tiny segments must not pay a slice for each.
+    const lineEnd = next - end === 1 ? (text.charCodeAt(end) === 13 ? '\r' : '\n') : text.slice(end, next);
+    segments.push(new Hl7Segment(ctx, body.slice(0, 3), body, lineEnd, index));
     i = next;
   }
   return new Hl7Message(text, delimiters, segments, charset);
@@ -285,7 +340,11 @@ function splitOn(text: string, sep: string | undefined): string[] {
   return sep === undefined || !text.includes(sep) ? [text] : text.split(sep);
 }
 
-function pick(parts: string[], n: number): string {
+function checkPosition(n: number): void {
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`HL7 positions start at 1, got ${n}`);
+}
+
+function pick(parts: string[], n: number): string {
+  checkPosition(n);
   return parts[n - 1] ?? '';
 }

@@ -100,6 +100,7 @@ export class MllpDeframer {
       this.held = Buffer.alloc(0);
     }
     let i = 0;
+    const find = new Finder(bytes);
     while (i < bytes.length) {
       if (this.afterFs) {
         this.afterFs = false;
@@ -108,7 +109,7 @@ export class MllpDeframer {
           continue;
         }
       }
-      i = this.inside ? this.readFrame(bytes, i, events) : this.readOutside(bytes, i, events);
+      i = this.inside ? this.readFrame(bytes, i, events, find) : this.readOutside(bytes, i, events, find);
     }
     return events;
   }
@@ -127,9 +128,9 @@ export class MllpDeframer {
     return events;
   }
 
-  private readOutside(bytes: Buffer, from: number, events: MllpEvent[]): number {
-    const vt = bytes.indexOf(VT, from);
-    const msh = bytes.indexOf(MSH, from);
+  private readOutside(bytes: Buffer, from: number, events: MllpEvent[], find: Finder): number {
+    const vt = find.next(VT_AT, from);
+    const msh = find.next(MSH_AT, from);
     const start = vt < 0 ? msh : msh < 0 ? vt : Math.min(vt, msh);
     if (start < 0) {
       // Keep a tail that may be the start of `MSH` completed by the next read.
@@ -144,9 +145,9 @@ export class MllpDeframer {
     return start === msh ? start : start + 1;
   }
 
-  private readFrame(bytes: Buffer, from: number, events: MllpEvent[]): number {
-    const fs = bytes.indexOf(FS, from);
-    const vt = bytes.indexOf(VT, from);
+  private readFrame(bytes: Buffer, from: number, events: MllpEvent[], find: Finder): number {
+    const fs = find.next(FS_AT, from);
+    const vt = find.next(VT_AT, from);
     if (vt >= 0 && (fs < 0 || vt < fs)) {
       // A new frame began before this one's FS: report what came of this one.
       this.take(bytes.subarray(from, vt), events);
@@ -195,6 +196,31 @@ export class MllpDeframer {
     this.missingStart = false;
     this.skipped = -1;
     this.head = Buffer.alloc(0);
+  }
+}
+
+const VT_AT = 0;
+const FS_AT = 1;
+const MSH_AT = 2;
+const NEEDLES: readonly (number | Buffer)[] = [VT, FS, MSH];
+
+/**
+ * The next VT, FS and `MSH` in one read, each searched for again only once
+ * passed: a read of many frames must not have its rest searched for a VT
+ * (or an `MSH`) at every frame, which made it quadratic in frames per read.
+ */
+class Finder {
+  private readonly at = [-2, -2, -2];
+
+  constructor(private readonly bytes: Buffer) {}
+
+  next(kind: number, from: number): number {
+    let at = this.at[kind] as number;
+    if (at !== -1 && at < from) {
+      at = this.bytes.indexOf(NEEDLES[kind] as number, from);
+      this.at[kind] = at;
+    }
+    return at;
   }
 }
 

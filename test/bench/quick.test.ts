@@ -14,6 +14,7 @@ import { MemoryTransport } from '../../lib/sim';
 import { decodeMessage } from '../../lib/astm/records';
 import { benchCodec, corpus, joinRecords, splitRecords, standardCorpus } from '../../bench/codec';
 import { benchHl7Codec, hl7Corpus } from '../../bench/hl7-codec';
+import { benchAdversarial } from '../../bench/adversarial';
 import { LIMITS, judge, type Limit } from '../../bench/limits';
 import { benchLinkInProcess } from '../../bench/link-inprocess';
 import { summarizeProfile } from '../../bench/profile';
@@ -75,7 +76,7 @@ describe('quick mode limits', () => {
     for (const limit of LIMITS) {
       assert.ok(!absolute.includes(limit.key), limit.key);
       assert.ok(limit.min !== undefined || limit.max !== undefined, `${limit.key} has a limit`);
-      assert.ok(limit.section >= 1 && limit.section <= 6, `${limit.key} names its section`);
+      assert.ok(limit.section >= 1 && limit.section <= 7, `${limit.key} names its section`);
     }
   });
 });
@@ -188,6 +189,17 @@ describe('in-process sections on tiny sizes', () => {
     assert.equal((report.details.hl7Codec as { corpusMessages: number }).corpusMessages, hl7Corpus().length);
     assert.ok(hl7Corpus().length >= 28, 'every HL7 fixture gives at least one message');
     assert.deepEqual(judge(report.figures).map((j) => j.limit.key), ['hl7.decode.vsSplit']);
+  });
+
+  it('measure adversarial message shapes beside an ordinary message, HL7 and ASTM, and judge the slowest of each', () => {
+    const report = new Report();
+    benchAdversarial(report, { messageBytes: 8_000, bytesPerRound: 16_000, rounds: 1 });
+    for (const key of ['adversarial.hl7.ordinary.msPerMB', 'adversarial.hl7.worstOverOrdinary', 'adversarial.astm.ordinary.msPerMB', 'adversarial.astm.worstOverOrdinary']) {
+      const f = report.get(key);
+      assert.ok(f && f.value !== null && Number.isFinite(f.value) && f.value > 0, key);
+    }
+    assert.match(report.get('adversarial.hl7.worstOverOrdinary')!.note!, /NTE-3 repetitions .*x/);
+    assert.deepEqual(judge(report.figures).map((j) => j.limit.key), ['adversarial.hl7.worstOverOrdinary', 'adversarial.astm.worstOverOrdinary']);
   });
 
   it('say why python-astm is missing when PYASTM_DIR does not hold it', () => {

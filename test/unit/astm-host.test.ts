@@ -38,6 +38,8 @@ describe('AstmHost', () => {
     const [sent] = h.conversation.order('line', order, 1_000, 'o');
     assert.ok(sent && sent.type === 'send' && /\|Q1\|/.test(sent.text));
     assert.deepEqual(h.bytes('é'), Buffer.from([0xe9]), 'latin1 on the wire');
+    // Issue 23: a character Latin-1 cannot carry is a visible ?, never its low byte (U+017C ż would be `|`, U+015E Ş `^`).
+    assert.equal(h.bytes('Ka\u017Ca Ş\u{1F600}|').toString('latin1'), 'Ka?a ??|');
   });
 
   it('names a bad dialect, override or time zone', () => {

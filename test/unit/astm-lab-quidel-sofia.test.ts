@@ -6,6 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { getProfile } from '../../lib/astm/dialects';
+import { toLabEvents } from '../../lib/astm/lab';
 import { parseFrame } from '../../lib/astm/link/frame-reader';
 import { checksumMade, loadFixture, readFrames } from '../support/fixtures';
 import { fixtureMessagesDecoded, onlyResults } from '../support/lab-fixture';
@@ -66,10 +67,13 @@ describe('Quidel Sofia 2', () => {
     ]);
   });
 
-  it('read as Latin-1 the sample number would be the UTF-8 bytes taken one by one: the profile reads UTF-8', () => {
+  it('read as Latin-1 the sample number would be the UTF-8 bytes taken one by one, C1 controls among them: never sent as a sample number (the profile reads UTF-8)', () => {
     assert.equal(getProfile('quidel-sofia').charset, 'utf8');
-    const latin1 = onlyResults(fixtureMessagesDecoded(FILE)[0]!, getProfile('quidel-sofia'), SITE);
-    assert.equal(latin1.results[0]?.SampleNumber, '\u00c3\u00bc\u00c3\u00a4\u00c3\u00b6 \u00c3\u00b6\u00c3\u009c\u00c3\u0084');
+    const events = toLabEvents(fixtureMessagesDecoded(FILE)[0]!, getProfile('quidel-sofia'), { timeZone: SITE });
+    assert.equal(events.some((e) => e.type === 'results' && e.results.length > 0), false);
+    const unassigned = events.find((e) => e.type === 'unassigned');
+    assert.ok(unassigned && unassigned.type === 'unassigned');
+    assert.match(unassigned.items[0]!.reason, /the sample number "\u00c3\u00bc\u00c3\u00a4\u00c3\u00b6 \u00c3\u00b6\u00c3\u009c\u00c3\u0084" holds the control character U\+009C/);
   });
 
   it('is a results-only dialect: no query rule, no order layout', () => {

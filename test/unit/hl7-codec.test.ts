@@ -213,14 +213,20 @@ describe('HL7 codec: escapes, delimiters, character sets', () => {
     assert.equal(parseHl7(text).segment('NTE')!.field(3), 'caf\u00c3\u00a9', 'text without a character set reads \\X..\\ as Latin-1');
   });
 
-  it('reads any delimiters MSH declares, and a message whose MSH-2 has no escape or subcomponent character', () => {
+  it('reads any delimiters MSH declares; an MSH-2 of fewer than four characters, or an incoherent one, is refused naming MSH-2 (issue 23)', () => {
     const odd = parseHl7('MSH#*!$%#A#B###20240101##ORU*R01#1#P#2.5.1\rOBX#1#ST#X*Y##v1!v2$S$#u%s\r');
     assert.deepEqual(odd.delimiters, { field: '#', component: '*', repetition: '!', escape: '$', subcomponent: '%' });
     assert.deepEqual([at(odd, 'MSH-9.2'), at(odd, 'OBX-3.2'), odd.segment('OBX')!.fieldAll(5), at(odd, 'OBX-6.1.2'), at(odd, 'MSH-1'), at(odd, 'MSH-2')], ['R01', 'Y', ['v1', 'v2*'], 's', '#', '*!$%']);
-    const short = parseHl7('MSH|^~|A\rOBX|1|ST|X||a\\S\\b&c~d\r');
-    assert.deepEqual(short.delimiters, { field: '|', component: '^', repetition: '~' });
-    assert.deepEqual([at(short, 'OBX-5'), short.segment('OBX')!.fieldAll(5)], ['a\\S\\b&c', ['a\\S\\b&c', 'd']]);
-    assert.equal(short.encodeTree(), short.text);
+    for (const msh2 of ['^~&', '^~', '^', '^~\\', '^~\\^', '^~\\&&', '^~\\&A', '^~\\& ', '^~\\&#!']) {
+      assert.throws(
+        () => parseHl7(`MSH|${msh2}|LAW||LIS||20240101||OUL^R22|1|P|2.5.1\rSPM|1|RC-BAD2&BARCODE\r`),
+        (err: unknown) => err instanceof Hl7Error && err.segmentName === 'MSH' && err.field === 2 && /MSH/.test(err.message),
+        JSON.stringify(msh2),
+      );
+    }
+    const truncation = parseHl7('MSH|^~\\&#|A||||||ORU^R01|1|P|2.7\rOBX|1|ST|X||a&b\r');
+    assert.deepEqual(truncation.delimiters, { field: '|', component: '^', repetition: '~', escape: '\\', subcomponent: '&' });
+    assert.equal(at(truncation, 'MSH-2'), '^~\\&#');
   });
 
   it('normalises MSH-18 as the captures and table 0211 spell it', () => {
@@ -274,7 +280,7 @@ describe('HL7 codec: errors name the place', () => {
     fails('', /does not start with an MSH segment/, { segment: 1 });
     fails('MSHA^~\\&|', /segment 1 \(MSH\), MSH-1: MSH-1 \(the field separator\) is "A"/, { segment: 1, field: 1 });
     fails('MSH|^^\\&|', /MSH-2: MSH-1 and MSH-2 declare "\|\^\^\\\\&": each delimiter must be a different character/, { segment: 1, field: 2 });
-    fails('MSH||A|', /MSH-2: MSH-2 is "": 1 to 4 encoding characters/, { segment: 1, field: 2 });
+    fails('MSH||A|', /MSH-2: MSH-2 \(encoding characters\) is "": HL7 needs all four/, { segment: 1, field: 2 });
     fails('MSH|^~\\&|A\rPID|1\rOB|1\r', /^HL7 segment 3: "OB\|1" does not start with a segment name/, { segment: 3 });
     fails('MSH|^~\\&|A\rPID|1\rOBX_1\r', /^HL7 segment 3 \(OBX\): "OBX_1" does not start with a segment name \(3 letters or digits, then "\|"\)/, { segment: 3 });
     fails('MSH|^~\\&|A\r \r', /segment 2: " " does not start/, { segment: 2 });

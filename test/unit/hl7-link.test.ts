@@ -153,7 +153,7 @@ describe('HL7 link: receiving', () => {
   });
 
   it('answers a header too broken to name the message AR with an empty MSA-2, and warns', () => {
-    for (const text of [ORU.replace('MSG0001', ''), 'HELLO|world\r']) {
+    for (const text of [ORU.replace('|^~\\&|', '|^~&|'), 'HELLO|world\r']) {
       const out = link().receive(frameMllp(Buffer.from(text, 'latin1')), 0);
       const ack = written(out)[0]!;
       assert.equal(seg(ack, 'MSA').field(1), 'AR');
@@ -216,6 +216,47 @@ describe('HL7 link: receiving', () => {
     assert.deepEqual(written(first), []);
     const [m2] = of(l.receive(frameMllp(qry), 2), 'message');
     assert.ok(m2, 'a repeated query is processed again: answering it twice is what the analyzer asked for');
+  });
+
+  it('writes its own text in a Latin-1 ACK with ? for what Latin-1 cannot carry, never a delimiter (the … of an excerpt was `&`; issue 23)', () => {
+    const out = link().receive(frameMllp(Buffer.from('HELLO|world, a message without any MSH\r', 'latin1')), 0);
+    const ack = written(out)[0]!;
+    assert.equal(seg(ack, 'ERR').field(8), 'the message does not start with a readable MSH segment (it starts HELLO|world, a messa?)');
+    assert.equal(seg(ack, 'ERR').fieldCount, 8);
+  });
+
+  it('answers AR naming MSH-2 a message whose encoding characters are short or incoherent, never files it (issue 23)', () => {
+    const law = lines('MSH|^~&|LAW|FAC|HOST|HFAC|20240501101010||OUL^R22^OUL_R22|M1|P|2.5.1', 'SPM|1|RC-BAD2&BARCODE', 'OBR|1', 'OBX|1|NM|GLU||5.5|mmol/L|||||F');
+    for (const text of [law, law.replace('|^~&|', '|^~\\^|'), law.replace('|^~&|', '|^~\\&A|')]) {
+      const out = link().receive(frameMllp(Buffer.from(text, 'latin1')), 0);
+      assert.equal(of(out, 'message').length, 0, text);
+      const ack = written(out)[0]!;
+      assert.equal(seg(ack, 'MSA').field(1), 'AR');
+      assert.deepEqual([seg(ack, 'ERR').field(2), seg(ack, 'ERR').field(2, 1, 3), seg(ack, 'ERR').field(3)], ['MSH', '2', '102']);
+      assert.match(seg(ack, 'ERR').field(8), /^HL7 segment 1 \(MSH\), MSH-2: MSH-/);
+    }
+  });
+
+  it('takes a message with an empty MSH-10 (the EDAN i15): AA with MSA-2 empty, a resend known by its content (issue 23)', () => {
+    const recent = new RecentControlIds();
+    const l = link({ recent });
+    const noId = ORU.replace('MSG0001', '');
+    const first = l.receive(frameMllp(Buffer.from(noId, 'latin1')), 0);
+    const [m] = of(first, 'message');
+    assert.ok(m, 'passed on');
+    const [ack] = written(l.confirmStored(m.id, 1));
+    assert.deepEqual([seg(ack!, 'MSA').field(1), seg(ack!, 'MSA').rawField(2)], ['AA', '']);
+    const resend = noId.replace('20240501101010', '20240501101055');
+    const again = l.receive(frameMllp(Buffer.from(resend, 'latin1')), 2);
+    assert.equal(of(again, 'message').length, 0, 'the same content again is a repeat');
+    assert.deepEqual(written(again).map((a) => [seg(a, 'MSA').field(1), seg(a, 'MSA').rawField(2)]), [['AA', '']]);
+    assert.match(of(again, 'warning')[0]!.text, /\(no MSH-10\) was received and acknowledged before/);
+    const other = l.receive(frameMllp(Buffer.from(noId.replace('5.5', '6.1'), 'latin1')), 3);
+    assert.equal(of(other, 'message').length, 1, 'other content is a new message');
+    assert.deepEqual(of(other, 'warning'), []);
+    const [n] = of(other, 'message');
+    l.confirmStored(n!.id, 4);
+    assert.equal(of(l.receive(frameMllp(Buffer.from(noId, 'latin1')), 5), 'message').length, 0, 'the first is still known after another');
   });
 
   it('acknowledges a resend of an acknowledged message again, with the same code, without passing it on twice (on another connection too)', () => {

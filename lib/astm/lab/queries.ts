@@ -3,6 +3,8 @@ import { repeatsOf, type Delimiters, type QueryRecord } from '../records';
 import type { QueryRule, TestIdRule } from '../dialects';
 import { fieldLabel, locate } from './fields';
 import type { QueriedSample } from './types';
+import { sampleNumberProblem } from '../../conversation/sample-number';
+import { astmDelimiters } from './samples';
 
 export interface QueryRead {
   cancel: boolean;
@@ -24,6 +26,11 @@ export function readQuery(q: QueryRecord, record: number, rule: QueryRule, testI
     if (sampleNumber.trim() === '') {
       const which = repeats.length > 1 ? `repeat ${i + 1} of ` : '';
       problems.push(`Q record ${record} names no sample at component ${position} of ${which}${fieldLabel('Q', 'startingRange')} (${JSON.stringify(range.join(d.component))})`);
+      return;
+    }
+    const bad = sampleNumberProblem(sampleNumber, { delimiters: astmDelimiters(d) });
+    if (bad !== undefined) {
+      problems.push(`Q record ${record}, ${fieldLabel('Q', 'startingRange')}: ${bad} (not asked of the LIS)`);
       return;
     }
     samples.push({ sampleNumber, instrumentTests: [...instrumentTests], range: [...range], record });

@@ -3,7 +3,8 @@
  * says. Anything doubtful is refused with a reason: a result filed under the
  * wrong sample is worse than a result reported as unassigned.
  */
-import type { AstmValue, OrderRecord, PatientRecord } from '../records';
+import type { AstmValue, Delimiters, OrderRecord, PatientRecord } from '../records';
+import { sampleNumberProblem } from '../../conversation/sample-number';
 import { repeatsOf } from '../records';
 import type { SampleIdRule } from '../dialects';
 import { componentOf, fieldLabel } from './fields';
@@ -11,7 +12,7 @@ import { componentOf, fieldLabel } from './fields';
 /** The sample number, or why not with the field at fault (P fields are the patient record's before the O). */
 export type SampleRead = { sample: string } | { problem: string; field: { record: 'O' | 'P'; name: string } };
 
-export function readSample(rule: SampleIdRule, order: OrderRecord, orderRecord: number, patient: PatientRecord | undefined): SampleRead {
+export function readSample(rule: SampleIdRule, order: OrderRecord, orderRecord: number, patient: PatientRecord | undefined, d: Delimiters): SampleRead {
   const field = { record: rule.record, name: rule.field };
   let value: AstmValue | undefined;
   let where: string;
@@ -32,5 +33,12 @@ export function readSample(rule: SampleIdRule, order: OrderRecord, orderRecord: 
   if (rule.singleComponent && components.length > 1) {
     return { problem: `${where} has components (${JSON.stringify(components.join('^'))}); this profile does not know which one is the sample number, so it does not guess`, field };
   }
+  const bad = sampleNumberProblem(sample, { delimiters: astmDelimiters(d) });
+  if (bad !== undefined) return { problem: `${where}: ${bad}`, field };
   return { sample };
+}
+
+/** The characters that delimit an ASTM message's text (lib/conversation/sample-number.ts). */
+export function astmDelimiters(d: Delimiters): string[] {
+  return [d.field, d.repeat, d.component, d.escape];
 }

@@ -120,7 +120,7 @@ function segmentEvents(segment: Indexed[], header: HeaderRecord | undefined, d: 
           break;
         }
         case 'O': {
-          const read = readSample(profile.sampleId, record, index, patient?.record);
+          const read = readSample(profile.sampleId, record, index, patient?.record, d);
           order = {
             record,
             index,

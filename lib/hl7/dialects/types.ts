@@ -49,6 +49,12 @@ export interface Hl7ResultsRule {
   /** Message types (MSH-9.1^MSH-9.2) that carry results. */
   readonly messages: readonly string[];
   readonly code: Hl7Place & { readonly segment: 'OBX' };
+  /**
+   * Where else the test code may be, tried in order when `code` holds none
+   * (OBX-3.2 after OBX-3.1), as sampleId.places are. A result whose code is
+   * in none of them is unassigned, naming them: never sent without a code.
+   */
+  readonly codeFallbacks?: readonly (Hl7Place & { readonly segment: 'OBX' })[];
   /** A second part that tells results of one test apart (OBX-4 sub-ID on the cobas 6800); becomes instrumentSubCode. */
   readonly subCode?: Hl7Place & { readonly segment: 'OBX' };
   readonly value: Hl7FieldReading;

@@ -40,6 +40,10 @@ export function profileProblems(p: Hl7DialectProfile): string[] {
   messages('results.messages', p.results.messages);
   if (p.results.messages.length === 0) out.push('results.messages must name at least one message type');
   place('results.code', p.results.code);
+  p.results.codeFallbacks?.forEach((pl, i) => {
+    place(`results.codeFallbacks[${i}]`, pl);
+    if (pl.segment !== 'OBX') out.push(`results.codeFallbacks[${i}] must be an OBX place, got ${JSON.stringify(pl.segment)}`);
+  });
   if (p.results.subCode) place('results.subCode', p.results.subCode);
   reading('results.value', p.results.value);
   reading('results.units', p.results.units);

@@ -17,12 +17,17 @@ export function isValue(text: string): boolean {
 
 /** The first place holding a value, and its text. */
 export function firstValue(current: Current, places: readonly Hl7Place[], trim: boolean): string {
-  for (const p of places) {
-    const raw = valueAt(current, p);
-    const v = trim ? raw.trim() : raw;
-    if (isValue(v)) return v;
+  return firstValueAt(current, places, trim).value;
+}
+
+/** The first place holding a value, its text and where it was ('' and no place when none holds one). */
+export function firstValueAt(current: Current, places: readonly Hl7Place[], trim: boolean): { value: string; place?: Hl7Place } {
+  for (const place of places) {
+    const raw = valueAt(current, place);
+    const value = trim ? raw.trim() : raw;
+    if (isValue(value)) return { value, place };
   }
-  return '';
+  return { value: '' };
 }
 
 export function holds(current: Current, matches: readonly Hl7Match[]): boolean {

@@ -10,7 +10,9 @@ import type { Hl7Message, Hl7Segment } from '../message';
 import type { Hl7DialectProfile } from '../dialects/types';
 import type { InstrumentResult, UnassignedResult } from '../../astm/lab/types';
 import type { EncapsulatedItem } from './types';
-import { firstValue, holds, isValue, placeName, read, valueAt, type Current } from './places';
+import { firstValue, firstValueAt, holds, isValue, placeName, read, valueAt, type Current } from './places';
+import { hl7SampleContext } from './sample-check';
+import { sampleNumberProblem, type SampleNumberContext } from '../../conversation/sample-number';
 import { hl7Instant, hl7Offset } from './time';
 
 export interface ReadResults {
@@ -33,6 +35,8 @@ export function readResults(message: Hl7Message, profile: Hl7DialectProfile, tim
   let orderComments: string[] = [];
   const number = (text: string) => (/^\d+$/.test(text) ? Number(text) : 0);
   const senderOffset = hl7Offset(message.msh.field(7));
+  const codePlaces = [rule.code, ...(rule.codeFallbacks ?? [])];
+  const sampleContext: SampleNumberContext = hl7SampleContext(message);
 
   for (const seg of message.segments.slice(1)) {
     const at = GROUPING.indexOf(seg.name);
@@ -57,8 +61,9 @@ export function readResults(message: Hl7Message, profile: Hl7DialectProfile, tim
     if (seg.name !== 'OBX') continue;
     lastKind = 'OBX';
     current.set('OBX', seg);
-    const code = trimmed(valueAt(current, rule.code), rule.trim);
-    const sample = firstValue(current, profile.sampleId.places, profile.sampleId.trim);
+    const code = firstValue(current, codePlaces, rule.trim);
+    const found = firstValueAt(current, profile.sampleId.places, profile.sampleId.trim);
+    const sample = found.value;
     const valueType = seg.field(2);
     if (rule.asideValueTypes.includes(valueType)) {
       out.encapsulated.push({ SampleNumber: sample, instrumentCode: code, valueType, record: seg.index, length: seg.rawField(5).length });
@@ -76,6 +81,17 @@ export function readResults(message: Hl7Message, profile: Hl7DialectProfile, tim
       last = undefined;
       const where = profile.sampleId.places.map(placeName).join(' or ');
       out.unassigned.push({ record: seg.index, reason: `OBX ${seg.index} (${code || 'no code'}): no sample number in ${where}`, text: seg.text, instrumentCode: code, Result: value });
+      continue;
+    }
+    const bad = sampleNumberProblem(sample, sampleContext);
+    if (bad !== undefined) {
+      last = undefined;
+      out.unassigned.push({ record: seg.index, reason: `OBX ${seg.index} (${code || 'no code'}): ${found.place ? `${placeName(found.place)}: ` : ''}${bad}`, text: seg.text, instrumentCode: code, Result: value });
+      continue;
+    }
+    if (code === '') {
+      last = undefined;
+      out.unassigned.push({ record: seg.index, reason: `OBX ${seg.index}: no test code in ${codePlaces.map(placeName).join(' or ')}; a result is not sent without one`, text: seg.text, instrumentCode: '', Result: value });
       continue;
     }
     const result: InstrumentResult = {
