@@ -1,7 +1,8 @@
 /**
  * The HL7 example flows end to end, as examples.test.ts runs the ASTM ones:
  * the package packed and installed into a fresh Node-RED userDir, the
- * example's JSON as the flows file (lis-push-in moved to a free port), Node-RED
+ * example's JSON as the flows file (its tab's variables set to this run's
+ * analyzer and a free lis-push-in port), Node-RED
  * as its own process, a loopback LIS, and the HL7 analyzer simulator of the
  * example's dialect listening on TCP for Node-RED's tcp in.
  *
