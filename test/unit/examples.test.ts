@@ -107,4 +107,14 @@ describe('example flows', () => {
     for (const type of Object.keys(pkg['node-red'].nodes)) assert.ok(used.has(type), type);
     for (const spec of EXAMPLES) assert.ok(buildExample(spec).some((n) => n.type === 'comment' && String(n.info).includes('Test codes')));
   });
+
+  it('are listed in docs/examples.md with each tab variable and its default, and the LIS variables', () => {
+    const doc = readFileSync(join(DIR, '..', 'docs', 'examples.md'), 'utf8');
+    for (const spec of EXAMPLES) {
+      const row = doc.split('\n').find((l) => l.startsWith(`| \`${spec.file}\` |`));
+      assert.ok(row, `docs/examples.md has a row for ${spec.file}`);
+      assert.equal(row, `| \`${spec.file}\` | ${spec.analyzer} | ${tabSettings(spec).map((v) => `\`${v.name}\` = \`${v.value}\``).join('<br>')} |`);
+    }
+    for (const v of LIS_ENV) assert.ok(doc.includes(`| \`${v}\` |`), v);
+  });
 });
