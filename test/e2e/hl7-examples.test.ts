@@ -123,7 +123,7 @@ describe('HL7 misbehaviour on the Mindray CL-2000i HL7 example', () => {
     it('the analyzer answered the order AE', check((r) => assert.ok(r.simRecord!.misbehaviour.some((m) => /errorAck/.test(m)), r.simRecord!.misbehaviour.join('; '))));
     it('the Catch node gets the failed send with the analyzer\'s error text', check((r) => {
       // The debug node behind the Catch prints the whole message: msg.error, then msg._error with its code.
-      const printed = r.red!.output().split(/^(?=\S.*\[(?:info|warn|error)\] )/m).filter((entry) => /\[debug:errors\]/.test(entry));
+      const printed = r.red!.output().split(/^(?=\S.*\[(?:info|warn|error)\] )/m).filter((entry) => /\[debug:errors: Mindray CL-2000i \(HL7\)\]/.test(entry));
       assert.ok(
         printed.some((entry) => /the analyzer answered AE to message \S+: simulated error: DSR\^Q03 \S+ refused/.test(entry) && /code: 'SEND_FAILED'/.test(entry) && /type: 'hl7-link'/.test(entry)),
         `what the Catch node's debug node printed:\n${printed.join('\n')}`,
