@@ -3,8 +3,9 @@
  * shipped (examples/generic-lis2a2-serial.json) or as demo/examples.ts builds
  * its TCP variant, and for section 4 the Mindray CL-2000i HL7 example as
  * shipped, with these changes said out loud:
- * - lis-push-in listens on a free port instead of 8181, so a bench run never
- *   collides with a test or a demo that holds 8181 at the same time;
+ * - each tab's environment variables (docs/examples.md) are set to the bench's
+ *   line and a free lis-push-in port instead of the example's default (8181,
+ *   ...), so a bench run never collides with a test or a demo holding it;
  * - for the scale section, the TCP variant's `tcp in` listens (server mode)
  *   instead of connecting to one analyzer, so N analyzers can connect to one
  *   Node-RED; `tcp out` stays "reply to TCP" and astm-link keeps one link per
@@ -13,7 +14,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXAMPLES, buildExample } from '../demo/examples';
+import { EXAMPLES, buildExample, withTabEnv } from '../demo/examples';
 import { ROOT, type FlowNode } from './node-red';
 
 const GENERIC = EXAMPLES[0]!;
@@ -25,39 +26,29 @@ export function hl7BenchExample(): (typeof EXAMPLES)[number] {
   return spec;
 }
 
-function withPushPort(flow: FlowNode[], pushPort: number): FlowNode[] {
-  const push = flow.filter((n) => n.type === 'lis-push-in');
-  if (push.length !== 1) throw new Error(`expected one lis-push-in in the example, found ${push.length}`);
-  push[0]!.localApiPort = String(pushPort);
-  return flow;
-}
-
-/** examples/generic-lis2a2-serial.json as committed (env: ANALYZER_PORT, ANALYZER_BAUD, LIS_*). */
-export function serialExampleFlow(pushPort: number): FlowNode[] {
+/** examples/generic-lis2a2-serial.json as committed, on `device` at `baud`. */
+export function serialExampleFlow(pushPort: number, device: string, baud: number): FlowNode[] {
   const flow = JSON.parse(readFileSync(join(ROOT, 'examples', `${GENERIC.file}.json`), 'utf8')) as FlowNode[];
-  return withPushPort(flow, pushPort);
+  return withTabEnv(flow, { ANALYZER_PORT: device, ANALYZER_BAUD: baud, LIS_PUSH_PORT: pushPort });
 }
 
-/** The TCP variant: Node-RED is a TCP client of the analyzer at ANALYZER_HOST:ANALYZER_TCP_PORT. */
-export function tcpClientExampleFlow(pushPort: number): FlowNode[] {
-  return withPushPort(buildExample({ ...GENERIC, transport: 'tcp' }) as FlowNode[], pushPort);
+/** The TCP variant: Node-RED is a TCP client of the analyzer at 127.0.0.1:`analyzerPort`. */
+export function tcpClientExampleFlow(pushPort: number, analyzerPort: number): FlowNode[] {
+  return withTabEnv(buildExample({ ...GENERIC, transport: 'tcp' }) as FlowNode[], { ANALYZER_HOST: '127.0.0.1', ANALYZER_TCP_PORT: analyzerPort, LIS_PUSH_PORT: pushPort });
 }
 
 /**
  * examples/mindray-cl2000i-hl7-tcp.json as committed, beside the ASTM example
- * in one Node-RED: its `tcp in` connects to HL7_ANALYZER_TCP_PORT instead of
- * ANALYZER_TCP_PORT (which the ASTM example's analyzer holds).
+ * in one Node-RED (each its own tab's ANALYZER_TCP_PORT); combine them with
+ * combineFlows, which keeps their shared lis-config once.
  */
-export function hl7ExampleFlow(pushPort: number): FlowNode[] {
+export function hl7ExampleFlow(pushPort: number, analyzerPort: number): FlowNode[] {
   const flow = JSON.parse(readFileSync(join(ROOT, 'examples', `${hl7BenchExample().file}.json`), 'utf8')) as FlowNode[];
-  const lineIn = flow.filter((n) => n.type === 'tcp in');
-  if (lineIn.length !== 1 || lineIn[0]!.port !== '${ANALYZER_TCP_PORT}') throw new Error('expected one tcp in node reading ANALYZER_TCP_PORT in the HL7 example');
-  lineIn[0]!.port = '${HL7_ANALYZER_TCP_PORT}';
-  return withPushPort(flow, pushPort);
+  return withTabEnv(flow, { ANALYZER_HOST: '127.0.0.1', ANALYZER_TCP_PORT: analyzerPort, LIS_PUSH_PORT: pushPort });
 }
 
 /**
- * The TCP variant with `tcp in` listening on ANALYZER_TCP_PORT: every analyzer connects as a client.
+ * The TCP variant with `tcp in` listening on `listenPort` (its tab's ANALYZER_TCP_PORT): every analyzer connects as a client.
  *
  * `journal: 'on'` leaves astm-link as shipped (journal and frame trace on).
  * `journal: 'off'` sets astm-link's `journal: false` and `trace: false`: no
@@ -65,8 +56,8 @@ export function hl7ExampleFlow(pushPort: number): FlowNode[] {
  * a flow can switch off: lis-send-results journals every batch whatever the
  * flow says (written and synced before its request, its outcome after).
  */
-export function tcpServerExampleFlow(pushPort: number, journal: 'on' | 'off' = 'on'): FlowNode[] {
-  const flow = withPushPort(buildExample({ ...GENERIC, file: `${GENERIC.file}-bench-server`, transport: 'tcp' }) as FlowNode[], pushPort);
+export function tcpServerExampleFlow(pushPort: number, listenPort: number, journal: 'on' | 'off' = 'on'): FlowNode[] {
+  const flow = withTabEnv(buildExample({ ...GENERIC, file: `${GENERIC.file}-bench-server`, transport: 'tcp' }) as FlowNode[], { ANALYZER_TCP_PORT: listenPort, LIS_PUSH_PORT: pushPort });
   const lineIn = flow.filter((n) => n.type === 'tcp in');
   if (lineIn.length !== 1) throw new Error('expected one tcp in node in the TCP example');
   Object.assign(lineIn[0]!, { server: 'server', host: '', port: '${ANALYZER_TCP_PORT}' });

@@ -36,6 +36,7 @@ import { ACK, ENQ, EOT, STX } from '../lib/astm/control';
 import { buildFrames } from '../lib/astm/link';
 import { AnalyzerSimulator, TcpServerTransport } from '../lib/sim';
 import { floorTab, hl7ExampleFlow, httpRequestTab, tcpClientExampleFlow } from './flows';
+import { combineFlows } from '../demo/examples';
 import { Hl7QueryAnalyzer } from './hl7-analyzer';
 import type { AnsweredRequest } from '../test/support/lis-stub';
 import { HL7_SAMPLE_PREFIX, benchLisEnv, sampleOf, startBenchLis } from './lis';
@@ -170,8 +171,8 @@ export async function benchHostQuery(report: Report, queries: number, profile: b
   const sim = new AnalyzerSimulator({ dialect: 'generic-lis2a2', transport: tap, seed: 'bench', timeZone: 'UTC', queryTimeoutMs: 30_000 });
   await sim.start();
   const red = await startNodeRed({
-    flow: [...tcpClientExampleFlow(await freePort()), ...hl7ExampleFlow(await freePort()), ...httpRequestTab(), ...floorTab()],
-    env: { ...benchLisEnv(lis), ANALYZER_HOST: '127.0.0.1', ANALYZER_TCP_PORT: String(analyzerPort), HL7_ANALYZER_TCP_PORT: String(hl7Port), BENCH_TRIGGER_PORT: String(triggerPort), BENCH_FLOOR_PORT: String(floorPort) },
+    flow: [...combineFlows(tcpClientExampleFlow(await freePort(), analyzerPort), hl7ExampleFlow(await freePort(), hl7Port)), ...httpRequestTab(), ...floorTab()],
+    env: { ...benchLisEnv(lis), BENCH_TRIGGER_PORT: String(triggerPort), BENCH_FLOOR_PORT: String(floorPort) },
     profile,
   });
   let profiles: string[] = [];

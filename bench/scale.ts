@@ -93,8 +93,8 @@ export async function benchScale(report: Report, sizes: ScaleSizes, profile: boo
   const start = async (name: JournalVariant): Promise<Variant> => {
     const port = await freePort();
     const red = await startNodeRed({
-      flow: tcpServerExampleFlow(await freePort(), name),
-      env: { ...benchLisEnv(lis), ANALYZER_HOST: '127.0.0.1', ANALYZER_TCP_PORT: String(port) },
+      flow: tcpServerExampleFlow(await freePort(), port, name),
+      env: benchLisEnv(lis),
       profile,
     });
     return { name, red, port };

@@ -42,8 +42,8 @@ export async function benchSerial(report: Report, sizes: SerialSizes, want: { pt
   const lis = await startBenchLis();
   const pty = await ptyPair();
   const red = await startNodeRed({
-    flow: serialExampleFlow(await freePort()),
-    env: { ...benchLisEnv(lis), ANALYZER_PORT: pty.host, ANALYZER_BAUD: String(BAUD) },
+    flow: serialExampleFlow(await freePort(), pty.host, BAUD),
+    env: benchLisEnv(lis),
     profile,
   });
   const tap = new TappedTransport(new SerialTransport(pty.analyzer, { baudRate: BAUD }));

@@ -16,6 +16,8 @@ import type { MappingRow } from '../lib/mapping/model';
 export interface ExampleSpec {
   /** File name without .json: `<vendor>-<model>-<transport>`. */
   file: string;
+  /** The analyzer as the lab calls it: the name of its link node (the Lab sidebar's box) and of its errors. */
+  analyzer: string;
   dialect: string;
   /** The analyzer's protocol (default ASTM): which link and message nodes the flow uses. */
   protocol?: 'astm' | 'hl7';
@@ -135,6 +137,7 @@ const DEMO_LAYOUT: Layout = {
 export const EXAMPLES: ExampleSpec[] = [
   {
     file: 'generic-lis2a2-serial',
+    analyzer: 'Generic LIS2-A2 analyzer',
     dialect: 'generic-lis2a2',
     transport: 'serial',
     tests: [
@@ -149,6 +152,7 @@ export const EXAMPLES: ExampleSpec[] = [
   },
   {
     file: 'roche-cobas-e411-serial',
+    analyzer: 'Roche cobas e 411',
     dialect: 'roche-cobas-e411-elecsys',
     transport: 'serial',
     tests: [
@@ -166,6 +170,7 @@ export const EXAMPLES: ExampleSpec[] = [
   },
   {
     file: 'sysmex-xn-serial',
+    analyzer: 'Sysmex XN',
     dialect: 'sysmex-xn',
     transport: 'serial',
     tests: [
@@ -183,6 +188,7 @@ export const EXAMPLES: ExampleSpec[] = [
   },
   {
     file: 'immucor-galileo-serial',
+    analyzer: 'Immucor Galileo',
     dialect: 'immucor',
     transport: 'serial',
     tests: [
@@ -198,6 +204,7 @@ export const EXAMPLES: ExampleSpec[] = [
   },
   {
     file: 'mindray-cl2000i-tcp',
+    analyzer: 'Mindray CL-2000i',
     dialect: 'mindray-cl',
     transport: 'tcp',
     tests: [
@@ -213,6 +220,7 @@ export const EXAMPLES: ExampleSpec[] = [
   },
   {
     file: 'mindray-cl2000i-hl7-tcp',
+    analyzer: 'Mindray CL-2000i (HL7)',
     dialect: 'mindray-cl-hl7',
     protocol: 'hl7',
     transport: 'tcp',
@@ -232,6 +240,7 @@ export const EXAMPLES: ExampleSpec[] = [
   },
   {
     file: 'roche-cobas6800-hl7-tcp',
+    analyzer: 'Roche cobas 6800',
     dialect: 'roche-cobas-6800',
     protocol: 'hl7',
     transport: 'tcp',
@@ -264,27 +273,53 @@ export const DEMO_FLOW: ExampleSpec = { ...EXAMPLES[0]!, demo: true };
 /** npm start's HL7 analyzer: the Mindray CL-2000i HL7 example, laid out and labelled as the demo's second tab. */
 export const DEMO_HL7_FLOW: ExampleSpec = { ...EXAMPLES.find((e) => e.file === 'mindray-cl2000i-hl7-tcp')!, demo: true };
 
-/** The demo's HL7 tab reads its analyzer's port here: the ASTM tab's TCP fallback holds ANALYZER_TCP_PORT. */
-export const DEMO_HL7_PORT_ENV = 'HL7_ANALYZER_TCP_PORT';
-
 /** The sample numbers npm start's HL7 analyzer scans start with this: the demo LIS orders them the HL7 tab's tests. */
 export const DEMO_HL7_PREFIX = 'HL7-';
 
+/** What npm start sets on the demo's tabs (their environment variables); unset: the examples' defaults. */
+export interface DemoFlowOptions {
+  transport?: ExampleSpec['transport'];
+  /** The ASTM tab's line: the serial device and its speed, or the simulated analyzer's TCP port. */
+  analyzerPort?: string;
+  analyzerBaud?: number;
+  analyzerTcpPort?: number;
+  pushPort?: number;
+  /** The HL7 tab's analyzer (a TCP server on 127.0.0.1) and its lis-push-in. */
+  hl7TcpPort?: number;
+  hl7PushPort?: number;
+}
+
 /**
  * The flow npm start deploys (flows/demo-flow.json as committed, with the
- * defaults): the ASTM demo tab, serial or TCP, then the HL7 one, each
- * lis-push-in on its own port.
+ * defaults): the ASTM demo tab, serial or TCP, then the HL7 one, each with
+ * its own settings on its tab, both on the one shared lis-config.
  */
-export function buildDemoFlow(options: { transport?: ExampleSpec['transport']; pushPort?: number; hl7PushPort?: number } = {}): FlowNode[] {
-  const astm = buildExample({ ...DEMO_FLOW, transport: options.transport ?? DEMO_FLOW.transport });
-  const hl7 = buildExample(DEMO_HL7_FLOW);
-  const set = (flow: FlowNode[], type: string, values: Record<string, unknown>) => {
-    for (const n of flow) if (n.type === type) Object.assign(n, values);
-  };
-  set(astm, 'lis-push-in', { localApiPort: String(options.pushPort ?? 8181) });
-  set(hl7, 'lis-push-in', { localApiPort: String(options.hl7PushPort ?? 8182) });
-  set(hl7, 'tcp in', { port: `\${${DEMO_HL7_PORT_ENV}}` });
-  return [...astm, ...hl7];
+export function buildDemoFlow(options: DemoFlowOptions = {}): FlowNode[] {
+  const transport = options.transport ?? DEMO_FLOW.transport;
+  const defined = (values: Record<string, string | number | undefined>) => Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Record<string, string | number>;
+  const line = transport === 'serial' ? { ANALYZER_PORT: options.analyzerPort, ANALYZER_BAUD: options.analyzerBaud } : { ANALYZER_TCP_PORT: options.analyzerTcpPort };
+  const astm = withTabEnv(buildExample({ ...DEMO_FLOW, transport }), defined({ ...line, LIS_PUSH_PORT: options.pushPort }));
+  const hl7 = withTabEnv(buildExample(DEMO_HL7_FLOW), defined({ ANALYZER_TCP_PORT: options.hl7TcpPort, LIS_PUSH_PORT: options.hl7PushPort }));
+  return combineFlows(astm, hl7);
+}
+
+/**
+ * Examples side by side in one flow file: the shared lis-config once (each
+ * example carries it); any other node id twice is an error.
+ */
+export function combineFlows<T extends { id: string; type: string }>(...flows: T[][]): T[] {
+  const seen = new Map<string, T>();
+  const out: T[] = [];
+  for (const n of flows.flat()) {
+    const before = seen.get(n.id);
+    if (before) {
+      if (n.id === SHARED_LIS_ID && JSON.stringify(before) === JSON.stringify(n)) continue;
+      throw new Error(`node id ${n.id} (${n.type}) is in two of the flows`);
+    }
+    seen.set(n.id, n);
+    out.push(n);
+  }
+  return out;
 }
 
 /** What the demo's HL7 tab's comment node says. */
@@ -295,10 +330,8 @@ function demoHl7Info(): string {
     'The second analyzer `npm start` runs: the Mindray CL-2000i HL7 example (Import > Examples) wired to the same demo LIS and a simulated analyzer speaking HL7 v2.3.1 over TCP (lis-analyzer-sim --protocol hl7). It queries each sample it scans (QRY^Q02), gets its order (QCK^Q02 + DSR^Q03) and sends its results (ORU^R01); each is on the demo LIS page beside the ASTM analyzer\'s, sample numbers starting with `HL7-`.',
     '',
     '## Where its settings come from',
-    '- `LIS_TESTS_URL`, `LIS_ORDERS_URL`, `LIS_RESULTS_URL`, `LIS_PROCESSED_URL`, `LIS_TOKEN`: the demo LIS, as on the first tab.',
-    `- \`ANALYZER_HOST\` and \`${DEMO_HL7_PORT_ENV}\` (on "analyzer", tcp in; the example reads \`ANALYZER_TCP_PORT\`, which the first tab uses): the simulated HL7 analyzer, a TCP server npm start runs on a free port (\`DEMO_HL7_TCP_PORT\` to choose it).`,
-    '',
-    'lis-push-in listens on a port of its own here (`DEMO_HL7_PUSH_PORT`, else a free one; the banner and the Node-RED log say which); the demo LIS page pushes to the first tab\'s.',
+    '- `LIS_TESTS_URL`, `LIS_ORDERS_URL`, `LIS_RESULTS_URL`, `LIS_PROCESSED_URL`, `LIS_TOKEN`: the demo LIS, in Node-RED\'s environment, read by the one lis-config "LIS" both tabs share.',
+    '- This tab\'s environment variables (double-click the tab), which npm start sets: `ANALYZER_HOST` and `ANALYZER_TCP_PORT`, the simulated HL7 analyzer, a TCP server npm start runs on a free port (`DEMO_HL7_TCP_PORT` to choose it); `LIS_PUSH_PORT`, where this tab\'s lis-push-in listens (`DEMO_HL7_PUSH_PORT`, else a free one; the banner and the Node-RED log say which). The demo LIS page pushes to the first tab\'s.',
     '',
     '## Changes',
     'npm start writes this flow again at every start: export what you want to keep.',
@@ -311,7 +344,7 @@ function demoInfo(spec: ExampleSpec): string {
   const transport = spec.transport;
   const line =
     transport === 'serial'
-      ? '- `ANALYZER_PORT`, `ANALYZER_BAUD`: the Node-RED end of the socat pty pair npm start made, whose other end the simulated analyzer (lis-analyzer-sim) opens; or the device you gave as `ANALYZER_PORT`, with no analyzer simulated.'
+      ? '- `ANALYZER_PORT`, `ANALYZER_BAUD`: the Node-RED end of the socat pty pair npm start made, whose other end the simulated analyzer (lis-analyzer-sim) opens; or the device you gave npm start as `ANALYZER_PORT`, with no analyzer simulated.'
       : '- `ANALYZER_HOST`, `ANALYZER_TCP_PORT`: the simulated analyzer (lis-analyzer-sim), a TCP server npm start runs because socat is not installed (`DEMO_ANALYZER_TCP_PORT`).';
   return [
     '# The npm start demo',
@@ -319,12 +352,15 @@ function demoInfo(spec: ExampleSpec): string {
     'This is the demo flow `npm start` deploys: the generic LIS2-A2 example (Import > Examples) wired to the demo LIS and a simulated analyzer, all on this machine. Results flow to the demo LIS page npm start printed. The next tab, "npm start demo: HL7", runs an HL7 analyzer beside it on the same LIS.',
     '',
     '## Where its settings come from',
-    'Environment variables npm start sets for Node-RED; the nodes read them as `${NAME}`:',
+    'Environment variables npm start sets; the nodes read them as `${NAME}`. The LIS\'s, in Node-RED\'s environment, read by the one lis-config "LIS" both tabs share:',
     '- `LIS_TESTS_URL`, `LIS_ORDERS_URL`, `LIS_RESULTS_URL`, `LIS_PROCESSED_URL`: the demo LIS\'s four endpoints (its page lists them).',
     '- `LIS_TOKEN`: the demo LIS\'s Bearer Token, `demo-token` (printed at start and shown on the demo LIS page).',
-    line,
     '',
-    'lis-push-in listens on `DEMO_PUSH_PORT` (8181). npm start\'s own settings (ports, user directory, sample interval) are listed in the README, Quick start.',
+    'This analyzer\'s, on this tab (double-click the tab > Environment Variables):',
+    line,
+    '- `LIS_PUSH_PORT`: where lis-push-in listens, `DEMO_PUSH_PORT` (8181).',
+    '',
+    'npm start\'s own settings (ports, user directory, sample interval) are listed in the README, Quick start.',
     '',
     '## Changes',
     'npm start writes this flow again at every start (`flows.json` in the demo user directory): export what you want to keep. For your own analyzer and LIS, import an example into your Node-RED and set the variables there.',
@@ -380,11 +416,73 @@ export function loadCatalog(): CatalogTest[] {
   return JSON.parse(readFileSync(join(ROOT, 'flows', 'lis-catalog.json'), 'utf8')) as CatalogTest[];
 }
 
-/** The environment variables every example reads. */
-export const EXAMPLE_ENV = {
-  serial: ['LIS_TESTS_URL', 'LIS_ORDERS_URL', 'LIS_RESULTS_URL', 'LIS_PROCESSED_URL', 'LIS_TOKEN', 'ANALYZER_PORT', 'ANALYZER_BAUD'],
-  tcp: ['LIS_TESTS_URL', 'LIS_ORDERS_URL', 'LIS_RESULTS_URL', 'LIS_PROCESSED_URL', 'LIS_TOKEN', 'ANALYZER_HOST', 'ANALYZER_TCP_PORT'],
-} as const;
+/**
+ * The site's LIS: process-level environment variables (Node-RED's own
+ * environment), read by the one lis-config every example shares.
+ */
+export const LIS_ENV = ['LIS_TESTS_URL', 'LIS_ORDERS_URL', 'LIS_RESULTS_URL', 'LIS_PROCESSED_URL', 'LIS_TOKEN'] as const;
+
+/**
+ * The id of that lis-config, the same in every example: the editor's import
+ * takes the one already in the workspace instead of adding another "LIS"
+ * (docs/examples.md).
+ */
+export const SHARED_LIS_ID = 'lis-bridge-lis';
+
+/** One of an analyzer's own settings: an environment variable of its example's tab. */
+export interface TabSetting {
+  name: string;
+  /** The default the example ships with. */
+  value: string;
+  meaning: string;
+}
+
+/**
+ * An example's own settings, kept on its tab so two analyzers in one Node-RED
+ * never share one: the line, and lis-push-in's port. The defaults differ from
+ * example to example (push ports 8181, 8182, ... and TCP ports 4001, 4002, ...
+ * in the order of EXAMPLES, serial devices /dev/ttyUSB0, 1, ...), so all of them
+ * imported side by side deploy with no clash.
+ */
+export function tabSettings(spec: ExampleSpec): TabSetting[] {
+  const index = Math.max(0, EXAMPLES.findIndex((e) => e.file === spec.file));
+  const nth = Math.max(0, EXAMPLES.filter((e) => e.transport === spec.transport).findIndex((e) => e.file === spec.file));
+  const baud = exampleDialect(spec).serial?.baudRate ?? 9600;
+  const line: TabSetting[] =
+    spec.transport === 'serial'
+      ? [
+          { name: 'ANALYZER_PORT', value: `/dev/ttyUSB${nth}`, meaning: 'the serial device the analyzer is connected to' },
+          { name: 'ANALYZER_BAUD', value: String(baud), meaning: "the line's speed, as set on the analyzer" },
+        ]
+      : [
+          { name: 'ANALYZER_HOST', value: '127.0.0.1', meaning: "the analyzer's address: Node-RED connects to it" },
+          { name: 'ANALYZER_TCP_PORT', value: String(4001 + nth), meaning: 'the port the analyzer listens on' },
+        ];
+  return [...line, { name: 'LIS_PUSH_PORT', value: String(8181 + index), meaning: "lis-push-in's port on 127.0.0.1, where the LIS pushes orders" }];
+}
+
+/**
+ * The flow with its tabs' environment variables set to `values` (a run's
+ * ports and devices); a name no tab has is an error, so a typo cannot leave a
+ * default in place unnoticed.
+ */
+export function withTabEnv<T extends { type: string }>(flow: T[], values: Record<string, string | number>): T[] {
+  const unused = new Set(Object.keys(values));
+  const out = flow.map((n) => {
+    const env = (n as { env?: Array<{ name: string; value: string; type: string }> }).env;
+    if (n.type !== 'tab' || !env) return n;
+    return {
+      ...n,
+      env: env.map((e) => {
+        if (!(e.name in values)) return e;
+        unused.delete(e.name);
+        return { ...e, value: String(values[e.name]) };
+      }),
+    };
+  });
+  if (unused.size > 0) throw new Error(`no tab of the flow has the variable(s) ${[...unused].join(', ')}`);
+  return out;
+}
 
 /** The example's test-mapper rows: its tests, named as the LIS catalog names them. */
 export function exampleMapping(spec: ExampleSpec, catalog: CatalogTest[] = loadCatalog()): MappingRow[] {
@@ -429,7 +527,7 @@ function lineNotes(spec: ExampleSpec, profile: ExampleDialect): { line: string; 
   return {
     line:
       spec.transport === 'serial'
-        ? `## Serial line\n${serial.baudRate} baud, ${serial.dataBits} data bits, parity ${serial.parity}, ${serial.stopBits} stop bit(s) (ANALYZER_BAUD overrides the speed). The serial port config must stay *binary*, split on an empty character.`
+        ? `## Serial line\n${serial.baudRate} baud, ${serial.dataBits} data bits, parity ${serial.parity}, ${serial.stopBits} stop bit(s) (the tab's ANALYZER_BAUD). The serial port config must stay *binary*, split on an empty character.`
         : '## TCP\nNode-RED connects to the analyzer as a TCP client; astm-link keeps one link per connection. The status node on "analyzer" (tcp in) tells astm-link when the connection opens and closes: orders the LIS pushes go to the connected analyzer, and a transfer on a dropped connection fails at once (CONNECTION_CLOSED). To serve several analyzers, set tcp in to listen and give each pushed order msg.analyzer (the analyzer\'s H-5 sender name or its address).',
     journal: '- Every received message is stored in the result journal (lis-bridge/ under the Node-RED user directory) before the analyzer gets its final ACK, and every frame is traced there. Results the LIS did not accept are held: the status of "send results" shows how many; resend or discard them with a lis:resend / lis:discard message or GET /lis-bridge/held (README, Reliability).',
   };
@@ -447,14 +545,19 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
 
   const mapping = exampleMapping(spec, catalog);
 
-  const env = EXAMPLE_ENV[spec.transport];
+  const settings = tabSettings(spec);
   const info = [
     `# ${profile.label}: ${profile.vendor} ${profile.model}`,
     '',
     'Queries, order downloads and results between the analyzer and the LIS (spec 1.5): the analyzer scans a barcode, lis-get-order asks the LIS, the order goes down mapped to the analyzer\'s test codes; results come back mapped to LIS codes and are sent once; each processed sample is reported.',
     '',
-    '## Site settings (environment variables)',
-    ...env.map((v) => `- \`${v}\``),
+    '## This analyzer\'s settings (the tab\'s environment variables)',
+    'Double-click the tab > Environment Variables; the nodes read them as `${NAME}`:',
+    ...settings.map((v) => `- \`${v.name}\` (default \`${v.value}\`): ${v.meaning}`),
+    '',
+    '## The LIS (Node-RED\'s environment, shared by every analyzer)',
+    'One lis-config "LIS" serves every example: set these where Node-RED runs (docs/examples.md):',
+    ...LIS_ENV.map((v) => `- \`${v}\``),
     '',
     notes.line,
     '',
@@ -464,13 +567,13 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
     '## Notes',
     ...spec.notes.map((n) => `- ${n}`),
     '- The Bearer Token is read from LIS_TOKEN (lis-config: "Bearer Token from env var"); the flow holds no secret.',
-    '- lis-push-in listens on 127.0.0.1:8181 for orders the LIS pushes.',
+    '- lis-push-in listens on 127.0.0.1:`LIS_PUSH_PORT` for orders the LIS pushes.',
     notes.journal,
   ].join('\n');
 
-  const lis = id('lis-config');
+  const lis = SHARED_LIS_ID;
   const nodes: FlowNode[] = [
-    { id: tab, type: 'tab', label: tabLabel(spec, profile), disabled: false, info: '' },
+    { id: tab, type: 'tab', label: tabLabel(spec, profile), disabled: false, info: '', env: settings.map((v) => ({ name: v.name, value: v.value, type: 'str' })) },
     ...(spec.demo ? [{ id: id('about'), type: 'comment', name: spec.protocol === 'hl7' ? 'npm start demo, HL7: read me' : 'npm start demo: read me', info: demoInfo(spec), ...at(L.about ?? L.comment), wires: [] }] : []),
     { id: id('comment'), type: 'comment', name: `How to set up: ${profile.label}`, info, ...at(L.comment), wires: [] },
     {
@@ -498,7 +601,8 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
   if (spec.transport === 'serial') {
     const port = id('serial-port');
     nodes.push(
-      serialPortNode(port, 'analyzer', '${ANALYZER_PORT}', '${ANALYZER_BAUD}', serial),
+      // On the tab, so ${ANALYZER_PORT} is this tab's: a config node outside any tab reads only Node-RED's environment.
+      { ...serialPortNode(port, `${spec.analyzer} serial`.slice(0, 60), '${ANALYZER_PORT}', '${ANALYZER_BAUD}', serial), z: tab },
       { id: id('line-in'), type: 'serial in', name: 'analyzer', serial: port, ...at(L.lineIn), wires: [[link]] },
       { id: lineOut, type: 'serial out', name: 'analyzer', serial: port, ...at(L.lineOut), wires: [] },
     );
@@ -556,8 +660,8 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
 
   nodes.push(
     hl7
-      ? { id: link, type: 'hl7-link', name: 'HL7 link', transport: 'tcp', charset: 'msh18', ackTimeoutMs: '10000', sendAttempts: '3', maxFrameBytes: '8388608', journal: true, trace: true, traceRedact: false, ...at(L.link), wires: [[lineOut], [astm], []] }
-      : { id: link, type: 'astm-link', name: 'ASTM link', transport: spec.transport, framing: 'framed', checksums: profile.astmLink?.checksums !== false, framePerRecord: profile.astmLink?.framePerRecord === true, frameTextMax: String(profile.astmLink?.frameTextMax ?? 240), replyTimeoutMs: '15000', receiveTimeoutMs: '30000', busyWaitMs: '10000', contentionWaitMs: '20000', retryDelayMs: '10000', journal: true, trace: true, traceRedact: false, ...at(L.link), wires: [[lineOut], [astm], []] },
+      ? { id: link, type: 'hl7-link', name: spec.analyzer, transport: 'tcp', charset: 'msh18', ackTimeoutMs: '10000', sendAttempts: '3', maxFrameBytes: '8388608', journal: true, trace: true, traceRedact: false, ...at(L.link), wires: [[lineOut], [astm], []] }
+      : { id: link, type: 'astm-link', name: spec.analyzer, transport: spec.transport, framing: 'framed', checksums: profile.astmLink?.checksums !== false, framePerRecord: profile.astmLink?.framePerRecord === true, frameTextMax: String(profile.astmLink?.frameTextMax ?? 240), replyTimeoutMs: '15000', receiveTimeoutMs: '30000', busyWaitMs: '10000', contentionWaitMs: '20000', retryDelayMs: '10000', journal: true, trace: true, traceRedact: false, ...at(L.link), wires: [[lineOut], [astm], []] },
     { id: toAnalyzerIn, type: 'link in', name: 'to the analyzer', links: [outs.order, outs.noOrder, outs.pushed], ...at(L.toAnalyzerIn), wires: [[astm]] },
     { id: astm, type: hl7 ? 'hl7-message' : 'astm-message', name: spec.demo ? (hl7 ? DEMO_HL7_NAME : DEMO_ASTM_NAME) : profile.label.slice(0, 40), dialect: profile.id, timeZone: '', ...at(L.astm), wires: [[getOrder], [toLis], [link], [otherDebug]] },
     { id: getOrder, type: 'lis-get-order', name: 'order for the scanned sample', lis, allTests: false, ...at(L.getOrder), wires: [[toAnalyzer], [outs.noOrder]] },
@@ -572,7 +676,7 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
     debug(unmappedDebug, 'results with no LIS test', L.unmappedDebug),
     debug(otherDebug, 'QC, unassigned, other', L.otherDebug),
     // Orders the LIS pushes: mapped and downloaded unsolicited (where the analyzer takes them).
-    { id: id('lis-push-in'), type: 'lis-push-in', name: 'orders pushed by the LIS', localApiAddress: '127.0.0.1', localApiPort: '8181', bodyLimit: '1048576', ...at(L.pushIn), wires: [[id('map-pushed')]] },
+    { id: id('lis-push-in'), type: 'lis-push-in', name: 'orders pushed by the LIS', localApiAddress: '127.0.0.1', localApiPort: '${LIS_PUSH_PORT}', bodyLimit: '1048576', ...at(L.pushIn), wires: [[id('map-pushed')]] },
     mapper(id('map-pushed'), 'toInstrument', [[outs.pushed], []], L.mapPushed, 'pushed order -> analyzer codes'),
     linkOut('link-out-pushed', 'pushed order', L.pushedOut),
     // Set-up: the LIS test catalog, for checking the mapping.
@@ -580,7 +684,8 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
     { id: id('lis-get-tests'), type: 'lis-get-tests', name: 'LIS test catalog', lis, filterName: '', filterCode: '', ...at(L.getTests), wires: [[id('debug-catalog')]] },
     debug(id('debug-catalog'), 'catalog', L.catalogDebug),
     { id: id('catch'), type: 'catch', name: 'every error', scope: null, uncaught: false, ...at(L.catch), wires: [[errorsDebug]] },
-    debug(errorsDebug, 'errors', L.errorsDebug),
+    // The debug sidebar shows this name beside every error: which analyzer's.
+    debug(errorsDebug, `errors: ${spec.analyzer}`, L.errorsDebug),
   );
   return nodes;
 }

@@ -26,7 +26,7 @@ import { createWriteStream, mkdirSync, statSync, writeFileSync, type WriteStream
 import net from 'node:net';
 import { dirname, join } from 'node:path';
 import { DemoLis } from './demo-lis';
-import { DEMO_FLOW, DEMO_HL7_FLOW, DEMO_HL7_PORT_ENV, DEMO_HL7_PREFIX, buildDemoFlow } from './examples';
+import { DEMO_FLOW, DEMO_HL7_FLOW, DEMO_HL7_PREFIX, buildDemoFlow } from './examples';
 import { ptyPair, type PtyPair } from './pty';
 
 const ROOT = join(__dirname, '..', '..');
@@ -314,7 +314,8 @@ async function startAll(s: DemoSettings, baseEnv: NodeJS.ProcessEnv, teardown: T
   }
 
   // Node-RED: its own user directory, the demo flow, the package from this checkout.
-  const flow = buildDemoFlow({ transport, pushPort: s.pushPort, hl7PushPort });
+  // Each analyzer's line and push port are its tab's environment variables, as in the examples.
+  const flow = buildDemoFlow({ transport, analyzerPort: hostPath, analyzerBaud: s.analyzerBaud, analyzerTcpPort: s.analyzerTcpPort, pushPort: s.pushPort, hl7TcpPort, hl7PushPort });
   writeFileSync(join(s.userDir, 'flows.json'), `${JSON.stringify(flow, null, 4)}\n`);
   const settingsFile = join(s.userDir, 'settings.js');
   const settings = {
@@ -335,11 +336,8 @@ async function startAll(s: DemoSettings, baseEnv: NodeJS.ProcessEnv, teardown: T
     LIS_RESULTS_URL: lisUrl('/api/results'),
     LIS_PROCESSED_URL: lisUrl('/api/processed'),
     LIS_TOKEN: DEMO_TOKEN,
-    ANALYZER_PORT: hostPath ?? '',
+    // The simulator reads its speed here (the flow reads its tab's).
     ANALYZER_BAUD: String(s.analyzerBaud),
-    ANALYZER_HOST: '127.0.0.1',
-    ANALYZER_TCP_PORT: String(s.analyzerTcpPort),
-    [DEMO_HL7_PORT_ENV]: String(hl7TcpPort),
   };
 
   const simulator = (line: string[]) =>

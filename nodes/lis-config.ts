@@ -4,6 +4,7 @@ import { LisClient } from '../lib/lis/client';
 import { LisError } from '../lib/errors';
 import { parseTls, parseTuning } from '../lib/lis/tuning';
 import { metricsFor } from './shared/metrics';
+import { resolveBearerToken } from './shared/lis-token';
 import type { LisConfigNode } from './shared/types';
 
 interface LisConfigDef extends NodeDef {
@@ -35,8 +36,9 @@ export = function register(RED: NodeAPI): void {
     const raw = def as unknown as Record<string, unknown>;
     const { tuning, errors } = parseTuning(raw);
     const tlsSettings = parseTls(raw);
-    const self = this as { client: LisClient | undefined; configErrors: string[] };
+    const self = this as { client: LisClient | undefined; configErrors: string[]; bearerTokenEnv: string | undefined };
     self.configErrors = errors;
+    self.bearerTokenEnv = def.bearerTokenEnv?.trim() || undefined;
     self.client = undefined;
     if (errors.length === 0) {
       try {
@@ -52,7 +54,7 @@ export = function register(RED: NodeAPI): void {
           },
           // Flow, group and global env as well as the process environment.
           env: (name) => RED.util.getSetting(this, name) ?? undefined,
-          bearerToken: this.credentials?.bearerToken || (def.bearerTokenEnv ? RED.util.getSetting(this, def.bearerTokenEnv.trim()) : undefined),
+          bearerToken: resolveBearerToken(RED, this, { stored: this.credentials?.bearerToken, envName: self.bearerTokenEnv }).token,
           observer: metricsFor(RED).lis,
         });
       } catch (err) {

@@ -1,7 +1,8 @@
 /**
  * The Lab sidebar's read routes (the held and stuck ones are in held-routes.ts
  * and link-journal.ts):
- * - GET /lis-bridge/links: every deployed analyzer link's health, alarms included;
+ * - GET /lis-bridge/links: every deployed analyzer link's health, alarms included,
+ *   and the label of the dialect its message node speaks (dialectLabel);
  * - GET /lis-bridge/links/<node>/trace?lines=N: the last units of that link's
  *   frame trace, readable (lib/trace/trace-read), redacted when the link redacts.
  * Both need `lis.read`: the trace holds patient data.
@@ -13,6 +14,7 @@ import { lastLines, readTrace } from '../../lib/trace';
 import type { LinkHealth } from '../../lib/health/link-health';
 import { answerError, installRoutesOnce } from './admin';
 import { healthSnapshot } from './health';
+import { configuredDialects, dialectLabel } from './link-dialect';
 
 interface TraceSource {
   file: string;
@@ -37,7 +39,10 @@ export function installLabRoutes(RED: NodeAPI): void {
     const admin = RED.httpAdmin as unknown as { get: (path: string, ...h: unknown[]) => void };
     admin.get('/lis-bridge/links', RED.auth.needsPermission('lis.read'), (_req: Request, res: Response) => {
       healthSnapshot(RED)
-        .then((snapshot) => res.json({ at: new Date(snapshot.at).toISOString(), links: snapshot.links.map(linkView) }))
+        .then((snapshot) => {
+          const configured = configuredDialects(RED);
+          res.json({ at: new Date(snapshot.at).toISOString(), links: snapshot.links.map((link) => linkView(link, configured.get(link.node))) });
+        })
         .catch((err: unknown) => answerError(res, 500, err));
     });
     admin.get('/lis-bridge/links/:node/trace', RED.auth.needsPermission('lis.read'), (req: Request, res: Response) => {
@@ -54,8 +59,11 @@ export function installLabRoutes(RED: NodeAPI): void {
 }
 
 /** The JSON shape: times as ISO strings, totals (Prometheus's business) left out. */
-function linkView(link: LinkHealth): Record<string, unknown> {
-  const { totals: _totals, ...rest } = link;
+function linkView(link: LinkHealth, configuredDialect: string | undefined): Record<string, unknown> {
+  const { totals: _totals, ...link0 } = link;
+  // The message node's dialect as deployed; else the one it last read in.
+  const dialect = configuredDialect ?? link.dialect;
+  const rest = { ...link0, dialectLabel: dialect === undefined ? undefined : dialectLabel(link.protocol, dialect) };
   return JSON.parse(JSON.stringify(rest, (key, value: unknown) => (typeof value === 'number' && TIMES.has(key) ? new Date(value).toISOString() : value))) as Record<string, unknown>;
 }
 

@@ -9,9 +9,10 @@
  * The catalog call uses the lis-config as the dialog has it, deployed or not.
  * The one thing the editor cannot send is a stored Bearer Token (Node-RED never
  * gives passwords back to the browser): a token typed since the last deploy
- * comes with the request; otherwise the deployed config's stored token is used,
- * but only towards the LabTestsAPI URL it was deployed with, so an edited URL
- * can never carry the stored token somewhere else.
+ * comes with the request; otherwise the deployed config's token is used (the
+ * stored one, else the one from the environment variable it names, as the
+ * deployed node reads it), but only towards the LabTestsAPI URL it was
+ * deployed with, so an edited URL can never carry the site's token elsewhere.
  */
 import type { NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
@@ -24,6 +25,7 @@ import { formatCsv, parseCsv } from '../../lib/mapping/csv';
 import { describeIssues } from '../../lib/lis/schemas';
 import type { LisConfigNode } from './types';
 import { answerError, installRoutesOnce } from './admin';
+import { resolveBearerToken } from './lis-token';
 
 /** Catalog look-ups from the dialog should not keep the operator waiting for the runtime's full time-out. */
 const CATALOG_TIMEOUT_CAP_MS = 15000;
@@ -76,30 +78,8 @@ async function catalog(RED: NodeAPI, body: CatalogRequest): Promise<{ tests: unk
   const requested = new LisClient({ ...tuning, urls: { LabTestsAPI: String(config.labTestsApiUrl ?? '') }, env });
   const url = requested.resolveUrl('LabTestsAPI');
 
-  // A token typed (or cleared: "") in the dialog since the last deploy wins; otherwise the stored one.
-  let bearerToken: string | undefined = typeof body.bearerToken === 'string' ? body.bearerToken.trim() || undefined : undefined;
-  if (typeof body.bearerToken !== 'string' && config.id) {
-    const stored = (RED.nodes as unknown as { getCredentials(id: string): { bearerToken?: string } | undefined }).getCredentials(config.id)?.bearerToken;
-    if (stored) {
-      if (!deployed?.client) {
-        throw new LisError('the deployed LIS config is invalid: fix and deploy it, or type the Bearer Token again in the LIS config', { code: 'NOT_CONFIGURED' });
-      }
-      let deployedUrl: string | undefined;
-      try {
-        deployedUrl = deployed.client.resolveUrl('LabTestsAPI');
-      } catch {
-        deployedUrl = undefined;
-      }
-      if (deployedUrl !== url) {
-        throw new LisError('the LabTestsAPI URL differs from the deployed one: type the Bearer Token again in the LIS config, or deploy first', { code: 'NOT_CONFIGURED' });
-      }
-      // Nor may the stored token travel over a connection the deployed config would have refused.
-      if (parseTls(config).allowUntrustedCertificates && deployed.client.verifiesCertificates) {
-        throw new LisError('certificate verification is off in the dialog but on in the deployed LIS config: type the Bearer Token again in the LIS config, or deploy first', { code: 'NOT_CONFIGURED' });
-      }
-      bearerToken = stored;
-    }
-  }
+  // A token typed (or cleared: "") in the dialog since the last deploy wins; otherwise the deployed config's.
+  const bearerToken = typeof body.bearerToken === 'string' ? body.bearerToken.trim() || undefined : deployedToken(RED, config, deployed, url);
   const rows = MappingSchema.safeParse(body.rows ?? []);
   if (!rows.success) throw new LisError('rows are not a valid mapping', { code: 'INVALID_INPUT', errors: describeIssues(rows.error, 'rows') });
   // The dialog's HTTPS settings, as the deployed node would use them (the CA file is read for this call).
@@ -118,6 +98,47 @@ async function catalog(RED: NodeAPI, body: CatalogRequest): Promise<{ tests: unk
     client.close();
   }
   return { tests, rows: mergeCatalog(rows.data.map(cleanRow), tests) };
+}
+
+/**
+ * The token the deployed config sends (shared/lis-token.ts: its stored
+ * credential, else the environment variable its bearerTokenEnv names), and
+ * only where the deployed config would send it: to the LabTestsAPI URL it was
+ * deployed with, over a connection it would not have refused. The token from
+ * the environment is guarded like the stored one: it is as much the site's
+ * secret, and whoever may press the button could otherwise send it to an
+ * address typed in the dialog. A variable named only in the dialog is never
+ * read: any secret of the process could be named there.
+ */
+function deployedToken(RED: NodeAPI, config: CatalogRequest['config'] & object, deployed: LisConfigNode | null, url: string): string | undefined {
+  if (!config.id) return undefined;
+  const stored = (RED.nodes as unknown as { getCredentials(id: string): { bearerToken?: string } | undefined }).getCredentials(config.id)?.bearerToken;
+  const envName = deployed?.bearerTokenEnv;
+  if (!stored && !envName) {
+    const named = typeof config.bearerTokenEnv === 'string' ? config.bearerTokenEnv.trim() : '';
+    if (named) {
+      throw new LisError(`the LIS config takes its Bearer Token from the environment variable ${named}, which is read for the deployed config only: deploy first, or type the token in the LIS config`, { code: 'NOT_CONFIGURED' });
+    }
+    return undefined;
+  }
+  const again = stored ? 'type the Bearer Token again in the LIS config' : 'type the Bearer Token in the LIS config';
+  if (!deployed?.client) throw new LisError(`the deployed LIS config is invalid: fix and deploy it, or ${again}`, { code: 'NOT_CONFIGURED' });
+  let deployedUrl: string | undefined;
+  try {
+    deployedUrl = deployed.client.resolveUrl('LabTestsAPI');
+  } catch {
+    deployedUrl = undefined;
+  }
+  if (deployedUrl !== url) throw new LisError(`the LabTestsAPI URL differs from the deployed one: ${again}, or deploy first`, { code: 'NOT_CONFIGURED' });
+  // Nor may the token travel over a connection the deployed config would have refused.
+  if (parseTls(config).allowUntrustedCertificates && deployed.client.verifiesCertificates) {
+    throw new LisError(`certificate verification is off in the dialog but on in the deployed LIS config: ${again}, or deploy first`, { code: 'NOT_CONFIGURED' });
+  }
+  const { token, fromEnv } = resolveBearerToken(RED, deployed, { stored, envName });
+  if (token === undefined && fromEnv) {
+    throw new LisError(`the LIS config takes its Bearer Token from the environment variable ${fromEnv}, which is not set where Node-RED runs: set it (for Node-RED's process, or in the global or tab environment) and restart, or type the token in the LIS config`, { code: 'NOT_CONFIGURED' });
+  }
+  return token;
 }
 
 function sendError(res: Response, err: unknown): void {

@@ -7,6 +7,8 @@ export interface LisConfigNode extends Node {
   /** The client, or the reason the config cannot make one (bad tuning values). */
   readonly client: LisClient | undefined;
   readonly configErrors: string[];
+  /** The environment variable the token is read from when none is stored (shared/lis-token.ts). */
+  readonly bearerTokenEnv: string | undefined;
 }
 
 export type Msg = NodeMessage & Record<string, unknown>;

@@ -1,6 +1,9 @@
 /**
  * Every example flow loads in the real editor with every node valid: no
  * "not properly configured" warning on deploy for an integrator who imports one.
+ * Two examples imported one after the other through Menu > Import > Examples,
+ * as an integrator with two analyzers does, share the one lis-config "LIS" and
+ * deploy side by side.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { startNodeRed, type NodeRedProcess } from '../support/node-red-process';
-import { launchChromium, openEditor } from '../support/browser';
+import { deploy, launchChromium, openEditor } from '../support/browser';
+import { combineFlows, withTabEnv } from '../../demo/examples';
 import { freePort } from '../support/ports';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -21,13 +25,11 @@ let userDir: string;
 
 before(async () => {
   userDir = mkdtempSync(join(tmpdir(), 'lis-examples-'));
-  // The examples' lis-push-in nodes listen on 8181, which a running demo may hold; here they only need to be valid.
-  const pushPort = String(await freePort());
-  const flows = EXAMPLES.flatMap((f) => JSON.parse(readFileSync(join(ROOT, 'examples', f), 'utf8')) as Array<{ type: string }>).map((n) =>
-    n.type === 'lis-push-in' ? { ...n, localApiPort: pushPort } : n,
-  );
+  // Each example's tab on a free lis-push-in port: the defaults (8181, ...) may be held by a running demo.
+  const flows = [];
+  for (const f of EXAMPLES) flows.push(withTabEnv(JSON.parse(readFileSync(join(ROOT, 'examples', f), 'utf8')) as Array<{ id: string; type: string }>, { LIS_PUSH_PORT: await freePort() }));
   const serialDir = dirname(require.resolve('node-red-node-serialport/package.json'));
-  [red, browser] = await Promise.all([startNodeRed({ userDir, flows, settings: { nodesDir: [ROOT, serialDir] } }), launchChromium()]);
+  [red, browser] = await Promise.all([startNodeRed({ userDir, flows: combineFlows(...flows), settings: { nodesDir: [ROOT, serialDir] } }), launchChromium()]);
 });
 
 after(async () => {
@@ -53,6 +55,101 @@ describe('example flows in the editor', () => {
       return out;
     });
     assert.deepEqual(problems, []);
+    assert.deepEqual(pageErrors, []);
+  });
+});
+
+describe('two examples imported through Menu > Import > Examples', () => {
+  let red2: NodeRedProcess | undefined;
+  let dir2: string;
+  after(async () => {
+    await red2?.stop();
+    if (dir2) rmSync(dir2, { recursive: true, force: true });
+  });
+
+  it('share one lis-config "LIS", and deploy side by side with every lis-push-in listening', async () => {
+    dir2 = mkdtempSync(join(tmpdir(), 'lis-import-'));
+    const serialDir = dirname(require.resolve('node-red-node-serialport/package.json'));
+    red2 = await startNodeRed({ userDir: dir2, flows: [{ id: 'start-tab', type: 'tab', label: 'Flow 1' }, { id: 'start-note', type: 'comment', name: 'an empty Node-RED', z: 'start-tab', x: 200, y: 60, wires: [] }], settings: { nodesDir: [ROOT, serialDir] } });
+    const { page, pageErrors } = await openEditor(browser!, red2.url, 'start-note');
+
+    const importExample = async (file: string) => {
+      await page.locator('#red-ui-header-button-sidemenu').click();
+      await page.locator('#menu-item-import').click();
+      const dialog = page.locator('#red-ui-clipboard-dialog');
+      await dialog.getByRole('link', { name: 'Examples' }).click();
+      const examples = page.locator('#red-ui-clipboard-dialog-import-tab-examples');
+      const item = examples.getByText(file, { exact: true });
+      // The package's folder opens on a click; it may be open already from the first import.
+      if (!(await item.isVisible())) await examples.getByText('@lis-bridge/node-red-lis-bridge', { exact: true }).click();
+      await item.click();
+      await page.locator('#red-ui-clipboard-dialog-ok').click();
+    };
+    await importExample('roche-cobas-e411-serial');
+    await page.waitForFunction(() => document.querySelectorAll('#red-ui-workspace-tabs .red-ui-tab').length === 2);
+    await importExample('mindray-cl2000i-hl7-tcp');
+    // The LIS config is in the workspace already: Node-RED asks, and its "Import copy" takes the one there.
+    await page.getByRole('button', { name: 'Import copy' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('#red-ui-workspace-tabs .red-ui-tab').length === 3);
+
+    // The integrator gives each analyzer its push port (double-click the tab > Environment Variables); free ones here.
+    const ports = [await freePort(), await freePort()];
+    const seen = await page.evaluate((pushPorts) => {
+      type Env = { name: string; value: string; type: string };
+      type N = { id: string; type: string; z?: string; name?: string; lis?: string; env?: Env[]; label?: string };
+      const RED = (globalThis as unknown as {
+        RED: { nodes: { eachConfig(f: (n: N) => void): void; eachNode(f: (n: N) => void): void; eachWorkspace(f: (n: N) => void): void; dirty(d: boolean): void } };
+      }).RED;
+      const tabs: N[] = [];
+      RED.nodes.eachWorkspace((w) => {
+        if (w.env) tabs.push(w);
+      });
+      tabs.forEach((t, i) => {
+        t.env = t.env!.map((e) => (e.name === 'LIS_PUSH_PORT' ? { ...e, value: String(pushPorts[i]) } : e));
+        (t as { changed?: boolean }).changed = true;
+      });
+      RED.nodes.dirty(true);
+      const configs: N[] = [];
+      RED.nodes.eachConfig((n) => {
+        if (n.type === 'lis-config') configs.push(n);
+      });
+      const users: Array<{ tab: string; lis: string }> = [];
+      RED.nodes.eachNode((n) => {
+        if (n.lis !== undefined) users.push({ tab: tabs.find((t) => t.id === n.z)?.label ?? n.z ?? '', lis: n.lis });
+      });
+      return { tabs: tabs.map((t) => t.label), configs: configs.map((c) => ({ id: c.id, name: c.name, z: c.z })), users };
+    }, ports);
+    assert.deepEqual(seen.tabs, ['Roche cobas e 411', 'Mindray CL-1000i, CL-2000i, CL-2200i (HL7)']);
+    assert.equal(seen.configs.length, 1, `one lis-config, not ${JSON.stringify(seen.configs)}`);
+    assert.equal(seen.configs[0]!.name, 'LIS');
+    assert.equal(seen.configs[0]!.z, undefined, 'the LIS is global, for every tab');
+    for (const tab of seen.tabs) assert.ok(seen.users.some((u) => u.tab === tab), `${tab} has LIS nodes`);
+    assert.deepEqual([...new Set(seen.users.map((u) => u.lis))], [seen.configs[0]!.id], 'every LIS node of both tabs uses it');
+
+    await deploy(page);
+    type Status = { name: string; fill: string; text: string };
+    const pushStatus = () =>
+      page.evaluate(() => {
+        type N = { type: string; name?: string; status?: { fill?: string; text?: string } };
+        const RED = (globalThis as unknown as { RED: { nodes: { eachNode(f: (n: N) => void): void } } }).RED;
+        const out: Status[] = [];
+        RED.nodes.eachNode((n) => {
+          if (n.type === 'lis-push-in') out.push({ name: n.name ?? '', fill: n.status?.fill ?? 'none', text: n.status?.text ?? '' });
+        });
+        return out;
+      });
+    let statuses: Status[] = [];
+    const started = Date.now();
+    while (Date.now() - started < 20000) {
+      statuses = await pushStatus();
+      if (statuses.length === 2 && statuses.every((s) => s.fill !== 'none')) break;
+      await page.waitForTimeout(100);
+    }
+    assert.equal(statuses.length, 2);
+    for (const s of statuses) assert.equal(s.fill, 'green', `lis-push-in: ${s.text}`);
+    assert.deepEqual(statuses.map((s) => s.text.replace(/\D+/g, ' ').trim()).sort(), ports.map(String).sort(), 'each on its own tab\'s port');
+    const deployed = (await (await fetch(`${red2.url}/flows`)).json()) as Array<{ type: string }>;
+    assert.equal(deployed.filter((n) => n.type === 'lis-config').length, 1, 'one lis-config deployed');
     assert.deepEqual(pageErrors, []);
   });
 });

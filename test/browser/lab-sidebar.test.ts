@@ -117,7 +117,8 @@ describe('Lab sidebar', () => {
     // Bench 1: connected, named by its H record, its message counted.
     const a = page.locator(`${LINKS}[data-node="linkA"]`);
     await a.locator('.lis-lab-state[data-state="connected"]').waitFor({ timeout: 15000 });
-    assert.match((await a.locator('.lis-lab-analyzer').textContent()) ?? '', /COBAS-7 \(generic-lis2a2\)/);
+    // Its H-5 name and the dialect its message node reads, with the protocol.
+    assert.equal((await a.locator('.lis-lab-analyzer').textContent()) ?? '', ' · COBAS-7 · Generic CLSI LIS2-A2 / ASTM E1394 (ASTM)');
     assert.match((await a.locator('.lis-lab-counts').textContent()) ?? '', /today: received 1 · queries 0 · results 1 · sent/);
     assert.match((await a.locator('.lis-lab-problems').textContent()) ?? '', /held 1 · stuck 1/);
     // Bench 2: nobody to connect to, and after a second its down alarm.

@@ -101,7 +101,7 @@ export interface CrashFlowOptions {
 /**
  * line in -> astm-link -> astm-message (generic-lis2a2) -> test-mapper (to LIS)
  * -> lis-send-results, and astm-link's bytes back to the line. Ports are the
- * caller's (freePort), never the examples' fixed 8181.
+ * caller's (freePort), never an example's default (8181, ...).
  */
 export function crashFlow(line: Line, lisUrl: (path: string) => string, options: CrashFlowOptions = {}): FlowNode[] {
   const delayed = options.handOnDelayMs !== undefined && options.handOnDelayMs > 0;

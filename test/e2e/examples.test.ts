@@ -2,7 +2,7 @@
  * Every example flow in examples/, end to end, as an integrator runs it: the
  * package packed and installed into a fresh Node-RED userDir (once for this
  * file), the example's JSON as the flows file, Node-RED as its own process with
- * the example's environment variables pointing at a loopback LIS, and the
+ * the LIS's environment variables pointing at a loopback LIS, and the
  * analyzer simulator of the example's dialect on the other end of the line
  * (a socat pty pair for serial examples; for the TCP example the simulator
  * listens and Node-RED's tcp in connects to it).
@@ -15,8 +15,9 @@
  * sent, one processed notification per sample; at the analyzer, each download
  * with the sample's mapped tests and patient.
  *
- * Each run moves the example's lis-push-in from 8181 to a free port, so a
- * running demo or Node-RED holding 8181 does not get in the way.
+ * Each run sets the example's tab variables (docs/examples.md) to its line and
+ * a free lis-push-in port, so a running demo or Node-RED holding the example's
+ * default port does not get in the way.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';

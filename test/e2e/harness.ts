@@ -1,10 +1,10 @@
 /**
  * End-to-end harness: the package as an integrator runs it. It is packed and
  * installed once per test file into a fresh Node-RED userDir; each run writes
- * one example flow (examples/*.json, unchanged but for lis-push-in's port) as
- * that userDir's flows file,
- * starts Node-RED as its own process with the example's environment variables
- * pointing at a loopback LIS stand-in, and puts the analyzer simulator on the
+ * one example flow (examples/*.json, unchanged but for its tab's environment
+ * variables: this run's line and a free lis-push-in port) as that userDir's
+ * flows file, starts Node-RED as its own process with the LIS's environment
+ * variables pointing at a loopback LIS stand-in, and puts the analyzer simulator on the
  * other end of the line (a socat pty pair, or a TCP server Node-RED's tcp in
  * connects to): the ASTM simulator, or for an HL7 example the HL7 one. Everything the run produced (requests at the LIS, what the
  * simulator sent and received, Node-RED's log, the frame log) is kept in memory
@@ -20,7 +20,7 @@ import { after, before } from 'node:test';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EXAMPLES, loadCatalog, type ExampleSpec } from '../../demo/examples';
+import { EXAMPLES, loadCatalog, withTabEnv, type ExampleSpec } from '../../demo/examples';
 import { ptyPair, type PtyPair } from '../../demo/pty';
 import { getProfile, type DialectProfile } from '../../lib/astm/dialects';
 import { findHl7Profile, type Hl7DialectProfile } from '../../lib/hl7/dialects';
@@ -142,14 +142,6 @@ export function loadExample(file: string): Example {
 export function astmProfileOf(example: Example): DialectProfile {
   if (example.profile === undefined) throw new Error(`${example.file} is an HL7 example: it has no ASTM dialect`);
   return example.profile;
-}
-
-/**
- * The flow with every lis-push-in on `port`: the examples listen on 8181, which
- * a running demo, another test file or an integrator's Node-RED may hold.
- */
-export function withPushPort(flow: FlowNode[], port: number): FlowNode[] {
-  return flow.map((n) => (n.type === 'lis-push-in' ? { ...n, localApiPort: String(port) } : n));
 }
 
 // ----- the LIS -----
@@ -330,7 +322,7 @@ export class E2eRun {
   summary: RunSummary | Hl7RunSummary | undefined;
   /** Date.now() when the run started: the earliest X-Request-Timestamp allowed. */
   startedAt = 0;
-  /** Where the example's lis-push-in listens in this run (withPushPort). */
+  /** Where the example's lis-push-in listens in this run (its tab's LIS_PUSH_PORT). */
   pushPort = 0;
   private pty: PtyPair | undefined;
   private stopped = false;
@@ -345,7 +337,8 @@ export class E2eRun {
     const { example, installation } = this.config;
     this.startedAt = Date.now();
     this.pushPort = await freePort();
-    const flow = withPushPort(example.flow, this.pushPort);
+    // The tab's LIS_PUSH_PORT: the examples' defaults (8181, ...) may be held by a running demo or another test file.
+    const tabEnv = (line: Record<string, string | number>) => withTabEnv(example.flow, { ...line, LIS_PUSH_PORT: this.pushPort });
     this.stub = await startLis(this.plan, this.config.orderDelayMs);
     const env = this.stub.exampleEnv(TOKEN);
     const simOptions = {
@@ -360,9 +353,7 @@ export class E2eRun {
     const hl7Faults = this.config.misbehaviour === undefined ? {} : { misbehaviour: this.config.misbehaviour as Hl7Misbehaviour };
     if (example.spec.transport === 'serial') {
       this.pty = await ptyPair();
-      env.ANALYZER_PORT = this.pty.host;
-      env.ANALYZER_BAUD = '9600';
-      this.red = await startExample(installation.userDir, flow, env);
+      this.red = await startExample(installation.userDir, tabEnv({ ANALYZER_PORT: this.pty.host, ANALYZER_BAUD: 9600 }), env);
       // The serial port config opens the line after the flows started.
       await this.red.waitForLog(/serial port \S+ opened at/, 15_000);
       this.sim = new AnalyzerSimulator({ ...simOptions, ...astmFaults, transport: { kind: 'serial', path: this.pty.analyzer } });
@@ -377,9 +368,7 @@ export class E2eRun {
           : (this.sim = new AnalyzerSimulator({ ...simOptions, ...astmFaults, transport }));
       this.simRecord = record(sim);
       await sim.start();
-      env.ANALYZER_HOST = '127.0.0.1';
-      env.ANALYZER_TCP_PORT = String(transport.boundPort);
-      this.red = await startExample(installation.userDir, flow, env);
+      this.red = await startExample(installation.userDir, tabEnv({ ANALYZER_HOST: '127.0.0.1', ANALYZER_TCP_PORT: transport.boundPort }), env);
     }
     await withTimeout(this.simulator.waitConnected(), 15_000, 'the line to connect');
   }

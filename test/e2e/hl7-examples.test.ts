@@ -1,7 +1,8 @@
 /**
  * The HL7 example flows end to end, as examples.test.ts runs the ASTM ones:
  * the package packed and installed into a fresh Node-RED userDir, the
- * example's JSON as the flows file (lis-push-in moved to a free port), Node-RED
+ * example's JSON as the flows file (its tab's variables set to this run's
+ * analyzer and a free lis-push-in port), Node-RED
  * as its own process, a loopback LIS, and the HL7 analyzer simulator of the
  * example's dialect listening on TCP for Node-RED's tcp in.
  *
@@ -122,7 +123,7 @@ describe('HL7 misbehaviour on the Mindray CL-2000i HL7 example', () => {
     it('the analyzer answered the order AE', check((r) => assert.ok(r.simRecord!.misbehaviour.some((m) => /errorAck/.test(m)), r.simRecord!.misbehaviour.join('; '))));
     it('the Catch node gets the failed send with the analyzer\'s error text', check((r) => {
       // The debug node behind the Catch prints the whole message: msg.error, then msg._error with its code.
-      const printed = r.red!.output().split(/^(?=\S.*\[(?:info|warn|error)\] )/m).filter((entry) => /\[debug:errors\]/.test(entry));
+      const printed = r.red!.output().split(/^(?=\S.*\[(?:info|warn|error)\] )/m).filter((entry) => /\[debug:errors: Mindray CL-2000i \(HL7\)\]/.test(entry));
       assert.ok(
         printed.some((entry) => /the analyzer answered AE to message \S+: simulated error: DSR\^Q03 \S+ refused/.test(entry) && /code: 'SEND_FAILED'/.test(entry) && /type: 'hl7-link'/.test(entry)),
         `what the Catch node's debug node printed:\n${printed.join('\n')}`,

@@ -77,7 +77,7 @@ describe(`metrics of an end-to-end run (example ${EXAMPLE})`, () => {
     const named = find(samples, 'lisbridge_link_messages_received_total', link()).filter((s) => s.value > 0);
     assert.equal(named.length, 1, JSON.stringify(named));
     assert.notEqual(named[0]!.labels.analyzer, '');
-    assert.equal(named[0]!.labels.link_name, 'ASTM link');
+    assert.equal(named[0]!.labels.link_name, loadExample(EXAMPLE).spec.analyzer);
   }));
 
   it('shows the link up and connected, with its last message received during the run', check((r) => {

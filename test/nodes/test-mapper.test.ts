@@ -208,6 +208,72 @@ describe('test-mapper admin endpoints', () => {
     assert.equal(ctx.stub.requests.length, 0);
   });
 
+  describe('with the token from an environment variable (bearerTokenEnv, as every example sets it)', () => {
+    const ENV = 'LIS_MAPPER_TEST_TOKEN';
+    const ENV_TOKEN = 'env-token-9c2e';
+    const withEnv = (props: Record<string, unknown>) => ({ id: 'cfg', type: 'lis-config', labTestsApiUrl: ctx.stub.url('/tests'), timeout: 2000, bearerTokenEnv: ENV, ...props });
+    async function loadEnvConfig(props: Record<string, unknown> = {}): Promise<void> {
+      const flow = [withEnv(props), { id: 'm', type: 'test-mapper', lis: 'cfg', instrument: 'Analyzer #1', direction: 'auto', unmapped: 'warn', mapping: ROWS, wires: [[], []] }];
+      await helper.load(nodeModules(...ALL_LIS_NODES) as never, flow as never, {} as never);
+    }
+    const set = (value: string | undefined) => {
+      if (value === undefined) delete process.env[ENV];
+      else process.env[ENV] = value;
+    };
+
+    it('loads the catalog with the token the deployed config reads from the environment', async (t) => {
+      t.after(() => set(undefined));
+      set(ENV_TOKEN);
+      // The LIS requires the token: without it the rows could not come.
+      ctx.stub.handle('/tests', (req) => (req.headers.authorization === `Bearer ${ENV_TOKEN}` ? { body: { tests: catalog } } : { status: 401, body: { message: 'no token' } }));
+      await loadEnvConfig();
+      const res = await helper.request().post('/lis-bridge/catalog').send({ config: { ...config(), bearerTokenEnv: ENV } }).expect(200);
+      assert.deepEqual(res.body.tests, catalog);
+      assert.deepEqual(res.body.rows.map((r: { lisTestId: string }) => r.lisTestId), ['T-GLU', 'T-CREA']);
+      assert.equal(ctx.stub.to('/tests')[0]!.headers.authorization, `Bearer ${ENV_TOKEN}`);
+    });
+
+    it('a token typed in the dialog still wins, and a stored one comes before the environment', async (t) => {
+      t.after(() => set(undefined));
+      set(ENV_TOKEN);
+      ctx.stub.reply('/tests', { body: { tests: catalog } });
+      await loadEnvConfig();
+      await helper.request().post('/lis-bridge/catalog').send({ config: config(), bearerToken: 'typed' }).expect(200);
+      assert.equal(ctx.stub.to('/tests')[0]!.headers.authorization, 'Bearer typed');
+      await helper.unload();
+      await helper.load(nodeModules(...ALL_LIS_NODES) as never, [withEnv({})] as never, { cfg: { bearerToken: 'stored' } } as never);
+      await helper.request().post('/lis-bridge/catalog').send({ config: config() }).expect(200);
+      assert.equal(ctx.stub.to('/tests')[1]!.headers.authorization, 'Bearer stored');
+    });
+
+    it('never sends the environment token to a URL other than the deployed one', async (t) => {
+      t.after(() => set(undefined));
+      set(ENV_TOKEN);
+      ctx.stub.reply('/elsewhere', { body: { tests: catalog } });
+      await loadEnvConfig();
+      const res = await helper.request().post('/lis-bridge/catalog').send({ config: { ...config(), labTestsApiUrl: ctx.stub.url('/elsewhere') } }).expect(400);
+      assert.match(res.body.message, /differs from the deployed one/);
+      assert.equal(ctx.stub.requests.length, 0);
+    });
+
+    it('never reads a variable named only in the dialog: an undeployed config is told to deploy first', async (t) => {
+      t.after(() => set(undefined));
+      set(ENV_TOKEN);
+      await loadEnvConfig();
+      const res = await helper.request().post('/lis-bridge/catalog').send({ config: { id: 'new-cfg', labTestsApiUrl: ctx.stub.url('/tests'), bearerTokenEnv: ENV } }).expect(400);
+      assert.match(res.body.message, new RegExp(`${ENV}, which is read for the deployed config only: deploy first`));
+      assert.equal(ctx.stub.requests.length, 0);
+    });
+
+    it('says which variable is missing when the environment does not hold it', async () => {
+      set(undefined);
+      await loadEnvConfig();
+      const res = await helper.request().post('/lis-bridge/catalog').send({ config: config() }).expect(400);
+      assert.match(res.body.message, new RegExp(`environment variable ${ENV}, which is not set where Node-RED runs`));
+      assert.equal(ctx.stub.requests.length, 0);
+    });
+  });
+
   it('answers 502 with the LIS error when the LIS refuses the token', async () => {
     ctx.stub.reply('/tests', { status: 401, body: { message: 'invalid token', errors: ['expired'] } });
     await load();
