@@ -19,13 +19,13 @@ const { setup } = require('../scripts/setup.cjs');
 const ROOT = join(__dirname, '..');
 const DIST = join(ROOT, 'dist');
 
-/** Every file below `dir` (relative to ROOT), or none when it does not exist. */
-function files(dir) {
-  const abs = join(ROOT, dir);
+/** Every file below `dir` (relative to `root`), or none when it does not exist. */
+function filesBelow(root, dir) {
+  const abs = join(root, dir);
   if (!existsSync(abs)) return [];
   return readdirSync(abs, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
-    .map((e) => relative(ROOT, join(e.parentPath ?? e.path, e.name)));
+    .map((e) => relative(root, join(e.parentPath ?? e.path, e.name)));
 }
 
 function mtime(path) {
@@ -40,30 +40,57 @@ function mtime(path) {
  * Why a build is needed (a source whose build output is missing or older
  * than it), or undefined when everything the demo runs is built. Sources the demo does not
  * run (test/, bench/) are left to `npm test` and `npm run bench`, which build.
+ * `root`: the checkout (a test's copy of one).
  */
-function whyBuild() {
+function whyBuild(root = ROOT) {
+  const dist = join(root, 'dist');
+  const files = (dir) => filesBelow(root, dir);
+  /** [source, the outputs built from it (the oldest counts), or undefined: every output]. */
   const pairs = [];
   for (const dir of ['lib', 'nodes', 'demo']) {
     for (const file of files(dir)) {
-      if (file.endsWith('.ts') && !file.endsWith('.d.ts')) pairs.push([file, join(DIST, file.replace(/\.ts$/, '.js'))]);
+      if (file.endsWith('.ts') && !file.endsWith('.d.ts')) pairs.push([file, [join(dist, file.replace(/\.ts$/, '.js'))]]);
     }
   }
-  // What scripts/build.mjs copies beside the compiled nodes.
+  // What scripts/build.mjs copies beside the compiled nodes. A fragment of _include has no output of its own
+  // (it does not ship): it is expanded into the dialogs (nodes/_include) or the help texts of its language
+  // (nodes/locales/<lang>/_include), so it is compared with those.
+  const dialogs = [];
+  const helpOf = new Map();
+  const fragments = [];
   for (const file of files('nodes')) {
-    const editorFile = /^nodes[\\/][^\\/]+\.html$/.test(file);
-    if (editorFile || file.startsWith(join('nodes', 'locales'))) pairs.push([file, join(DIST, file)]);
+    const parts = file.split(/[\\/]/);
+    if (parts.length === 2 && file.endsWith('.html')) {
+      dialogs.push(join(dist, file));
+      pairs.push([file, [join(dist, file)]]);
+    } else if (parts[1] === '_include') fragments.push([file, 'dialogs']);
+    else if (parts[1] === 'locales' && parts[3] === '_include') fragments.push([file, parts[2]]);
+    else if (parts[1] === 'locales' || parts[1] === 'editor') {
+      pairs.push([file, [join(dist, file)]]);
+      if (parts[1] === 'locales' && parts.length === 4 && file.endsWith('.html')) {
+        if (!helpOf.has(parts[2])) helpOf.set(parts[2], []);
+        helpOf.get(parts[2]).push(join(dist, file));
+      }
+    }
   }
-  for (const file of files('icons')) pairs.push([file, join(DIST, 'nodes', file)]);
+  for (const [file, into] of fragments) pairs.push([file, into === 'dialogs' ? dialogs : (helpOf.get(into) ?? [])]);
+  for (const file of files('icons')) pairs.push([file, [join(dist, 'nodes', file)]]);
+  const timeOf = (outs) => {
+    const times = outs.map(mtime);
+    return times.length === 0 || times.some((t) => t === undefined) ? undefined : Math.min(...times);
+  };
   // A change to how things are built makes every output suspect: compare with the oldest one.
-  const built = pairs.map(([, out]) => mtime(out));
-  const oldest = built.some((t) => t === undefined) ? undefined : Math.min(...built);
+  const oldest = timeOf(pairs.flatMap(([, outs]) => outs));
   for (const file of ['tsconfig.json', 'package.json', join('scripts', 'build.mjs')]) pairs.push([file, undefined]);
-  for (const [source, out] of pairs) {
-    const sourceTime = mtime(join(ROOT, source));
+  for (const [source, outs] of pairs) {
+    const sourceTime = mtime(join(root, source));
     if (sourceTime === undefined) continue;
-    const outTime = out === undefined ? oldest : mtime(out);
-    if (outTime === undefined && !existsSync(DIST)) return 'this clone is not built yet';
-    if (outTime === undefined && out !== undefined) return `${relative(ROOT, out)} is missing`;
+    const outTime = outs === undefined ? oldest : timeOf(outs);
+    if (outTime === undefined && !existsSync(dist)) return 'this clone is not built yet';
+    if (outTime === undefined && outs !== undefined) {
+      const missing = outs.find((o) => mtime(o) === undefined);
+      return missing === undefined ? `${source} is built into nothing` : `${relative(root, missing)} is missing`;
+    }
     if (outTime === undefined || outTime < sourceTime) return `${source} changed since the last build`;
   }
   return undefined;
@@ -114,10 +141,15 @@ async function launch() {
   return require(join(DIST, 'demo', 'start.js')).main(process.env);
 }
 
-launch().then(
-  (code) => process.exit(code),
-  (err) => {
-    process.stderr.write(`[demo] npm start failed: ${err && err.stack ? err.stack : String(err)}\n`);
-    process.exit(1);
-  },
-);
+module.exports = { whyBuild };
+
+// Required by a test (for whyBuild), it does not start anything.
+if (require.main === module) {
+  launch().then(
+    (code) => process.exit(code),
+    (err) => {
+      process.stderr.write(`[demo] npm start failed: ${err && err.stack ? err.stack : String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}

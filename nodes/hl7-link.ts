@@ -19,6 +19,7 @@ import { readNodeSettings } from '../lib/settings/node-settings';
 import { refuseMisconfigured } from './shared/lis-request-node';
 import { runLinkNode, type LinkNodeDef } from './shared/link-node';
 import { readAlarmSettings } from './shared/link-alarms';
+import { installLabRoutes } from './shared/lab-routes';
 import { StatusReporter } from './shared/status';
 import { HL7_MESSAGE_TOPIC, HL7_SEND_TOPIC, type Msg } from './shared/types';
 
@@ -64,5 +65,7 @@ export = function register(RED: NodeAPI): void {
     }, alarms.settings);
   }
 
+  // As astm-link: the Lab sidebar's routes are there even when the plugin is not (the test helper loads none).
+  installLabRoutes(RED);
   RED.nodes.registerType('hl7-link', Hl7LinkNode as never);
 };

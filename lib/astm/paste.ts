@@ -90,7 +90,7 @@ export function readPaste(input: string | Buffer, charset: 'latin1' | 'utf8' = '
 
 /** A trace: the analyzer's units of each session, in order; what went to the analyzer is left out (and said so). */
 function fromTrace(lines: string[], notes: string[], problems: PasteProblem[]): PasteRead {
-  const sessions = new Map<string, { at: string; session?: string; units: Buffer[]; redacted: boolean }>();
+  const sessions = new Map<string, { session?: string; units: Buffer[]; times: string[]; redacted: boolean }>();
   let out = 0;
   lines.forEach((line, i) => {
     if (line.trim() === '') return;
@@ -101,10 +101,11 @@ function fromTrace(lines: string[], notes: string[], problems: PasteProblem[]): 
     const key = t.session ?? '';
     let s = sessions.get(key);
     if (s === undefined) {
-      s = { at: t.at, ...(t.session === undefined ? {} : { session: t.session }), units: [], redacted: false };
+      s = { ...(t.session === undefined ? {} : { session: t.session }), units: [], times: [], redacted: false };
       sessions.set(key, s);
     }
     s.units.push(t.bytes);
+    s.times.push(t.at);
     s.redacted ||= t.redacted;
   });
   if (out > 0) notes.push(`${out} trace line${out === 1 ? '' : 's'} sent to the analyzer left out`);
@@ -113,11 +114,39 @@ function fromTrace(lines: string[], notes: string[], problems: PasteProblem[]): 
   for (const s of sessions.values()) {
     // A redacted trace shows '***' where the checksum was computed over the name.
     if (s.redacted) notes.push(`session ${s.session ?? '(serial)'}: patient fields are redacted, so checksums were not checked`);
-    const read = messagesOf(Buffer.concat(s.units), { lineBreaks: 'data', checkChecksums: !s.redacted }, notes, problems);
-    framed ||= read.framed;
-    for (const bytes of read.messages) messages.push({ bytes, at: s.at, ...(s.session === undefined ? {} : { session: s.session }), ...(s.redacted ? { redacted: true } : {}) });
+    for (const transfer of transfersOf(s.units, s.times)) {
+      const read = messagesOf(Buffer.concat(transfer.units), { lineBreaks: 'data', checkChecksums: !s.redacted }, notes, problems);
+      framed ||= read.framed;
+      // Each message at the time of the unit its H record came in; when they cannot be matched one to one, the transfer's.
+      const starts = transfer.units.flatMap((u, i) => (startsMessage(u) ? [transfer.times[i]!] : []));
+      read.messages.forEach((bytes, i) => {
+        const at = starts.length === read.messages.length ? starts[i]! : transfer.times[0]!;
+        messages.push({ bytes, at, ...(s.session === undefined ? {} : { session: s.session }), ...(s.redacted ? { redacted: true } : {}) });
+      });
+    }
   }
+  // Sessions interleave in time: oldest first across them, so the last messages are the latest.
+  messages.sort((a, b) => (a.at! < b.at! ? -1 : a.at! > b.at! ? 1 : 0));
   return { form: 'trace', framing: framed ? 'framed' : 'records', notes, problems, messages };
+}
+
+/** A session's units cut at each ENQ (LIS1-A 6.2: a transfer, holding one message or a few), with their times. */
+function transfersOf(units: Buffer[], times: string[]): Array<{ units: Buffer[]; times: string[] }> {
+  const out: Array<{ units: Buffer[]; times: string[] }> = [];
+  units.forEach((u, i) => {
+    if (out.length === 0 || (u.length === 1 && u[0] === ENQ)) out.push({ units: [], times: [] });
+    out.at(-1)!.units.push(u);
+    out.at(-1)!.times.push(times[i]!);
+  });
+  return out;
+}
+
+/** A unit that begins with an H record: a frame's text (after STX and its number), or an unframed record. */
+function startsMessage(unit: Buffer): boolean {
+  let i = unit[0] === STX ? 1 : 0;
+  if (i === 1 && (unit[1] ?? 0) >= 0x30 && (unit[1] ?? 0) <= 0x37) i = 2;
+  const after = unit[i + 1];
+  return unit[i] === 0x48 && after !== undefined && !/[A-Za-z0-9]/.test(String.fromCharCode(after));
 }
 
 /**

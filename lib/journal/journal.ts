@@ -138,6 +138,8 @@ export class ResultJournal {
     if (note !== undefined) m.note = note;
     if (samples !== undefined && samples.length > 0) m.samples = [...samples];
     this.releaseIfSettled(m);
+    // A stuck message settled by its translation alone (no results in it): its link's status says so.
+    if (m.stuck !== undefined && isSettled(m)) this.emitChange();
     await this.append({ e: 'rxu', id, parts, ...(note !== undefined ? { note } : {}), ...(m.samples ? { samples: m.samples } : {}) });
   }
 

@@ -82,6 +82,8 @@ const MLLP_NAMES = new Map<number, string>([[0x0b, 'VT'], [0x1c, 'FS'], [CR, 'CR
 const MLLP_TOKEN = /^<(?:VT|FS|CR|LF|0x[0-9A-F]{2})>/;
 const LT = 0x3c;
 
+const opposite = (d: 'in' | 'out'): 'in' | 'out' => (d === 'in' ? 'out' : 'in');
+
 const hex = (b: number): string => `<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`;
 
 /** How each byte is shown when not as itself: a control byte by name, other non-printable bytes as <0xNN>. */
@@ -208,6 +210,9 @@ export class FrameTrace {
     try {
       for (const r of batch) {
         const ch = this.channel(r.direction, r.session);
+        // Bytes one way may answer a frame the other way whose CR LF have not come (or never come): that frame
+        // is shown first, so the answer is never written before what it answers.
+        this.channels.get(r.session === undefined ? opposite(r.direction) : `${opposite(r.direction)} ${r.session}`)?.splitter.settle();
         ch.at = r.at;
         ch.splitter.push(r.bytes);
       }

@@ -3,14 +3,30 @@
  * (frame-trace.ts), for the dialect preview's "pick a recent message". Only
  * the end of the current file is read: a trace can be 10 MiB, and the
  * messages wanted are the latest. A trace written redacted stays redacted.
+ * Each message comes with its own time (when its H record came) and what
+ * tells it from the others in a picker: its samples and its first result.
  */
 import { readPaste, type PastedMessage } from '../astm/paste';
 import { readHl7Capture } from '../hl7/paste';
 import { lastLines } from './trace-read';
 import type { UnitFraming } from './wire-splitter';
 
+export interface MessageSummary {
+  /** Sample IDs of its order records (O-3, else O-4) and queries (Q-3), empty components left out, each once, in order. */
+  samples: string[];
+  /** How many result records (R) and queries (Q) it holds. */
+  results: number;
+  queries: number;
+  /** Its first result: test code (R-3's first non-empty component from the 4th on), value and units, e.g. "GLU 5.4 mmol/L". */
+  firstResult: string | undefined;
+}
+
+export interface RecentMessage extends PastedMessage {
+  summary: MessageSummary;
+}
+
 export interface RecentMessages {
-  messages: PastedMessage[];
+  messages: RecentMessage[];
   /** What the reading noticed (checksums not checked on a redacted trace, lines sent to the analyzer left out). */
   notes: string[];
   /** What in the trace's end could not be read (each message names its line, frame or record). */
@@ -32,8 +48,49 @@ export async function recentMessages(file: string, count: number, framed: UnitFr
   }
   const read = readPaste(lines.join('\n'));
   return {
-    messages: read.messages.slice(-count),
+    messages: read.messages.slice(-count).map((m) => ({ ...m, summary: summarize(m.bytes) })),
     notes: read.notes,
     problems: read.problems.map((p) => p.message),
   };
+}
+
+/** What a message is about, read from its records with the delimiters its H record declares (H|\^& by default). */
+export function summarize(bytes: Uint8Array): MessageSummary {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  const records = text.split(/\r\n?|\n/).filter((r) => r !== '');
+  const h = records.find((r) => r.startsWith('H'));
+  const field = h?.[1] ?? '|';
+  const repeat = h?.[2] ?? '\\';
+  const component = h?.[3] ?? '^';
+  const fieldsOf = (r: string) => r.split(field);
+  const ids = (value: string | undefined) =>
+    (value ?? '')
+      .split(repeat)
+      // Its components that say something, as written: where the sample ID is depends on the dialect (the c311
+      // writes a sequence number before it), and which one tells the messages apart does not.
+      .map((rep) => rep.split(component).map((c) => c.trim()).filter((c) => c !== '' && c !== 'ALL').join(component))
+      .filter((id) => id !== '');
+  const samples: string[] = [];
+  const add = (list: string[]) => list.forEach((id) => samples.includes(id) || samples.push(id));
+  let results = 0;
+  let queries = 0;
+  let firstResult: string | undefined;
+  for (const r of records) {
+    const f = fieldsOf(r);
+    const type = f[0]?.replace(/^\d/, '');
+    if (type === 'O') add(ids(f[2]).length > 0 ? ids(f[2]) : ids(f[3]));
+    else if (type === 'Q') {
+      queries++;
+      add(ids(f[2]));
+    } else if (type === 'R') {
+      results++;
+      if (firstResult === undefined) {
+        // LIS2-A2's local code is the 4th component (^^^GLU); some put it later (Sysmex ^^^^WBC^1): the first from there.
+        const parts = (f[2] ?? '').split(component).map((c) => c.trim());
+        const code = parts.slice(3).find((c) => c !== '') ?? parts.find((c) => c !== '') ?? '?';
+        firstResult = [code, f[3] ?? '', f[4] ?? ''].map((x) => x.trim()).filter((x) => x !== '').join(' ');
+      }
+    }
+  }
+  return { samples, results, queries, firstResult };
 }

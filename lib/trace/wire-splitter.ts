@@ -6,7 +6,7 @@
  * random, and a trace line per read would be unreadable; this is for the log
  * only, never for deciding anything (the link does that on the raw bytes).
  */
-import { ACK, CR, ENQ, EOT, LF, NAK, STX } from '../astm/control';
+import { ACK, CR, ENQ, EOT, ETB, ETX, LF, NAK, STX } from '../astm/control';
 
 const SINGLE = new Set([ENQ, ACK, NAK, EOT]);
 const VT = 0x0b;
@@ -19,6 +19,13 @@ export class WireSplitter {
   /** The unit being gathered, as copies of the pieces read (a frame comes whole in one read, most often). */
   private pending: Buffer[] = [];
   private inFrame = false;
+  /**
+   * Characters of the frame's checksum still to come after its ETX or ETB
+   * (undefined: not there yet). At 0 the frame is whole, as the link reads it
+   * (lib/astm/link/frame-reader): the CR LF after the checksum are optional,
+   * and the link answers the frame before they come, or without them.
+   */
+  private checksumToCome: number | undefined;
   private timer: NodeJS.Timeout | undefined;
 
   /**
@@ -69,15 +76,18 @@ export class WireSplitter {
         continue;
       }
       if (this.inFrame) {
-        if (b === STX || b === EOT) {
-          // The frame broke off: show what came, then the new unit.
+        const whole = this.checksumToCome === 0;
+        if (b === STX || b === EOT || (whole && b !== CR && b !== LF)) {
+          // The frame broke off, or is whole and something else follows: show it, then the new unit.
           this.take(chunk, from, (from = i));
           this.flush();
         } else {
           if (b === LF) {
             this.take(chunk, from, (from = i + 1));
             this.flush();
-          }
+          } else if (this.checksumToCome === undefined) {
+            if (b === ETX || b === ETB) this.checksumToCome = 2;
+          } else if (this.checksumToCome > 0 && b !== CR) this.checksumToCome--;
           continue;
         }
       }
@@ -95,10 +105,21 @@ export class WireSplitter {
     this.take(chunk, from, chunk.length);
   }
 
+  /**
+   * The other direction is about to show a unit (the link's answer): a frame
+   * that is whole, its checksum read, is shown first, without waiting for a
+   * CR LF that may come later or never (they then show as a unit of their own).
+   * So an ACK never appears before the frame it answers.
+   */
+  settle(): void {
+    if (this.inFrame && this.checksumToCome === 0) this.flush();
+  }
+
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.inFrame = false;
+    this.checksumToCome = undefined;
     if (this.pending.length === 0) return;
     const unit = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
     this.pending = [];

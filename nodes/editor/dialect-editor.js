@@ -195,13 +195,28 @@
             if (n.type === opts.linkType) { $("<option>").val(n.id).text(n.name || n.id).appendTo(links); }
         });
         if (links.children().length === 1) { links.hide(); }
+        // Each message by its own time and what tells it from the others (the H record reads the same in all):
+        // "09:41:02 S-100 GLU 5.4 mmol/L +1", a query "09:41:05 ? S-101".
+        function recentEntry(m) {
+            var s = m.summary || { samples: [], results: 0, queries: 0 };
+            var parts = [m.at ? new Date(m.at).toLocaleTimeString() : ""];
+            if (s.queries > 0 && s.results === 0) { parts.push("?"); }
+            parts.push(s.samples.join(", "));
+            if (s.firstResult) { parts.push(s.firstResult + (s.results > 1 ? " +" + (s.results - 1) : "")); }
+            if (s.samples.length === 0 && !s.firstResult) {
+                // Neither sample nor result: its first record after H says what it is.
+                parts.push((m.text.split("\n").filter(function (r) { return r !== "" && r.charAt(0) !== "H"; })[0] || "").replace(/<CR>$/, "").slice(0, 40));
+            }
+            var text = parts.filter(function (p) { return p !== ""; }).join(" ");
+            return text.length > 70 ? text.slice(0, 69) + "\u2026" : text;
+        }
         links.on("change", function () {
             recent.empty().hide();
             if (!links.val()) { return; }
             $.getJSON("lis-bridge/links/" + encodeURIComponent(links.val()) + "/recent", function (answer) {
                 $("<option>").val("").text(t("pickMessage", { n: answer.messages.length })).appendTo(recent);
                 answer.messages.slice().reverse().forEach(function (m, i) {
-                    $("<option>").val(String(answer.messages.length - 1 - i)).text((m.at || "") + " " + m.text.split("\n")[0].slice(0, 40)).appendTo(recent);
+                    $("<option>").val(String(answer.messages.length - 1 - i)).text(recentEntry(m)).appendTo(recent);
                 });
                 recent.data("messages", answer.messages).show();
             }).fail(function (xhr) {

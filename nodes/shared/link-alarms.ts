@@ -3,15 +3,15 @@
  * the health board. A raised alarm goes to Catch nodes once (node.error with
  * code LINK_QUIET / LINK_DOWN, msg.topic "lis:alarm"), to the node's status
  * (a red or yellow ring, kept while the link is idle) and to the board (the
- * Lab sidebar). A clear is a log line and the status back to green: a Status
- * node watching the link sees it (msg.status.fill "green").
+ * Lab sidebar). A clear is a log line and the status back to what the link
+ * does (green when idle): a Status node watching the link sees it (msg.status.fill "green").
  */
 import type { Node, NodeAPI, NodeStatus } from 'node-red';
 import { LinkAlarms, localTime, parseActivityRule, type Alarm, type AlarmChange, type AlarmRules, type ClearReason } from '../../lib/health/alarms';
 import { LisError } from '../../lib/errors';
 import { boardFor } from './health';
 import { bridgeSettings } from './journal';
-import { sharedTexts } from './status';
+import { setCondition, sharedTexts } from './status';
 
 export interface LinkAlarmDef {
   /** Weekdays of the expected-activity rule, "1,2,3,4,5,6" (0 = Sunday; empty: every day). */
@@ -40,21 +40,19 @@ export function readAlarmSettings(RED: NodeAPI, def: LinkAlarmDef, numbers: { qu
 }
 
 export interface AlarmWatch {
-  /** The status to show instead of "idle" while an alarm is up. */
-  status(): NodeStatus | undefined;
   close(): void;
 }
 
-export function watchAlarms(RED: NodeAPI, node: Node, settings: LinkAlarmSettings, idleStatus: () => NodeStatus): AlarmWatch {
+/** A raised alarm is a condition of the node's status (nodes/shared/status.ts): kept over what the link does until it clears. */
+export function watchAlarms(RED: NodeAPI, node: Node, settings: LinkAlarmSettings): AlarmWatch {
   const board = boardFor(RED);
   const { rules } = settings;
-  if (!rules.quiet && rules.downMinutes === undefined) return { status: () => undefined, close: () => undefined };
+  if (!rules.quiet && rules.downMinutes === undefined) return { close: () => undefined };
   const r = sharedTexts(RED, 'runtime');
   const t = sharedTexts(RED, 'link');
   const alarms = new LinkAlarms(rules, Date.now());
   // The site's local time as "2024-05-06 09:30:00" (Sweden's format is ISO's), in the zone the rules are in.
   const time = (ms: number) => new Date(ms).toLocaleString('sv-SE', rules.timeZone === undefined ? {} : { timeZone: rules.timeZone });
-  let shown: NodeStatus | undefined;
 
   const describe = (a: Alarm, analyzer: string) => {
     const vars = { link: node.name || node.id, analyzer, since: time(a.since), minutes: Math.round((Date.now() - a.since) / 60_000), state: a.transport ?? '' };
@@ -77,8 +75,7 @@ export function watchAlarms(RED: NodeAPI, node: Node, settings: LinkAlarmSetting
       const err = new LisError(describe(a, analyzer), { code: a.code });
       node.error(err, { topic: 'lis:alarm', payload: { code: a.code, link: node.id, name: node.name || node.id, analyzer, since: new Date(a.since).toISOString(), ...(a.transport ? { transport: a.transport } : {}) }, error: err.toMsgError() });
     }
-    shown = statusOf(list);
-    node.status(shown ?? idleStatus());
+    setCondition(node, 'alarm', statusOf(list));
   };
 
   const check = () => {
@@ -89,9 +86,9 @@ export function watchAlarms(RED: NodeAPI, node: Node, settings: LinkAlarmSetting
   const timer = setInterval(check, settings.checkEveryMs);
   timer.unref();
   return {
-    status: () => shown,
     close() {
       clearInterval(timer);
+      setCondition(node, 'alarm', undefined);
       board.alarms(node.id, []);
     },
   };

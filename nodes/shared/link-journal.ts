@@ -8,7 +8,7 @@
 import type { Node, NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
 import { LinkStore, type PassedOn } from '../../lib/journal/link-store';
-import type { MessageRecord, ResultJournal } from '../../lib/journal/journal';
+import { isSettled, type MessageRecord, type ResultJournal } from '../../lib/journal/journal';
 import { LisError, messageOf } from '../../lib/errors';
 import { adminUser, answerError, installRoutesOnce } from './admin';
 import { journalFor } from './journal';
@@ -53,15 +53,37 @@ export function linkJournal(RED: NodeAPI, node: Node, status: StatusReporter, t:
   });
 
   let closed = false;
+  /**
+   * The link's stuck messages, for its status: `n stuck` in red until each is
+   * settled (replayed through to the LIS) or dismissed. Only this link's store
+   * marks its messages stuck (at start they are read from the journal), so a
+   * change of the journal re-checks only these.
+   */
+  const stuckIds = new Set<string>();
+  const showStuck = (j: ResultJournal): void => {
+    for (const id of stuckIds) {
+      const m = j.message(id);
+      if (!m || isSettled(m)) stuckIds.delete(id);
+    }
+    status.condition('stuck', stuckIds.size > 0 ? { fill: 'red', shape: 'ring', text: t('stuck', { n: stuckIds.size }) } : undefined);
+  };
+  let stopWatching: (() => void) | undefined;
+  journal.then((j) => {
+    if (closed) return;
+    for (const m of j.stuck()) if (m.link === node.id && m.stuck !== undefined) stuckIds.add(m.id);
+    stopWatching = j.onChange(() => stuckIds.size > 0 && showStuck(j));
+    showStuck(j);
+  }, () => undefined);
   /** Each stuck message: a STUCK error with its samples for Catch nodes, and a red status. */
   const reportStuck = (stuck: MessageRecord[]): void => {
     if (stuck.length === 0) return;
     for (const m of stuck) {
+      stuckIds.add(m.id);
       const samples = m.samples?.length ? r('stuckSamples', { count: m.samples.length, samples: m.samples.join(', ') }) : r('stuckSamplesUnknown');
       const err = new LisError(r('stuck', { id: m.id, at: new Date(m.at).toISOString(), samples, why: m.stuck ?? r('stuckAfterReplay') }), { code: 'STUCK' });
       node.error(err, { payload: { id: m.id, samples: m.samples ?? [], receivedAt: new Date(m.at).toISOString() }, error: err.toMsgError() });
     }
-    node.status({ fill: 'red', shape: 'ring', text: t('stuck', { n: stuck.length }) });
+    void journal.then(showStuck);
   };
   /** Messages stored before a restart (or redeploy) but never handed to the LIS: processed again. */
   const replay = async (): Promise<void> => {
@@ -71,7 +93,7 @@ export function linkJournal(RED: NodeAPI, node: Node, status: StatusReporter, t:
     const n = await store.replay(passOn);
     if (n > 0) {
       node.warn(r('replayed', { count: n }));
-      node.status({ fill: 'yellow', shape: 'dot', text: t('replayed', { n }) });
+      status.show({ fill: 'yellow', shape: 'dot', text: t('replayed', { n }) });
     }
   };
   const onFlowsStarted = () => void replay().catch((err: unknown) => node.error(err));
@@ -87,6 +109,7 @@ export function linkJournal(RED: NodeAPI, node: Node, status: StatusReporter, t:
     async close() {
       closed = true;
       clearInterval(timer);
+      stopWatching?.();
       RED.events.removeListener('flows:started', onFlowsStarted);
       replayers.delete(node.id);
       // A message being stored finishes first, so the next start finds it in the journal.

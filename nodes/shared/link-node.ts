@@ -86,8 +86,8 @@ export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: 
   const t = sharedTexts(RED, 'link');
   let sentCount = 0;
   const idleStatus = () => ({ fill: 'green', shape: 'dot', text: t('idle', { n: sentCount }) }) as const;
-  // An alarm's status stays up while the link is idle: "idle" would hide it.
-  const alarms = watchAlarms(RED, node, alarmSettings, idleStatus);
+  // An alarm, stuck messages (and a dead transport) stay on the status over what the link does (nodes/shared/status.ts).
+  const alarms = watchAlarms(RED, node, alarmSettings);
   const trace = def.trace === false ? undefined : linkTrace(RED, node, { framed: protocol.framed, redact: def.traceRedact === true });
   // The Lab sidebar shows the last units of the trace (read through a permissioned admin route).
   const withdrawTrace = trace ? registerTrace(node.id, { file: trace.file, framed: protocol.framed, redact: def.traceRedact === true }) : () => undefined;
@@ -152,16 +152,16 @@ export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: 
       discarded(link, bytes, reason) {
         health.error(node.id, sessionOf(link), Date.now());
         node.warn(r('discarded', { bytes: bytes.length, reason }));
-        node.status({ fill: 'yellow', shape: 'ring', text: t('discarded') });
+        status.show({ fill: 'yellow', shape: 'ring', text: t('discarded') });
       },
       warning: (text) => node.warn(text),
       state(_link, state, detail) {
-        node.status(state === 'idle' ? (alarms.status() ?? idleStatus()) : { fill: 'blue', shape: 'ring', text: detail });
+        status.show(state === 'idle' ? idleStatus() : { fill: 'blue', shape: 'ring', text: detail });
       },
     },
   );
 
-  node.status(idleStatus());
+  status.show(idleStatus());
 
   node.on('input', (rawMsg, _send, rawDone) => {
     const msg = rawMsg as Msg;
@@ -204,7 +204,7 @@ export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: 
       msg.error = err.toMsgError();
       node.error(err, msg);
     }
-    node.status({});
+    status.clear();
     void Promise.allSettled([journal?.close(), trace?.close()]).then(() => done());
   });
 }

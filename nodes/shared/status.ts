@@ -3,7 +3,7 @@
  * yellow ring while retrying, green dot on success with latency, red ring on
  * failure with a short reason, grey for "disabled".
  */
-import type { Node, NodeAPI } from 'node-red';
+import type { Node, NodeAPI, NodeStatus } from 'node-red';
 import { LisError } from '../../lib/errors';
 import { SHARED_NS } from './types';
 
@@ -44,6 +44,74 @@ function fill(parts: readonly string[], vars: Record<string, string | number> | 
   return out;
 }
 
+/**
+ * What waits for an operator or a repair, shown whatever else the node
+ * reports until it is resolved: a dead transport, a link alarm, stuck
+ * messages, held batches. A red one goes before a yellow one; among equals,
+ * this order: a dead line stops every result still to come and names what
+ * to repair now, so it goes before the results already stuck (still counted
+ * in the Lab sidebar, and shown again once the line is back); stuck messages
+ * (results that never reached the LIS) go before held batches (which the
+ * LIS may have).
+ */
+export const CONDITIONS = ['transport', 'alarm', 'stuck', 'held'] as const;
+export type Condition = (typeof CONDITIONS)[number];
+
+interface Shown {
+  conditions: Map<Condition, NodeStatus>;
+  /** The last thing the node did (idle, busy, a message's failure): shown when no condition stands. */
+  activity: NodeStatus;
+}
+
+/** Per node, shared by every StatusReporter of it (lis-send-results has two). */
+const shownByNode = new WeakMap<Node, Shown>();
+
+function shownOf(node: Node): Shown {
+  let s = shownByNode.get(node);
+  if (!s) shownByNode.set(node, (s = { conditions: new Map(), activity: {} }));
+  return s;
+}
+
+const severity = (s: NodeStatus): number => (s.fill === 'red' ? 0 : s.fill === 'yellow' ? 1 : 2);
+
+/** The condition to show: the most severe, then the first in CONDITIONS. */
+export function topCondition(conditions: ReadonlyMap<Condition, NodeStatus>): NodeStatus | undefined {
+  let top: NodeStatus | undefined;
+  for (const c of CONDITIONS) {
+    const s = conditions.get(c);
+    if (s && (!top || severity(s) < severity(top))) top = s;
+  }
+  return top;
+}
+
+/** Writes the node's status as its conditions and its last activity compose it (every status write goes through here). */
+function render(node: Node, s: Shown): void {
+  node.status(topCondition(s.conditions) ?? s.activity);
+}
+
+/** The node did something (idle, busy, failed a message): shown unless a condition stands. */
+export function showActivity(node: Node, status: NodeStatus): void {
+  const s = shownOf(node);
+  s.activity = status;
+  render(node, s);
+}
+
+/** A condition raised (a status) or resolved (undefined); the status is written again only when what it shows changes. */
+export function setCondition(node: Node, which: Condition, status: NodeStatus | undefined): void {
+  const s = shownOf(node);
+  const before = topCondition(s.conditions);
+  if (status) s.conditions.set(which, status);
+  else if (!s.conditions.delete(which)) return;
+  const after = topCondition(s.conditions);
+  if (after !== before || status === after) render(node, s);
+}
+
+/** The node closes: nothing is left for a redeployed node of the same object (the test helper reuses none, Node-RED neither). */
+export function clearStatus(node: Node): void {
+  shownByNode.delete(node);
+  node.status({});
+}
+
 export class StatusReporter {
   private readonly t: Texts;
 
@@ -56,40 +124,53 @@ export class StatusReporter {
   }
 
   waiting(): void {
-    this.node.status({ fill: 'blue', shape: 'ring', text: this.t('waiting') });
+    this.show({ fill: 'blue', shape: 'ring', text: this.t('waiting') });
   }
 
   retrying(attempt: number, maxAttempts: number): void {
-    this.node.status({ fill: 'yellow', shape: 'ring', text: this.t('retrying', { n: attempt + 1, max: maxAttempts }) });
+    this.show({ fill: 'yellow', shape: 'ring', text: this.t('retrying', { n: attempt + 1, max: maxAttempts }) });
   }
 
   ok(elapsedMs: number): void {
-    this.node.status({ fill: 'green', shape: 'dot', text: this.t('ok', { ms: elapsedMs }) });
+    this.show({ fill: 'green', shape: 'dot', text: this.t('ok', { ms: elapsedMs }) });
   }
 
   failed(err: unknown): void {
-    this.node.status({ fill: 'red', shape: 'ring', text: this.t('failed', { reason: shortReason(err) }) });
+    this.show({ fill: 'red', shape: 'ring', text: this.t('failed', { reason: shortReason(err) }) });
   }
 
   noConfig(): void {
-    this.node.status({ fill: 'red', shape: 'ring', text: this.t('noConfig') });
+    this.show({ fill: 'red', shape: 'ring', text: this.t('noConfig') });
   }
 
   disabled(): void {
-    this.node.status({ fill: 'grey', shape: 'ring', text: this.t('disabled') });
+    this.show({ fill: 'grey', shape: 'ring', text: this.t('disabled') });
   }
 
-  /** Results waiting for an operator: yellow, or red once one is older than the warning age. */
+  /** Results waiting for an operator: yellow, or red once one is older than the warning age; kept over what the node does next. */
   held(count: number, overdue: boolean): void {
-    this.node.status({ fill: overdue ? 'red' : 'yellow', shape: 'ring', text: this.t('held', { n: count }) });
+    this.condition('held', { fill: overdue ? 'red' : 'yellow', shape: 'ring', text: this.t('held', { n: count }) });
   }
 
+  /** The last held batch was resent or discarded: said, instead of leaving "1 held" up. */
   noneHeld(): void {
-    this.node.status({ fill: 'green', shape: 'dot', text: this.t('noneHeld') });
+    // One write: the condition's end shows this, not the last request's "ok" first.
+    shownOf(this.node).conditions.delete('held');
+    this.show({ fill: 'green', shape: 'dot', text: this.t('noneHeld') });
+  }
+
+  /** What the node does: shown unless a condition stands (a node's every status goes through here or condition()). */
+  show(status: NodeStatus): void {
+    showActivity(this.node, status);
+  }
+
+  /** A condition that stays on the status until resolved (undefined). */
+  condition(which: Condition, status: NodeStatus | undefined): void {
+    setCondition(this.node, which, status);
   }
 
   clear(): void {
-    this.node.status({});
+    clearStatus(this.node);
   }
 }
 

@@ -35,7 +35,8 @@ export function installTraceRoutes(RED: NodeAPI): void {
           res.json({
             link: id,
             // The trace's readable form, a record a line: every byte exact whatever the dialect's character set, and read back by the preview.
-            messages: recent.messages.map((m) => ({ at: m.at ?? null, session: m.session ?? null, redacted: m.redacted === true, text: traceText(m.bytes).replace(/<CR>/g, '<CR>\n') })),
+            // `at`: when the message's H record came; `summary`: what tells it from the others in the picker.
+            messages: recent.messages.map((m) => ({ at: m.at ?? null, session: m.session ?? null, redacted: m.redacted === true, summary: m.summary, text: traceText(m.bytes).replace(/<CR>/g, '<CR>\n') })),
             notes: recent.notes,
             problems: recent.problems,
           }),

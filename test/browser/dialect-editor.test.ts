@@ -23,6 +23,7 @@ import { freePort } from '../support/ports';
 import { loadFixture } from '../support/fixtures';
 import { deploy, editNode, startEditorSession, type EditorSession } from '../support/browser';
 import { traceText } from '../../lib/trace';
+import { buildFrames } from '../../lib/astm/link';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const TOKEN = 'browser-test-token';
@@ -178,6 +179,35 @@ describe('astm-message dialect section', () => {
     assert.equal(confirmed.length, 1, 'sending asks first');
     assert.equal(await rows('replay').first().locator('td').nth(1).textContent(), '', 'nothing sent: the LIS had it all');
     assert.equal(stub.to('/results').length, 1, 'the LIS got the results once');
+    await page.locator('#node-dialog-cancel').click();
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it("lists recent messages each with its own time and what tells it apart (the H record reads the same in all)", async () => {
+    // Two more messages, a second apart (the picker shows times to the second).
+    const message = (sample: string, glucose: string) =>
+      `H|\\^&|||c311^1|||||host|RSUPL^BATCH|P|1\rP|1\rO|1|${sample}||^^^685/|R\rR|1|^^^685/|${glucose}|U/l||N||F\rL|1|N\r`;
+    await new Promise((r) => setTimeout(r, 1100));
+    await sendCapture(Buffer.concat(buildFrames(Buffer.from(message('S-RECENT-1', '11.1'), 'latin1'))));
+    await new Promise((r) => setTimeout(r, 1100));
+    await sendCapture(Buffer.concat(buildFrames(Buffer.from(message('S-RECENT-2', '22.2'), 'latin1'))));
+
+    await editNode(page, 'am');
+    const editor = '#astm-message-dialect-editor';
+    await page.locator(`${editor} .lis-dialect-links`).selectOption('link');
+    const picker = page.locator(`${editor} .lis-dialect-recent`);
+    await picker.waitFor({ state: 'visible', timeout: 10000 });
+    // Latest first, after the "n recent messages" prompt.
+    const entries = (await picker.locator('option').allTextContents()).slice(1);
+    assert.equal(entries.length, 3, entries.join(' | '));
+    assert.match(entries[0]!, /S-RECENT-2 685\/ 22\.2 U\/l$/);
+    assert.match(entries[1]!, /S-RECENT-1 685\/ 11\.1 U\/l$/);
+    assert.match(entries[2]!, new RegExp(`11625\\^${SAMPLE}\\^1\\^004 685/ 22\\.4 U/l \\+6$`));
+    const times = entries.map((e) => e.split(' ')[0]);
+    assert.equal(new Set(times).size, 3, `each its own time: ${times.join(', ')}`);
+    // Picking one puts that message in the paste box.
+    await picker.selectOption({ index: 2 });
+    assert.match(await page.locator(`${editor} .lis-dialect-paste`).inputValue(), /O\|1\|S-RECENT-1\|/);
     await page.locator('#node-dialog-cancel').click();
     assert.deepEqual(pageErrors, []);
   });

@@ -34,7 +34,7 @@ const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as 
 const TOKEN = 'first-day-token-5c1e';
 const TIME_ZONE = 'Europe/Berlin';
 
-/** The ASTM example's samples get TSH and hCG; CRP is the test the integrator maps on the day. */
+/** The ASTM example's samples get TSH and CRP; CRP is the test the integrator maps on the day. */
 const ASTM_TESTS = ['T-TSH', 'T-CRP'];
 const HL7_TESTS = ['T-TSH', 'T-FT4'];
 /** The analyzer's code the integrator types for CRP (the example maps 1-4). */

@@ -19,7 +19,9 @@ import type { NodeRedProcess } from '../support/node-red-process';
 import { startEditorSession, type EditorSession } from '../support/browser';
 import { freePort } from '../support/ports';
 import { writeJournal } from '../support/journal-file';
+import net from 'node:net';
 import { AnalyzerSimulator, TcpClientTransport } from '../../lib/sim';
+import { buildFrames } from '../../lib/astm/link';
 import { parseSamples, sum } from '../support/prometheus';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -35,6 +37,7 @@ let page: Page;
 let pageErrors: string[];
 let session: EditorSession | undefined;
 let sim: AnalyzerSimulator | undefined;
+let portA: number;
 
 const STUCK_MESSAGE = 'H|\\^&|||ANALYZER^1|||||LIS||P|LIS2-A2|20261121094500\rP|1||P-S-STUCK\rO|1|S-STUCK||^^^GLU|R\rR|1|^^^GLU|7.1|mmol/L|3.9-6.1|H||F||||20261121094400\rL|1|N\r';
 
@@ -69,6 +72,17 @@ async function waitFor(check: () => Promise<boolean>, what: string): Promise<voi
   }
 }
 
+/** Drags the sidebar's separator, as an operator would, until the sidebar is about `width` px wide. */
+async function dragSidebarTo(width: number): Promise<void> {
+  const now = (await page.locator('#red-ui-sidebar').boundingBox())!.width;
+  const separator = (await page.locator('#red-ui-sidebar-separator').boundingBox())!;
+  const y = separator.y + separator.height / 2;
+  await page.mouse.move(separator.x + separator.width / 2, y);
+  await page.mouse.down();
+  await page.mouse.move(separator.x + separator.width / 2 + (now - width), y, { steps: 5 });
+  await page.mouse.up();
+}
+
 /** The samples of every /results request the LIS received. */
 const samplesAtLis = () => stub.to('/results').map((r) => ((r.json as { results: Array<{ SampleNumber: string }> }).results ?? []).map((x) => x.SampleNumber).join(','));
 
@@ -83,7 +97,8 @@ before(async () => {
     await j.planned('rx-stuck', 1, undefined, ['S-STUCK']);
     await j.markStuck('rx-stuck', 'its results did not reach lis-send-results (the mapper was not deployed)');
   });
-  const [portA, portB] = [await freePort(), await freePort()];
+  portA = await freePort();
+  const portB = await freePort();
   session = await startEditorSession(userDir, flows(portA, portB), 'linkA', { width: 1400, height: 1500 });
   ({ red, page, pageErrors } = session);
   sim = new AnalyzerSimulator({ dialect: 'generic-lis2a2', transport: new TcpClientTransport('127.0.0.1', portA), timeZone: 'UTC', senderName: 'COBAS-7' });
@@ -99,17 +114,41 @@ after(async () => {
 });
 
 describe('Lab sidebar', () => {
+  it("is findable: its icon in the sidebar's tab bar (not only in the dropdown), its View menu entry and its shortcut open it", async () => {
+    type Red = { RED: { sidebar: { show(id: string): void } } };
+    const button = page.locator('#red-ui-sidebar .red-ui-tab-link-buttons a.red-ui-tab-link-button[href="#lis-lab"]');
+    // Narrow, as Node-RED opens it on a laptop: unpinned icons are the first to go into the dropdown.
+    await dragSidebarTo(320);
+    await page.evaluate(() => (globalThis as unknown as Red).RED.sidebar.show('info'));
+    assert.ok(await button.isVisible(), 'the Lab icon is in the tab bar');
+    await button.click();
+    await page.locator('.lis-lab').waitFor({ state: 'visible', timeout: 15000 });
+
+    // The View menu (Node-RED's main menu) opens it.
+    await page.evaluate(() => (globalThis as unknown as Red).RED.sidebar.show('info'));
+    await page.locator('#red-ui-header-button-sidemenu').click();
+    await page.locator('#menu-item-view-menu').hover();
+    await page.locator('#menu-item-view-menu-lis-lab').click();
+    await page.locator('.lis-lab').waitFor({ state: 'visible', timeout: 15000 });
+
+    // And ctrl-g l, beside Node-RED's ctrl-g i (info) and ctrl-g d (debug); named in the icon's tooltip.
+    await page.evaluate(() => (globalThis as unknown as Red).RED.sidebar.show('info'));
+    await page.locator('#red-ui-workspace-chart').click({ position: { x: 600, y: 600 } });
+    await page.keyboard.press('Control+g');
+    await page.keyboard.press('l');
+    await page.locator('.lis-lab').waitFor({ state: 'visible', timeout: 15000 });
+    assert.deepEqual(pageErrors, []);
+    // Hidden again, the sidebar reads everything afresh when the next test shows it (a hidden one ignores changes).
+    await page.evaluate(() => (globalThis as unknown as Red).RED.sidebar.show('info'));
+  });
+
   it('shows both links, resends a held batch, replays a stuck message once, and shows a quiet-link alarm appear and clear', async () => {
     stub.reply('/results', { status: 500, body: { message: 'database offline', errors: [] } });
     await sim!.sendResults('S-100', ['GLU']);
     await waitFor(async () => (await heldList()).batches.length === 1, 'the refused batch to be held');
 
     // A wider sidebar, as an operator would drag it: the rows read better (and the README's picture shows them whole).
-    const separator = (await page.locator('#red-ui-sidebar-separator').boundingBox())!;
-    await page.mouse.move(separator.x + separator.width / 2, separator.y + separator.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(separator.x - 180, separator.y + separator.height / 2, { steps: 5 });
-    await page.mouse.up();
+    await dragSidebarTo(500);
     await page.evaluate(() => (globalThis as unknown as { RED: { sidebar: { show(id: string): void } } }).RED.sidebar.show('lis-lab'));
     await page.locator(`${LINKS}[data-node="linkB"]`).waitFor({ state: 'visible', timeout: 15000 });
     assert.equal(await page.locator(LINKS).count(), 2);
@@ -175,6 +214,61 @@ describe('Lab sidebar', () => {
     await waitFor(async () => samplesAtLis().includes('S-200'), 'S-200 at the LIS');
     assert.deepEqual(samplesAtLis().filter((s) => s === 'S-STUCK'), ['S-STUCK'], 'the stuck message reached the LIS once');
     assert.deepEqual((await heldList()).stuck, []);
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('shows a long frame of the trace across the width of a narrow sidebar, after the ACK it answers, not one character per line', async () => {
+    await dragSidebarTo(400);
+    await page.evaluate(() => (globalThis as unknown as { RED: { sidebar: { show(id: string): void } } }).RED.sidebar.show('lis-lab'));
+    // A second analyzer on Bench 1 sends a message, one record per frame, one of them 240 characters long (LIS1-A's longest).
+    const comment = `C|1|L|${'Lipaemic sample, result flagged for review by the lab; '.repeat(5)}`.slice(0, 237) + '|G';
+    // It does not name itself (H-5 empty), as some analyzers never do: its row says so instead of "not named yet".
+    const text = `H|\\^&||||||||||P|LIS2-A2\r${comment}\rL|1|N\r`;
+    const frames = buildFrames(Buffer.from(text, 'latin1'), { framePerRecord: true });
+    assert.equal(frames[1]!.length - 7, 240, 'the text of the long frame: its record and CR');
+    const socket = net.connect(portA, '127.0.0.1');
+    const got: number[] = [];
+    socket.on('data', (d: Buffer) => got.push(...d));
+    await new Promise<void>((r) => socket.once('connect', () => r()));
+    const step = async (bytes: Buffer, what: string) => {
+      const want = got.length + 1;
+      socket.write(bytes);
+      await waitFor(async () => got.length >= want, what);
+      assert.equal(got.at(-1), 0x06, `${what}: ACK`);
+    };
+    await step(Buffer.from([0x05]), 'the ACK of ENQ');
+    for (const [i, f] of frames.entries()) await step(f, `the ACK of frame ${i + 1}`);
+    socket.end(Buffer.from([0x04]));
+
+    const a = page.locator(`${LINKS}[data-node="linkA"]`);
+    if ((await a.locator('.lis-lab-trace').count()) === 0) await a.locator('.lis-lab-link-name').click();
+    const long = a.locator('.lis-lab-trace-unit', { hasText: 'Lipaemic' });
+    await long.waitFor({ timeout: 15000 });
+    const box = (await long.boundingBox())!;
+    const trace = (await a.locator('.lis-lab-trace').boundingBox())!;
+    const sidebar = (await page.locator('#red-ui-sidebar').boundingBox())!;
+    assert.ok(Math.abs(sidebar.width - 400) < 20, `a sidebar of about 400 px (${sidebar.width})`);
+    const { lineHeight, perLine, chars } = await long.evaluate((el) => {
+      const style = getComputedStyle(el);
+      const ctx = document.createElement('canvas').getContext('2d')!;
+      ctx.font = style.font;
+      return {
+        lineHeight: parseFloat(style.lineHeight) || 1.2 * parseFloat(style.fontSize),
+        perLine: Math.floor(el.clientWidth / ctx.measureText('M').width),
+        chars: (el.textContent ?? '').length,
+      };
+    });
+    assert.ok(box.width >= trace.width - 2, `the row takes the trace's width (${box.width} of ${trace.width} px)`);
+    // As many lines as the text needs at that width, one more for wrapping at a separator rather than inside a field.
+    const lines = Math.round(box.height / lineHeight);
+    assert.ok(perLine >= 40, `${perLine} characters per line`);
+    assert.ok(lines <= Math.ceil(chars / perLine) + 1, `${chars} characters in ${lines} lines of ${perLine}`);
+    assert.ok(lines <= 6, `a 240-character frame in ${lines} lines`);
+    await a.locator('.lis-lab-connection', { hasText: 'analyzer names itself nowhere (H-5 empty)' }).waitFor({ timeout: 15000 });
+    // The frame, then the link's ACK of it.
+    const units = await a.locator('.lis-lab-trace-unit').allTextContents();
+    const at = units.findIndex((u) => u.includes('Lipaemic'));
+    assert.match(units[at + 1] ?? '', /→ \[[^\]]+\] ACK/);
     assert.deepEqual(pageErrors, []);
   });
 });

@@ -98,8 +98,10 @@ describe('dialect routes', () => {
     const messages = collect('messages');
     helper.getNode('link').receive({ payload: transfer('roche-c311-result.txt') } as never);
     await waitUntil(() => messages.length === 1);
-    const recent = (await helper.request().get('/lis-bridge/links/link/recent?count=5').expect(200)).body as { messages: Array<{ text: string; at: string; redacted: boolean }> };
+    const recent = (await helper.request().get('/lis-bridge/links/link/recent?count=5').expect(200)).body as { messages: Array<{ text: string; at: string; redacted: boolean; summary: { samples: string[]; results: number; firstResult: string } }> };
     assert.equal(recent.messages.length, 1);
+    // What the picker shows of it beside its time: its sample and first result.
+    assert.deepEqual(recent.messages[0]!.summary, { samples: ['11625^CL-PL-24-0370^1^004'], results: 7, queries: 0, firstResult: '685/ 22.4 U/l' });
     assert.match(recent.messages[0]!.text, /^H\|\\\^&\|\|\|c311\^1/);
     assert.equal(recent.messages[0]!.redacted, false);
     const shown = await preview({ base: 'generic-lis2a2', overrides: C311_SITE, text: recent.messages[0]!.text, timeZone: 'UTC' });

@@ -237,3 +237,38 @@ describe('hl7-link over TCP in a real Node-RED', () => {
     await waitUntil(() => sent.length === 2, 5000, 'both reported sent');
   });
 });
+
+describe('hl7-link names its analyzer', () => {
+  /** The link row GET /lis-bridge/links (the Lab sidebar's route) shows, with its connections. */
+  const linkRow = async () => {
+    const res = await helper.request().get('/lis-bridge/links').expect(200);
+    return (res.body as { links: Array<{ node: string; analyzer?: string; connections: Array<{ analyzer?: string }> }> }).links.find((l) => l.node === 'link');
+  };
+
+  it('from MSH-3 (or MSH-4 when MSH-3 is empty) of the messages it receives, in the health the Lab sidebar shows', async () => {
+    const port = await freePort();
+    await load({ server: 'server', port });
+    const messages = collect('messages');
+    assert.equal((await linkRow())?.analyzer, undefined, 'not named before it spoke');
+    const a = await Peer.connect(port);
+    await a.send(oru('CL-2000i^1.0', 'N-1', 'S-N'));
+    await waitUntil(() => messages.length === 1 && a.got.length === 1, 5000, 'the message acknowledged');
+    await waitUntil(() => a.got.length === 1, 5000);
+    const named = await linkRow();
+    assert.equal(named?.analyzer, 'CL-2000i');
+  });
+
+  it('as client of an analyzer that leaves MSH-3 empty and names itself in MSH-4 (the Mindray CL)', async () => {
+    const server = net.createServer();
+    servers.push(server);
+    const peers: Peer[] = [];
+    server.on('connection', (s) => peers.push(new Peer(s)));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    await load({ server: 'client', host: '127.0.0.1', port: (server.address() as net.AddressInfo).port });
+    await waitUntil(() => peers.length === 1, 5000, 'Node-RED connected');
+    await peers[0]!.send(oru('', 'C-1', 'S-C').replace('||FAC|', '||CL-1200i^MINDRAY|'));
+    await waitUntil(() => peers[0]!.got.length === 1, 5000, 'the ACK');
+    const row = await linkRow();
+    assert.equal(row?.analyzer, 'CL-1200i', JSON.stringify(row));
+  });
+});

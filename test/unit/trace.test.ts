@@ -111,6 +111,54 @@ describe('FrameTrace file', () => {
     ]);
   });
 
+  it('writes the answer after the frame it answers: a frame whose CR LF come after the ACK, or never, is shown once its checksum is read', async (t) => {
+    const dir = await tempDir(t);
+    const c = clock();
+    const trace = new FrameTrace({ dir, name: 'order', framed: true, now: c.now });
+    const h = frame(1, 'H|\\^&|||ABX\r');
+    const p = frame(2, 'P|1\r');
+    const l = frame(3, 'L|1|N\r');
+    // The link answers a frame at its second checksum character (lib/astm/link/frame-reader): here the read
+    // that ends there is answered before the read with the CR LF; the next frame comes without CR LF at all.
+    trace.record('in', h.subarray(0, h.length - 2), 'S1');
+    trace.record('out', Buffer.from([ACK]), 'S1');
+    c.advance(1);
+    trace.record('in', h.subarray(h.length - 2), 'S1');
+    c.advance(1);
+    trace.record('in', p.subarray(0, p.length - 2), 'S1');
+    trace.record('out', Buffer.from([ACK]), 'S1');
+    c.advance(1);
+    trace.record('in', l, 'S1');
+    trace.record('out', Buffer.from([ACK]), 'S1');
+    await trace.close();
+    assert.deepEqual((await lines(trace.file)).map(textOf), [
+      traceText(h.subarray(0, h.length - 2)),
+      '<ACK>',
+      '<CR><LF>',
+      traceText(p.subarray(0, p.length - 2)),
+      '<ACK>',
+      traceText(l),
+      '<ACK>',
+    ]);
+    // Each line is written at the time of its last bytes: the frame's before its answer's.
+    const at = (await lines(trace.file)).map((x) => x.slice(0, 24));
+    assert.deepEqual(at, [...at].sort());
+  });
+
+  it("keeps the host's frames before the analyzer's answers too, and a whole frame read at once as one line", async (t) => {
+    const dir = await tempDir(t);
+    const trace = new FrameTrace({ dir, name: 'host', framed: true, now: clock().now });
+    const o = frame(1, 'O|1|S1\r');
+    trace.record('out', o.subarray(0, o.length - 1));
+    trace.record('in', Buffer.from([ACK]));
+    trace.record('out', o.subarray(o.length - 1));
+    trace.record('out', Buffer.from([EOT]));
+    trace.record('in', o);
+    trace.record('out', Buffer.from([ACK]));
+    await trace.close();
+    assert.deepEqual((await lines(trace.file)).map(textOf), [traceText(o.subarray(0, o.length - 1)), '<ACK>', '<LF>', '<EOT>', traceText(o), '<ACK>']);
+  });
+
   it('keeps TCP sessions apart: interleaved reads still give whole frames, tagged by session', async (t) => {
     const dir = await tempDir(t);
     const trace = new FrameTrace({ dir, name: 'tcp', framed: true, now: clock().now });
