@@ -44,7 +44,7 @@ export async function recentMessages(file: string, count: number, framed: UnitFr
   if (lines.length === 0) return { messages: [], notes: ['the trace has no lines yet: nothing received since tracing began'], problems: [] };
   if (framed === 'mllp') {
     const hl7 = readHl7Capture(lines.join('\n'));
-    return { messages: hl7.messages.slice(-count).map((bytes) => ({ bytes })), notes: hl7.notes, problems: hl7.problems };
+    return { messages: hl7.messages.slice(-count).map((bytes) => ({ bytes, summary: summarizeHl7(bytes) })), notes: hl7.notes, problems: hl7.problems };
   }
   const read = readPaste(lines.join('\n'));
   return {
@@ -89,6 +89,55 @@ export function summarize(bytes: Uint8Array): MessageSummary {
         const parts = (f[2] ?? '').split(component).map((c) => c.trim());
         const code = parts.slice(3).find((c) => c !== '') ?? parts.find((c) => c !== '') ?? '?';
         firstResult = [code, f[3] ?? '', f[4] ?? ''].map((x) => x.trim()).filter((x) => x !== '').join(' ');
+      }
+    }
+  }
+  return { samples, results, queries, firstResult };
+}
+
+/**
+ * The same for an HL7 message, read with the separators its MSH declares:
+ * samples from OBR-3 (else OBR-2), SPM-2, and the queries' QRD-8 and QPD-3;
+ * results are its OBX segments, the first one as OBX-3's first component,
+ * OBX-5 and OBX-6's first component.
+ */
+export function summarizeHl7(bytes: Uint8Array): MessageSummary {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  const segments = text.split(/\r\n?|\n/).filter((s) => s !== '');
+  const msh = segments.find((s) => s.startsWith('MSH'));
+  const field = msh?.[3] ?? '|';
+  const component = msh?.[4] ?? '^';
+  const repeat = msh?.[5] ?? '~';
+  const first = (value: string | undefined) => (value ?? '').split(repeat)[0]!.split(component)[0]!.trim();
+  const samples: string[] = [];
+  const add = (id: string) => id !== '' && !samples.includes(id) && samples.push(id);
+  let results = 0;
+  let queries = 0;
+  let firstResult: string | undefined;
+  for (const segment of segments) {
+    const f = segment.split(field);
+    switch (f[0]) {
+      case 'OBR':
+        add(first(f[3]) || first(f[2]));
+        break;
+      case 'SPM':
+        add(first(f[2]));
+        break;
+      case 'QRD':
+        queries++;
+        add(first(f[8]));
+        break;
+      case 'QPD':
+        queries++;
+        add(first(f[3]));
+        break;
+      case 'OBX': {
+        results++;
+        if (firstResult === undefined) {
+          const code = (f[3] ?? '').split(component).map((c) => c.trim()).find((c) => c !== '') ?? '?';
+          firstResult = [code, f[5] ?? '', first(f[6])].map((x) => x.trim()).filter((x) => x !== '').join(' ');
+        }
+        break;
       }
     }
   }

@@ -126,8 +126,13 @@ describe('dialect routes', () => {
       helper.getNode('hl7').receive({ payload: frameMllp(Buffer.from(oru(id, sample), 'latin1')), _session: { type: 'tcp', id: 'a1' } } as never);
     }
     await waitUntil(() => messages.length === 2 && line.length >= 1, 5000, 'both messages and their ACKs');
-    const recent = (await helper.request().get('/lis-bridge/links/hl7/recent').expect(200)).body as { messages: Array<{ text: string }>; problems: string[] };
+    const recent = (await helper.request().get('/lis-bridge/links/hl7/recent').expect(200)).body as { messages: Array<{ text: string; summary: unknown }>; problems: string[] };
     assert.deepEqual(recent.problems, []);
+    // What tells them apart in the picker: the sample and the first result.
+    assert.deepEqual(recent.messages.map((m) => m.summary), [
+      { samples: ['S-1'], results: 1, queries: 0, firstResult: 'GLU 5.5 mmol/L' },
+      { samples: ['S-2'], results: 1, queries: 0, firstResult: 'GLU 5.5 mmol/L' },
+    ]);
     assert.equal(recent.messages.length, 2, 'the ACKs sent are not listed');
     assert.match(recent.messages[0]!.text, /^MSH\|\^~\\&\|LAB1\|.*\|R-1\|/);
     assert.match(recent.messages[1]!.text, /OBR\|1\|S-2<CR>/);
