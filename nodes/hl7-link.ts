@@ -28,6 +28,7 @@ interface Def extends LinkNodeDef {
   ackTimeoutMs?: string | number;
   sendAttempts?: string | number;
   maxFrameBytes?: string | number;
+  maxSegments?: string | number;
 }
 
 /** Per node id, kept across redeploys: an analyzer's resend after a lost ACK may come after one. */

@@ -43,6 +43,13 @@ export interface Hl7LinkOptions {
   sendAttempts: number;
   /** Longest message accepted, in bytes. */
   maxFrameBytes: number;
+  /**
+   * Most segments a message may have. Reading is linear in a message's size, but the lab events of each result
+   * segment are objects the runtime must build and collect: 100,000 OBX (4.8 MB) take 2-3 s of one core, during
+   * which no other analyzer is served. Bytes alone cannot bound that (a message of four base64 histograms is
+   * 1.3 MB in a dozen segments); segments do.
+   */
+  maxSegments: number;
   /** 'msh18': MSH-18 when it names a known set, else UTF-8 (bytes that are not UTF-8 read as Latin-1). */
   charset: LinkCharset;
   /** Hold each message's acknowledgement until confirmStored / rejectStored (the journal is on). */
@@ -60,6 +67,8 @@ export const DEFAULT_HL7_LINK: Hl7LinkOptions = {
   ackTimeoutMs: 10_000,
   sendAttempts: 3,
   maxFrameBytes: DEFAULT_MAX_FRAME_BYTES,
+  // A run of 300 samples of 30 results sent as one message has 9,300 segments.
+  maxSegments: 10_000,
   charset: 'msh18',
   holdAck: true,
   messageIdPrefix: 'rx',
@@ -99,7 +108,7 @@ export class Hl7Link implements LinkMachine {
 
   constructor(options: Partial<Hl7LinkOptions> = {}) {
     this.options = { ...DEFAULT_HL7_LINK, ...options };
-    for (const k of ['ackTimeoutMs', 'sendAttempts', 'maxFrameBytes'] as const) {
+    for (const k of ['ackTimeoutMs', 'sendAttempts', 'maxFrameBytes', 'maxSegments'] as const) {
       const v = this.options[k];
       if (!Number.isInteger(v) || v < 1) throw new RangeError(`${k} must be a whole number above 0, got ${v}`);
     }
@@ -212,6 +221,12 @@ export class Hl7Link implements LinkMachine {
   }
 
   private onFrame(bytes: Buffer, now: number, out: LinkAction[]): void {
+    const segments = segmentCount(bytes);
+    if (segments > this.options.maxSegments) {
+      out.push({ type: 'discarded', reason: `a message of ${segments} segments, more than the ${this.options.maxSegments} this link accepts (first bytes: ${readable(bytes, 40)})`, bytes });
+      this.reject(readHeader(bytes, this.options.charset), { code: ERROR_CODES.internal, text: `the message has ${segments} segments, more than the ${this.options.maxSegments} this link accepts` }, out);
+      return;
+    }
     let message: Hl7Message;
     try {
       message = parseHl7Bytes(bytes, this.parseOptions());
@@ -438,4 +453,15 @@ function segmentsEndedByCr(bytes: Buffer): Buffer {
   }
   if (out.length > 0 && out[out.length - 1] !== 0x0d) out.push(0x0d);
   return Buffer.from(out);
+}
+
+/** Segments in a message's bytes: its segment ends (CR, or LF where an analyzer ends lines so), and a last one unended. */
+function segmentCount(bytes: Buffer): number {
+  let n = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    // CR LF ends one segment.
+    if (b === 0x0d || (b === 0x0a && bytes[i - 1] !== 0x0d)) n++;
+  }
+  return bytes.length > 0 && bytes[bytes.length - 1] !== 0x0d && bytes[bytes.length - 1] !== 0x0a ? n + 1 : n;
 }

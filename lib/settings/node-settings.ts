@@ -60,6 +60,7 @@ export const NODE_SETTINGS = {
     ackTimeoutMs: { min: 1, default: DEFAULT_HL7_LINK.ackTimeoutMs },
     sendAttempts: { min: 1, max: 100, default: DEFAULT_HL7_LINK.sendAttempts },
     maxFrameBytes: { min: 1024, default: DEFAULT_HL7_LINK.maxFrameBytes },
+    maxSegments: { min: 10, default: DEFAULT_HL7_LINK.maxSegments },
     ...ALARM_SETTINGS,
   },
 } as const satisfies Record<string, Record<string, NumericSetting>>;

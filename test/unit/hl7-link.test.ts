@@ -114,6 +114,25 @@ describe('HL7 link: receiving', () => {
     assert.match(seg(ack!, 'ERR').field(1, 1, 4, 2), /longer than the 100 bytes/);
   });
 
+  it('refuses a message of more segments than its limit with AR, and takes one at the limit (10,000 by default)', () => {
+    const segments = (n: number) => ORU.split('\r').filter((x) => x !== '').length + n;
+    const withObx = (n: number) => ORU + Array.from({ length: n }, (_, i) => `OBX|${i + 1}|NM|GLU||5.${i % 10}|mmol/L|||||F\r`).join('');
+    const base = segments(0);
+    const l = link({ holdAck: false, maxSegments: 50 });
+    const over = l.receive(frameMllp(Buffer.from(withObx(51 - base), 'latin1')), 0);
+    assert.equal(of(over, 'message').length, 0);
+    assert.match(of(over, 'discarded')[0]!.reason, /a message of 51 segments, more than the 50 this link accepts/);
+    const [ack] = written(over);
+    assert.equal(seg(ack!, 'MSA').field(1), 'AR');
+    assert.equal(seg(ack!, 'MSA').field(2), 'MSG0001');
+    assert.match(seg(ack!, 'ERR').field(1, 1, 4, 2), /51 segments, more than the 50/);
+    assert.equal(of(l.receive(frameMllp(Buffer.from(withObx(50 - base), 'latin1')), 0), 'message').length, 1);
+    // The default: a run of 9,999 result segments is taken, 10,001 segments are not.
+    const d = link({ holdAck: false });
+    assert.equal(of(d.receive(frameMllp(Buffer.from(withObx(10_000 - base), 'latin1')), 0), 'message').length, 1);
+    assert.equal(of(d.receive(frameMllp(Buffer.from(withObx(10_001 - base).replace('MSG0001', 'MSG0002'), 'latin1')), 0), 'message').length, 0);
+  });
+
   it('answers a message that cannot be parsed AR, saying what was wrong (ERR-1 for v2.3.1, ERR-3 and ERR-8 for v2.5)', () => {
     const bad = ORU.replace('PID|1||P1', 'P!D|1');
     const out = link().receive(frameMllp(Buffer.from(bad, 'latin1')), 0);
