@@ -136,8 +136,11 @@ async function setTabEnv(label: string, values: Record<string, string | null>): 
     const names = await rows.locator('input.node-input-env-name').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));
     assert.equal(names.filter((n) => n === name).length, 1, `${label}: one Environment Variables row named ${name} (rows: ${names.join(', ')})`);
     const row = rows.nth(names.indexOf(name));
-    if (value === null) await row.locator('.red-ui-editableList-item-remove').click();
-    else await row.locator('input.red-ui-typedInput-input').fill(value);
+    if (value === null) {
+      // The row fades out before it leaves the list, and Done takes the rows still in it.
+      await row.locator('.red-ui-editableList-item-remove').click();
+      await page.waitForFunction((n) => document.querySelectorAll('.red-ui-tray .node-input-env-container-row ol > li').length === n, names.length - 1);
+    } else await row.locator('input.red-ui-typedInput-input').fill(value);
   }
   await page.locator('#node-dialog-ok').click();
   await page.locator('#node-dialog-ok').waitFor({ state: 'detached' });
