@@ -51,6 +51,8 @@ export interface Exchanged {
   text: string;
   /** Why the body could not be read, when it could not (the status still stands). */
   unreadable?: string;
+  /** The answer is the proxy's refusal of the CONNECT tunnel (an https:// LIS): nothing reached the LIS. */
+  tunnelRefused?: boolean;
 }
 
 /** A proxy for LIS requests, as lis-config gives it: an http:// address without credentials, and the credentials apart. */
@@ -84,11 +86,18 @@ export const KEPT_ALIVE: http.AgentOptions = { keepAlive: true, timeout: 5_000 }
  * without an answer or an error (a 101 to a POST) fails at once. axios waits
  * for one of the two, and would wait until the deadline.
  */
+const TUNNEL_REFUSED = Symbol('tunnelRefused');
+type TaggedRequest = http.ClientRequest & { [TUNNEL_REFUSED]?: boolean };
+
 const transport = {
   request(options: https.RequestOptions, onAnswer: (res: http.IncomingMessage) => void): http.ClientRequest {
     const request = (/^https:?$/i.test(options.protocol ?? '') ? https : http).request(options, onAnswer);
     let answered = false;
     request.once('response', () => (answered = true));
+    // https-proxy-agent hands a refused CONNECT's answer on as if the LIS had given it.
+    request.once('proxyConnect', (connect: { statusCode: number }) => {
+      if (connect.statusCode !== 200) (request as TaggedRequest)[TUNNEL_REFUSED] = true;
+    });
     request.once('close', () => {
       if (!answered) request.emit('error', Object.assign(new Error('the connection closed before the LIS answered'), { code: 'ECONNRESET' }));
     });
@@ -111,7 +120,7 @@ export class HttpExchange {
     this.proxied = proxy !== undefined;
     // axios's own `proxy` option tunnels too, but through https-proxy-agent 5, which opens a new CONNECT and TLS
     // handshake for every request and takes none of these agents' settings (kept alive, idle time-out, close()).
-    this.httpsAgent = proxy ? new HttpsProxyAgent(withCredentials(proxy), tlsOptions) : new https.Agent(tlsOptions);
+    this.httpsAgent = proxy ? new TunnellingAgent(withCredentials(proxy), tlsOptions) : new https.Agent(tlsOptions);
     this.client = axios.create({
       adapter: 'http',
       transport,
@@ -165,6 +174,23 @@ export class HttpExchange {
   }
 }
 
+/**
+ * https:// through the proxy's CONNECT tunnel, with the TLS settings of a
+ * direct connection. HttpsProxyAgent keeps none of the options it is given for
+ * the connection to the LIS (it resets them): the CA file, the verification
+ * switch and the idle time-out (see KEPT_ALIVE) are put back, where Node's
+ * agent merges them into each connection's options and reads the time-out.
+ */
+class TunnellingAgent extends HttpsProxyAgent<string> {
+  constructor(proxy: URL, tls: https.AgentOptions) {
+    super(proxy, { keepAlive: true });
+    const kept: https.AgentOptions = { timeout: tls.timeout };
+    if (tls.ca !== undefined) kept.ca = tls.ca;
+    if (tls.rejectUnauthorized !== undefined) kept.rejectUnauthorized = tls.rejectUnauthorized;
+    Object.assign((this as unknown as { options: https.AgentOptions }).options, kept);
+  }
+}
+
 let shared: HttpExchange | undefined;
 
 /** One POST, through the caller's exchange or a shared direct one. */
@@ -204,7 +230,9 @@ function readAnswer(res: http.IncomingMessage, maxBytes: number): Promise<Exchan
       const read = decode(Buffer.concat(chunks, size), res, maxBytes);
       if (read instanceof UnreadableAnswerError) return fail(read);
       settled = true;
-      resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, ...read });
+      const answer: Exchanged = { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, ...read };
+      if ((res as { req?: TaggedRequest }).req?.[TUNNEL_REFUSED]) answer.tunnelRefused = true;
+      resolve(answer);
     });
   });
 }

@@ -103,6 +103,16 @@ export async function postJson(req: PostRequest): Promise<PostResponse> {
   const statusText = res.statusText || '';
   const statusLine = `${status}${statusText ? ` ${statusText}` : ''}`;
 
+  if (res.tunnelRefused) {
+    // The proxy's answer, not the LIS's: a 502 or 503 is the proxy failing to reach the LIS, and may pass.
+    throw new LisError(`${where}: the proxy refused the tunnel to the LIS (${statusLine})${status === 407 ? PROXY_CREDENTIALS : ''}; nothing reached the LIS`, {
+      code: 'NETWORK',
+      status,
+      requestId,
+      notSent: true,
+      ...(status >= 500 || status === 408 ? { retry: 'transient' as const } : {}),
+    });
+  }
   if (status >= 300 && status < 400) {
     const location = res.headers.location;
     throw new LisError(
@@ -113,7 +123,7 @@ export async function postJson(req: PostRequest): Promise<PostResponse> {
   if (status < 200 || status >= 300) {
     const transient = status >= 500 || status === 408;
     const { detail, errors } = res.unreadable ? { detail: ` (its ${res.unreadable})`, errors: [] } : readErrorBody(text);
-    throw new LisError(`${where} answered ${statusLine}${detail}`, {
+    throw new LisError(`${where} answered ${statusLine}${detail}${status === 407 ? PROXY_CREDENTIALS : ''}`, {
       code: 'HTTP_STATUS',
       status,
       errors,
@@ -134,6 +144,9 @@ export async function postJson(req: PostRequest): Promise<PostResponse> {
   }
   return out;
 }
+
+/** 407 comes from a proxy (Proxy Authentication Required), never from the LIS. */
+const PROXY_CREDENTIALS = ': the proxy asks for credentials: set "Proxy user" and "Proxy password" in the LIS config';
 
 function readErrorBody(text: string): { detail: string; errors: string[] } {
   if (text.trim() === '') return { detail: '', errors: [] };
