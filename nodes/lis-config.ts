@@ -24,10 +24,14 @@ interface LisConfigDef extends NodeDef {
   caFile?: string;
   /** Explicit opt-out of certificate verification; warned about at start. */
   allowUntrustedCertificates?: boolean | string;
+  /** http://host:port of the proxy LIS requests go through; empty: straight to the LIS (the environment's proxies are never used). */
+  proxyUrl?: string;
 }
 
 interface LisConfigCredentials {
   bearerToken?: string;
+  proxyUsername?: string;
+  proxyPassword?: string;
 }
 
 export = function register(RED: NodeAPI): void {
@@ -42,7 +46,7 @@ export = function register(RED: NodeAPI): void {
     self.client = undefined;
     if (errors.length === 0) {
       try {
-        // Reads the CA file, once, now.
+        // Reads the CA file, once, now, and resolves the proxy's address.
         self.client = new LisClient({
           ...tuning,
           ...tlsSettings,
@@ -55,6 +59,7 @@ export = function register(RED: NodeAPI): void {
           // Flow, group and global env as well as the process environment.
           env: (name) => RED.util.getSetting(this, name) ?? undefined,
           bearerToken: resolveBearerToken(RED, this, { stored: this.credentials?.bearerToken, envName: self.bearerTokenEnv }).token,
+          proxy: { url: def.proxyUrl, username: this.credentials?.proxyUsername, password: this.credentials?.proxyPassword },
           observer: metricsFor(RED).lis,
         });
       } catch (err) {
@@ -75,7 +80,7 @@ export = function register(RED: NodeAPI): void {
 
   metricsFor(RED);
   RED.nodes.registerType('lis-config', LisConfig as never, {
-    credentials: { bearerToken: { type: 'password' } },
+    credentials: { bearerToken: { type: 'password' }, proxyUsername: { type: 'text' }, proxyPassword: { type: 'password' } },
   });
 };
 

@@ -4,10 +4,9 @@
  */
 import { LisError, invalidInput } from '../errors';
 import { ENDPOINTS, type EndpointName } from './endpoints';
-import http from 'node:http';
-import type https from 'node:https';
-import { createHttpsAgent, postJson, type PostResponse, type TlsSettings } from './transport';
-import { KEPT_ALIVE } from './http-exchange';
+import { httpsAgentOptions, postJson, type PostResponse, type TlsSettings } from './transport';
+import { HttpExchange } from './http-exchange';
+import { resolveProxy, type ProxyConfig } from './proxy';
 import { withRetries, type AttemptHooks, type RetryPolicy } from './retry';
 import { outcomeOf, type LisObserver } from './observer';
 import {
@@ -52,6 +51,8 @@ export interface LisSettings extends LisTuning, TlsSettings {
   urls: Partial<Record<EndpointName, string>>;
   env: EnvLookup;
   bearerToken?: string | undefined;
+  /** The proxy LIS requests go through; direct when absent or its address is empty. */
+  proxy?: ProxyConfig | undefined;
   /** Told of every request and retry (the metrics); nothing when absent. */
   observer?: LisObserver | undefined;
 }
@@ -87,12 +88,19 @@ export function checkResults(items: unknown): ResultItem[] {
 type AttemptLimits = Partial<RetryPolicy> & { maxAttempts: number };
 
 export class LisClient {
-  private readonly httpAgent = new http.Agent(KEPT_ALIVE);
-  private readonly httpsAgent: https.Agent;
+  /** One axios instance and its agents for every request of this client. */
+  private readonly exchange: HttpExchange;
+  /** The proxy's address as resolved (placeholders expanded), or undefined when requests go direct. */
+  readonly proxyUrl: string | undefined;
 
-  /** Reads the CA file (if any) now: throws a NOT_CONFIGURED LisError naming it when it is unusable. */
+  /**
+   * Reads the CA file (if any) and resolves the proxy's address now: throws a
+   * NOT_CONFIGURED LisError naming the setting when either is unusable.
+   */
   constructor(private readonly settings: LisSettings) {
-    this.httpsAgent = createHttpsAgent(settings);
+    const proxy = resolveProxy(settings.proxy, settings.env);
+    this.proxyUrl = proxy?.url;
+    this.exchange = new HttpExchange({ tls: httpsAgentOptions(settings), proxy });
   }
 
   /** True when requests skip certificate verification (the explicit allowUntrustedCertificates option). */
@@ -106,10 +114,7 @@ export class LisClient {
    * batch of results would become uncertain); the client still works afterwards.
    */
   close(): void {
-    for (const agent of [this.httpAgent, this.httpsAgent]) {
-      (agent as unknown as { keepSocketAlive: () => boolean }).keepSocketAlive = () => false;
-      for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
-    }
+    this.exchange.close();
   }
 
   /** The address of an endpoint, placeholders expanded; throws NOT_CONFIGURED or INVALID_URL. */
@@ -229,8 +234,7 @@ export class LisClient {
         timeoutMs: this.settings.timeoutMs,
         maxResponseBytes: this.settings.maxResponseBytes,
         signal: hooks.signal,
-        httpAgent: this.httpAgent,
-        httpsAgent: this.httpsAgent,
+        exchange: this.exchange,
       });
       status = res.status;
       return { value: read(res), requestId: res.requestId };

@@ -1,22 +1,25 @@
 /**
- * One HTTP POST through Node's own http and https modules, its answer read
- * whole as text: all the LIS client needs of an HTTP client.
+ * One HTTP POST to the LIS through axios, its answer read whole as text: all
+ * the LIS client needs of an HTTP client. Each LisClient has one HttpExchange
+ * (one axios instance, its own kept-alive agents, and the proxy its lis-config
+ * names, if any).
  *
- * It was axios until the host-query bench (npm run bench, section 4) showed
- * axios's request pipeline (config merging, header normalisation, its adapter)
- * as a fifth of the time from a scanned barcode to the order's first byte;
- * docs/design-notes.md "The LIS client speaks node:http" has the figures.
- * What axios did for us is kept, here:
+ * axios sends the request and hands back the answer as a stream, undecoded;
+ * the body is read here, because the rules for it are the bridge's own:
  * - redirects are never followed (postJson reports a 3xx with its Location);
- * - no proxy is taken from the environment: only the agents passed in (or
- *   this module's own) carry the request, so a proxy meant for the internet
- *   never sees patient data bound for the LIS;
+ * - no proxy is taken from the environment: only a proxy the lis-config names
+ *   carries LIS traffic, so a proxy meant for the internet never sees patient
+ *   data bound for the LIS. An http:// LIS is reached through it by forwarding
+ *   (the request line holds the whole address); an https:// one through a
+ *   CONNECT tunnel, so the proxy sees the host name and nothing else;
  * - the answer is refused beyond maxBytes as it arrives, without reading the
  *   rest, and again after decompression, so a compressed bomb is refused too;
  * - an answer compressed although `Accept-Encoding: identity` was sent (a
  *   proxy's doing) is decompressed (gzip, deflate raw or wrapped, br), and a
  *   leading byte-order mark is dropped;
- * - the signal ends the exchange until the answer is in.
+ * - the signal ends the exchange until the answer is in;
+ * - the Bearer token is the Authorization sent, even when the address carries
+ *   user:password (axios would send those as Basic instead).
  * A whole answer whose body cannot be read (not decompressible, in an unknown
  * coding) comes back as `unreadable` beside its status, as a body that is not
  * JSON does. An answer cut off in the middle is a failure (ERR_BAD_RESPONSE),
@@ -25,7 +28,10 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
+import axios, { type AxiosInstance, type AxiosProxyConfig } from 'axios';
+import { HttpsProxyAgent } from 'https-proxy-agent';
 
 export interface ExchangeRequest {
   url: string;
@@ -33,10 +39,8 @@ export interface ExchangeRequest {
   headers: Record<string, string>;
   signal: AbortSignal;
   maxBytes: number;
-  /** For http:// addresses; this module's own kept-alive agent when absent. */
-  httpAgent?: http.Agent | undefined;
-  /** For https:// addresses; Node's default agent when absent. */
-  httpsAgent?: https.Agent | undefined;
+  /** The LisClient's exchange (its agents and proxy); a shared direct one when absent. */
+  via?: HttpExchange | undefined;
 }
 
 export interface Exchanged {
@@ -47,6 +51,16 @@ export interface Exchanged {
   text: string;
   /** Why the body could not be read, when it could not (the status still stands). */
   unreadable?: string;
+  /** The answer is the proxy's refusal of the CONNECT tunnel (an https:// LIS): nothing reached the LIS. */
+  tunnelRefused?: boolean;
+}
+
+/** A proxy for LIS requests, as lis-config gives it: an http:// address without credentials, and the credentials apart. */
+export interface ProxySettings {
+  /** `http://host:port`. */
+  url: string;
+  username?: string | undefined;
+  password?: string | undefined;
 }
 
 /** An answer larger than maxBytes: the rest of it is not read. */
@@ -54,7 +68,7 @@ export class UnreadableAnswerError extends Error {
   readonly code = 'UNREADABLE_ANSWER';
 }
 
-/** Names the client in the LIS's access log (axios named itself there before). */
+/** Names the client in the LIS's access log (and in a proxy's). */
 const USER_AGENT = '@lis-bridge/node-red-lis-bridge';
 
 /**
@@ -63,15 +77,129 @@ const USER_AGENT = '@lis-bridge/node-red-lis-bridge';
  * (Node's agent reads it only when a timeout is set). Left open until the LIS
  * closes it, a connection can be reused in the instant the LIS drops it, and
  * the request fails with ECONNRESET: for results, a batch held as uncertain.
- * The same settings as Node's global agent, which the client used before it
- * had agents of its own.
+ * The same settings as Node's global agent.
  */
 export const KEPT_ALIVE: http.AgentOptions = { keepAlive: true, timeout: 5_000 };
 
-/** Kept-alive connections for callers that pass no agent of their own. */
-const sharedHttpAgent = new http.Agent(KEPT_ALIVE);
+/**
+ * Node's request, as axios calls it, with one addition: a request that ends
+ * without an answer or an error (a 101 to a POST) fails at once. axios waits
+ * for one of the two, and would wait until the deadline.
+ */
+const TUNNEL_REFUSED = Symbol('tunnelRefused');
+type TaggedRequest = http.ClientRequest & { [TUNNEL_REFUSED]?: boolean };
 
+const transport = {
+  request(options: https.RequestOptions, onAnswer: (res: http.IncomingMessage) => void): http.ClientRequest {
+    const request = (/^https:?$/i.test(options.protocol ?? '') ? https : http).request(options, onAnswer);
+    let answered = false;
+    request.once('response', () => (answered = true));
+    // https-proxy-agent hands a refused CONNECT's answer on as if the LIS had given it.
+    request.once('proxyConnect', (connect: { statusCode: number }) => {
+      if (connect.statusCode !== 200) (request as TaggedRequest)[TUNNEL_REFUSED] = true;
+    });
+    request.once('close', () => {
+      if (!answered) request.emit('error', Object.assign(new Error('the connection closed before the LIS answered'), { code: 'ECONNRESET' }));
+    });
+    return request;
+  },
+};
+
+export class HttpExchange {
+  readonly httpAgent: http.Agent;
+  /** https:// addresses: TLS to the LIS, through the proxy's CONNECT tunnel when there is one. */
+  readonly httpsAgent: http.Agent;
+  private readonly client: AxiosInstance;
+  private readonly proxied: boolean;
+
+  /** `tls`: the agent options for the LIS's certificate (CA file, verification); `proxy`: none means direct. */
+  constructor(options: { tls?: https.AgentOptions; proxy?: ProxySettings | undefined } = {}) {
+    const tlsOptions = { ...KEPT_ALIVE, ...options.tls };
+    this.httpAgent = new http.Agent(KEPT_ALIVE);
+    const proxy = options.proxy;
+    this.proxied = proxy !== undefined;
+    // axios's own `proxy` option tunnels too, but through https-proxy-agent 5, which opens a new CONNECT and TLS
+    // handshake for every request and takes none of these agents' settings (kept alive, idle time-out, close()).
+    this.httpsAgent = proxy ? new TunnellingAgent(withCredentials(proxy), tlsOptions) : new https.Agent(tlsOptions);
+    this.client = axios.create({
+      adapter: 'http',
+      transport,
+      maxRedirects: 0,
+      // The body is read here (cap, decompression, truncation); axios hands over the bytes as they came.
+      responseType: 'stream',
+      decompress: false,
+      transformRequest: [(data: Buffer) => data],
+      validateStatus: () => true,
+      maxBodyLength: Infinity,
+      httpAgent: this.httpAgent,
+      httpsAgent: this.httpsAgent,
+      // Never from the environment. http:// LIS addresses are forwarded through the configured proxy by axios.
+      proxy: proxy ? forwardingProxy(proxy) : false,
+    });
+    // requestHeaders() sets every header sent; axios's defaults would add an Accept of their own.
+    this.client.defaults.headers = {} as typeof this.client.defaults.headers;
+  }
+
+  post(req: ExchangeRequest): Promise<Exchanged> {
+    const secure = /^https:/i.test(req.url);
+    const headers: Record<string, string> = { ...req.headers, 'Accept-Encoding': 'identity', 'User-Agent': USER_AGENT };
+    return this.client
+      .request<Readable>({
+        method: 'post',
+        url: headers.Authorization !== undefined ? withoutUserInfo(req.url) : req.url,
+        data: req.body,
+        headers,
+        signal: req.signal,
+        // https:// goes through the tunnelling agent, never through axios's proxy handling.
+        ...(secure && this.proxied ? { proxy: false as const } : {}),
+      })
+      .then(
+        (res) => readAnswer(res.data as http.IncomingMessage, req.maxBytes),
+        (err: unknown) => {
+          throw plainFailure(err);
+        },
+      );
+  }
+
+  /**
+   * Closes idle kept-alive connections and keeps none from now on. Requests in
+   * flight finish (a redeploy lets lis-send-results drain them: cut off, a
+   * batch of results would become uncertain); the exchange still works afterwards.
+   */
+  close(): void {
+    for (const agent of [this.httpAgent, this.httpsAgent]) {
+      (agent as unknown as { keepSocketAlive: () => boolean }).keepSocketAlive = () => false;
+      for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
+    }
+  }
+}
+
+/**
+ * https:// through the proxy's CONNECT tunnel, with the TLS settings of a
+ * direct connection. HttpsProxyAgent keeps none of the options it is given for
+ * the connection to the LIS (it resets them): the CA file, the verification
+ * switch and the idle time-out (see KEPT_ALIVE) are put back, where Node's
+ * agent merges them into each connection's options and reads the time-out.
+ */
+class TunnellingAgent extends HttpsProxyAgent<string> {
+  constructor(proxy: URL, tls: https.AgentOptions) {
+    super(proxy, { keepAlive: true });
+    const kept: https.AgentOptions = { timeout: tls.timeout };
+    if (tls.ca !== undefined) kept.ca = tls.ca;
+    if (tls.rejectUnauthorized !== undefined) kept.rejectUnauthorized = tls.rejectUnauthorized;
+    Object.assign((this as unknown as { options: https.AgentOptions }).options, kept);
+  }
+}
+
+let shared: HttpExchange | undefined;
+
+/** One POST, through the caller's exchange or a shared direct one. */
 export function postExchange(req: ExchangeRequest): Promise<Exchanged> {
+  return (req.via ?? (shared ??= new HttpExchange())).post(req);
+}
+
+/** The answer's body, read whole within maxBytes; a body that breaks off is a failure. */
+function readAnswer(res: http.IncomingMessage, maxBytes: number): Promise<Exchanged> {
   return new Promise<Exchanged>((resolve, reject) => {
     let settled = false;
     const fail = (err: unknown): void => {
@@ -79,61 +207,79 @@ export function postExchange(req: ExchangeRequest): Promise<Exchanged> {
       settled = true;
       reject(err);
     };
-    const succeed = (answer: Exchanged): void => {
-      if (settled) return;
-      settled = true;
-      resolve(answer);
-    };
-    const secure = /^https:/i.test(req.url);
-    const options: http.RequestOptions = {
-      method: 'POST',
-      // identity: the LIS has no reason to compress a few hundred bytes; decode() copes when it does anyway.
-      headers: { ...req.headers, 'Content-Length': String(req.body.length), 'Accept-Encoding': 'identity', 'User-Agent': USER_AGENT },
-      signal: req.signal,
-      agent: secure ? (req.httpsAgent ?? https.globalAgent) : (req.httpAgent ?? sharedHttpAgent),
-    };
-    let answered = false;
     // The body broke off: the caller's deadline or stop (told apart by its signal), or the LIS's doing. Either way
     // the LIS's verdict (a results answer's "status") is unknown: a failure, not retried (the LIS acted on it).
     const brokeOff = (): void => fail(Object.assign(new Error('the LIS aborted its answer: the connection closed in the middle of it'), { code: 'ERR_BAD_RESPONSE' }));
-    const onAnswer = (res: http.IncomingMessage): void => {
-      answered = true;
-      const status = { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers };
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > req.maxBytes) {
-          res.destroy();
-          fail(new UnreadableAnswerError(`answer larger than ${req.maxBytes} bytes`));
-          return;
-        }
-        chunks.push(chunk);
-      });
-      res.once('error', brokeOff);
-      res.once('close', () => {
-        if (!res.complete) brokeOff();
-      });
-      res.once('end', () => {
-        const read = decode(Buffer.concat(chunks, size), res, req.maxBytes);
-        if (read instanceof UnreadableAnswerError) fail(read);
-        else succeed({ ...status, ...read });
-      });
-    };
-    try {
-      const request = (secure ? https : http).request(req.url, options, onAnswer);
-      // Once an answer began, an error of the request is its body breaking off.
-      request.once('error', (err) => (answered ? brokeOff() : fail(err)));
-      // A 101 (or anything else that ends the request without an answer or an error) must not leave the caller waiting.
-      request.once('close', () => {
-        if (!answered) fail(Object.assign(new Error('the connection closed before the LIS answered'), { code: 'ECONNRESET' }));
-      });
-      request.end(req.body);
-    } catch (err) {
-      // An address http.request cannot take (ERR_INVALID_URL, ERR_INVALID_PROTOCOL) is thrown, not emitted.
-      fail(err);
-    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        res.destroy();
+        fail(new UnreadableAnswerError(`answer larger than ${maxBytes} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    res.once('error', brokeOff);
+    res.once('close', () => {
+      if (!res.complete) brokeOff();
+    });
+    res.once('end', () => {
+      if (settled) return;
+      const read = decode(Buffer.concat(chunks, size), res, maxBytes);
+      if (read instanceof UnreadableAnswerError) return fail(read);
+      settled = true;
+      const answer: Exchanged = { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, ...read };
+      if ((res as { req?: TaggedRequest }).req?.[TUNNEL_REFUSED]) answer.tunnelRefused = true;
+      resolve(answer);
+    });
   });
+}
+
+/**
+ * axios's error, with the code of what it wraps when axios put its own on top:
+ * an address Node refuses (ERR_INVALID_URL, ERR_INVALID_PROTOCOL, ERR_INVALID_CHAR)
+ * comes back as ERR_BAD_REQUEST around it, and transport.ts reads the code.
+ */
+function plainFailure(err: unknown): unknown {
+  const e = err as { code?: string; cause?: { code?: unknown } };
+  const inner = typeof e.cause?.code === 'string' ? e.cause.code : undefined;
+  if (inner && e.code !== inner && e.code === 'ERR_BAD_REQUEST') e.code = inner;
+  return err;
+}
+
+/** The address without user:password, which axios would send as Basic credentials in place of the Bearer token. */
+function withoutUserInfo(url: string): string {
+  if (!url.includes('@')) return url;
+  try {
+    const parsed = new URL(url);
+    if (parsed.username === '' && parsed.password === '') return url;
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.href;
+  } catch {
+    return url; // refused where it is sent, as INVALID_URL
+  }
+}
+
+/** The proxy as axios takes it for forwarding http:// requests; its credentials go as Proxy-Authorization. */
+function forwardingProxy(proxy: ProxySettings): AxiosProxyConfig {
+  const url = new URL(proxy.url);
+  return {
+    protocol: 'http',
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    port: Number(url.port || 80),
+    ...(proxy.username || proxy.password ? { auth: { username: proxy.username ?? '', password: proxy.password ?? '' } } : {}),
+  };
+}
+
+/** The proxy's address with its credentials, as https-proxy-agent takes them (Proxy-Authorization on the CONNECT only). */
+function withCredentials(proxy: ProxySettings): URL {
+  const url = new URL(proxy.url);
+  if (proxy.username) url.username = encodeURIComponent(proxy.username);
+  if (proxy.password) url.password = encodeURIComponent(proxy.password);
+  return url;
 }
 
 /** The body as text: decompressed when the LIS (or a proxy) compressed it, a byte-order mark dropped. */

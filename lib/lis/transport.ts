@@ -5,11 +5,10 @@
  */
 import { X509Certificate, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
 import { LisError } from '../errors';
-import { KEPT_ALIVE, UnreadableAnswerError, postExchange, type Exchanged } from './http-exchange';
+import { KEPT_ALIVE, UnreadableAnswerError, postExchange, type Exchanged, type HttpExchange } from './http-exchange';
 import { ErrorBodySchema } from './schemas';
 import type { EndpointName } from './endpoints';
 
@@ -24,10 +23,8 @@ export interface PostRequest {
   timeoutMs: number;
   maxResponseBytes: number;
   signal?: AbortSignal | undefined;
-  /** The agent for http:// addresses (kept-alive connections); a shared one when absent. */
-  httpAgent?: http.Agent | undefined;
-  /** The agent for https:// addresses (certificate authorities, verification); Node's default agent when absent. */
-  httpsAgent?: https.Agent | undefined;
+  /** The LisClient's exchange: its axios instance, kept-alive agents, TLS settings and proxy. A shared direct one when absent. */
+  exchange?: HttpExchange | undefined;
 }
 
 export interface PostResponse {
@@ -90,8 +87,7 @@ export async function postJson(req: PostRequest): Promise<PostResponse> {
       headers,
       signal,
       maxBytes: req.maxResponseBytes,
-      httpAgent: req.httpAgent,
-      httpsAgent: req.httpsAgent,
+      via: req.exchange,
     });
   } catch (err) {
     throw classifyFailure(err, { where, requestId, deadlineHit: deadline.signal.aborted, req });
@@ -107,6 +103,16 @@ export async function postJson(req: PostRequest): Promise<PostResponse> {
   const statusText = res.statusText || '';
   const statusLine = `${status}${statusText ? ` ${statusText}` : ''}`;
 
+  if (res.tunnelRefused) {
+    // The proxy's answer, not the LIS's: a 502 or 503 is the proxy failing to reach the LIS, and may pass.
+    throw new LisError(`${where}: the proxy refused the tunnel to the LIS (${statusLine})${status === 407 ? PROXY_CREDENTIALS : ''}; nothing reached the LIS`, {
+      code: 'NETWORK',
+      status,
+      requestId,
+      notSent: true,
+      ...(status >= 500 || status === 408 ? { retry: 'transient' as const } : {}),
+    });
+  }
   if (status >= 300 && status < 400) {
     const location = res.headers.location;
     throw new LisError(
@@ -117,7 +123,7 @@ export async function postJson(req: PostRequest): Promise<PostResponse> {
   if (status < 200 || status >= 300) {
     const transient = status >= 500 || status === 408;
     const { detail, errors } = res.unreadable ? { detail: ` (its ${res.unreadable})`, errors: [] } : readErrorBody(text);
-    throw new LisError(`${where} answered ${statusLine}${detail}`, {
+    throw new LisError(`${where} answered ${statusLine}${detail}${status === 407 ? PROXY_CREDENTIALS : ''}`, {
       code: 'HTTP_STATUS',
       status,
       errors,
@@ -138,6 +144,9 @@ export async function postJson(req: PostRequest): Promise<PostResponse> {
   }
   return out;
 }
+
+/** 407 comes from a proxy (Proxy Authentication Required), never from the LIS. */
+const PROXY_CREDENTIALS = ': the proxy asks for credentials: set "Proxy user" and "Proxy password" in the LIS config';
 
 function readErrorBody(text: string): { detail: string; errors: string[] } {
   if (text.trim() === '') return { detail: '', errors: [] };
@@ -163,19 +172,25 @@ export interface TlsSettings {
   allowUntrustedCertificates?: boolean | undefined;
 }
 
+/** An https.Agent for LIS requests made directly, with httpsAgentOptions(settings). */
+export function createHttpsAgent(settings: TlsSettings): https.Agent {
+  return new https.Agent(httpsAgentOptions(settings));
+}
+
 /**
- * The https.Agent for LIS requests. The CA file is read here, once: a file that
- * cannot be read or holds no certificate is a configuration error naming it.
- * Its certificates are added to Node's default authorities, so a LIS with a
+ * The TLS options of LIS requests (and keep-alive), for a direct agent or a
+ * proxy's tunnel alike. The CA file is read here, once: a file that cannot be
+ * read or holds no certificate is a configuration error naming it. Its
+ * certificates are added to Node's default authorities, so a LIS with a
  * publicly trusted certificate keeps working when a CA file is set.
  */
-export function createHttpsAgent(settings: TlsSettings): https.Agent {
+export function httpsAgentOptions(settings: TlsSettings): https.AgentOptions {
   const options: https.AgentOptions = { ...KEPT_ALIVE };
   const caFile = settings.caFile?.trim();
   if (caFile) options.ca = [...defaultCertificates(), ...readCaFile(caFile)];
   // Only ever false by the explicit, warned option; never as a fallback.
   if (settings.allowUntrustedCertificates === true) options.rejectUnauthorized = false;
-  return new https.Agent(options);
+  return options;
 }
 
 /** Node's default authorities: the bundled ones, plus system and NODE_EXTRA_CA_CERTS ones where this Node can list them. */
@@ -247,6 +262,9 @@ interface FailureContext {
   req: PostRequest;
 }
 
+/** Node's (and axios's) refusals of an address or of what it makes of it, before anything is sent. */
+const INVALID_ADDRESS_CODES = new Set(['ERR_INVALID_URL', 'ERR_INVALID_PROTOCOL', 'ERR_BAD_OPTION_VALUE', 'ERR_INVALID_CHAR', 'ERR_UNESCAPED_CHARACTERS', 'ERR_BAD_REQUEST']);
+
 function classifyFailure(err: unknown, ctx: FailureContext): LisError {
   const { where, requestId } = ctx;
   if (ctx.req.signal?.aborted) {
@@ -258,7 +276,7 @@ function classifyFailure(err: unknown, ctx: FailureContext): LisError {
   const e = err as { code?: string; message?: string; cause?: { code?: string } };
   const code = e.code ?? e.cause?.code ?? '';
   if (err instanceof UnreadableAnswerError) return new LisError(`${where}: ${err.message}`, { code: 'INVALID_RESPONSE', requestId });
-  if (code === 'ERR_INVALID_URL' || code === 'ERR_INVALID_PROTOCOL' || code === 'ERR_BAD_OPTION_VALUE') {
+  if (INVALID_ADDRESS_CODES.has(code)) {
     // Refused before any byte left.
     return new LisError(`${where}: invalid URL`, { code: 'INVALID_URL', requestId, notSent: true });
   }

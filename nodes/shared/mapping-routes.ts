@@ -13,6 +13,10 @@
  * stored one, else the one from the environment variable it names, as the
  * deployed node reads it), but only towards the LabTestsAPI URL it was
  * deployed with, so an edited URL can never carry the site's token elsewhere.
+ * The same goes for the proxy: a config without proxyUrl (the test-mapper
+ * dialog does not send it) goes through the deployed config's proxy with its
+ * stored credentials; a proxy typed in the request gets those credentials only
+ * when it is the deployed one, and the deployed token only then.
  */
 import type { NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
@@ -26,6 +30,8 @@ import { describeIssues } from '../../lib/lis/schemas';
 import type { LisConfigNode } from './types';
 import { answerError, installRoutesOnce } from './admin';
 import { resolveBearerToken } from './lis-token';
+import { resolveProxy, type ProxyConfig } from '../../lib/lis/proxy';
+import type { EnvLookup } from '../../lib/util/env-template';
 
 /** Catalog look-ups from the dialog should not keep the operator waiting for the runtime's full time-out. */
 const CATALOG_TIMEOUT_CAP_MS = 15000;
@@ -75,11 +81,12 @@ async function catalog(RED: NodeAPI, body: CatalogRequest): Promise<{ tests: unk
   const deployed = config.id ? (RED.nodes.getNode(config.id) as LisConfigNode | null) : null;
   // The deployed config node sees the global env of Node-RED's settings as well as the process's.
   const env = (name: string) => RED.util.getSetting(deployed as never, name) ?? undefined;
-  const requested = new LisClient({ ...tuning, urls: { LabTestsAPI: String(config.labTestsApiUrl ?? '') }, env });
+  const proxy = catalogProxy(RED, config, deployed, env);
+  const requested = new LisClient({ ...tuning, urls: { LabTestsAPI: String(config.labTestsApiUrl ?? '') }, env, proxy });
   const url = requested.resolveUrl('LabTestsAPI');
 
   // A token typed (or cleared: "") in the dialog since the last deploy wins; otherwise the deployed config's.
-  const bearerToken = typeof body.bearerToken === 'string' ? body.bearerToken.trim() || undefined : deployedToken(RED, config, deployed, url);
+  const bearerToken = typeof body.bearerToken === 'string' ? body.bearerToken.trim() || undefined : deployedToken(RED, config, deployed, url, requested.proxyUrl);
   const rows = MappingSchema.safeParse(body.rows ?? []);
   if (!rows.success) throw new LisError('rows are not a valid mapping', { code: 'INVALID_INPUT', errors: describeIssues(rows.error, 'rows') });
   // The dialog's HTTPS settings, as the deployed node would use them (the CA file is read for this call).
@@ -90,6 +97,7 @@ async function catalog(RED: NodeAPI, body: CatalogRequest): Promise<{ tests: unk
     urls: { LabTestsAPI: url },
     env,
     bearerToken,
+    proxy,
   });
   let tests;
   try {
@@ -110,9 +118,9 @@ async function catalog(RED: NodeAPI, body: CatalogRequest): Promise<{ tests: unk
  * address typed in the dialog. A variable named only in the dialog is never
  * read: any secret of the process could be named there.
  */
-function deployedToken(RED: NodeAPI, config: CatalogRequest['config'] & object, deployed: LisConfigNode | null, url: string): string | undefined {
+function deployedToken(RED: NodeAPI, config: CatalogRequest['config'] & object, deployed: LisConfigNode | null, url: string, proxyUrl: string | undefined): string | undefined {
   if (!config.id) return undefined;
-  const stored = (RED.nodes as unknown as { getCredentials(id: string): { bearerToken?: string } | undefined }).getCredentials(config.id)?.bearerToken;
+  const stored = storedCredentials(RED, config.id)?.bearerToken;
   const envName = deployed?.bearerTokenEnv;
   if (!stored && !envName) {
     const named = typeof config.bearerTokenEnv === 'string' ? config.bearerTokenEnv.trim() : '';
@@ -130,6 +138,8 @@ function deployedToken(RED: NodeAPI, config: CatalogRequest['config'] & object, 
     deployedUrl = undefined;
   }
   if (deployedUrl !== url) throw new LisError(`the LabTestsAPI URL differs from the deployed one: ${again}, or deploy first`, { code: 'NOT_CONFIGURED' });
+  // An http:// LIS's token is read by the proxy it passes: only the deployed config's may see it.
+  if (proxyUrl !== deployed.client.proxyUrl) throw new LisError(`the Proxy URL differs from the deployed one: ${again}, or deploy first`, { code: 'NOT_CONFIGURED' });
   // Nor may the token travel over a connection the deployed config would have refused.
   if (parseTls(config).allowUntrustedCertificates && deployed.client.verifiesCertificates) {
     throw new LisError(`certificate verification is off in the dialog but on in the deployed LIS config: ${again}, or deploy first`, { code: 'NOT_CONFIGURED' });
@@ -139,6 +149,38 @@ function deployedToken(RED: NodeAPI, config: CatalogRequest['config'] & object, 
     throw new LisError(`the LIS config takes its Bearer Token from the environment variable ${fromEnv}, which is not set where Node-RED runs: set it (for Node-RED's process, or in the global or tab environment) and restart, or type the token in the LIS config`, { code: 'NOT_CONFIGURED' });
   }
   return token;
+}
+
+interface StoredCredentials {
+  bearerToken?: string;
+  proxyUsername?: string;
+  proxyPassword?: string;
+}
+
+function storedCredentials(RED: NodeAPI, id: string): StoredCredentials | undefined {
+  return (RED.nodes as unknown as { getCredentials(id: string): StoredCredentials | undefined }).getCredentials(id);
+}
+
+/**
+ * The proxy of a catalog call: the request's proxyUrl when it has one, else
+ * the deployed config's; the stored proxy credentials only towards the
+ * deployed config's proxy.
+ */
+function catalogProxy(RED: NodeAPI, config: CatalogRequest['config'] & object, deployed: LisConfigNode | null, env: EnvLookup): ProxyConfig | undefined {
+  const deployedProxy = deployed?.client?.proxyUrl;
+  const typed = typeof config.proxyUrl === 'string' ? config.proxyUrl : undefined;
+  const url = typed ?? deployedProxy;
+  if (!url) return undefined;
+  let same = typed === undefined;
+  if (!same && deployedProxy) {
+    try {
+      same = resolveProxy({ url }, env)?.url === deployedProxy;
+    } catch {
+      same = false; // refused again, with its reason, when the call's client is made
+    }
+  }
+  const stored = same && config.id ? storedCredentials(RED, config.id) : undefined;
+  return { url, username: stored?.proxyUsername, password: stored?.proxyPassword };
 }
 
 function sendError(res: Response, err: unknown): void {

@@ -1,10 +1,11 @@
-import { describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { LisStub, anOrder } from '../support/lis-stub';
 import { useLisStub } from '../support/lifecycle';
 import { ALL_LIS_NODES, collect, helper, nodeModules, waitUntil } from '../support/red';
 import { ROWS } from '../support/mapping-rows';
 import { formatCsv } from '../../lib/mapping/csv';
+import { ForwardProxy } from '../support/forward-proxy';
 
 const TOKEN = 'mapper-token-51aa';
 
@@ -206,6 +207,41 @@ describe('test-mapper admin endpoints', () => {
     const res = await helper.request().post('/lis-bridge/catalog').send({ config: { ...config(), labTestsApiUrl: ctx.stub.url('/elsewhere') } }).expect(400);
     assert.match(res.body.message, /differs from the deployed one/);
     assert.equal(ctx.stub.requests.length, 0);
+  });
+
+  describe('with a proxy in the deployed config', () => {
+    let proxy: ForwardProxy;
+    beforeEach(async () => {
+      proxy = await new ForwardProxy().start();
+      proxy.credentials = 'lab:pw';
+      const flow = [{ id: 'cfg', type: 'lis-config', labTestsApiUrl: ctx.stub.url('/tests'), timeout: 2000, proxyUrl: proxy.url }];
+      await helper.load(nodeModules(...ALL_LIS_NODES) as never, flow as never, { cfg: { bearerToken: TOKEN, proxyUsername: 'lab', proxyPassword: 'pw' } } as never);
+    });
+    afterEach(() => proxy.stop());
+
+    it('loads the catalog through the deployed proxy, with its stored credentials, when the dialog sends no proxy', async () => {
+      ctx.stub.reply('/tests', { body: { tests: catalog } });
+      const res = await helper.request().post('/lis-bridge/catalog').send({ config: config() }).expect(200);
+      assert.deepEqual(res.body.tests, catalog);
+      assert.equal(proxy.forwarded.length, 1);
+      assert.equal(ctx.stub.to('/tests')[0]!.headers.authorization, `Bearer ${TOKEN}`);
+    });
+
+    it('never sends the stored token (nor the proxy credentials) through another proxy', async () => {
+      const other = await new ForwardProxy().start();
+      try {
+        const res = await helper.request().post('/lis-bridge/catalog').send({ config: { ...config(), proxyUrl: other.url } }).expect(400);
+        assert.match(res.body.message, /Proxy URL differs from the deployed one/);
+        assert.equal(other.forwarded.length, 0);
+        // With a token typed in the dialog it goes, through the proxy typed, without the deployed proxy's credentials.
+        ctx.stub.reply('/tests', { body: { tests: catalog } });
+        await helper.request().post('/lis-bridge/catalog').send({ config: { ...config(), proxyUrl: other.url }, bearerToken: 'typed' }).expect(200);
+        assert.equal(other.forwarded.length, 1);
+        assert.equal(other.forwarded[0]!.headers['proxy-authorization'], undefined);
+      } finally {
+        await other.stop();
+      }
+    });
   });
 
   describe('with the token from an environment variable (bearerTokenEnv, as every example sets it)', () => {

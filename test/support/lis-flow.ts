@@ -12,6 +12,8 @@ export interface FlowOptions {
   config?: Record<string, unknown>;
   node?: Record<string, unknown>;
   token?: string | undefined;
+  /** More credentials of the lis-config (e.g. proxyUsername, proxyPassword). */
+  credentials?: Record<string, string>;
   outputs?: number;
 }
 
@@ -36,7 +38,8 @@ export async function loadLisFlow(stub: LisStub, opts: FlowOptions): Promise<voi
     { id: 'caught', type: 'helper' },
   ];
   const token = 'token' in opts ? opts.token : TOKEN;
-  await helper.load(nodeModules(...ALL_LIS_NODES) as never, flow as never, (token === undefined ? {} : { cfg: { bearerToken: token } }) as never);
+  const credentials = { ...(token === undefined ? {} : { bearerToken: token }), ...opts.credentials };
+  await helper.load(nodeModules(...ALL_LIS_NODES) as never, flow as never, { cfg: credentials } as never);
 }
 
 export type Outcome = { port: string; msg: Record<string, unknown> };

@@ -195,6 +195,25 @@ describe('HTTP exchange with the LIS', () => {
     assert.notEqual(err.notSent, true, 'the request reached the LIS');
   });
 
+  it('sends the Bearer token as Authorization even when the address carries user:password; without a token those go as Basic', async () => {
+    lis.answer = (_req, res) => res.end(ORDER);
+    const withUser = lis.url.replace('http://', 'http://ward%207:pa%40ss@');
+    const out = await postJson({ endpoint: 'TransactionInfoAPI', url: withUser, body: {}, bearerToken: 'tok-1', timeoutMs: 10_000, maxResponseBytes: 1e6 });
+    assert.equal(out.status, 200);
+    assert.equal(lis.lastHeaders.authorization, 'Bearer tok-1');
+    await postJson({ endpoint: 'TransactionInfoAPI', url: withUser, body: {}, timeoutMs: 10_000, maxResponseBytes: 1e6 });
+    assert.equal(lis.lastHeaders.authorization, `Basic ${Buffer.from('ward 7:pa@ss').toString('base64')}`);
+  });
+
+  it('an address the HTTP client refuses (another scheme) is INVALID_URL, known not sent', async () => {
+    const before = lis.requests;
+    const err = await failure(postJson({ endpoint: 'TransactionInfoAPI', url: lis.url.replace('http://', 'ftp://'), body: {}, timeoutMs: 10_000, maxResponseBytes: 1e6 }));
+    assert.equal(lis.requests, before);
+    assert.ok(err instanceof LisError, String(err));
+    assert.equal(err.code, 'INVALID_URL', err.message);
+    assert.equal(err.notSent, true);
+  });
+
   it('takes no proxy from the environment: patient data goes to the LIS only', async () => {
     const saved = { HTTP_PROXY: process.env.HTTP_PROXY, http_proxy: process.env.http_proxy };
     const proxied = new URL(proxy.url).origin;
