@@ -126,7 +126,8 @@ describe('installed into a fresh Node-RED userDir', () => {
     assert.ok(exported.includes('site LIS'));
     assert.ok(!exported.includes(TOKEN), 'token in GET /flows');
     const creds = (await (await fetch(`${red!.url}/credentials/lis-config/cfg`)).json()) as Record<string, unknown>;
-    assert.deepEqual(creds, { has_bearerToken: true });
+    // Passwords only say whether they are set; the proxy's user name is no secret and shows as text.
+    assert.deepEqual(creds, { has_bearerToken: true, has_proxyPassword: false, proxyUsername: '' });
     assert.ok(!readFileSync(join(userDir, 'flows.json'), 'utf8').includes(TOKEN), 'token in flows.json');
     assert.ok(!readFileSync(join(userDir, 'flows_cred.json'), 'utf8').includes(TOKEN), 'token in clear in flows_cred.json');
     assert.ok(!red!.output().includes(TOKEN), 'token in the log');
