@@ -4,6 +4,7 @@ import { LisClient } from '../lib/lis/client';
 import { LisError } from '../lib/errors';
 import { parseTls, parseTuning } from '../lib/lis/tuning';
 import { metricsFor } from './shared/metrics';
+import { unresolvedSetting } from '../lib/settings/unresolved';
 import type { LisConfigNode } from './shared/types';
 
 interface LisConfigDef extends NodeDef {
@@ -36,8 +37,14 @@ export = function register(RED: NodeAPI): void {
     const { tuning, errors } = parseTuning(raw);
     const tlsSettings = parseTls(raw);
     const self = this as { client: LisClient | undefined; configErrors: string[] };
+    const caFault = unresolvedSetting('caFile', def.caFile, "the path of the LIS's certificate authority (PEM)");
+    if (caFault) errors.push(caFault.message);
     self.configErrors = errors;
     self.client = undefined;
+    const tokenEnv = def.bearerTokenEnv?.trim();
+    const envToken = tokenEnv ? RED.util.getSetting(this, tokenEnv) : undefined;
+    // A LIS may take requests without a token: a warning naming the variable, and the LIS's 401 says the rest.
+    if (tokenEnv && !this.credentials?.bearerToken && !envToken) this.warn(`"Bearer Token from env var" names ${tokenEnv}, which is not set: requests go without a token. Set ${tokenEnv}.`);
     if (errors.length === 0) {
       try {
         // Reads the CA file, once, now.
@@ -52,7 +59,7 @@ export = function register(RED: NodeAPI): void {
           },
           // Flow, group and global env as well as the process environment.
           env: (name) => RED.util.getSetting(this, name) ?? undefined,
-          bearerToken: this.credentials?.bearerToken || (def.bearerTokenEnv ? RED.util.getSetting(this, def.bearerTokenEnv.trim()) : undefined),
+          bearerToken: this.credentials?.bearerToken || envToken,
           observer: metricsFor(RED).lis,
         });
       } catch (err) {
