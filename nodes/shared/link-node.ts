@@ -21,6 +21,8 @@ import { linkJournal } from './link-journal';
 import { boardFor } from './health';
 import { sharedTexts, type StatusReporter } from './status';
 import { watchTransport } from './transport-watch';
+import { watchLine } from './line-status';
+import { raiseWhenStarted } from './setting-status';
 import { registerReplayInjector, type CaptureRead } from './replays';
 import { installReplayRoutes } from './replay-routes';
 import { registerTrace } from './lab-routes';
@@ -78,16 +80,25 @@ export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: 
   const health = boardFor(RED);
   health.add(node.id, { name: node.name || node.id, protocol: protocol.about }, Date.now());
   const sessionOf = (link: SessionLink): string | undefined => (link.tcpSession === undefined ? undefined : link.key);
-  const stopWatching = watchTransport(RED, node, (def as { wires?: string[][] }).wires?.[0], (session, state, peer) => health.transport(node.id, session, state, Date.now(), peer));
+  const outputs = (def as { wires?: string[][] }).wires?.[0];
+  // The line's state on the status: never "idle" while the port or connection is down, a setting unset, or TCP behind a serial link.
+  let started = false;
+  const line = watchLine(RED, node, def.transport, outputs, () => started && node.status(restingStatus()));
+  const stopWatching = watchTransport(RED, node, outputs, (session, state, peer) => {
+    health.transport(node.id, session, state, Date.now(), peer);
+    line.report(session, state);
+  });
   const refuse = (msg: Msg, err: unknown, done: Done): void => {
     health.error(node.id, tcpSessionKey(msg._session), Date.now());
     fail(status, msg, err, done);
+    if (err instanceof LisError && err.code === 'TRANSPORT_MISMATCH') line.mismatch();
   };
   const t = sharedTexts(RED, 'link');
   let sentCount = 0;
   const idleStatus = () => ({ fill: 'green', shape: 'dot', text: t('idle', { n: sentCount }) }) as const;
   // An alarm's status stays up while the link is idle: "idle" would hide it.
-  const alarms = watchAlarms(RED, node, alarmSettings, idleStatus);
+  const alarms = watchAlarms(RED, node, alarmSettings, () => line.status() ?? idleStatus());
+  const restingStatus = () => line.status() ?? alarms.status() ?? idleStatus();
   const trace = def.trace === false ? undefined : linkTrace(RED, node, { framed: protocol.framed, redact: def.traceRedact === true });
   // The Lab sidebar shows the last units of the trace (read through a permissioned admin route).
   const withdrawTrace = trace ? registerTrace(node.id, { file: trace.file, framed: protocol.framed, redact: def.traceRedact === true }) : () => undefined;
@@ -156,20 +167,22 @@ export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: 
       },
       warning: (text) => node.warn(text),
       state(_link, state, detail) {
-        node.status(state === 'idle' ? (alarms.status() ?? idleStatus()) : { fill: 'blue', shape: 'ring', text: detail });
+        node.status(state === 'idle' ? restingStatus() : { fill: 'blue', shape: 'ring', text: detail });
       },
     },
   );
 
-  node.status(idleStatus());
+  node.status(restingStatus());
+  started = true;
+  if (line.mismatched) raiseWhenStarted(RED, node, links.sawTcp());
 
   node.on('input', (rawMsg, _send, rawDone) => {
     const msg = rawMsg as Msg;
     const done = rawDone as Done;
     try {
       if (msg.status !== undefined && msg.payload === undefined) {
-        links.report(msg.status, Date.now());
-        return done();
+        const mismatch = links.report(msg.status, Date.now());
+        return mismatch ? refuse(msg, mismatch, done) : done();
       }
       const bytes = lineBytes(msg.payload);
       if (msg.topic === protocol.sendTopic) {
