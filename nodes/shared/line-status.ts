@@ -105,22 +105,27 @@ export function watchLine(RED: NodeAPI, node: Node, transport: string | undefine
 function transportFaults(RED: NodeAPI, node: Node, def: FlowNodeDef): SettingFault[] {
   const lookup = (name: string): string | undefined => (RED.util.getSetting(node, name) as string | undefined) ?? undefined;
   const label = `${def.type} "${(def as { name?: string }).name || def.id}"`;
-  if (def.serial !== undefined) {
-    const config = RED.nodes.getNode(def.serial) as unknown as { serialport?: unknown; serialbaud?: unknown } | null;
-    if (!config) return [];
-    return [
-      unresolvedSetting(`serial port of ${label}`, config.serialport, 'the device path (e.g. /dev/ttyUSB0 or COM3)', lookup),
-      unresolvedSetting(`baud rate of ${label}`, config.serialbaud, 'the analyzer line speed (e.g. 9600)', lookup),
-    ]
-      .filter((f) => f !== undefined)
-      .map(short);
-  }
-  if (def.type !== 'tcp in') return [];
   const asNodeRed = (value: string | undefined) => {
     const whole = /^\$\{(\S+)\}$/.exec(value ?? '');
     const set = whole ? lookup(whole[1]!) : undefined;
     return set === undefined ? value : set;
   };
+  if (def.serial !== undefined) {
+    // As written: the config node reads an unresolved speed as 57600 without a word (parseInt(...) || 57600).
+    let config: { serialport?: string; serialbaud?: string } | undefined;
+    RED.nodes.eachNode((n) => {
+      if ((n as { id?: string }).id === def.serial) config = n as typeof config;
+    });
+    if (!config) return [];
+    const port = `the serial port configuration used by ${label}`;
+    return [
+      unresolvedSetting(`serial port of ${port}`, asNodeRed(config.serialport), 'the device path (e.g. /dev/ttyUSB0 or COM3)', lookup),
+      unresolvedSetting(`baud rate of ${port}`, asNodeRed(String(config.serialbaud ?? '')), 'the analyzer line speed (e.g. 9600)', lookup),
+    ]
+      .filter((f) => f !== undefined)
+      .map(short);
+  }
+  if (def.type !== 'tcp in') return [];
   return [
     def.server === 'server' ? undefined : unresolvedSetting(`host of ${label}`, asNodeRed(def.host), "the analyzer's address", lookup),
     unresolvedSetting(`port of ${label}`, asNodeRed(def.port), 'a TCP port number', lookup),

@@ -110,6 +110,21 @@ describe('a setting left as an unset ${VAR} is named, at deploy', () => {
     assert.ok(!statuses(helper.getNode('n')).some((s) => s.fill === 'green'), 'never green');
   });
 
+  it("astm-link: its serial port configuration's speed (which the serial node would silently read as 57600)", async () => {
+    const pty = await ptyPair();
+    ptys.push(pty);
+    const caught = await load([
+      { ...serialPortConfig('sp', pty.host), serialbaud: '${ANALYZER_BAUD_UNSET_T}' },
+      { id: 'in', type: 'serial in', serial: 'sp', wires: [['n']] },
+      { id: 'n', type: 'astm-link', transport: 'serial', journal: false, trace: false, wires: [['out'], [], []] },
+      { id: 'out', type: 'serial out', serial: 'sp' },
+    ]);
+    await expectNamed(caught, 'n', 'set ANALYZER_BAUD_UNSET_T (baud rate)', 'ANALYZER_BAUD_UNSET_T');
+    // The port opens (at the wrong speed): the status stays on the setting.
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual([status('n')?.fill, status('n')?.text], ['red', 'set ANALYZER_BAUD_UNSET_T (baud rate)']);
+  });
+
   it("hl7-link: tcp in's port", async () => {
     const caught = await load([
       { id: 'in', type: 'tcp in', server: 'client', host: '127.0.0.1', port: '${ANALYZER_TCP_PORT_UNSET_T}', datamode: 'stream', datatype: 'buffer', newline: '', topic: '', wires: [['n']] },
