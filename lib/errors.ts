@@ -23,6 +23,8 @@ export type LisErrorCode =
   | 'UNKNOWN_ANALYZER' // astm-link over TCP: msg.analyzer names no connected analyzer
   | 'AMBIGUOUS_ANALYZER' // astm-link over TCP: several analyzers are connected and the message names none (or several)
   | 'NO_SESSION' // astm-link set to TCP: bytes arrived without the TCP session they came on
+  | 'TRANSPORT_MISMATCH' // a link set to serial behind tcp in: TCP input refused (not acknowledged), nothing written to every connection
+  | 'PORT_MISSING' // a link's serial port device does not exist (wrong path, unplugged USB adapter)
   | 'ORDER_REFUSED' // astm-message: an order the analyzer can no longer take (query cancelled or expired)
   | 'JOURNAL' // the result journal could not store something: not acknowledged, not sent
   | 'STUCK' // astm-link: a message replayed after a restart never reached the LIS; an operator replays or dismisses it

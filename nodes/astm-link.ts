@@ -16,6 +16,7 @@ import { linkMachine } from '../lib/astm/link-machine';
 import { carriesResults, messageSender, onlyQueries } from '../lib/astm/records/peek';
 import { readPaste } from '../lib/astm/paste';
 import { readNodeSettings } from '../lib/settings/node-settings';
+import type { SettingFault } from '../lib/settings/unresolved';
 import { refuseMisconfigured } from './shared/lis-request-node';
 import { runLinkNode, type LinkNodeDef } from './shared/link-node';
 import { readAlarmSettings } from './shared/link-alarms';
@@ -45,10 +46,10 @@ export = function register(RED: NodeAPI): void {
     const node = this;
     const status = new StatusReporter(RED, node);
     // LIS1-A's values as defaults; a bad value is refused, not replaced.
-    const { values, errors } = readNodeSettings('astm-link', def as unknown as Record<string, unknown>);
+    const { values, faults } = readNodeSettings('astm-link', def as unknown as Record<string, unknown>);
     const { quietMinutes, downMinutes, alarmCheckSeconds, ...numbers } = values;
     const alarms = readAlarmSettings(RED, def, { quietMinutes, downMinutes, alarmCheckSeconds });
-    errors.push(...alarms.errors);
+    const errors: Array<string | SettingFault> = [...faults, ...alarms.errors];
     if (errors.length > 0) return refuseMisconfigured(RED, node, status, errors);
     const framed = def.framing !== 'unframed';
     // A message of queries only carries no result to lose: it is neither stored nor held for the disk.

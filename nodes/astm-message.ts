@@ -14,7 +14,7 @@ import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { AstmHost, hostProfile } from '../lib/astm/host';
 import { refuseMisconfigured } from './shared/lis-request-node';
 import { installDialectRoutes } from './shared/dialect-routes';
-import { runMessageNode } from './shared/message-node';
+import { runMessageNode, unresolvedMessageSettings } from './shared/message-node';
 import { StatusReporter } from './shared/status';
 import { ASTM_MESSAGE_TOPIC, ASTM_SEND_TOPIC, type Msg } from './shared/types';
 
@@ -32,6 +32,8 @@ export = function register(RED: NodeAPI): void {
     RED.nodes.createNode(this, def);
     const node = this;
     const status = new StatusReporter(RED, node);
+    const unset = unresolvedMessageSettings(def);
+    if (unset.length > 0) return refuseMisconfigured(RED, node, status, unset);
     const timeZone = (def.timeZone ?? '').trim() || Intl.DateTimeFormat().resolvedOptions().timeZone;
     const settings = hostProfile({ dialect: def.dialect || 'generic-lis2a2', overrides: def.dialectOverrides, timeZone });
     if (settings.profile === undefined) return refuseMisconfigured(RED, node, status, settings.problems);

@@ -16,6 +16,7 @@ import { hl7CarriesResults, hl7IsQuery, hl7Sender, isNegativeAck } from '../lib/
 import { readHl7Capture } from '../lib/hl7/paste';
 import { RecentControlIds } from '../lib/hl7/recent-ids';
 import { readNodeSettings } from '../lib/settings/node-settings';
+import { invalidSetting, unresolvedSetting, type SettingFault } from '../lib/settings/unresolved';
 import { refuseMisconfigured } from './shared/lis-request-node';
 import { runLinkNode, type LinkNodeDef } from './shared/link-node';
 import { readAlarmSettings } from './shared/link-alarms';
@@ -39,12 +40,12 @@ export = function register(RED: NodeAPI): void {
     RED.nodes.createNode(this, def);
     const node = this;
     const status = new StatusReporter(RED, node);
-    const { values, errors } = readNodeSettings('hl7-link', def as unknown as Record<string, unknown>);
+    const { values, faults } = readNodeSettings('hl7-link', def as unknown as Record<string, unknown>);
     const { quietMinutes, downMinutes, alarmCheckSeconds, ...numbers } = values;
     const alarms = readAlarmSettings(RED, def, { quietMinutes, downMinutes, alarmCheckSeconds });
-    errors.push(...alarms.errors);
+    const errors: Array<string | SettingFault> = [...faults, ...alarms.errors];
     const charset = def.charset ?? 'msh18';
-    if (!LINK_CHARSETS.includes(charset)) errors.push(`charset must be one of ${LINK_CHARSETS.join(', ')}, not ${JSON.stringify(charset)}`);
+    if (!LINK_CHARSETS.includes(charset)) errors.push(unresolvedSetting('charset', charset, `one of ${LINK_CHARSETS.join(', ')}`) ?? invalidSetting('charset', `charset must be one of ${LINK_CHARSETS.join(', ')}, not ${JSON.stringify(charset)}`));
     if (errors.length > 0) return refuseMisconfigured(RED, node, status, errors);
     let recent = recentByNode.get(node.id);
     if (!recent) recentByNode.set(node.id, (recent = new RecentControlIds()));

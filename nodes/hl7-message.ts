@@ -13,7 +13,7 @@ import { findHl7Profile } from '../lib/hl7/dialects';
 import { Hl7Host, hl7HostSettingsProblem } from '../lib/hl7/host';
 import { refuseMisconfigured } from './shared/lis-request-node';
 import { installHl7DialectRoutes } from './shared/dialect-routes';
-import { runMessageNode } from './shared/message-node';
+import { runMessageNode, unresolvedMessageSettings } from './shared/message-node';
 import { StatusReporter } from './shared/status';
 import { HL7_MESSAGE_TOPIC, HL7_SEND_TOPIC, type Msg } from './shared/types';
 
@@ -30,6 +30,8 @@ export = function register(RED: NodeAPI): void {
     const node = this;
     const status = new StatusReporter(RED, node);
     const dialectId = def.dialect || 'generic-oru';
+    const unset = unresolvedMessageSettings(def);
+    if (unset.length > 0) return refuseMisconfigured(RED, node, status, unset);
     const timeZone = (def.timeZone ?? '').trim() || Intl.DateTimeFormat().resolvedOptions().timeZone;
     const problem = hl7HostSettingsProblem(dialectId, timeZone);
     if (problem) return refuseMisconfigured(RED, node, status, [problem]);

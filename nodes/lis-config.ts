@@ -5,6 +5,7 @@ import { LisError } from '../lib/errors';
 import { parseTls, parseTuning } from '../lib/lis/tuning';
 import { metricsFor } from './shared/metrics';
 import { resolveBearerToken } from './shared/lis-token';
+import { unresolvedSetting } from '../lib/settings/unresolved';
 import type { LisConfigNode } from './shared/types';
 
 interface LisConfigDef extends NodeDef {
@@ -41,9 +42,14 @@ export = function register(RED: NodeAPI): void {
     const { tuning, errors } = parseTuning(raw);
     const tlsSettings = parseTls(raw);
     const self = this as { client: LisClient | undefined; configErrors: string[]; bearerTokenEnv: string | undefined };
+    const caFault = unresolvedSetting('caFile', def.caFile, "the path of the LIS's certificate authority (PEM)");
+    if (caFault) errors.push(caFault.message);
     self.configErrors = errors;
     self.bearerTokenEnv = def.bearerTokenEnv?.trim() || undefined;
     self.client = undefined;
+    const { token, fromEnv } = resolveBearerToken(RED, this, { stored: this.credentials?.bearerToken, envName: self.bearerTokenEnv });
+    // A LIS may take requests without a token: a warning naming the variable, and the LIS's 401 says the rest.
+    if (fromEnv && token === undefined) this.warn(`"Bearer Token from env var" names ${fromEnv}, which is not set: requests go without a token. Set ${fromEnv}.`);
     if (errors.length === 0) {
       try {
         // Reads the CA file, once, now, and resolves the proxy's address.
@@ -58,7 +64,7 @@ export = function register(RED: NodeAPI): void {
           },
           // Flow, group and global env as well as the process environment.
           env: (name) => RED.util.getSetting(this, name) ?? undefined,
-          bearerToken: resolveBearerToken(RED, this, { stored: this.credentials?.bearerToken, envName: self.bearerTokenEnv }).token,
+          bearerToken: token,
           proxy: { url: def.proxyUrl, username: this.credentials?.proxyUsername, password: this.credentials?.proxyPassword },
           observer: metricsFor(RED).lis,
         });

@@ -24,7 +24,7 @@ export = function register(RED: NodeAPI): void {
       }
       msg.payload = sampleNumber;
       return { send: [null, msg], elapsedMs: info.elapsedMs };
-    });
+    }, { endpoint: 'TransactionInfoAPI' });
   }
   RED.nodes.registerType('lis-get-order', LisGetOrder);
 };

@@ -18,7 +18,7 @@ export = function register(RED: NodeAPI): void {
       msg.payload = tests;
       msg.lis = lisInfo(info);
       return { send: msg, elapsedMs: info.elapsedMs };
-    });
+    }, { endpoint: 'LabTestsAPI' });
   }
   RED.nodes.registerType('lis-get-tests', LisGetTests);
 };

@@ -18,7 +18,7 @@ export = function register(RED: NodeAPI): void {
         msg.lis = lisInfo(answer.info);
         return { send: msg, elapsedMs: answer.info.elapsedMs, warning: answer.warning };
       },
-      { disabledWhen: (client) => !client.isConfigured('OrderCompletedAPI') },
+      { disabledWhen: (client) => !client.isConfigured('OrderCompletedAPI'), endpoint: 'OrderCompletedAPI' },
     );
   }
   RED.nodes.registerType('lis-mark-processed', LisMarkProcessed);

@@ -7,6 +7,7 @@ import { PushServer } from '../lib/lis/push-server';
 import { StatusReporter, sharedTexts } from './shared/status';
 import { refuseMisconfigured } from './shared/lis-request-node';
 import { readNodeSettings } from '../lib/settings/node-settings';
+import { unresolvedSetting } from '../lib/settings/unresolved';
 
 interface Def extends NodeDef {
   localApiAddress?: string;
@@ -28,7 +29,9 @@ export = function register(RED: NodeAPI): void {
     const node = this;
     const t = sharedTexts(RED, 'status');
     const host = (def.localApiAddress ?? '').trim() || '127.0.0.1';
-    const { values, errors } = readNodeSettings('lis-push-in', def as unknown as Record<string, unknown>);
+    const { values, faults: errors } = readNodeSettings('lis-push-in', def as unknown as Record<string, unknown>);
+    const hostFault = unresolvedSetting('localApiAddress', host, 'the address to listen on (127.0.0.1 for this host only)');
+    if (hostFault) errors.unshift(hostFault);
     const { localApiPort: port, bodyLimit, headersTimeoutMs, requestTimeoutMs } = values;
     if (errors.length > 0) return refuseMisconfigured(RED, node, new StatusReporter(RED, node), errors);
 

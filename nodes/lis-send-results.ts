@@ -38,7 +38,7 @@ export = function register(RED: NodeAPI): void {
     RED.nodes.createNode(this, def);
     const node = this;
     const status = new StatusReporter(RED, node);
-    const { values, errors } = readNodeSettings('lis-send-results', def as unknown as Record<string, unknown>);
+    const { values, faults: errors } = readNodeSettings('lis-send-results', def as unknown as Record<string, unknown>);
     if (errors.length > 0) return refuseMisconfigured(RED, node, status, errors);
     const config = (def.lis ? RED.nodes.getNode(def.lis) : null) as LisConfigNode | null;
     const held = watchHeld(RED, node, status, { warnAfterMs: values.heldWarnMinutes * 60_000, checkEveryMs: values.autoResendSeconds * 1000, autoResend: def.autoResend === true, client: () => config?.client });
@@ -71,7 +71,7 @@ export = function register(RED: NodeAPI): void {
         return { send: msg, elapsedMs: outcome.answer.info.elapsedMs, warning: outcome.answer.warning };
       },
       // A redeploy or stop lets the batches at the LIS get their answer (Node-RED waits 15 s for a node to close).
-      { afterEach: () => held.show(), drainOnCloseMs: 10_000 },
+      { afterEach: () => held.show(), drainOnCloseMs: 10_000, endpoint: 'ResultAPI' },
     );
 
     async function resendCommand(d: ResultDelivery, msg: Msg, client: LisClient, hooks: AttemptHooks) {

@@ -21,6 +21,7 @@ import {
   type ResultItem,
 } from './schemas';
 import { expandEnv, UnsetVariableError, type EnvLookup } from '../util/env-template';
+import { SettingError, unresolvedNames } from '../settings/unresolved';
 
 export interface LisTuning {
   /** Whole-exchange time-out of one HTTP request, ms. */
@@ -126,21 +127,32 @@ export class LisClient {
       url = expandEnv(raw, this.settings.env).trim();
     } catch (err) {
       if (err instanceof UnsetVariableError) {
-        throw new LisError(`${label} uses \${${err.variable}}, but that environment variable is not set`, { code: 'NOT_CONFIGURED' });
+        const message = `${label} uses \${${err.variable}}, but that environment variable is not set: set ${err.variable} to the endpoint's address (http:// or https://)`;
+        throw new SettingError(message, [{ setting: label, variable: err.variable, message }]);
       }
       throw err;
     }
-    if (url === '') throw new LisError(`${label} is not configured`, { code: 'NOT_CONFIGURED' });
+    if (url === '') throw new SettingError(`${label} is not configured`, [{ setting: label, message: `${label} is not configured` }]);
     let parsed: URL;
     try {
       parsed = new URL(url);
     } catch {
-      throw new LisError(`${label} is not a valid URL: ${JSON.stringify(redactUserInfo(url))}`, { code: 'INVALID_URL' });
+      throw invalidUrl(label, raw, `${label} is not a valid URL: ${JSON.stringify(redactUserInfo(url))}`);
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-      throw new LisError(`${label} must start with http:// or https://, not ${parsed.protocol}`, { code: 'INVALID_URL' });
+      throw invalidUrl(label, raw, `${label} must start with http:// or https://, not ${parsed.protocol}`);
     }
     return url;
+  }
+
+  /** The environment variable an endpoint's address names but that is not set, if any (the optional OrderCompletedAPI is off then, and says so). */
+  unsetVariable(endpoint: EndpointName): string | undefined {
+    try {
+      expandEnv((this.settings.urls[endpoint] ?? '').trim(), this.settings.env);
+      return undefined;
+    } catch (err) {
+      return err instanceof UnsetVariableError ? err.variable : undefined;
+    }
   }
 
   /** False when the endpoint has no address (or only an unset ${VAR}); used for the optional OrderCompletedAPI. */
@@ -317,4 +329,10 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 function redactUserInfo(url: string): string {
   return url.replace(/\/\/[^/@]*@/, '//***@');
+}
+
+/** INVALID_URL naming the setting, and the variable the address came from when it came from one. */
+function invalidUrl(label: string, raw: string, message: string): SettingError {
+  const [variable] = unresolvedNames(raw);
+  return new SettingError(message, [{ setting: label, ...(variable === undefined ? {} : { variable }), message }], 'INVALID_URL');
 }

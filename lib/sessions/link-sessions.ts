@@ -64,6 +64,8 @@ export class LinkSessions<C> {
   private readonly book: SessionBook;
   private readonly maxLinks: number;
   private nextId = 0;
+  /** Set to serial and fed by TCP: see sawTcp. */
+  private tcpInSerial = false;
 
   constructor(
     private readonly options: LinkSessionsOptions,
@@ -75,6 +77,8 @@ export class LinkSessions<C> {
 
   /** Where bytes read from the line go: the link of their connection, or why they cannot be placed. */
   place(session: unknown, peer: Peer, now: number): SessionLink | LisError {
+    // Set to serial, behind tcp in: every connection would share one link, and its writes (no session) reach them all.
+    if (this.options.mode === 'serial' && tcpSessionKey(session) !== undefined) return this.sawTcp();
     const key = this.options.mode === 'serial' ? LINE : (tcpSessionKey(session) ?? LINE);
     if (key === LINE && this.options.mode === 'tcp') {
       return new LisError('the link is set to TCP, but these bytes carry no TCP session (msg._session): wire the tcp in node straight to it, so answers go back on the connection they came from', { code: 'NO_SESSION' });
@@ -85,6 +89,7 @@ export class LinkSessions<C> {
 
   /** Queues a message for the analyzer where the book routes it (its session, or msg.analyzer); or says why it cannot go. */
   send(session: unknown, analyzer: string | undefined, bytes: Buffer, context: C, options?: SendOptions): SessionLink | LisError {
+    if (this.tcpInSerial) return transportMismatch();
     const route = this.book.route({ session: this.book.tcp ? tcpSessionKey(session) : undefined, analyzer });
     if ('code' in route) return new LisError(route.message, { code: route.code });
     const link = this.linkFor(route.key);
@@ -94,17 +99,34 @@ export class LinkSessions<C> {
     return link;
   }
 
-  /** A tcp in node's status (through a Status node): connections opened and closed. Other statuses are ignored. */
-  report(status: unknown, now: number): void {
+  /**
+   * A tcp in node's status (through a Status node): connections opened and
+   * closed. Other statuses are ignored. Set to serial, the first connection
+   * reported is the mistake TRANSPORT_MISMATCH names (returned once).
+   */
+  report(status: unknown, now: number): LisError | undefined {
     const event = tcpConnectionEvent(status);
+    if (this.options.mode === 'serial') return event && !this.tcpInSerial ? this.sawTcp() : undefined;
     if (event?.kind === 'opened') this.book.opened(event.key, event.peer, now);
-    if (event?.kind !== 'closed') return;
+    if (event?.kind !== 'closed') return undefined;
     this.book.closed(event.key);
     const link = this.links.get(event.key);
-    if (!link) return;
+    if (!link) return undefined;
     this.links.delete(event.key);
     link.closedReason = 'the TCP connection to the analyzer closed';
     link.driver.disconnect(link.closedReason);
+    return undefined;
+  }
+
+  /**
+   * A link set to serial was found fed by TCP (tcp in wired to it, a TCP
+   * session on its input, a connection reported): from now on it takes no
+   * TCP input (not acknowledged: the analyzer keeps its data and retries)
+   * and sends nothing (its writes would reach every connection).
+   */
+  sawTcp(): LisError {
+    this.tcpInSerial = true;
+    return transportMismatch();
   }
 
   /** Stops every link; returns what was still waiting to be sent, for the caller to fail. */
@@ -176,4 +198,11 @@ export class LinkSessions<C> {
         return this.events.state(link, action.state, action.detail);
     }
   }
+}
+
+function transportMismatch(): LisError {
+  return new LisError(
+    'the link\'s Transport is serial, but TCP connections arrive (msg._session from tcp in): set Transport to TCP. Until then nothing from TCP is acknowledged or passed on, and nothing is sent: a serial link\'s writes carry no session, and tcp out would write them to every connection',
+    { code: 'TRANSPORT_MISMATCH' },
+  );
 }

@@ -9,6 +9,7 @@ import { DEFAULT_OPTIONS } from '../astm/link/options';
 import { DEFAULT_HL7_LINK } from '../hl7/link-machine';
 import { DEFAULT_TUNING } from '../lis/client';
 import { readWholeNumbers } from '../util/settings';
+import type { SettingFault } from './unresolved';
 
 export interface NumericSetting {
   min: number;
@@ -72,8 +73,8 @@ export type SettingsNode = keyof typeof NODE_SETTINGS;
  * possibly empty): an empty field takes its default; anything else out of
  * range is an error naming the setting, never silently replaced.
  */
-export function readNodeSettings<T extends SettingsNode>(type: T, raw: Record<string, unknown>): { values: Record<keyof (typeof NODE_SETTINGS)[T], number>; errors: string[] } {
+export function readNodeSettings<T extends SettingsNode>(type: T, raw: Record<string, unknown>): { values: Record<keyof (typeof NODE_SETTINGS)[T], number>; errors: string[]; faults: SettingFault[] } {
   const table = NODE_SETTINGS[type] as Record<string, NumericSetting>;
   const rules = Object.fromEntries(Object.entries(table).map(([setting, s]) => [setting, { setting, min: s.min, ...(s.max === undefined ? {} : { max: s.max }), fallback: s.default, ...(s.fraction ? { fraction: true } : {}) }]));
-  return readWholeNumbers(raw, rules) as { values: Record<keyof (typeof NODE_SETTINGS)[T], number>; errors: string[] };
+  return readWholeNumbers(raw, rules) as { values: Record<keyof (typeof NODE_SETTINGS)[T], number>; errors: string[]; faults: SettingFault[] };
 }

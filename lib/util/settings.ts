@@ -4,6 +4,8 @@
  * where the rule allows fractions, a decimal number) in range, or it is an error naming the setting: a bad value is never silently
  * replaced by the default.
  */
+import { invalidSetting, unresolvedSetting, type SettingFault } from '../settings/unresolved';
+
 export interface WholeNumberRule {
   /** The property name, as the dialog and the errors call it. */
   setting: string;
@@ -14,9 +16,9 @@ export interface WholeNumberRule {
   fraction?: boolean;
 }
 
-export function readWholeNumbers<K extends string>(raw: Record<string, unknown>, rules: Record<K, WholeNumberRule>): { values: Record<K, number>; errors: string[] } {
+export function readWholeNumbers<K extends string>(raw: Record<string, unknown>, rules: Record<K, WholeNumberRule>): { values: Record<K, number>; errors: string[]; faults: SettingFault[] } {
   const values = {} as Record<K, number>;
-  const errors: string[] = [];
+  const faults: SettingFault[] = [];
   for (const key of Object.keys(rules) as K[]) {
     const { setting, min, max, fallback, fraction } = rules[key];
     values[key] = fallback;
@@ -24,11 +26,11 @@ export function readWholeNumbers<K extends string>(raw: Record<string, unknown>,
     if (value === undefined || value === null || String(value).trim() === '') continue;
     const n = Number(String(value).trim());
     if (!(fraction ? Number.isFinite(n) : Number.isInteger(n)) || n < min || (max !== undefined && n > max)) {
-      const range = max === undefined ? `of at least ${min}` : `from ${min} to ${max}`;
-      errors.push(`${setting} must be a ${fraction ? 'number' : 'whole number'} ${range}, not ${JSON.stringify(value)}`);
+      const expected = `a ${fraction ? 'number' : 'whole number'} ${max === undefined ? `of at least ${min}` : `from ${min} to ${max}`}`;
+      faults.push(unresolvedSetting(setting, value, expected) ?? invalidSetting(setting, `${setting} must be ${expected}, not ${JSON.stringify(value)}`));
       continue;
     }
     values[key] = n;
   }
-  return { values, errors };
+  return { values, errors: faults.map((f) => f.message), faults };
 }

@@ -21,6 +21,8 @@ import { linkJournal } from './link-journal';
 import { boardFor } from './health';
 import { sharedTexts, type StatusReporter } from './status';
 import { watchTransport } from './transport-watch';
+import { watchLine } from './line-status';
+import { raiseWhenStarted } from './setting-status';
 import { registerReplayInjector, type CaptureRead } from './replays';
 import { installReplayRoutes } from './replay-routes';
 import { registerTrace } from './lab-routes';
@@ -78,10 +80,20 @@ export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: 
   const health = boardFor(RED);
   health.add(node.id, { name: node.name || node.id, protocol: protocol.about }, Date.now());
   const sessionOf = (link: SessionLink): string | undefined => (link.tcpSession === undefined ? undefined : link.key);
-  const stopWatching = watchTransport(RED, node, (def as { wires?: string[][] }).wires?.[0], (session, state, peer) => health.transport(node.id, session, state, Date.now(), peer));
+  const outputs = (def as { wires?: string[][] }).wires?.[0];
+  // The line's state on the status: never "idle" while the port or connection is down, a setting unset, or TCP behind a serial link.
+  let started = false;
+  // A dead line is a condition of the status: it stays over what the link does until the line is back (status.ts).
+  const showLine = () => status.condition('transport', line.status());
+  const line = watchLine(RED, node, def.transport, outputs, () => started && showLine());
+  const stopWatching = watchTransport(RED, node, outputs, (session, state, peer) => {
+    health.transport(node.id, session, state, Date.now(), peer);
+    line.report(session, state);
+  });
   const refuse = (msg: Msg, err: unknown, done: Done): void => {
     health.error(node.id, tcpSessionKey(msg._session), Date.now());
     fail(status, msg, err, done);
+    if (err instanceof LisError && err.code === 'TRANSPORT_MISMATCH') line.mismatch();
   };
   const t = sharedTexts(RED, 'link');
   let sentCount = 0;
@@ -162,14 +174,17 @@ export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: 
   );
 
   status.show(idleStatus());
+  started = true;
+  showLine();
+  if (line.mismatched) raiseWhenStarted(RED, node, links.sawTcp());
 
   node.on('input', (rawMsg, _send, rawDone) => {
     const msg = rawMsg as Msg;
     const done = rawDone as Done;
     try {
       if (msg.status !== undefined && msg.payload === undefined) {
-        links.report(msg.status, Date.now());
-        return done();
+        const mismatch = links.report(msg.status, Date.now());
+        return mismatch ? refuse(msg, mismatch, done) : done();
       }
       const bytes = lineBytes(msg.payload);
       if (msg.topic === protocol.sendTopic) {

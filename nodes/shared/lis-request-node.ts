@@ -6,9 +6,12 @@
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { LisError, messageOf } from '../../lib/errors';
 import type { CallInfo, LisClient } from '../../lib/lis/client';
+import { ENDPOINTS, type EndpointName } from '../../lib/lis/endpoints';
 import type { AttemptHooks } from '../../lib/lis/retry';
 import { StatusReporter, sharedTexts } from './status';
 import { replayFailed } from './replays';
+import { asFault, SettingError, type SettingFault } from '../../lib/settings/unresolved';
+import { raiseWhenStarted } from './setting-status';
 import type { Done, LisConfigNode, Msg, Send } from './types';
 
 export interface LisNodeDef extends NodeDef {
@@ -36,6 +39,8 @@ export interface RequestNodeOptions {
   disabledWhen?: (client: LisClient) => boolean;
   /** After each message's status is shown (success or failure): lets a node add to it. */
   afterEach?: () => void;
+  /** The endpoint the node calls: checked at deploy, so an unset ${VAR} in its address is named before the first message. */
+  endpoint?: EndpointName;
   /**
    * On close (redeploy, stop), let requests in flight finish for up to this
    * long before cancelling them: a cancelled result request leaves an
@@ -58,9 +63,7 @@ export function setupLisRequestNode(
   const inFlight = new Set<AbortController>();
   const working = new Set<Promise<void>>();
 
-  if (!config) status.noConfig();
-  else if (!config.client) status.failed(configError(RED, config));
-  else if (options.disabledWhen?.(config.client)) status.disabled();
+  startingStatus(RED, node, status, config, options);
 
   node.on('input', (rawMsg, rawSend, rawDone) => {
     const msg = rawMsg as Msg;
@@ -114,6 +117,37 @@ export function setupLisRequestNode(
   });
 }
 
+/**
+ * The status at deploy, and what cannot work raised to Catch nodes then
+ * rather than at the first message: no lis-config, an invalid one, or an
+ * endpoint address naming a variable that is not set.
+ */
+function startingStatus(RED: NodeAPI, node: Node, status: StatusReporter, config: LisConfigNode | null, options: RequestNodeOptions): void {
+  const refuse = (err: LisError) => {
+    status.failed(err);
+    raiseWhenStarted(RED, node, err);
+  };
+  if (!config) {
+    status.noConfig();
+    return raiseWhenStarted(RED, node, new LisError(sharedTexts(RED, 'runtime')('noConfigSelected'), { code: 'NOT_CONFIGURED' }));
+  }
+  if (!config.client) return refuse(configError(RED, config));
+  const { endpoint } = options;
+  if (options.disabledWhen?.(config.client)) {
+    const variable = endpoint === undefined ? undefined : config.client.unsetVariable(endpoint);
+    if (variable === undefined) return status.disabled();
+    // Optional endpoint: off, but an address left as an unset variable is named rather than silently off.
+    node.status({ fill: 'grey', shape: 'ring', text: sharedTexts(RED, 'status')('disabledUnset', { variable }) });
+    return node.warn(sharedTexts(RED, 'runtime')('endpointOff', { endpoint: ENDPOINTS[endpoint!].label, variable }));
+  }
+  if (endpoint === undefined) return;
+  try {
+    config.client.resolveUrl(endpoint);
+  } catch (err) {
+    if (err instanceof LisError) refuse(err);
+  }
+}
+
 /** What every LIS node puts in msg.lis about the exchange. */
 export function lisInfo(info: CallInfo): { httpStatus: number; attempts: number; requestIds: string[] } {
   return { httpStatus: info.status, attempts: info.attempts, requestIds: info.requestIds };
@@ -127,14 +161,15 @@ function configError(RED: NodeAPI, config: LisConfigNode): LisError {
 }
 
 /**
- * A node whose settings cannot work: a red status, one NOT_CONFIGURED error
- * naming every bad setting for Catch nodes now, and every message it gets
+ * A node whose settings cannot work: a red status naming what to set, one
+ * NOT_CONFIGURED error naming every bad setting for Catch nodes (once the flows started), and every message it gets
  * fails with the same error instead of being half-handled.
  */
-export function refuseMisconfigured(RED: NodeAPI, node: Node, status: StatusReporter, problems: string[]): void {
-  const err = new LisError(sharedTexts(RED, 'runtime')('misconfigured', { type: node.type, problems: problems.join('; ') }), { code: 'NOT_CONFIGURED', errors: problems });
+export function refuseMisconfigured(RED: NodeAPI, node: Node, status: StatusReporter, problems: ReadonlyArray<string | SettingFault>): void {
+  const faults = problems.map(asFault);
+  const err = new SettingError(sharedTexts(RED, 'runtime')('misconfigured', { type: node.type, problems: faults.map((f) => f.message).join('; ') }), faults);
   status.failed(err);
-  node.error(err, { payload: undefined, error: err.toMsgError() });
+  raiseWhenStarted(RED, node, err);
   node.on('input', (msg, _send, done) => fail(status, msg as Msg, err, done as Done));
 }
 

@@ -15,6 +15,7 @@ import { fail } from './lis-request-node';
 import { journalFor } from './journal';
 import { sharedTexts, type StatusReporter } from './status';
 import { replayOf, type ReplayOf } from './replays';
+import { unresolvedSetting, type SettingFault } from '../../lib/settings/unresolved';
 import type { Done, Msg, Send } from './types';
 
 export interface MessageTopics {
@@ -171,4 +172,9 @@ function lastIndex<T>(items: readonly T[], test: (item: T) => boolean): number {
 function linkOf(msg: Msg): string {
   const session = msg._session as { id?: unknown } | undefined;
   return session && session.id !== undefined ? String(session.id) : 'line';
+}
+
+/** A message node's text settings that still hold an unset ${NAME} (a site's time zone or dialect from the environment). */
+export function unresolvedMessageSettings(def: { dialect?: string; timeZone?: string }): SettingFault[] {
+  return [unresolvedSetting('dialect', def.dialect, 'a dialect id'), unresolvedSetting('timeZone', def.timeZone, 'an IANA time zone such as Europe/Berlin')].filter((f) => f !== undefined);
 }

@@ -6,6 +6,7 @@
 import type { Node, NodeAPI, NodeStatus } from 'node-red';
 import { LisError } from '../../lib/errors';
 import { SHARED_NS } from './types';
+import { settingStatus } from './setting-status';
 
 export type Texts = (key: string, vars?: Record<string, string | number>) => string;
 
@@ -136,7 +137,7 @@ export class StatusReporter {
   }
 
   failed(err: unknown): void {
-    this.show({ fill: 'red', shape: 'ring', text: this.t('failed', { reason: shortReason(err) }) });
+    this.show(settingStatus(this.t, err) ?? { fill: 'red', shape: 'ring', text: this.t('failed', { reason: shortReason(err) }) });
   }
 
   noConfig(): void {
@@ -210,6 +211,10 @@ export function shortReason(err: unknown): string {
       return 'which analyzer?';
     case 'NO_SESSION':
       return 'no session';
+    case 'TRANSPORT_MISMATCH':
+      return 'set Transport to TCP';
+    case 'PORT_MISSING':
+      return 'no serial port';
     case 'ORDER_REFUSED':
       return 'order refused';
     case 'JOURNAL':

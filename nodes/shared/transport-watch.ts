@@ -13,19 +13,22 @@ import type { TransportState } from '../../lib/health/link-health';
 
 type Report = (session: string | undefined, state: TransportState, peer?: string) => void;
 
-interface FlowNodeDef {
+export interface FlowNodeDef {
   id: string;
   type: string;
   wires?: string[][];
   serial?: string;
   /** tcp in: 'server' (listens) or 'client'. */
   server?: string;
+  /** tcp in / tcp out: where to connect or listen, as written in the flow (a ${NAME} not yet replaced). */
+  host?: string;
+  port?: string;
 }
 
 const TRANSPORTS = new Set(['tcp in', 'serial in', 'serial out', 'serial request']);
 
-/** Starts watching; returns the stop. */
-export function watchTransport(RED: NodeAPI, node: Node, outputs: string[] | undefined, report: Report): () => void {
+/** The transport nodes wired to the link (feeding it, or fed by its first output), as the flow defines them, by id. */
+export function wiredTransports(RED: NodeAPI, node: Node, outputs: string[] | undefined): Map<string, FlowNodeDef> {
   const types = new Map<string, FlowNodeDef>();
   const out = new Set(outputs ?? []);
   RED.nodes.eachNode((n) => {
@@ -33,6 +36,12 @@ export function watchTransport(RED: NodeAPI, node: Node, outputs: string[] | und
     if (!TRANSPORTS.has(def.type)) return;
     if (out.has(def.id) || def.wires?.some((w) => w.includes(node.id))) types.set(def.id, def);
   });
+  return types;
+}
+
+/** Starts watching; returns the stop. */
+export function watchTransport(RED: NodeAPI, node: Node, outputs: string[] | undefined, report: Report): () => void {
+  const types = wiredTransports(RED, node, outputs);
   if (types.size === 0) return () => undefined;
 
   let checks = 0;

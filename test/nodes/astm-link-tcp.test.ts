@@ -10,7 +10,7 @@
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { collect, helper, nodeModules, waitUntil } from '../support/red';
+import { collect, helper, lastStatus, nodeModules, statuses, waitUntil } from '../support/red';
 import { freePort } from '../support/ports';
 import { anOrder } from '../support/lis-stub';
 import { AnalyzerSimulator, TcpClientTransport, TcpServerTransport } from '../../lib/sim';
@@ -152,6 +152,42 @@ describe('orders to TCP analyzers', () => {
     helper.getNode('link').receive({ topic: 'astm:send', payload: 'H|\\^&\rL|1|I\r', _session: { type: 'tcp', id: sessionOfPeer } } as never);
     await waitUntil(() => caught.length === 2, 5000, 'the late answer refused');
     assert.equal(codes(caught)[1], 'CONNECTION_CLOSED');
+  });
+});
+
+describe('a link left set to serial behind tcp in', () => {
+  it('refuses TCP loudly: red, TRANSPORT_MISMATCH to Catch, no ACK for either analyzer, and an order reaches neither', async () => {
+    const port = await freePort();
+    await load({ server: 'server', port }, { transport: 'serial' });
+    const caught = collect('caught');
+    const results = collect('results');
+    const link = helper.getNode('link');
+    // At deploy: tcp in feeds a serial link.
+    await waitUntil(() => caught.length === 1, 5000, 'the mismatch at deploy');
+    assert.deepEqual(codes(caught), ['TRANSPORT_MISMATCH']);
+    assert.match((caught[0]!.error as { message: string }).message, /set Transport to TCP/);
+    assert.deepEqual([lastStatus(link)?.fill, lastStatus(link)?.text], ['red', 'TCP input: set Transport to TCP']);
+
+    const received: Buffer[][] = [[], []];
+    const analyzers = [0, 1].map((i) => {
+      const s = net.connect(port, '127.0.0.1');
+      sockets.push(s);
+      s.on('data', (d: Buffer) => received[i]!.push(d));
+      return new Promise<net.Socket>((resolve) => s.once('connect', () => resolve(s)));
+    });
+    const [alpha, beta] = await Promise.all(analyzers);
+    // Both ask to send: a serial link would take the one ENQ on its single line and answer on every connection.
+    alpha!.write(Buffer.from([0x05]));
+    beta!.write(Buffer.from([0x05]));
+    await waitUntil(() => caught.filter((c) => (c.error as { code?: string }).code === 'TRANSPORT_MISMATCH').length >= 3, 5000, 'both ENQs refused');
+    // An order the LIS pushes, for one of them.
+    push('MIS-1', { analyzer: 'ALPHA' });
+    await waitUntil(() => caught.length >= 4, 5000, 'the order refused');
+    assert.ok(codes(caught).every((c) => c === 'TRANSPORT_MISMATCH'), codes(caught).join(', '));
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(received.map((r) => Buffer.concat(r).length), [0, 0], 'neither analyzer got a byte: no ACK, no order');
+    assert.equal(results.length, 0);
+    assert.ok(!statuses(link).some((s) => s.fill === 'green'), 'never green');
   });
 });
 

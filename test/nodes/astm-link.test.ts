@@ -104,8 +104,11 @@ describe('astm-link node', () => {
   it('refuses a bad timer value by name instead of running with a default', async () => {
     await load({ receiveTimeoutMs: 'soon' });
     const caught = collect('caught');
-    feed(ENQ);
+    // At deploy, before any byte, and again for each input.
     await waitUntil(() => caught.length === 1);
+    feed(ENQ);
+    await waitUntil(() => caught.length === 2);
+    assert.equal((caught[1]!.error as Record<string, unknown>).code, 'NOT_CONFIGURED');
     assert.equal((caught[0]!.error as Record<string, unknown>).code, 'NOT_CONFIGURED');
     assert.match(String((caught[0]!._error as Record<string, unknown>).message), /receiveTimeoutMs must be a whole number of at least 1, not "soon"/);
   });

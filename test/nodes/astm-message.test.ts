@@ -138,9 +138,11 @@ describe('astm-message', () => {
   it('refuses an unknown dialect by name', async () => {
     await load('no-such-analyzer');
     const caught = collect('caught');
-    helper.getNode('m').receive(received('H|\\^&\rL|1\r') as never);
+    // At deploy, before any message, and again for each message.
     await waitUntil(() => caught.length === 1);
-    assert.match(String((caught[0]!._error as Record<string, unknown>).message), /unknown dialect "no-such-analyzer"/);
+    helper.getNode('m').receive(received('H|\\^&\rL|1\r') as never);
+    await waitUntil(() => caught.length === 2);
+    for (const c of caught) assert.match(String((c._error as Record<string, unknown>).message), /unknown dialect "no-such-analyzer"/);
   });
 
   it('reads with the site\'s overrides of its dialect: results the generic dialect left unassigned become results', async () => {
@@ -166,9 +168,10 @@ describe('astm-message', () => {
   it('refuses overrides that do not make a usable dialect, naming each setting', async () => {
     await load('generic-lis2a2', '{"sampleId": {"component": 0}}');
     const caught = collect('caught');
-    helper.getNode('m').receive(received('H|\\^&\rL|1\r') as never);
     await waitUntil(() => caught.length === 1);
-    const error = caught[0]!.error as Record<string, unknown>;
+    helper.getNode('m').receive(received('H|\\^&\rL|1\r') as never);
+    await waitUntil(() => caught.length === 2);
+    const error = caught[1]!.error as Record<string, unknown>;
     assert.equal(error.code, 'NOT_CONFIGURED');
     assert.match(String(error.message), /dialect overrides: sampleId\.component must be a non-zero integer/);
   });

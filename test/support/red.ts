@@ -97,10 +97,10 @@ export function collect(helperNodeId: string): Array<Record<string, unknown>> {
   return got;
 }
 
-/** Every status a node has shown, oldest first. */
+/** Every status a node has shown, oldest first (the helper spies on the prototype: calls of other nodes are left out). */
 export function statuses(node: Node): Array<{ fill?: string; shape?: string; text?: string }> {
-  const spy = (node as unknown as { status: { args: unknown[][] } }).status;
-  return spy.args.map((a) => a[0] as { fill?: string; shape?: string; text?: string });
+  const spy = (node as unknown as { status: { args: unknown[][]; thisValues: unknown[] } }).status;
+  return spy.args.filter((_, i) => spy.thisValues[i] === node).map((a) => a[0] as { fill?: string; shape?: string; text?: string });
 }
 
 export function lastStatus(node: Node): { fill?: string; shape?: string; text?: string } | undefined {

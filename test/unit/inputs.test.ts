@@ -74,10 +74,20 @@ describe('pushed order bodies', () => {
 describe('whole-number settings', () => {
   it('take defaults for empty fields and name every bad value with its range', () => {
     const rules = { port: { setting: 'localApiPort', min: 0, max: 65535, fallback: 8181 }, limit: { setting: 'bodyLimit', min: 1, fallback: 10 } };
-    assert.deepEqual(readWholeNumbers({ localApiPort: '', bodyLimit: ' 20 ' }, rules), { values: { port: 8181, limit: 20 }, errors: [] });
+    assert.deepEqual(readWholeNumbers({ localApiPort: '', bodyLimit: ' 20 ' }, rules), { values: { port: 8181, limit: 20 }, errors: [], faults: [] });
     assert.deepEqual(readWholeNumbers({ localApiPort: 70000, bodyLimit: '1.5' }, rules).errors, [
       'localApiPort must be a whole number from 0 to 65535, not 70000',
       'bodyLimit must be a whole number of at least 1, not "1.5"',
     ]);
+  });
+
+  it('name the environment variable Node-RED left unresolved in a value, and the setting', () => {
+    const rules = { port: { setting: 'localApiPort', min: 0, max: 65535, fallback: 8181 } };
+    const { faults } = readWholeNumbers({ localApiPort: '${LIS_PUSH_PORT}' }, rules);
+    assert.deepEqual(
+      faults.map((f) => [f.setting, f.variable]),
+      [['localApiPort', 'LIS_PUSH_PORT']],
+    );
+    assert.match(faults[0]!.message, /environment variable LIS_PUSH_PORT is not set: set LIS_PUSH_PORT to a whole number from 0 to 65535/);
   });
 });

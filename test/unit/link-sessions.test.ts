@@ -83,13 +83,24 @@ describe('LinkSessions', () => {
     assert.ok(none instanceof LisError && none.code === 'NOT_CONNECTED');
   });
 
-  it('TCP: bytes without a session are refused (NO_SESSION); serial: sessions are ignored', () => {
+  it('TCP: bytes without a session are refused (NO_SESSION); serial: bytes with one are refused (TRANSPORT_MISMATCH), and so is every send after', () => {
     const t = sessions('tcp');
     const refused = t.links.place(undefined, {}, 0);
     assert.ok(refused instanceof LisError && refused.code === 'NO_SESSION');
     const s = sessions('serial');
-    assert.equal((s.links.place(tcp('x'), {}, 0) as SessionLink).key, 'line');
-    assert.equal((s.links.send(tcp('x'), undefined, ORDER, 'o') as SessionLink).key, 'line');
+    assert.equal((s.links.send(undefined, undefined, ORDER, 'o') as SessionLink).key, 'line', 'a serial line sends');
+    const mismatch = s.links.place(tcp('x'), {}, 0);
+    assert.ok(mismatch instanceof LisError && mismatch.code === 'TRANSPORT_MISMATCH');
+    assert.match(mismatch.message, /set Transport to TCP/);
+    // Its writes carry no session: tcp out would write them to every connection.
+    const send = s.links.send(tcp('x'), undefined, ORDER, 'o2');
+    assert.ok(send instanceof LisError && send.code === 'TRANSPORT_MISMATCH');
+    assert.ok(s.links.send(undefined, undefined, ORDER, 'o3') instanceof LisError);
+    // A connection reported by a Status node is the same mistake, said once.
+    const r = sessions('serial');
+    const reported = r.links.report({ fill: 'green', shape: 'dot', text: 'common.status.connected', _session: { type: 'tcp', id: 'c1' } }, 0);
+    assert.equal(reported?.code, 'TRANSPORT_MISMATCH');
+    assert.equal(r.links.report({ fill: 'red', shape: 'ring', text: 'common.status.disconnected', _session: { type: 'tcp', id: 'c1' } }, 0), undefined);
   });
 
   it('keeps at most maxLinks links, dropping idle ones first, and no longer routes to a dropped one', () => {
