@@ -173,9 +173,10 @@ export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: 
     },
   );
 
-  status.show(idleStatus());
+  // The line first: "idle" must never flash green over a line known to be down.
   started = true;
   showLine();
+  status.show(idleStatus());
   if (line.mismatched) raiseWhenStarted(RED, node, links.sawTcp());
 
   node.on('input', (rawMsg, _send, rawDone) => {
