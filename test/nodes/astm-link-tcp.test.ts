@@ -188,6 +188,7 @@ describe('a link left set to serial behind tcp in', () => {
     assert.deepEqual(received.map((r) => Buffer.concat(r).length), [0, 0], 'neither analyzer got a byte: no ACK, no order');
     assert.equal(results.length, 0);
     assert.ok(!statuses(link).some((s) => s.fill === 'green'), 'never green');
+    assert.deepEqual([lastStatus(link)?.fill, lastStatus(link)?.text], ['red', 'TCP input: set Transport to TCP']);
   });
 });
 
