@@ -71,8 +71,14 @@ export default tseslint.config(
     extends: [js.configs.recommended],
     languageOptions: { globals: globals.node },
   },
+  // The simulator's launcher (bin/lis-analyzer-sim), named without an extension.
   {
-    files: ['**/*.cjs'],
+    files: ['bin/lis-analyzer-sim'],
+    extends: [js.configs.recommended],
+    languageOptions: { globals: globals.node },
+  },
+  {
+    files: ['**/*.cjs', 'bin/lis-analyzer-sim'],
     languageOptions: { sourceType: 'commonjs' },
   },
 
