@@ -8,6 +8,7 @@
 // TypeScript 7 (the native compiler the build uses, installed as
 // `typescript-native`) does not have: `typescript` is 6.0 for this alone.
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import html from 'eslint-plugin-html';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -33,7 +34,7 @@ const includedFunctions = {
 // and its ES5 style's `catch (e)`: unused parameters and caught errors are not reported there.
 const editorUnusedVars = { args: 'none', caughtErrors: 'none' };
 
-export default tseslint.config(
+export default defineConfig(
   { ignores: ['dist/**', 'node_modules/**', 'test/artifacts/**', '.node-red/**', 'examples/**'] },
   // A directive left behind after its problem went away fails too, so none lingers.
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
