@@ -175,7 +175,7 @@ export async function benchHostQuery(report: Report, queries: number, profile: b
     env: { ...benchLisEnv(lis), BENCH_TRIGGER_PORT: String(triggerPort), BENCH_FLOOR_PORT: String(floorPort) },
     profile,
   });
-  let profiles: string[] = [];
+  let profiles: string[];
   const windows: ProfileWindow[] = [];
   let trigger: net.Socket | undefined;
   let line: net.Socket | undefined;

@@ -48,7 +48,7 @@ export async function benchSerial(report: Report, sizes: SerialSizes, want: { pt
   });
   const tap = new TappedTransport(new SerialTransport(pty.analyzer, { baudRate: BAUD }));
   const sim = new AnalyzerSimulator({ dialect: 'generic-lis2a2', transport: tap, seed: 'bench', timeZone: 'UTC' });
-  let profiles: string[] = [];
+  let profiles: string[];
   const windows: ProfileWindow[] = [];
   try {
     await red.waitForLog(/serial port \S+ opened/, 20_000);

@@ -136,7 +136,7 @@ export class Hl7Link implements LinkMachine {
     const out: LinkAction[] = [];
     const text = segmentsEndedByCr(Buffer.from(message));
     const expectAck = options.expectAck !== false;
-    let controlId = '';
+    let controlId: string;
     try {
       controlId = parseHl7Bytes(firstSegment(text), { charset: 'latin1', useMsh18: false }).msh.field(10);
     } catch (err) {

@@ -103,7 +103,7 @@ describe('dropdowns wide enough for their options', () => {
     it(`${type}: ${select} lies inside the dialog and shows its longest option whole`, async () => {
       await editNode(page, id);
       // The dialect lists come from an admin route after the dialog opens.
-      await page.waitForFunction((sel) => (document.querySelector(sel) as HTMLSelectElement | null)?.options.length! > 1, select);
+      await page.waitForFunction((sel) => ((document.querySelector(sel) as HTMLSelectElement | null)?.options.length ?? 0) > 1, select);
       const m = await measureSelect(select);
       assert.ok(m.right <= m.formRight + 0.5, `${type}: ${select} ends at ${m.right}, past the form's edge at ${m.formRight}`);
       assert.ok(m.needed <= m.width, `${type}: "${m.longest}" needs ${Math.ceil(m.needed)} px, ${select} is ${m.width} px wide`);

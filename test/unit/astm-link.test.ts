@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ACK, CR, ENQ, EOT, ETB, ETX, LF, NAK, STX } from '../../lib/astm/control';
-import { AstmLink, buildFrame, parseFrame, type AstmLinkOptions, type LinkAction } from '../../lib/astm/link';
+import { AstmLink, parseFrame, type AstmLinkOptions, type LinkAction } from '../../lib/astm/link';
 import { fixtureDir } from '../support/fixtures';
 
 // ---------- helpers ----------
@@ -827,7 +827,7 @@ describe('link layer: contention (§6.2.7.1)', () => {
     let out = link.send(latin1(MSG), 'echoed', now);
     const failed: string[] = [];
     for (let i = 0; i < 10 && failed.length === 0; i++) {
-      out = link.receive(writes(out), now); // the line echoes our ENQ
+      link.receive(writes(out), now); // the line echoes our ENQ
       assert.equal(link.state, 'contention');
       now = link.nextDeadline()!;
       out = link.tick(now);

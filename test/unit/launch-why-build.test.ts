@@ -11,7 +11,6 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..', '..');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { whyBuild } = require(join(ROOT, 'demo', 'launch.cjs')) as { whyBuild: (root?: string) => string | undefined };
 
 const temps: string[] = [];

@@ -15,7 +15,6 @@ import { translate } from '../support/catalogs';
 const LOCALES = join(__dirname, '..', '..', 'nodes', 'locales');
 const NS = '@lis-bridge/node-red-lis-bridge/';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { i18n } = require('@node-red/util') as { i18n: { init(settings: object): Promise<void>; registerMessageCatalog(ns: string, dir: string, file: string): Promise<void>; _(key: string, vars?: object): string } };
 
 before(async () => {

@@ -80,7 +80,7 @@ export function buildFrame(frameNumber: number, text: Uint8Array, end: FrameEnd,
     out[i++] = cs.charCodeAt(1);
   }
   out[i++] = CR;
-  out[i++] = LF;
+  out[i] = LF;
   return out;
 }
 
