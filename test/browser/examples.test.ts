@@ -15,6 +15,7 @@ import { startNodeRed, type NodeRedProcess } from '../support/node-red-process';
 import { deploy, launchChromium, openEditor } from '../support/browser';
 import { combineFlows, withTabEnv } from '../../demo/examples';
 import { freePort } from '../support/ports';
+import { importExample } from '../support/import-example';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const EXAMPLES = readdirSync(join(ROOT, 'examples')).filter((f) => f.endsWith('.json'));
@@ -73,24 +74,9 @@ describe('two examples imported through Menu > Import > Examples', () => {
     red2 = await startNodeRed({ userDir: dir2, flows: [{ id: 'start-tab', type: 'tab', label: 'Flow 1' }, { id: 'start-note', type: 'comment', name: 'an empty Node-RED', z: 'start-tab', x: 200, y: 60, wires: [] }], settings: { nodesDir: [ROOT, serialDir] } });
     const { page, pageErrors } = await openEditor(browser!, red2.url, 'start-note');
 
-    const importExample = async (file: string) => {
-      await page.locator('#red-ui-header-button-sidemenu').click();
-      await page.locator('#menu-item-import').click();
-      const dialog = page.locator('#red-ui-clipboard-dialog');
-      await dialog.getByRole('link', { name: 'Examples' }).click();
-      const examples = page.locator('#red-ui-clipboard-dialog-import-tab-examples');
-      const item = examples.getByText(file, { exact: true });
-      // The package's folder opens on a click; it may be open already from the first import.
-      if (!(await item.isVisible())) await examples.getByText('@lis-bridge/node-red-lis-bridge', { exact: true }).click();
-      await item.click();
-      await page.locator('#red-ui-clipboard-dialog-ok').click();
-    };
-    await importExample('roche-cobas-e411-serial');
-    await page.waitForFunction(() => document.querySelectorAll('#red-ui-workspace-tabs .red-ui-tab').length === 2);
-    await importExample('mindray-cl2000i-hl7-tcp');
+    await importExample(page, 'roche-cobas-e411-serial', { sharedLisThere: false });
     // The LIS config is in the workspace already: Node-RED asks, and its "Import copy" takes the one there.
-    await page.getByRole('button', { name: 'Import copy' }).click();
-    await page.waitForFunction(() => document.querySelectorAll('#red-ui-workspace-tabs .red-ui-tab').length === 3);
+    await importExample(page, 'mindray-cl2000i-hl7-tcp', { sharedLisThere: true });
 
     // The integrator gives each analyzer its push port (double-click the tab > Environment Variables); free ones here.
     const ports = [await freePort(), await freePort()];

@@ -26,6 +26,7 @@ import { TcpServerTransport } from '../../lib/sim/transport';
 import { installPackage, type Installation } from '../e2e/harness';
 import { deploy, launchChromium } from '../support/browser';
 import { assertHelpRenders, openHelp } from '../support/help-check';
+import { importExample } from '../support/import-example';
 import { startNodeRed, type NodeRedProcess } from '../support/node-red-process';
 import { freePort } from '../support/ports';
 
@@ -88,23 +89,6 @@ after(async () => {
   await lis?.stop();
   installation?.remove();
 });
-
-/** Menu > Import > Examples > the package > `file` > Import; "Import copy" when Node-RED finds the shared LIS there already. */
-async function importExample(file: string, shared: boolean): Promise<void> {
-  const tabs = await page.locator('#red-ui-workspace-tabs .red-ui-tab').count();
-  await page.locator('#red-ui-header-button-sidemenu').click();
-  await page.locator('#menu-item-import').click();
-  const dialog = page.locator('#red-ui-clipboard-dialog');
-  await dialog.getByRole('link', { name: 'Examples' }).click();
-  const examples = page.locator('#red-ui-clipboard-dialog-import-tab-examples');
-  const item = examples.getByText(file, { exact: true });
-  if (!(await item.isVisible())) await examples.getByText(PACKAGE.name, { exact: true }).click();
-  await item.click();
-  await page.locator('#red-ui-clipboard-dialog-ok').click();
-  if (shared) await page.getByRole('button', { name: 'Import copy' }).click();
-  // Each example brings its own tab.
-  await page.waitForFunction((n) => document.querySelectorAll('#red-ui-workspace-tabs .red-ui-tab').length === n, tabs + 1);
-}
 
 /** The id of the tab whose label is `label`. */
 async function tabId(label: string): Promise<string> {
@@ -226,7 +210,7 @@ const HL7_TAB = 'Mindray CL-1000i, CL-2000i, CL-2200i (HL7)';
 
 describe("an integrator's first day, in the editor, with the package installed from its tarball", () => {
   it('imports the first example through Menu > Import > Examples and sets its tab\'s environment', async () => {
-    await importExample('mindray-cl2000i-tcp', false);
+    await importExample(page, 'mindray-cl2000i-tcp', { sharedLisThere: false });
     await tabId(ASTM_TAB);
     await setTabEnv(ASTM_TAB, { ANALYZER_HOST: '127.0.0.1', ANALYZER_TCP_PORT: String(astmLine.boundPort), LIS_PUSH_PORT: String(await freePort()) });
   });
@@ -244,7 +228,7 @@ describe("an integrator's first day, in the editor, with the package installed f
   });
 
   it('imports the second example beside the first, sets its tab, deploys: one shared LIS, and both analyzers exchange with it', async () => {
-    await importExample('mindray-cl2000i-hl7-tcp', true);
+    await importExample(page, 'mindray-cl2000i-hl7-tcp', { sharedLisThere: true });
     await setTabEnv(HL7_TAB, { ANALYZER_HOST: '127.0.0.1', ANALYZER_TCP_PORT: String(hl7Line.boundPort), LIS_PUSH_PORT: String(await freePort()) });
     await deploy(page);
     const configs = await page.evaluate(() => {
@@ -274,7 +258,7 @@ describe("an integrator's first day, in the editor, with the package installed f
   });
 
   it('names the variable left unset in the status of the node that needs it', async () => {
-    await importExample('roche-cobas6800-hl7-tcp', true);
+    await importExample(page, 'roche-cobas6800-hl7-tcp', { sharedLisThere: true });
     const tab = 'Roche cobas 6800, cobas 8800 (HL7)';
     await setTabEnv(tab, { LIS_PUSH_PORT: null });
     await deploy(page);
