@@ -7,10 +7,10 @@
  * names none). And a connection that closes mid-transfer fails the transfer
  * at once.
  */
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { collect, helper, lastStatus, nodeModules, statuses, waitUntil } from '../support/red';
+import { collect, helper, lastStatus, nodeModules, statuses, waitUntil, useTcpNodeTests } from '../support/red';
 import { freePort } from '../support/ports';
 import { anOrder } from '../support/lis-stub';
 import { AnalyzerSimulator, TcpClientTransport, TcpServerTransport } from '../../lib/sim';
@@ -19,15 +19,7 @@ import type { DownloadedOrder } from '../../lib/sim';
 const tcpNodes = require(require.resolve('@node-red/nodes/core/network/31-tcpin.js'));
 
 const sims: AnalyzerSimulator[] = [];
-const sockets: net.Socket[] = [];
-
-beforeEach(() => helper.startServer());
-afterEach(async () => {
-  for (const s of sockets.splice(0)) s.destroy();
-  await Promise.allSettled(sims.splice(0).map((s) => s.stop()));
-  await helper.unload();
-  await helper.stopServer();
-});
+const sockets = useTcpNodeTests(() => Promise.allSettled(sims.splice(0).map((s) => s.stop())));
 
 type TcpIn = { server: 'server'; port: number } | { server: 'client'; host: string; port: number };
 

@@ -7,10 +7,10 @@
  * followed by a probe message whose AA marks that everything for the first
  * was written.
  */
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { bridgeSettingsForTests, collect, helper, nodeModules, waitUntil } from '../support/red';
+import { bridgeSettingsForTests, collect, helper, nodeModules, waitUntil, useTcpNodeTests } from '../support/red';
 import { freePort } from '../support/ports';
 import { allHl7Messages } from '../support/hl7-fixtures';
 import { MllpDeframer, frameMllp, parseHl7 } from '../../lib/hl7';
@@ -53,14 +53,7 @@ const EXPECTED: Record<string, { acks: string[]; passedOn: boolean }> = {
 
 const PROBE = (n: number) => `MSH|^~\\&|PROBE||HOST||20240501||ORU^R01^ORU_R01|PROBE-${n}|P|2.5.1\rPID|1||P1\rOBR|1|S-P\rOBX|1|NM|GLU||5.5|mmol/L|||||F\r`;
 
-const sockets: net.Socket[] = [];
-beforeEach(() => helper.startServer());
-afterEach(async () => {
-  for (const s of sockets.splice(0)) s.destroy();
-  await helper.unload();
-  await helper.stopServer();
-  bridgeSettingsForTests({});
-});
+const sockets = useTcpNodeTests(() => bridgeSettingsForTests({}));
 
 describe('hl7-link takes every analyzer message of the HL7 captures (issue 23)', () => {
   it('each gets the acknowledgement stated for it and reaches the flow once, or not at all when it is an ACK', { timeout: 60_000 }, async () => {

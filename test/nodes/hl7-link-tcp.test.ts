@@ -7,27 +7,21 @@
  * Catch with the analyzer's text, and never answered failing after the
  * attempts.
  */
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { blockJournalForNextLoads, bridgeSettingsForTests, collect, helper, journalDir, nodeModules, waitUntil } from '../support/red';
+import { blockJournalForNextLoads, bridgeSettingsForTests, collect, helper, journalDir, nodeModules, waitUntil, useTcpNodeTests } from '../support/red';
 import { freePort } from '../support/ports';
 import { readJournalFile } from '../support/journal-file';
 import { MllpDeframer, frameMllp, parseHl7 } from '../../lib/hl7';
 
 const tcpNodes = require(require.resolve('@node-red/nodes/core/network/31-tcpin.js'));
 
-const sockets: net.Socket[] = [];
 const servers: net.Server[] = [];
-
-beforeEach(() => helper.startServer());
-afterEach(async () => {
-  for (const s of sockets.splice(0)) s.destroy();
+const sockets = useTcpNodeTests(async () => {
   await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
-  await helper.unload();
-  await helper.stopServer();
   bridgeSettingsForTests({});
 });
 

@@ -5,21 +5,15 @@
  * (bytes fed to the node) and a TCP server with no analyzer connected (Node-RED's
  * own tcp in, a real loopback client connecting later).
  */
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { collect, helper, nodeModules, waitUntil } from '../support/red';
+import { collect, helper, nodeModules, waitUntil, useTcpNodeTests } from '../support/red';
 import { freePort } from '../support/ports';
 
 const tcpNodes = require(require.resolve('@node-red/nodes/core/network/31-tcpin.js'));
 
-const sockets: net.Socket[] = [];
-beforeEach(() => helper.startServer());
-afterEach(async () => {
-  for (const s of sockets.splice(0)) s.destroy();
-  await helper.unload();
-  await helper.stopServer();
-});
+const sockets = useTcpNodeTests();
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** About 1.2 s. */

@@ -7,10 +7,10 @@
  * bring the closed connection back as open: no open connection row, the link
  * listening, lisbridge_link_connections 0.
  */
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { collect, helper, nodeModules, waitUntil } from '../support/red';
+import { collect, helper, nodeModules, waitUntil, useTcpNodeTests } from '../support/red';
 import { freePort } from '../support/ports';
 import { parseSamples, sum } from '../support/prometheus';
 import { buildFrames } from '../../lib/astm/link';
@@ -18,13 +18,7 @@ import { buildFrames } from '../../lib/astm/link';
 const tcpNodes = require(require.resolve('@node-red/nodes/core/network/31-tcpin.js'));
 const STORM = 50;
 
-const sockets: net.Socket[] = [];
-beforeEach(() => helper.startServer());
-afterEach(async () => {
-  for (const s of sockets.splice(0)) s.destroy();
-  await helper.unload();
-  await helper.stopServer();
-});
+const sockets = useTcpNodeTests();
 
 async function load(type: 'hl7-link' | 'astm-link', port: number): Promise<void> {
   const flow = [

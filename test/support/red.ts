@@ -3,6 +3,8 @@
  * Tests run from the repository root, which the helper needs to find package.json.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type net from 'node:net';
+import { afterEach, beforeEach } from 'node:test';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import helper from 'node-red-node-test-helper';
@@ -117,4 +119,22 @@ export function waitUntil(check: () => boolean, timeoutMs = 5000, what = 'condit
     };
     tick();
   });
+}
+
+/**
+ * The hooks every file of TCP node tests needs: a Node-RED test server per
+ * test, and afterwards the analyzer sockets the test opened destroyed (pushed
+ * on the list returned), then `more` (servers, simulators), then the flows
+ * unloaded. Call once at the top of the file.
+ */
+export function useTcpNodeTests(more: () => Promise<unknown> | void = () => undefined): net.Socket[] {
+  const sockets: net.Socket[] = [];
+  beforeEach(() => helper.startServer());
+  afterEach(async () => {
+    for (const s of sockets.splice(0)) s.destroy();
+    await more();
+    await helper.unload();
+    await helper.stopServer();
+  });
+  return sockets;
 }
