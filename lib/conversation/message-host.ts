@@ -5,7 +5,7 @@
  * lib/astm/host.ts; HL7's will be the same shape, so the node, the mapping and
  * the LIS nodes stay as they are.
  */
-import type { InstrumentResult, LabOrder } from '../astm/lab/types';
+import type { InstrumentResult, LabOrder } from '../lab/types';
 import type { ConversationAction, HostConversation } from './host-conversation';
 
 export type HostOutput<C> =

@@ -14,7 +14,7 @@ import { HL7_GENERIC_ORU, HL7_IHE_LAW, HL7_ROCHE_COBAS_PRO, profileProblems, typ
 import { toLabEvents } from '../../lib/astm/lab';
 import { decodeMessage } from '../../lib/astm/records';
 import { GENERIC_LIS2A2, getProfile } from '../../lib/astm/dialects';
-import type { LabEvent } from '../../lib/astm/lab/types';
+import type { LabEvent } from '../../lib/lab/types';
 import type { Hl7LabEvent } from '../../lib/hl7/lab';
 
 const kinds = (events: readonly (LabEvent | Hl7LabEvent)[]) => events.map((e) => e.type);

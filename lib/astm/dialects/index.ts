@@ -33,7 +33,7 @@ import { QUIDEL_SOFIA } from './quidel-sofia';
 import { ROCHE_COBAS_U411 } from './roche-cobas-u411';
 import { ROCHE_URISYS_1100 } from './roche-urisys1100';
 import type { DialectProfile } from './types';
-import { deepFreeze } from './freeze';
+import { deepFreeze } from '../../util/freeze';
 import { applyOverrides, overridesOf, type SiteDialect, type SiteDialectResult } from './overrides';
 
 export type * from './types';

@@ -15,8 +15,18 @@
 import { encodeMessage, formatAstmTimestamp, type AstmValue, type HeaderRecord, type OrderRecord, type PatientRecord, type TerminatorRecord } from '../records';
 import { assertProfile, type DialectProfile, type HeaderField, type OrderLayout, type Template } from '../dialects';
 import { LabOrderError } from './errors';
-import { nameComponents } from './patient-name';
-import type { BuildOptions, LabOrder, QueriedSample } from './types';
+import { nameComponents } from '../../lab/patient-name';
+import type { LabOrder, QueriedSample } from '../../lab/types';
+
+export interface BuildOptions {
+  now: Date;
+  /** The site's IANA zone for H-14; the profile's own zone wins when it has one. */
+  timeZone: string;
+  /** Answering the analyzer's query (O-26 'Q' and friends) rather than an unsolicited download. */
+  queried?: boolean;
+  /** The query being answered, when there is one; required by profiles that echo it. Implies queried. */
+  query?: QueriedSample;
+}
 
 // Control characters end records or frames (LIS1-A 6.6); the codec refuses
 // them too, this only names the field in the error.

@@ -2,7 +2,7 @@
 import { repeatsOf, type Delimiters, type QueryRecord } from '../records';
 import type { QueryRule, TestIdRule } from '../dialects';
 import { fieldLabel, locate } from './fields';
-import type { QueriedSample } from './types';
+import type { QueriedSample } from '../../lab/types';
 import { sampleNumberProblem } from '../../conversation/sample-number';
 import { astmDelimiters } from './samples';
 

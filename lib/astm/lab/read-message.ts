@@ -6,7 +6,7 @@
 import { decodeMessage, splitMessages } from '../records';
 import type { DialectProfile } from '../dialects';
 import { toLabEvents } from './to-lab-events';
-import type { LabEvent } from './types';
+import type { LabEvent } from '../../lab/types';
 
 export function labEventsOf(bytes: Buffer, dialect: DialectProfile, timeZone: string): LabEvent[] {
   const text = bytes.toString(dialect.charset === 'utf8' ? 'utf8' : 'latin1');

@@ -6,7 +6,7 @@
 import { parseAstmTimestamp, repeatsOf, type AstmValue, type Delimiters, type OrderRecord, type ResultRecord } from '../records';
 import type { DialectProfile, ResultsRule } from '../dialects';
 import { componentAt, fieldLabel, fieldText, isBlank, locate, sequenceOf, wireText } from './fields';
-import type { InstrumentResult } from './types';
+import type { InstrumentResult } from '../../lab/types';
 
 export interface ResultContext {
   sample: string;

@@ -19,7 +19,7 @@ import { headerIsQc, orderIsQc } from './qc';
 import { readQuery } from './queries';
 import { readResult, resultParts } from './results';
 import { readSample } from './samples';
-import type { FieldAt, InstrumentResult, LabEvent, LabEventOptions, QueriedSample, UnassignedResult } from './types';
+import type { FieldAt, InstrumentResult, LabEvent, LabEventOptions, QueriedSample, UnassignedResult } from '../../lab/types';
 
 interface Indexed {
   record: AstmRecord;

@@ -5,6 +5,9 @@
  * (record 1 is the first record of the message, field 1 is the record type).
  */
 
+// The timestamp error belongs to the protocol-neutral timestamps (lib/lab/timestamp.ts): HL7 reads the same wall-clock form.
+export { AstmTimestampError } from '../../lab/timestamp';
+
 export interface AstmPosition {
   /** 1-based index of the record in the message, when known. */
   record?: number;
@@ -46,17 +49,6 @@ export class AstmEncodeError extends AstmRecordError {
   constructor(message: string, at: AstmPosition = {}) {
     super(message, at);
     this.name = 'AstmEncodeError';
-  }
-}
-
-/** A date/time value that is not a valid YYYYMMDD[HHMM[SS]] in the site's zone. */
-export class AstmTimestampError extends Error {
-  readonly value: string;
-
-  constructor(message: string, value: string) {
-    super(message);
-    this.name = 'AstmTimestampError';
-    this.value = value;
   }
 }
 

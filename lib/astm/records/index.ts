@@ -10,7 +10,7 @@ export { carriesResults, messageSender, type Sender } from './peek';
 export { COMMENT_FIELDS, HEADER_FIELDS, ORDER_FIELDS, PATIENT_FIELDS, QUERY_FIELDS, RESULT_FIELDS, TERMINATOR_FIELDS } from './fields';
 export { decodeMessage, encodeMessage, splitMessages, type AstmMessage, type DecodeOptions } from './message';
 export { decodeRecord, encodeRecord } from './record';
-export { formatAstmTimestamp, isKnownTimeZone, parseAstmDate, parseAstmTimestamp, type Disambiguation, type ParseTimestampOptions } from './timestamp';
+export { formatAstmTimestamp, isKnownTimeZone, parseAstmDate, parseAstmTimestamp, type Disambiguation, type ParseTimestampOptions } from '../../lab/timestamp';
 export type {
   AstmRecord,
   CommentRecord,

@@ -6,7 +6,7 @@
  * repository, so there is no profile for it yet; its ASTM dialect
  * (lib/astm/dialects/mindray-bs.ts) stays the way to connect it.
  */
-import { deepFreeze } from '../../astm/dialects/freeze';
+import { deepFreeze } from '../../util/freeze';
 import { HL7_BIOSYSTEMS } from './biosystems';
 import { HL7_GENERIC_ORU } from './generic-oru';
 import { HL7_IHE_LAW } from './ihe-law';

@@ -8,8 +8,8 @@
  */
 import { buildHl7, rawHl7, type Hl7SegmentSpec } from '../build';
 import type { Hl7DialectProfile, Hl7DisplayAnswer, Hl7LawAnswer } from '../dialects/types';
-import type { LabOrder, QueriedSample } from '../../astm/lab/types';
-import { nameComponents } from '../../astm/lab/patient-name';
+import type { LabOrder, QueriedSample } from '../../lab/types';
+import { nameComponents } from '../../lab/patient-name';
 import { hl7Timestamp } from './time';
 
 export interface AnswerAt {

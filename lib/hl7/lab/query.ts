@@ -1,7 +1,7 @@
 /** A host query (QRY^Q02, QBP^Q11): the sample it names and what the answer must repeat. */
 import type { Hl7Message } from '../message';
 import type { Hl7QueryRule } from '../dialects/types';
-import type { QueriedSample } from '../../astm/lab/types';
+import type { QueriedSample } from '../../lab/types';
 import { isValue, placeName } from './places';
 import { hl7SampleContext } from './sample-check';
 import { sampleNumberProblem } from '../../conversation/sample-number';

@@ -8,7 +8,7 @@
  */
 import type { Hl7Message, Hl7Segment } from '../message';
 import type { Hl7DialectProfile } from '../dialects/types';
-import type { InstrumentResult, UnassignedResult } from '../../astm/lab/types';
+import type { InstrumentResult, UnassignedResult } from '../../lab/types';
 import type { EncapsulatedItem } from './types';
 import { firstValue, firstValueAt, holds, isValue, placeName, read, valueAt, type Current } from './places';
 import { hl7SampleContext } from './sample-check';

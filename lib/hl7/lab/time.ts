@@ -9,7 +9,7 @@
  * is the value the analyzer's wall clock in the site's zone, read as ASTM's
  * are.
  */
-import { parseAstmTimestamp } from '../../astm/records/timestamp';
+import { parseAstmTimestamp } from '../../lab/timestamp';
 
 const DTM = /^(\d{12}|\d{14})(?:\.\d{1,4})?([+-]\d{4})?$/;
 
@@ -36,4 +36,4 @@ export function hl7Instant(value: string, timeZone: string, senderOffset?: strin
 }
 
 /** A date as HL7 writes one in the site's zone: YYYYMMDDHHMMSS. */
-export { formatAstmTimestamp as hl7Timestamp } from '../../astm/records/timestamp';
+export { formatAstmTimestamp as hl7Timestamp } from '../../lab/timestamp';

@@ -1,5 +1,5 @@
 /** HL7's lab events: the ASTM ones (lib/astm/lab/types.ts), so the LIS side is the same, plus encapsulated data kept aside. */
-import type { LabEvent } from '../../astm/lab/types';
+import type { LabEvent } from '../../lab/types';
 
 /** An OBX of a value type the LIS does not take (ED: a histogram or image), counted and reported aside. */
 export interface EncapsulatedItem {

@@ -138,13 +138,3 @@ export interface LabOrder {
   instrumentTests: string[];
   patient: LabPatient;
 }
-
-export interface BuildOptions {
-  now: Date;
-  /** The site's IANA zone for H-14; the profile's own zone wins when it has one. */
-  timeZone: string;
-  /** Answering the analyzer's query (O-26 'Q' and friends) rather than an unsolicited download. */
-  queried?: boolean;
-  /** The query being answered, when there is one; required by profiles that echo it. Implies queried. */
-  query?: QueriedSample;
-}

@@ -9,7 +9,17 @@
  * and for a missing time the instant that the offset before the change gives
  * (02:30 in a spring gap reads as 03:30 summer time). 'reject' refuses both.
  */
-import { AstmTimestampError } from './errors';
+
+/** A date/time value that is not a valid YYYYMMDD[HHMM[SS]] in the site's zone. */
+export class AstmTimestampError extends Error {
+  readonly value: string;
+
+  constructor(message: string, value: string) {
+    super(message);
+    this.name = 'AstmTimestampError';
+    this.value = value;
+  }
+}
 
 export type Disambiguation = 'compatible' | 'earlier' | 'later' | 'reject';
 
