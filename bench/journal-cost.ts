@@ -38,7 +38,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ACK, ENQ, EOT, NAK } from '../lib/astm/control';
 import { AstmLink, buildFrames } from '../lib/astm/link';
-import { LinkDriver } from '../lib/astm/link-driver';
+import { LinkDriver } from '../lib/link/driver';
 import { ResultJournal } from '../lib/journal/journal';
 import { corpus } from './codec';
 import { filesystemOf, machineLoad } from './proc';

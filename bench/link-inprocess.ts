@@ -13,7 +13,7 @@
  */
 import { ACK, ENQ, EOT, NAK } from '../lib/astm/control';
 import { AstmLink, buildFrames } from '../lib/astm/link';
-import { LinkDriver } from '../lib/astm/link-driver';
+import { LinkDriver } from '../lib/link/driver';
 import { corpus } from './codec';
 import type { Report } from './report';
 import { median, summarize } from './stats';

@@ -15,7 +15,7 @@ import { isLoneNak } from '../lib/astm/control';
 import { linkMachine } from '../lib/astm/link-machine';
 import { carriesResults, messageSender, onlyQueries } from '../lib/astm/records/peek';
 import { readPaste } from '../lib/astm/paste';
-import { readNodeSettings } from '../lib/settings/node-settings';
+import { readNodeSettings } from './shared/node-settings';
 import type { SettingFault } from '../lib/settings/unresolved';
 import { refuseMisconfigured } from './shared/lis-request-node';
 import { runLinkNode, type LinkNodeDef } from './shared/link-node';

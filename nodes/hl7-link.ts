@@ -15,7 +15,7 @@ import { Hl7Link, LINK_CHARSETS, type LinkCharset } from '../lib/hl7/link-machin
 import { hl7CarriesResults, hl7IsQuery, hl7Sender, isNegativeAck } from '../lib/hl7/peek';
 import { readHl7Capture } from '../lib/hl7/paste';
 import { RecentControlIds } from '../lib/hl7/recent-ids';
-import { readNodeSettings } from '../lib/settings/node-settings';
+import { readNodeSettings } from './shared/node-settings';
 import { invalidSetting, unresolvedSetting, type SettingFault } from '../lib/settings/unresolved';
 import { refuseMisconfigured } from './shared/lis-request-node';
 import { runLinkNode, type LinkNodeDef } from './shared/link-node';

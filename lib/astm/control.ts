@@ -1,13 +1,7 @@
-/** The control characters of ASTM E1381 / CLSI LIS1-A, as byte values. */
-export const STX = 0x02;
-export const ETX = 0x03;
-export const EOT = 0x04;
-export const ENQ = 0x05;
-export const ACK = 0x06;
-export const LF = 0x0a;
-export const CR = 0x0d;
-export const NAK = 0x15;
-export const ETB = 0x17;
+/** The control characters of ASTM E1381 / CLSI LIS1-A, as byte values (ASCII, shared with the trace: lib/link/control-bytes.ts). */
+import { ACK, CR, ENQ, EOT, ETB, ETX, LF, NAK, STX } from '../link/control-bytes';
+
+export { ACK, CR, ENQ, EOT, ETB, ETX, LF, NAK, STX };
 
 const NAMES: Record<number, string> = { [STX]: 'STX', [ETX]: 'ETX', [EOT]: 'EOT', [ENQ]: 'ENQ', [ACK]: 'ACK', [LF]: 'LF', [CR]: 'CR', [NAK]: 'NAK', [ETB]: 'ETB' };
 

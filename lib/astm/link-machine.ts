@@ -5,7 +5,7 @@
  * and the bench build the same machine from the same options.
  */
 import { AstmLink, type AstmLinkOptions } from './link';
-import type { LinkMachine } from './link-driver';
+import type { LinkMachine } from '../link/driver';
 import { UnframedLink } from './unframed-link';
 
 export function linkMachine(framed: boolean, options: Partial<AstmLinkOptions>): LinkMachine {

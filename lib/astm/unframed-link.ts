@@ -4,8 +4,8 @@
  * L record; there is nothing to acknowledge, so sending is writing.
  */
 import { CR, LF } from './control';
-import type { LinkAction, LinkState } from './link/actions';
-import type { LinkMachine } from './link-driver';
+import type { LinkAction, LinkState } from '../link/actions';
+import type { LinkMachine } from '../link/driver';
 
 export interface UnframedOptions {
   /** Partial text older than this with no new byte is discarded, never delivered half. */

@@ -29,8 +29,8 @@ import { type Hl7Message, type Hl7Segment, parseHl7Bytes } from './message';
 import { DEFAULT_MAX_FRAME_BYTES, MllpDeframer, type MllpEvent, frameMllp, readable } from './mllp';
 import { rememberHeader } from './peek';
 import { RecentControlIds, contentHash, controlKey } from './recent-ids';
-import type { LinkAction, LinkState } from '../astm/link/actions';
-import type { LinkMachine, SendOptions } from '../astm/link-driver';
+import type { LinkAction, LinkState } from '../link/actions';
+import type { LinkMachine, SendOptions } from '../link/driver';
 
 /** How the link reads the analyzer's bytes: MSH-18 when it names a known set, or one set always. */
 export type LinkCharset = 'msh18' | Hl7Charset;

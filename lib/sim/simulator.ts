@@ -14,7 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { readable, STX } from '../astm/control';
 import { assertProfile, getProfile, type DialectProfile } from '../astm/dialects';
 import { resolveOptions, type AstmLinkOptions, type LinkAction } from '../astm/link';
-import { LinkDriver } from '../astm/link-driver';
+import { LinkDriver } from '../link/driver';
 import { formatAstmTimestamp } from '../astm/records';
 import { linkMachine } from '../astm/link-machine';
 import { randomStream } from './analytes';

@@ -39,7 +39,7 @@
  * A process killed outright loses the lines of its last BATCH_MS; the trace is
  * never synced, so a power cut loses more anyway.
  */
-import { ACK, CR, ENQ, EOT, ETB, ETX, LF, NAK, STX } from '../astm/control';
+import { ACK, CR, ENQ, EOT, ETB, ETX, LF, NAK, STX } from '../link/control-bytes';
 import { type UnitFraming, WireSplitter } from './wire-splitter';
 import { type SegmentState, initialSegmentState, redactHl7 } from './redact-hl7';
 import { RotatingFile } from '../util/rotating-file';

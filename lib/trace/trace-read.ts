@@ -6,7 +6,7 @@
  * setting was turned on); a line already redacted is shown as written.
  */
 import { open } from 'node:fs/promises';
-import { CR, ETB, ETX, STX } from '../astm/control';
+import { CR, ETB, ETX, STX } from '../link/control-bytes';
 import { traceText } from './frame-trace';
 import { initialUnitRedaction, redactUnit, type UnitRedaction } from './redact';
 import { initialSegmentState, redactHl7, type SegmentState } from './redact-hl7';

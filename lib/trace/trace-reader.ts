@@ -4,7 +4,7 @@
  * the dialect preview's "pick a recent message" and for a trace pasted into
  * it; nothing here decides anything about the link.
  */
-import { ACK, CR, ENQ, EOT, ETB, ETX, LF, NAK, STX } from '../astm/control';
+import { ACK, CR, ENQ, EOT, ETB, ETX, LF, NAK, STX } from '../link/control-bytes';
 
 export interface TraceLine {
   /** The ISO time the line starts with. */

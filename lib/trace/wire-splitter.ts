@@ -6,7 +6,7 @@
  * random, and a trace line per read would be unreadable; this is for the log
  * only, never for deciding anything (the link does that on the raw bytes).
  */
-import { ACK, CR, ENQ, EOT, ETB, ETX, LF, NAK, STX } from '../astm/control';
+import { ACK, CR, ENQ, EOT, ETB, ETX, LF, NAK, STX } from '../link/control-bytes';
 
 const SINGLE = new Set([ENQ, ACK, NAK, EOT]);
 const VT = 0x0b;

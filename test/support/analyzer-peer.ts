@@ -5,7 +5,7 @@
  */
 import { AstmLink } from '../../lib/astm/link';
 import type { AstmLinkOptions } from '../../lib/astm/link';
-import { LinkDriver } from '../../lib/astm/link-driver';
+import { LinkDriver } from '../../lib/link/driver';
 
 interface PortLike {
   write(data: Buffer, cb?: (err?: Error | null) => void): boolean;

@@ -8,7 +8,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Hl7Link, type Hl7LinkOptions, RecentControlIds, frameMllp, hl7CarriesResults, hl7Sender, isNegativeAck, parseHl7, parseHl7Bytes } from '../../lib/hl7';
-import type { LinkAction } from '../../lib/astm/link/actions';
+import type { LinkAction } from '../../lib/link/actions';
 import { loadHl7Fixture } from '../support/hl7-fixtures';
 
 const T0 = new Date(2024, 4, 1, 10, 20, 30);

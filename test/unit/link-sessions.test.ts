@@ -3,8 +3,8 @@ import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AstmLink, buildFrames } from '../../lib/astm/link';
 import { messageSender } from '../../lib/astm/records/peek';
-import { LinkSessions, type LinkSessionEvents, type SessionLink } from '../../lib/sessions/link-sessions';
-import type { TransportMode } from '../../lib/sessions/session-book';
+import { LinkSessions, type LinkSessionEvents, type SessionLink } from '../../lib/link/link-sessions';
+import type { TransportMode } from '../../lib/link/session-book';
 import { LisError } from '../../lib/errors';
 
 const ENQ = Buffer.from([0x05]);

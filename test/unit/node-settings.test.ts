@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import vm from 'node:vm';
-import { ALARM_SETTINGS, NODE_SETTINGS, readNodeSettings, type NumericSetting } from '../../lib/settings/node-settings';
+import { ALARM_SETTINGS, NODE_SETTINGS, readNodeSettings, type NumericSetting } from '../../nodes/shared/node-settings';
 import { DEFAULT_OPTIONS } from '../../lib/astm/link/options';
 import { DEFAULT_TUNING } from '../../lib/lis/client';
 

@@ -1,8 +1,8 @@
 // Which analyzer connection a message goes to, and what a closed connection does to the link.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { LINE, SessionBook, type Route } from '../../lib/sessions/session-book';
-import { tcpConnectionEvent, tcpSessionKey } from '../../lib/sessions/tcp-status';
+import { LINE, SessionBook, type Route } from '../../lib/link/session-book';
+import { tcpConnectionEvent, tcpSessionKey } from '../../lib/link/tcp-status';
 import { messageSender, onlyQueries } from '../../lib/astm/records/peek';
 import { AstmLink, buildFrame, type LinkAction } from '../../lib/astm/link';
 import { UnframedLink } from '../../lib/astm/unframed-link';

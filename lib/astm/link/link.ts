@@ -19,7 +19,7 @@
  * port; on a slow serial line with large frames, lengthen replyTimeoutMs.
  */
 import { ACK, ENQ, EOT, NAK } from '../control';
-import { ActionList, type LinkAction, type LinkState } from './actions';
+import { ActionList, type LinkAction, type LinkState } from '../../link/actions';
 import { FrameReader } from './frame-reader';
 import { resolveOptions, type AstmLinkOptions } from './options';
 import { Receiver } from './receiver';

@@ -12,7 +12,7 @@
  *   a message twice across transfers and de-duplicate it.
  */
 import { ACK, NAK } from '../control';
-import { ActionList, type MessageEnd } from './actions';
+import { ActionList, type MessageEnd } from '../../link/actions';
 import { MessageAssembler } from './assembler';
 import type { FrameEnd } from './frame';
 import { splitBody, type ReadFrame } from './frame-reader';

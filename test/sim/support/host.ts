@@ -9,7 +9,7 @@ import { readable } from '../../../lib/astm/control';
 import type { DialectProfile } from '../../../lib/astm/dialects';
 import { buildNoInformation, buildOrderMessage, toLabEvents, type InstrumentResult, type LabEvent, type LabOrder, type QueriedSample } from '../../../lib/astm/lab';
 import { AstmLink, type AstmLinkOptions, type LinkAction, type LinkState } from '../../../lib/astm/link';
-import { LinkDriver, type LinkMachine } from '../../../lib/astm/link-driver';
+import { LinkDriver, type LinkMachine } from '../../../lib/link/driver';
 import { decodeMessage } from '../../../lib/astm/records';
 import { UnframedLink } from '../../../lib/astm/unframed-link';
 import type { Transport } from '../../../lib/sim';

@@ -4,7 +4,7 @@
  * the astm-link node, the analyzer simulator and the benchmarks, so all three
  * drive the link the same way.
  */
-import type { LinkAction, LinkState } from './link/actions';
+import type { LinkAction, LinkState } from './actions';
 
 /** What goes with a message to send, for the protocols that use it. */
 export interface SendOptions {

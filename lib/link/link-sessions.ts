@@ -10,8 +10,8 @@
  * Protocol-agnostic: the machine comes from a factory, and who the analyzer
  * says it is (ASTM H-5, HL7 MSH-3) from an `identify` function.
  */
-import { LinkDriver, type LinkMachine, type SendOptions } from '../astm/link-driver';
-import type { LinkAction, LinkState } from '../astm/link/actions';
+import { LinkDriver, type LinkMachine, type SendOptions } from './driver';
+import type { LinkAction, LinkState } from './actions';
 import { LisError } from '../errors';
 import { LINE, SessionBook, type Peer, type TransportMode } from './session-book';
 import { tcpConnectionEvent, tcpSessionKey } from './tcp-status';
