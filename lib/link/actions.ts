@@ -22,7 +22,7 @@ export type MessageEnd =
   | 'eot'
   /** no L record; the sender began the next message with an H record */
   | 'nextHeader'
-  /** HL7: an MLLP frame's FS (lib/hl7/link-machine.ts) */
+  /** HL7: an MLLP frame's FS (lib/protocols/hl7/link-machine.ts) */
   | 'frame';
 
 export type LinkAction =

@@ -18,7 +18,7 @@
  *   <LF> (`<VT>MSH|…<CR>…<FS><CR>`); every other byte, including
  *   0x80-0xFF, as <0xNN>; and a '<' that would otherwise read as one of those
  *   tokens as <0x3C>. So the exact bytes can always be recovered from a line.
- *   (`readable()` in lib/astm/control shows bytes >= 0x80 as latin1 text, which
+ *   (`readable()` in lib/protocols/astm/control shows bytes >= 0x80 as latin1 text, which
  *   loses that guarantee, hence this formatter.)
  * - ` [redacted]`: patient fields were blanked (option `redact`: ASTM P-6 to
  *   P-8, HL7 PID-5 to PID-7), so an ASTM checksum shown no longer matches the text shown.

@@ -40,7 +40,7 @@ export interface RecentMessages {
   problems: string[];
 }
 
-/** How a protocol reads its link's trace back into messages (lib/astm/recent.ts, lib/hl7/recent.ts): the trace knows no protocol. */
+/** How a protocol reads its link's trace back into messages (lib/protocols/astm/recent.ts, lib/protocols/hl7/recent.ts): the trace knows no protocol. */
 export interface RecentReader {
   /** Every message from the analyzer in the trace's lines, oldest first, with what the reading noticed. */
   read(text: string): { messages: TracedMessage[]; notes: string[]; problems: string[] };

@@ -22,7 +22,7 @@ export class WireSplitter {
   /**
    * Characters of the frame's checksum still to come after its ETX or ETB
    * (undefined: not there yet). At 0 the frame is whole, as the link reads it
-   * (lib/astm/link/frame-reader): the CR LF after the checksum are optional,
+   * (lib/protocols/astm/link/frame-reader): the CR LF after the checksum are optional,
    * and the link answers the frame before they come, or without them.
    */
   private checksumToCome: number | undefined;

@@ -1,7 +1,7 @@
 /**
  * An analyzer-link node, whatever the protocol (astm-link now, the HL7 link
  * next): bytes from serial in / tcp in placed on the link of their connection
- * (lib/sessions/LinkSessions), what the link writes sent on output 1 with its
+ * (lib/link/LinkSessions), what the link writes sent on output 1 with its
  * TCP session, each message received stored before its final ACK (the result
  * journal) and passed on on output 2, each message the analyzer accepted on
  * output 3, the raw trace, and tcp in's connection reports through a Status

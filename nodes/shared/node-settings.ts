@@ -6,8 +6,8 @@
  * (scripts/build.mjs) writes the same defaults, ranges and placeholders into
  * the editor dialogs.
  */
-import { DEFAULT_OPTIONS } from '../../lib/astm/link/options';
-import { DEFAULT_HL7_LINK } from '../../lib/hl7/link-machine';
+import { DEFAULT_OPTIONS } from '../../lib/protocols/astm/link/options';
+import { DEFAULT_HL7_LINK } from '../../lib/protocols/hl7/link-machine';
 import { ALARM_SETTINGS, LIS_NODE_SETTINGS, readSettings, type NumericSetting } from '../../lib/settings/node-settings';
 import type { SettingFault } from '../../lib/settings/unresolved';
 
@@ -16,7 +16,7 @@ export { ALARM_SETTINGS, type NumericSetting };
 export const NODE_SETTINGS = {
   ...LIS_NODE_SETTINGS,
   'astm-link': {
-    // LIS1-A's values (lib/astm/link/options.ts).
+    // LIS1-A's values (lib/protocols/astm/link/options.ts).
     frameTextMax: { min: 1, default: DEFAULT_OPTIONS.frameTextMax },
     replyTimeoutMs: { min: 1, default: DEFAULT_OPTIONS.replyTimeoutMs },
     receiveTimeoutMs: { min: 1, default: DEFAULT_OPTIONS.receiveTimeoutMs },
@@ -26,7 +26,7 @@ export const NODE_SETTINGS = {
     ...ALARM_SETTINGS,
   },
   'hl7-link': {
-    // No standard gives these (lib/hl7/link-machine.ts); a frame limit of 8 MiB holds the largest capture.
+    // No standard gives these (lib/protocols/hl7/link-machine.ts); a frame limit of 8 MiB holds the largest capture.
     ackTimeoutMs: { min: 1, default: DEFAULT_HL7_LINK.ackTimeoutMs },
     sendAttempts: { min: 1, max: 100, default: DEFAULT_HL7_LINK.sendAttempts },
     maxFrameBytes: { min: 1024, default: DEFAULT_HL7_LINK.maxFrameBytes },

@@ -9,11 +9,11 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ACK, ENQ, EOT } from '../../lib/astm/control';
-import { buildFrames } from '../../lib/astm/link';
+import { ACK, ENQ, EOT } from '../../lib/protocols/astm/control';
+import { buildFrames } from '../../lib/protocols/astm/link';
 import { FrameTrace } from '../../lib/trace';
 import { recentMessages } from '../../lib/trace/recent';
-import { ASTM_RECENT, summarize } from '../../lib/astm/recent';
+import { ASTM_RECENT, summarize } from '../../lib/protocols/astm/recent';
 
 const T0 = Date.parse('2026-11-21T09:00:00.000Z');
 const at = (ms: number) => new Date(T0 + ms).toISOString();
