@@ -25,6 +25,13 @@ module.exports = {
       to: { path: '^dist/lib/protocols/', pathNot: '^dist/lib/protocols/$1/' },
     },
     {
+      name: 'nothing-runs-the-simulators',
+      comment: 'The analyzer simulators (lib/sim) are for the demo, tests and bench: no node or core module depends on them.',
+      severity: 'error',
+      from: { path: '^dist/(lib|nodes)/', pathNot: '^dist/lib/sim/' },
+      to: { path: '^dist/lib/sim/' },
+    },
+    {
       name: 'lib-imports-no-node-red',
       comment: 'lib/ is plain TypeScript: the nodes/ adapters are the only code that knows Node-RED.',
       severity: 'error',
