@@ -6,11 +6,9 @@
  * random, and a trace line per read would be unreadable; this is for the log
  * only, never for deciding anything (the link does that on the raw bytes).
  */
-import { ACK, CR, ENQ, EOT, ETB, ETX, LF, NAK, STX } from '../link/control-bytes';
+import { ACK, CR, ENQ, EOT, ETB, ETX, FS, LF, NAK, STX, VT } from '../link/control-bytes';
 
 const SINGLE = new Set([ENQ, ACK, NAK, EOT]);
-const VT = 0x0b;
-const FS = 0x1c;
 
 /** E1381 frames (true), records only (false), or MLLP ('mllp', the HL7 link). */
 export type UnitFraming = boolean | 'mllp';
