@@ -11,12 +11,12 @@
  * of times the ordinary message's time per byte, and growing with its size.
  * test/unit/linear-work.test.ts proves the same by counting work, not time.
  */
-import { parseHl7Bytes } from '../lib/hl7';
-import { hl7LabEventsOf } from '../lib/hl7/lab';
-import { HL7_ROCHE_COBAS_PRO } from '../lib/hl7/dialects';
-import { decodeMessage } from '../lib/astm/records';
-import { toLabEvents } from '../lib/astm/lab';
-import { GENERIC_LIS2A2 } from '../lib/astm/dialects';
+import { parseHl7Bytes } from '../lib/protocols/hl7';
+import { hl7LabEventsOf } from '../lib/protocols/hl7/lab';
+import { HL7_ROCHE_COBAS_PRO } from '../lib/protocols/hl7/dialects';
+import { decodeMessage } from '../lib/protocols/astm/records';
+import { toLabEvents } from '../lib/protocols/astm/lab';
+import { GENERIC_LIS2A2 } from '../lib/protocols/astm/dialects';
 import type { Report } from './report';
 import { median } from './stats';
 

@@ -22,7 +22,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeMessage, encodeMessage, type AstmMessage } from '../lib/astm/records';
+import { decodeMessage, encodeMessage, type AstmMessage } from '../lib/protocols/astm/records';
 import { fixtureMessages, loadAllFixtures } from '../test/support/fixtures';
 import { ROOT } from './node-red';
 import type { Report } from './report';

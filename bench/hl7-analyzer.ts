@@ -11,8 +11,8 @@
  * bench times the host side and not a second HL7 stack.
  */
 import net from 'node:net';
-import { MllpDeframer, buildHl7, frameMllp, parseHl7Bytes } from '../lib/hl7';
-import { VT } from '../lib/hl7/mllp';
+import { MllpDeframer, buildHl7, frameMllp, parseHl7Bytes } from '../lib/protocols/hl7';
+import { VT } from '../lib/protocols/hl7/mllp';
 
 export interface QueryAnswer {
   /** performance.now() when the first byte of the host's answer (its VT) was read. */

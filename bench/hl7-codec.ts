@@ -1,5 +1,5 @@
 /**
- * Section 1, HL7: lib/hl7's decoding over the HL7 fixture corpus (every
+ * Section 1, HL7: lib/protocols/hl7's decoding over the HL7 fixture corpus (every
  * message of every capture in test/fixtures/hl7, both sides), as the message
  * node uses it: parseHl7Bytes on the bytes the link hands over, then every
  * OBX read through its view (code, sub-ID, value, units, range, flags,
@@ -12,7 +12,7 @@
  * (ours over it, CPU time) moves with the code and not with the machine;
  * quick mode judges it (bench/limits.ts). The MB/s figures are for the record.
  */
-import { parseHl7Bytes, views } from '../lib/hl7';
+import { parseHl7Bytes, views } from '../lib/protocols/hl7';
 import { allHl7Messages } from '../test/support/hl7-fixtures';
 import type { Report } from './report';
 import { median } from './stats';
@@ -35,7 +35,7 @@ export function hl7Corpus(): Buffer[] {
   return allHl7Messages().map((m) => Buffer.from(m.bytes));
 }
 
-/** lib/hl7's decode as hl7-message does it: parse, then every OBX's lab fields. Returns a number so nothing is optimised away. */
+/** lib/protocols/hl7's decode as hl7-message does it: parse, then every OBX's lab fields. Returns a number so nothing is optimised away. */
 export function decodeHl7(bytes: Buffer): number {
   const message = parseHl7Bytes(bytes);
   let n = message.segments.length;

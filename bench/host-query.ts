@@ -32,8 +32,8 @@
  * each one's turns.
  */
 import net from 'node:net';
-import { ACK, ENQ, EOT, STX } from '../lib/astm/control';
-import { buildFrames } from '../lib/astm/link';
+import { ACK, ENQ, EOT, STX } from '../lib/protocols/astm/control';
+import { buildFrames } from '../lib/protocols/astm/link';
 import { AnalyzerSimulator, TcpServerTransport } from '../lib/sim';
 import { floorTab, hl7ExampleFlow, httpRequestTab, tcpClientExampleFlow } from './flows';
 import { combineFlows } from '../demo/examples';

@@ -11,9 +11,9 @@
  * does with a frame. Their ratio is what quick mode judges (bench/limits.ts):
  * it moves with the link layer's code, hardly with the CPU.
  */
-import { ACK, ENQ, EOT, NAK } from '../lib/astm/control';
-import { AstmLink, buildFrames } from '../lib/astm/link';
-import { LinkDriver } from '../lib/astm/link-driver';
+import { ACK, ENQ, EOT, NAK } from '../lib/protocols/astm/control';
+import { AstmLink, buildFrames } from '../lib/protocols/astm/link';
+import { LinkDriver } from '../lib/link/driver';
 import { corpus } from './codec';
 import type { Report } from './report';
 import { median, summarize } from './stats';

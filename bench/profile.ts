@@ -50,7 +50,7 @@ function areaOf(url: string, fn: string): string {
     const rest = url.slice(nm + '/node_modules/'.length).split('/');
     return rest[0]!.startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]!;
   }
-  const dist = /\/dist\/(lib\/[^/]+|nodes)\//.exec(url);
+  const dist = /\/dist\/(lib\/protocols\/[^/]+|lib\/[^/]+|nodes)\//.exec(url);
   if (dist) return `this package: ${dist[1]}`;
   return 'other';
 }

@@ -6,7 +6,7 @@
  * package's simulator (generic-lis2a2) on the other end, behind a
  * TappedTransport that timestamps (and, for section 3, paces) the line.
  */
-import { ACK, STX } from '../lib/astm/control';
+import { ACK, STX } from '../lib/protocols/astm/control';
 import { AnalyzerSimulator, SerialTransport } from '../lib/sim';
 import { ptyPair } from '../demo/pty';
 import { serialExampleFlow } from './flows';

@@ -9,8 +9,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { getProfile } from '../lib/astm/dialects';
-import { findHl7Profile } from '../lib/hl7/dialects';
+import { getProfile } from '../lib/protocols/astm/dialects';
+import { findHl7Profile } from '../lib/protocols/hl7/dialects';
 import type { MappingRow } from '../lib/mapping/model';
 
 export interface ExampleSpec {
@@ -507,7 +507,7 @@ interface ExampleDialect {
 function exampleDialect(spec: ExampleSpec): ExampleDialect {
   if (spec.protocol === 'hl7') {
     const profile = findHl7Profile(spec.dialect);
-    if (!profile) throw new Error(`${spec.file}: ${spec.dialect} is not an HL7 dialect (lib/hl7/dialects)`);
+    if (!profile) throw new Error(`${spec.file}: ${spec.dialect} is not an HL7 dialect (lib/protocols/hl7/dialects)`);
     if (spec.transport !== 'tcp') throw new Error(`${spec.file}: HL7 runs over TCP (MLLP), not ${spec.transport}`);
     return profile;
   }

@@ -8,14 +8,14 @@
  * Output 1: bytes to write to the line (wire to serial out / tcp out).
  * Output 2: each complete message received (msg.payload = its bytes).
  * Output 3: each message we sent, once the analyzer acknowledged it.
- * Over TCP, one link per connection (lib/sessions/LinkSessions).
+ * Over TCP, one link per connection (lib/link/LinkSessions).
  */
 import type { Node, NodeAPI } from 'node-red';
-import { isLoneNak } from '../lib/astm/control';
-import { linkMachine } from '../lib/astm/link-machine';
-import { carriesResults, messageSender, onlyQueries } from '../lib/astm/records/peek';
-import { readPaste } from '../lib/astm/paste';
-import { readNodeSettings } from '../lib/settings/node-settings';
+import { isLoneNak } from '../lib/protocols/astm/control';
+import { linkMachine } from '../lib/protocols/astm/link-machine';
+import { carriesResults, messageSender, onlyQueries } from '../lib/protocols/astm/records/peek';
+import { readPaste } from '../lib/protocols/astm/paste';
+import { readNodeSettings } from './shared/node-settings';
 import type { SettingFault } from '../lib/settings/unresolved';
 import { refuseMisconfigured } from './shared/lis-request-node';
 import { runLinkNode, type LinkNodeDef } from './shared/link-node';

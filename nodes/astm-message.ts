@@ -1,6 +1,6 @@
 /**
  * astm-message: E1394 / LIS2-A2 messages <-> lab events, in an analyzer's dialect
- * (lib/astm/host.ts, with the host conversation of lib/conversation; the
+ * (lib/protocols/astm/host.ts, with the host conversation of lib/conversation; the
  * Node-RED side is nodes/shared/message-node.ts).
  *
  * Inputs (told apart by shape, see the help):
@@ -11,7 +11,7 @@
  * analyzer (wire to astm-link), 4 QC, unassigned results and other messages.
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
-import { AstmHost, hostProfile } from '../lib/astm/host';
+import { AstmHost, hostProfile } from '../lib/protocols/astm/host';
 import { refuseMisconfigured } from './shared/lis-request-node';
 import { installDialectRoutes } from './shared/dialect-routes';
 import { runMessageNode, unresolvedMessageSettings } from './shared/message-node';
@@ -20,7 +20,7 @@ import { ASTM_MESSAGE_TOPIC, ASTM_SEND_TOPIC, type Msg } from './shared/types';
 
 interface Def extends NodeDef {
   dialect?: string;
-  /** JSON of what this site changes of the dialect (lib/astm/dialects/overrides.ts); stored with the flow. */
+  /** JSON of what this site changes of the dialect (lib/protocols/astm/dialects/overrides.ts); stored with the flow. */
   dialectOverrides?: string;
   timeZone?: string;
 }

@@ -1,7 +1,7 @@
 /**
  * hl7-link: HL7 v2 over MLLP between Node-RED's tcp in / tcp out and the rest
  * of the flow, on the shared analyzer-link node (nodes/shared/link-node.ts)
- * with the HL7 link machine (lib/hl7/link-machine.ts).
+ * with the HL7 link machine (lib/protocols/hl7/link-machine.ts).
  *
  * Input: bytes read (msg.payload from tcp in), a message to send (msg.topic
  * "hl7:send"; msg.hl7.expectAck false for one the analyzer answers with no
@@ -11,11 +11,11 @@
  * Output 3: each message sent, once the analyzer acknowledged it.
  */
 import type { Node, NodeAPI } from 'node-red';
-import { Hl7Link, LINK_CHARSETS, type LinkCharset } from '../lib/hl7/link-machine';
-import { hl7CarriesResults, hl7IsQuery, hl7Sender, isNegativeAck } from '../lib/hl7/peek';
-import { readHl7Capture } from '../lib/hl7/paste';
-import { RecentControlIds } from '../lib/hl7/recent-ids';
-import { readNodeSettings } from '../lib/settings/node-settings';
+import { Hl7Link, LINK_CHARSETS, type LinkCharset } from '../lib/protocols/hl7/link-machine';
+import { hl7CarriesResults, hl7IsQuery, hl7Sender, isNegativeAck } from '../lib/protocols/hl7/peek';
+import { readHl7Capture } from '../lib/protocols/hl7/paste';
+import { RecentControlIds } from '../lib/protocols/hl7/recent-ids';
+import { readNodeSettings } from './shared/node-settings';
 import { invalidSetting, unresolvedSetting, type SettingFault } from '../lib/settings/unresolved';
 import { refuseMisconfigured } from './shared/lis-request-node';
 import { runLinkNode, type LinkNodeDef } from './shared/link-node';
@@ -55,7 +55,7 @@ export = function register(RED: NodeAPI): void {
       identify: hl7Sender,
       carriesResults: hl7CarriesResults,
       isNak: isNegativeAck,
-      // As the machine holds them: everything but queries (lib/hl7/link-machine.ts).
+      // As the machine holds them: everything but queries (lib/protocols/hl7/link-machine.ts).
       storedBeforeAck: (bytes) => !hl7IsQuery(bytes),
       readCapture: readHl7Capture,
       framed: 'mllp',

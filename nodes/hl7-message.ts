@@ -1,6 +1,6 @@
 /**
  * hl7-message: HL7 v2 messages <-> lab events, in an analyzer's dialect
- * (lib/hl7/host.ts, with the host conversation of lib/conversation; the
+ * (lib/protocols/hl7/host.ts, with the host conversation of lib/conversation; the
  * Node-RED side is nodes/shared/message-node.ts, shared with astm-message).
  *
  * Inputs: msg.topic "hl7:message" with the bytes of a message (from
@@ -9,8 +9,8 @@
  * ("hl7:send", to hl7-link), 4 QC, unassigned, encapsulated data and other messages.
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
-import { findHl7Profile } from '../lib/hl7/dialects';
-import { Hl7Host, hl7HostSettingsProblem } from '../lib/hl7/host';
+import { findHl7Profile } from '../lib/protocols/hl7/dialects';
+import { Hl7Host, hl7HostSettingsProblem } from '../lib/protocols/hl7/host';
 import { refuseMisconfigured } from './shared/lis-request-node';
 import { installHl7DialectRoutes } from './shared/dialect-routes';
 import { runMessageNode, unresolvedMessageSettings } from './shared/message-node';

@@ -6,7 +6,7 @@ import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { PushServer } from '../lib/lis/push-server';
 import { StatusReporter, sharedTexts } from './shared/status';
 import { refuseMisconfigured } from './shared/lis-request-node';
-import { readNodeSettings } from '../lib/settings/node-settings';
+import { readNodeSettings } from './shared/node-settings';
 import { unresolvedSetting } from '../lib/settings/unresolved';
 
 interface Def extends NodeDef {

@@ -15,7 +15,7 @@ import { decideReplay, resentCount } from '../lib/replay/decision';
 import type { AttemptHooks } from '../lib/lis/retry';
 import { ResultDelivery } from '../lib/journal/delivery';
 import { batchOrigin, contextOf } from '../lib/journal/held';
-import { readNodeSettings } from '../lib/settings/node-settings';
+import { readNodeSettings } from './shared/node-settings';
 import { lisInfo, refuseMisconfigured, setupLisRequestNode, type LisNodeDef } from './shared/lis-request-node';
 import { installHeldRoutes } from './shared/held-routes';
 import { resentMessage, watchHeld } from './shared/held-watch';

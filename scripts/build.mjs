@@ -1,6 +1,6 @@
 // After tsc: put each node's editor HTML, message catalogs and help beside its
 // built .js, and the icons in dist/nodes/icons, where Node-RED's loader looks.
-// Numeric settings come from one table (lib/settings/node-settings.ts): the
+// Numeric settings come from one table (nodes/shared/node-settings.ts, over lib/settings/node-settings.ts): the
 // dialogs get their defaults, validators and placeholders from it here, so the
 // editor and the runtime can never disagree on a default or a range.
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist', 'nodes');
 mkdirSync(out, { recursive: true });
-const { NODE_SETTINGS } = createRequire(import.meta.url)(join(root, 'dist', 'lib', 'settings', 'node-settings.js'));
+const { NODE_SETTINGS } = createRequire(import.meta.url)(join(root, 'dist', 'nodes', 'shared', 'node-settings.js'));
 
 /**
  * The dialog's `defaults` entries for a node's numeric settings. Empty (or

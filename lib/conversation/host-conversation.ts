@@ -14,7 +14,7 @@
  * carries the caller's context (for Node-RED, the message it answers), so the
  * adapter reuses it.
  */
-import type { LabOrder, QueriedSample } from '../astm/lab/types';
+import type { LabOrder, QueriedSample } from '../lab/types';
 import { AnswerOrder } from './answer-order';
 import { QueryBook } from './query-book';
 

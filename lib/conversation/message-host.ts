@@ -2,10 +2,10 @@
  * What a protocol gives the analyzer-message node: a received message read into
  * outputs, the host conversation that answers the analyzer, and text turned
  * into the bytes the analyzer's character set makes of it. ASTM's is
- * lib/astm/host.ts; HL7's will be the same shape, so the node, the mapping and
+ * lib/protocols/astm/host.ts; HL7's will be the same shape, so the node, the mapping and
  * the LIS nodes stay as they are.
  */
-import type { InstrumentResult, LabOrder } from '../astm/lab/types';
+import type { InstrumentResult, LabOrder } from '../lab/types';
 import type { ConversationAction, HostConversation } from './host-conversation';
 
 export type HostOutput<C> =

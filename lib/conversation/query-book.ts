@@ -15,8 +15,20 @@
  * `maxEntries`. A cancel is honoured for `retainMs`; after that the sample
  * counts as never queried.
  */
-import type { DialectProfile } from '../astm/dialects';
-import type { LabEvent, QueriedSample } from '../astm/lab/types';
+import type { LabEvent, QueriedSample } from '../lab/types';
+
+/**
+ * What the book needs of a dialect, in no protocol's terms: an ASTM or HL7
+ * profile passes as it is.
+ */
+export interface QueryRules {
+  /** The profile's id, for messages. */
+  readonly id: string;
+  /** How long after its query the analyzer still takes an answer. */
+  readonly queryDeadlineMs: number;
+  /** Whether the analyzer takes orders it did not ask for. */
+  readonly acceptsUnsolicitedOrders: boolean;
+}
 
 export type QueryDecision =
   | { send: true; queried: true; query: QueriedSample }
@@ -47,7 +59,7 @@ export class QueryBook {
   private readonly maxEntries: number;
 
   constructor(
-    private readonly profile: Pick<DialectProfile, 'id' | 'queryDeadlineMs' | 'acceptsUnsolicitedOrders'>,
+    private readonly profile: QueryRules,
     options: QueryBookOptions = {},
   ) {
     this.retainMs = options.retainMs ?? 60 * 60_000;

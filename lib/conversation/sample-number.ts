@@ -11,7 +11,7 @@
  *   UTF-8 read as Latin-1 leaves behind);
  * - it holds text that did not decode in the message's character set: U+FFFD
  *   (ASTM read as UTF-8), or any character beyond ASCII in an HL7 message
- *   whose bytes were not the UTF-8 its MSH-18 or link said (lib/hl7/charset.ts
+ *   whose bytes were not the UTF-8 its MSH-18 or link said (lib/protocols/hl7/charset.ts
  *   reads those bytes as Latin-1, so `UTF8BADSAMPLE-Ã(ÿÀ¯í ø` is what an
  *   invalid sequence looks like; the LIS must never be asked for it).
  */

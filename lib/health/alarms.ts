@@ -16,7 +16,14 @@
  * the window ends (nothing is expected then); it is not raised while the same
  * link's down alarm is up (one cause, one alarm).
  */
-import type { LinkHealth, TransportState } from './link-health';
+import type { TransportState } from './transport-state';
+
+/** What the alarm rules read of a link (LinkHealth has these fields). */
+interface LinkActivity {
+  transport: TransportState;
+  transportSince: number | undefined;
+  lastReceived: number | undefined;
+}
 
 export type AlarmCode = 'LINK_QUIET' | 'LINK_DOWN';
 
@@ -70,7 +77,7 @@ export class LinkAlarms {
   ) {}
 
   /** The link as the health board sees it now; returns what was raised and cleared. */
-  check(link: Pick<LinkHealth, 'transport' | 'transportSince' | 'lastReceived'>, now: number): AlarmChange {
+  check(link: Pick<LinkActivity, 'transport' | 'transportSince' | 'lastReceived'>, now: number): AlarmChange {
     const change: AlarmChange = { raised: [], cleared: [] };
     const down = this.downSince(link, now);
     this.settle('LINK_DOWN', down, now, change, 'recovered', link.transport);
@@ -97,7 +104,7 @@ export class LinkAlarms {
     }
   }
 
-  private downSince(link: Pick<LinkHealth, 'transport' | 'transportSince'>, now: number): number | undefined {
+  private downSince(link: Pick<LinkActivity, 'transport' | 'transportSince'>, now: number): number | undefined {
     const limit = this.rules.downMinutes;
     if (limit === undefined || limit <= 0 || !DOWN.has(link.transport)) return undefined;
     const since = link.transportSince ?? this.startedAt;
@@ -105,7 +112,7 @@ export class LinkAlarms {
   }
 
   /** Quiet past the rule: since when; `outside` when the window is what ended it. */
-  private quietSince(link: Pick<LinkHealth, 'lastReceived'>, now: number): { since: number | undefined; outside: boolean } | undefined {
+  private quietSince(link: Pick<LinkActivity, 'lastReceived'>, now: number): { since: number | undefined; outside: boolean } | undefined {
     const rule = this.rules.quiet;
     if (!rule || rule.minutes <= 0) return undefined;
     const start = windowStart(rule, now, this.rules.timeZone);

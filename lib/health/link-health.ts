@@ -28,8 +28,9 @@ import type { Alarm, AlarmCode } from './alarms';
 import type { QueueCounts } from './queues';
 import { MAX_SENDER_CHARS, capText } from './labels';
 
-export type TransportState = 'unknown' | 'connected' | 'disconnected' | 'listening' | 'port-missing';
-export const TRANSPORT_STATES: readonly TransportState[] = ['unknown', 'connected', 'disconnected', 'listening', 'port-missing'];
+import { TRANSPORT_STATES, type TransportState } from './transport-state';
+
+export { TRANSPORT_STATES, type TransportState };
 
 export interface Counts {
   /** Complete messages received from the analyzer. */

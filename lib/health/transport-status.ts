@@ -12,8 +12,8 @@
  *   not open, `serial.status.stopped` when stopped.
  * Texts arrive as catalog keys, with the catalog's namespace or without.
  */
-import { tcpConnectionEvent } from '../sessions/tcp-status';
-import type { TransportState } from './link-health';
+import { tcpConnectionEvent } from '../link/tcp-status';
+import type { TransportState } from './transport-state';
 
 export interface TransportReport {
   /** The TCP connection it is about; undefined: the link's transport itself. */

@@ -6,10 +6,10 @@
  */
 import type { LisTuning } from './client';
 import type { TlsSettings } from './transport';
-import { readNodeSettings } from '../settings/node-settings';
+import { LIS_NODE_SETTINGS, readSettings } from '../settings/node-settings';
 
 export function parseTuning(raw: Record<string, unknown>): { tuning: LisTuning; errors: string[] } {
-  const { values, errors } = readNodeSettings('lis-config', raw);
+  const { values, errors } = readSettings(LIS_NODE_SETTINGS['lis-config'], raw);
   // The dialog calls the time-out `timeout`; the client, like every other tuning value, says its unit.
   const { timeout, ...rest } = values;
   return { tuning: { timeoutMs: timeout, ...rest }, errors };

@@ -1,6 +1,6 @@
 /**
  * What an operator asks of a replay: captured messages (a paste, in any form
- * lib/astm/paste reads) or a time range of a link's trace, put through the
+ * lib/protocols/astm/paste reads) or a time range of a link's trace, put through the
  * deployed flow as if the link had just received them, and what may reach the
  * LIS. A replay sends nothing unless asked: `none` (the default) is a dry run,
  * `new` sends only results the LIS never got, `all` sends everything again.

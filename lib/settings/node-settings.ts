@@ -1,12 +1,12 @@
 /**
- * Every numeric setting of every node, once: its property name as the flow
- * stores it, its range and its default. The runtime reads a node's properties
- * with these rules, and the build (scripts/build.mjs) writes the same defaults,
- * ranges and placeholders into the editor dialogs, so a default is never
- * written twice and the dialog never accepts what the node then refuses.
+ * The numeric settings of the LIS nodes and the alarm settings every
+ * analyzer-link node shares, once: property name as the flow stores it, range
+ * and default, and how a node's properties are read with them. The
+ * analyzer-link nodes' own tables join these in nodes/shared/node-settings.ts,
+ * where every protocol is known; the build (scripts/build.mjs) writes that
+ * whole table into the editor dialogs, so a default is never written twice
+ * and the dialog never accepts what the node then refuses.
  */
-import { DEFAULT_OPTIONS } from '../astm/link/options';
-import { DEFAULT_HL7_LINK } from '../hl7/link-machine';
 import { DEFAULT_TUNING } from '../lis/client';
 import { readWholeNumbers } from '../util/settings';
 import type { SettingFault } from './unresolved';
@@ -26,7 +26,7 @@ export const ALARM_SETTINGS = {
   alarmCheckSeconds: { min: 1, default: 30 },
 } as const satisfies Record<string, NumericSetting>;
 
-export const NODE_SETTINGS = {
+export const LIS_NODE_SETTINGS = {
   'lis-config': {
     timeout: { min: 1, default: DEFAULT_TUNING.timeoutMs },
     orderAttempts: { min: 1, default: DEFAULT_TUNING.orderAttempts },
@@ -46,35 +46,14 @@ export const NODE_SETTINGS = {
     autoResendSeconds: { min: 1, default: 30 },
     heldWarnMinutes: { min: 1, default: 60 },
   },
-  'astm-link': {
-    // LIS1-A's values (lib/astm/link/options.ts).
-    frameTextMax: { min: 1, default: DEFAULT_OPTIONS.frameTextMax },
-    replyTimeoutMs: { min: 1, default: DEFAULT_OPTIONS.replyTimeoutMs },
-    receiveTimeoutMs: { min: 1, default: DEFAULT_OPTIONS.receiveTimeoutMs },
-    busyWaitMs: { min: 0, default: DEFAULT_OPTIONS.busyWaitMs },
-    contentionWaitMs: { min: 1, default: DEFAULT_OPTIONS.contentionWaitMs },
-    retryDelayMs: { min: 0, default: DEFAULT_OPTIONS.retryDelayMs },
-    ...ALARM_SETTINGS,
-  },
-  'hl7-link': {
-    // No standard gives these (lib/hl7/link-machine.ts); a frame limit of 8 MiB holds the largest capture.
-    ackTimeoutMs: { min: 1, default: DEFAULT_HL7_LINK.ackTimeoutMs },
-    sendAttempts: { min: 1, max: 100, default: DEFAULT_HL7_LINK.sendAttempts },
-    maxFrameBytes: { min: 1024, default: DEFAULT_HL7_LINK.maxFrameBytes },
-    maxSegments: { min: 10, default: DEFAULT_HL7_LINK.maxSegments },
-    ...ALARM_SETTINGS,
-  },
 } as const satisfies Record<string, Record<string, NumericSetting>>;
 
-export type SettingsNode = keyof typeof NODE_SETTINGS;
-
 /**
- * A node's numeric settings as stored in the flow (strings from the dialog,
- * possibly empty): an empty field takes its default; anything else out of
- * range is an error naming the setting, never silently replaced.
+ * Settings as stored in the flow (strings from the dialog, possibly empty):
+ * an empty field takes its default; anything else out of range is an error
+ * naming the setting, never silently replaced.
  */
-export function readNodeSettings<T extends SettingsNode>(type: T, raw: Record<string, unknown>): { values: Record<keyof (typeof NODE_SETTINGS)[T], number>; errors: string[]; faults: SettingFault[] } {
-  const table = NODE_SETTINGS[type] as Record<string, NumericSetting>;
+export function readSettings<T extends Record<string, NumericSetting>>(table: T, raw: Record<string, unknown>): { values: Record<keyof T, number>; errors: string[]; faults: SettingFault[] } {
   const rules = Object.fromEntries(Object.entries(table).map(([setting, s]) => [setting, { setting, min: s.min, ...(s.max === undefined ? {} : { max: s.max }), fallback: s.default, ...(s.fraction ? { fraction: true } : {}) }]));
-  return readWholeNumbers(raw, rules) as { values: Record<keyof (typeof NODE_SETTINGS)[T], number>; errors: string[]; faults: SettingFault[] };
+  return readWholeNumbers(raw, rules) as { values: Record<keyof T, number>; errors: string[]; faults: SettingFault[] };
 }

@@ -4,8 +4,8 @@
  * Flags win over environment variables, which win over the dialect's defaults.
  */
 import { parseArgs } from 'node:util';
-import { PROFILES, findProfile, type SerialSettings } from '../astm/dialects';
-import { HL7_PROFILES, findHl7Profile } from '../hl7/dialects';
+import { PROFILES, findProfile, type SerialSettings } from '../protocols/astm/dialects';
+import { HL7_PROFILES, findHl7Profile } from '../protocols/hl7/dialects';
 import type { Misbehaviour } from './misbehaviour';
 import type { Hl7Misbehaviour } from './hl7/misbehaviour';
 import type { TransportSpec } from './transport';

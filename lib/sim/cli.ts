@@ -8,7 +8,7 @@
  * so an integrator can lay the log beside the host's own trace.
  */
 import { USAGE, UsageError, parseCliOptions, type CliConfig } from './cli-options';
-import { STX } from '../astm/control';
+import { STX } from '../protocols/astm/control';
 import { AnalyzerSimulator } from './simulator';
 import { Hl7AnalyzerSimulator } from './hl7/simulator';
 import type { Hl7RunSummary } from './hl7/types';

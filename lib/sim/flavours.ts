@@ -11,9 +11,9 @@
  * derived from its rules alone, which the host reads the same way but which
  * looks less like the real instrument.
  */
-import type { AstmValue, Delimiters } from '../astm/records';
-import { DEFAULT_DELIMITERS } from '../astm/records';
-import type { DialectProfile, HeaderField, OrderField, QueryRule, ResultsRule, Template, TestIdRule } from '../astm/dialects';
+import type { AstmValue, Delimiters } from '../protocols/astm/records';
+import { DEFAULT_DELIMITERS } from '../protocols/astm/records';
+import type { DialectProfile, HeaderField, OrderField, QueryRule, ResultsRule, Template, TestIdRule } from '../protocols/astm/dialects';
 
 /** Where the tube sits on the analyzer; the cobas e 411 reports it with every query and result. */
 export interface Tube {

@@ -1,5 +1,5 @@
 /**
- * The analyzer's messages, as the mirror image of lib/astm/lab: queries the
+ * The analyzer's messages, as the mirror image of lib/protocols/astm/lab: queries the
  * host's toLabEvents reads with the same profile, results it files under the
  * right sample and test, and the reading of the host's downloads that
  * buildOrderMessage / buildNoInformation write.
@@ -20,9 +20,9 @@ import {
   type OrderRecord,
   type PatientRecord,
   type ResultRecord,
-} from '../astm/records';
-import type { DialectProfile, OrderField, OrderLayout, PatientPart } from '../astm/dialects';
-import { nameComponents } from '../astm/lab';
+} from '../protocols/astm/records';
+import type { DialectProfile, OrderField, OrderLayout, PatientPart } from '../protocols/astm/dialects';
+import { nameComponents } from '../protocols/astm/lab';
 import { simulateValue } from './analytes';
 import { flavourOf, placed, type AnalyzerFlavour, type MessageKind, type Tube } from './flavours';
 
@@ -161,7 +161,7 @@ export function readHostMessage(text: string, profile: DialectProfile): HostAnsw
  * query into that field (Sysmex XN O-3 = the query's Q-3 rack^position^sample^
  * attribute): the echo replaces what was there, and the sample sits where the
  * profile's QueryRule reads it in the query, counted from the echo's start
- * (lib/astm/lab/build-order.ts echoQuery).
+ * (lib/protocols/astm/lab/build-order.ts echoQuery).
  */
 export function downloadSampleComponent(profile: DialectProfile, layout: OrderLayout): number {
   const field = layout.order.sampleField;
@@ -289,7 +289,7 @@ function readName(p: PatientRecord, spec: OrderLayout['patient']): string | unde
   return name === '' ? undefined : name;
 }
 
-/** P-6 for a name, laid out as the download layout writes it (lib/astm/lab/build-order.ts). */
+/** P-6 for a name, laid out as the download layout writes it (lib/protocols/astm/lab/build-order.ts). */
 function nameField(name: string, spec: OrderLayout['patient']): string[] | undefined {
   if (spec.nameComponents !== undefined) return nameComponents(name, spec.nameComponents);
   const order = spec.nameOrder;

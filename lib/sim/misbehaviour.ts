@@ -21,9 +21,9 @@
  *   past the host's receive timer (§6.5.2.4: it discards the partial message).
  * - unorderedResult: a result for a test nobody ordered (messages.ts).
  */
-import { ACK, ENQ, ETB, ETX, STX } from '../astm/control';
-import { hexPair } from '../astm/link/frame';
-import type { AstmLinkOptions, LinkState } from '../astm/link';
+import { ACK, ENQ, ETB, ETX, STX } from '../protocols/astm/control';
+import { hexPair } from '../protocols/astm/link/frame';
+import type { AstmLinkOptions, LinkState } from '../protocols/astm/link';
 
 export interface Misbehaviour {
   /**

@@ -11,12 +11,12 @@
  */
 import { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { readable, STX } from '../astm/control';
-import { assertProfile, getProfile, type DialectProfile } from '../astm/dialects';
-import { resolveOptions, type AstmLinkOptions, type LinkAction } from '../astm/link';
-import { LinkDriver } from '../astm/link-driver';
-import { formatAstmTimestamp } from '../astm/records';
-import { linkMachine } from '../astm/link-machine';
+import { readable, STX } from '../protocols/astm/control';
+import { assertProfile, getProfile, type DialectProfile } from '../protocols/astm/dialects';
+import { resolveOptions, type AstmLinkOptions, type LinkAction } from '../protocols/astm/link';
+import { LinkDriver } from '../link/driver';
+import { formatAstmTimestamp } from '../protocols/astm/records';
+import { linkMachine } from '../protocols/astm/link-machine';
 import { randomStream } from './analytes';
 import { buildQuery, buildResults, queryRange, readHostMessage, type DownloadedOrder, type HostAnswer, type Tube } from './messages';
 import { WireShaper, linkOptionsFor, misbehaviourProblems, type Misbehaviour } from './misbehaviour';

@@ -12,7 +12,7 @@
  */
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
-import type { SerialSettings } from '../astm/dialects';
+import type { SerialSettings } from '../protocols/astm/dialects';
 
 export interface TransportEvents {
   data: [chunk: Buffer];

@@ -3,8 +3,8 @@
  * return. Kept apart so callers (tests, benchmarks, the CLI) can import them
  * without the machinery.
  */
-import type { DialectProfile } from '../astm/dialects';
-import type { AstmLinkOptions } from '../astm/link';
+import type { DialectProfile } from '../protocols/astm/dialects';
+import type { AstmLinkOptions } from '../protocols/astm/link';
 import type { DownloadedOrder, GeneratedResult, HostAnswer } from './messages';
 import type { Misbehaviour } from './misbehaviour';
 import type { Transport, TransportSpec } from './transport';

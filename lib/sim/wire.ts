@@ -4,7 +4,7 @@
  * everything after it too, as a stalled analyzer would. Each unit that reaches
  * the wire is reported once it is really there, so a trace shows the pause.
  */
-import { CR } from '../astm/control';
+import { CR } from '../protocols/astm/control';
 import type { Transport } from './transport';
 
 export class Wire {

@@ -18,7 +18,7 @@
  *   <LF> (`<VT>MSH|…<CR>…<FS><CR>`); every other byte, including
  *   0x80-0xFF, as <0xNN>; and a '<' that would otherwise read as one of those
  *   tokens as <0x3C>. So the exact bytes can always be recovered from a line.
- *   (`readable()` in lib/astm/control shows bytes >= 0x80 as latin1 text, which
+ *   (`readable()` in lib/protocols/astm/control shows bytes >= 0x80 as latin1 text, which
  *   loses that guarantee, hence this formatter.)
  * - ` [redacted]`: patient fields were blanked (option `redact`: ASTM P-6 to
  *   P-8, HL7 PID-5 to PID-7), so an ASTM checksum shown no longer matches the text shown.
@@ -39,7 +39,7 @@
  * A process killed outright loses the lines of its last BATCH_MS; the trace is
  * never synced, so a power cut loses more anyway.
  */
-import { ACK, CR, ENQ, EOT, ETB, ETX, LF, NAK, STX } from '../astm/control';
+import { ACK, CR, ENQ, EOT, ETB, ETX, FS, LF, NAK, STX, VT } from '../link/control-bytes';
 import { type UnitFraming, WireSplitter } from './wire-splitter';
 import { type SegmentState, initialSegmentState, redactHl7 } from './redact-hl7';
 import { RotatingFile } from '../util/rotating-file';
@@ -78,7 +78,7 @@ const NAMES = new Map<number, string>([
   [STX, 'STX'], [ETX, 'ETX'], [ETB, 'ETB'], [EOT, 'EOT'], [ENQ, 'ENQ'], [ACK, 'ACK'], [NAK, 'NAK'], [CR, 'CR'], [LF, 'LF'],
 ]);
 const TOKEN = /^<(?:STX|ETX|ETB|EOT|ENQ|ACK|NAK|CR|LF|0x[0-9A-F]{2})>/;
-const MLLP_NAMES = new Map<number, string>([[0x0b, 'VT'], [0x1c, 'FS'], [CR, 'CR'], [LF, 'LF']]);
+const MLLP_NAMES = new Map<number, string>([[VT, 'VT'], [FS, 'FS'], [CR, 'CR'], [LF, 'LF']]);
 const MLLP_TOKEN = /^<(?:VT|FS|CR|LF|0x[0-9A-F]{2})>/;
 const LT = 0x3c;
 

@@ -9,10 +9,8 @@
  * CR or LF (analyzers send both); the MLLP bytes VT and FS start and end a
  * message. The field separator is MSH's fourth byte. For a log only.
  */
-const CR = 0x0d;
-const LF = 0x0a;
-const VT = 0x0b;
-const FS = 0x1c;
+import { CR, FS, LF, VT } from '../link/control-bytes';
+
 const STAR = Buffer.from('***', 'latin1');
 const HIDDEN = new Set([5, 6, 7]);
 

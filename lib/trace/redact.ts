@@ -13,7 +13,7 @@
  * When in doubt it errs towards blanking (a record it cannot place is
  * treated as it reads), never towards showing more.
  */
-import { CR, ENQ, EOT, ETB, ETX, STX } from '../astm/control';
+import { CR, ENQ, EOT, ETB, ETX, STX } from '../link/control-bytes';
 
 const P = 0x50; // 'P'
 const H = 0x48; // 'H'

@@ -3,7 +3,7 @@
  * from the current file and the rotated ones (rotating-file.ts names each by
  * the time it was rotated, so a file named before `from` holds nothing later).
  * For a replay of what an analyzer sent in that range; the text is read back
- * by lib/astm/paste like any pasted trace.
+ * by lib/protocols/astm/paste like any pasted trace.
  */
 import { readFile, readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';

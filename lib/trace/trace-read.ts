@@ -6,7 +6,7 @@
  * setting was turned on); a line already redacted is shown as written.
  */
 import { open } from 'node:fs/promises';
-import { CR, ETB, ETX, STX } from '../astm/control';
+import { CR, ETB, ETX, FS, STX, VT } from '../link/control-bytes';
 import { traceText } from './frame-trace';
 import { initialUnitRedaction, redactUnit, type UnitRedaction } from './redact';
 import { initialSegmentState, redactHl7, type SegmentState } from './redact-hl7';
@@ -29,8 +29,6 @@ export interface TraceEntry {
 }
 
 const BYTE_NAMES = new Map<number, string>([[0x02, 'STX'], [0x03, 'ETX'], [0x04, 'EOT'], [0x05, 'ENQ'], [0x06, 'ACK'], [0x0a, 'LF'], [0x0d, 'CR'], [0x15, 'NAK'], [0x17, 'ETB']]);
-const VT = 0x0b;
-const FS = 0x1c;
 
 /** Reads trace lines into entries; `redact` blanks patient fields of lines not redacted when written. */
 export function readTrace(lines: readonly string[], options: { framed: UnitFraming; redact: boolean }): TraceEntry[] {

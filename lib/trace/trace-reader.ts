@@ -4,7 +4,7 @@
  * the dialect preview's "pick a recent message" and for a trace pasted into
  * it; nothing here decides anything about the link.
  */
-import { ACK, CR, ENQ, EOT, ETB, ETX, LF, NAK, STX } from '../astm/control';
+import { ACK, CR, ENQ, EOT, ETB, ETX, FS, LF, NAK, STX, VT } from '../link/control-bytes';
 
 export interface TraceLine {
   /** The ISO time the line starts with. */
@@ -22,7 +22,7 @@ const REDACTED = ' [redacted]';
 const CODES: Readonly<Record<string, number>> = { STX, ETX, ETB, EOT, ENQ, ACK, NAK, CR, LF };
 const TOKEN = /<(STX|ETX|ETB|EOT|ENQ|ACK|NAK|CR|LF|0x[0-9A-F]{2})>/g;
 // An MLLP trace (the HL7 link) names VT and FS and escapes `<` only before those names (frame-trace.ts).
-const MLLP_CODES: Readonly<Record<string, number>> = { VT: 0x0b, FS: 0x1c, CR, LF };
+const MLLP_CODES: Readonly<Record<string, number>> = { VT, FS, CR, LF };
 const MLLP_TOKEN = /<(VT|FS|CR|LF|0x[0-9A-F]{2})>/g;
 
 /** One line of a trace file, or undefined when the line is not one. */

@@ -6,11 +6,9 @@
  * random, and a trace line per read would be unreadable; this is for the log
  * only, never for deciding anything (the link does that on the raw bytes).
  */
-import { ACK, CR, ENQ, EOT, ETB, ETX, LF, NAK, STX } from '../astm/control';
+import { ACK, CR, ENQ, EOT, ETB, ETX, FS, LF, NAK, STX, VT } from '../link/control-bytes';
 
 const SINGLE = new Set([ENQ, ACK, NAK, EOT]);
-const VT = 0x0b;
-const FS = 0x1c;
 
 /** E1381 frames (true), records only (false), or MLLP ('mllp', the HL7 link). */
 export type UnitFraming = boolean | 'mllp';
@@ -22,7 +20,7 @@ export class WireSplitter {
   /**
    * Characters of the frame's checksum still to come after its ETX or ETB
    * (undefined: not there yet). At 0 the frame is whole, as the link reads it
-   * (lib/astm/link/frame-reader): the CR LF after the checksum are optional,
+   * (lib/protocols/astm/link/frame-reader): the CR LF after the checksum are optional,
    * and the link answers the frame before they come, or without them.
    */
   private checksumToCome: number | undefined;

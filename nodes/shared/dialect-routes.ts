@@ -14,10 +14,10 @@
 import { join } from 'node:path';
 import type { NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
-import { PROFILES, findProfile } from '../../lib/astm/dialects';
-import { HL7_PROFILES } from '../../lib/hl7/dialects';
-import { previewSite } from '../../lib/astm/preview';
-import { depthIssue } from '../../lib/astm/dialects/overrides';
+import { PROFILES, findProfile } from '../../lib/protocols/astm/dialects';
+import { HL7_PROFILES } from '../../lib/protocols/hl7/dialects';
+import { previewSite } from '../../lib/protocols/astm/preview';
+import { depthIssue } from '../../lib/protocols/astm/dialects/overrides';
 import { LisError, invalidInput } from '../../lib/errors';
 import { answerError, installRoutesOnce } from './admin';
 

@@ -21,7 +21,7 @@ export interface LineStatus {
   status(): NodeStatus | undefined;
   /** A report of the transport watch (transport-watch.ts): the link's port or one TCP connection. */
   report(session: string | undefined, state: TransportState): void;
-  /** TCP reached a link set to serial (lib/sessions/link-sessions.ts refused it): red until redeployed; shows it now. */
+  /** TCP reached a link set to serial (lib/link/link-sessions.ts refused it): red until redeployed; shows it now. */
   mismatch(): void;
   /** Set to serial and wired behind tcp in: known wrong at deploy. */
   readonly mismatched: boolean;

@@ -1,7 +1,7 @@
 /**
  * An analyzer-link node, whatever the protocol (astm-link now, the HL7 link
  * next): bytes from serial in / tcp in placed on the link of their connection
- * (lib/sessions/LinkSessions), what the link writes sent on output 1 with its
+ * (lib/link/LinkSessions), what the link writes sent on output 1 with its
  * TCP session, each message received stored before its final ACK (the result
  * journal) and passed on on output 2, each message the analyzer accepted on
  * output 3, the raw trace, and tcp in's connection reports through a Status
@@ -9,11 +9,11 @@
  * messages.
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
-import type { LinkMachine, SendOptions } from '../../lib/astm/link-driver';
+import type { LinkMachine, SendOptions } from '../../lib/link/driver';
 import type { UnitFraming } from '../../lib/trace/wire-splitter';
-import { LinkSessions, type SessionLink } from '../../lib/sessions/link-sessions';
-import { tcpSessionKey } from '../../lib/sessions/tcp-status';
-import type { TransportMode } from '../../lib/sessions/session-book';
+import { LinkSessions, type SessionLink } from '../../lib/link/link-sessions';
+import { tcpSessionKey } from '../../lib/link/tcp-status';
+import type { TransportMode } from '../../lib/link/session-book';
 import { LisError, invalidInput } from '../../lib/errors';
 import { fail } from './lis-request-node';
 import { lineBytes, linkTrace } from './link-trace';

@@ -9,7 +9,7 @@
 import type { Node, NodeAPI } from 'node-red';
 import { isLabOrder, type HostOutput, type MessageHost } from '../../lib/conversation/message-host';
 import { LisError, invalidInput, messageOf } from '../../lib/errors';
-import { tcpSessionKey } from '../../lib/sessions/tcp-status';
+import { tcpSessionKey } from '../../lib/link/tcp-status';
 import { boardFor } from './health';
 import { fail } from './lis-request-node';
 import { journalFor } from './journal';

@@ -8,6 +8,8 @@ import type { NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
 import { traceText } from '../../lib/trace';
 import { recentMessages } from '../../lib/trace/recent';
+import { ASTM_RECENT } from '../../lib/protocols/astm/recent';
+import { HL7_RECENT } from '../../lib/protocols/hl7/recent';
 import { LisError } from '../../lib/errors';
 import { answerError, installRoutesOnce } from './admin';
 import { deployedTrace } from './link-trace';
@@ -30,7 +32,7 @@ export function installTraceRoutes(RED: NodeAPI): void {
       }
       trace
         .flush()
-        .then(() => recentMessages(trace.file, asked, trace.framed))
+        .then(() => recentMessages(trace.file, asked, trace.framed === 'mllp' ? HL7_RECENT : ASTM_RECENT))
         .then((recent) =>
           res.json({
             link: id,

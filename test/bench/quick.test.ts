@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryTransport } from '../../lib/sim';
-import { decodeMessage } from '../../lib/astm/records';
+import { decodeMessage } from '../../lib/protocols/astm/records';
 import { benchCodec, corpus, joinRecords, splitRecords, standardCorpus } from '../../bench/codec';
 import { benchHl7Codec, hl7Corpus } from '../../bench/hl7-codec';
 import { benchAdversarial } from '../../bench/adversarial';
@@ -130,7 +130,7 @@ describe('profile summary', () => {
       writeFileSync(
         file,
         JSON.stringify({
-          nodes: [frame(1, '(root)', ''), frame(2, 'decode', 'file:///x/dist/lib/astm/records/record.js'), frame(3, 'post', 'file:///x/node_modules/axios/index.js'), frame(4, '(idle)', '')],
+          nodes: [frame(1, '(root)', ''), frame(2, 'decode', 'file:///x/dist/lib/protocols/astm/records/record.js'), frame(3, 'post', 'file:///x/node_modules/axios/index.js'), frame(4, '(idle)', '')],
           startTime: 1000,
           endTime: 1000 + 6000,
           // one sample per ms: 2 ms decode, 2 ms axios, 2 ms idle
@@ -140,7 +140,7 @@ describe('profile summary', () => {
       );
       const all = summarizeProfile(file);
       assert.equal(all.busyMs, 4);
-      assert.deepEqual(all.areas.map((a) => a.area), ['this package: lib/astm', 'axios']);
+      assert.deepEqual(all.areas.map((a) => a.area), ['this package: lib/protocols/astm', 'axios']);
       const w = summarizeProfile(file, { label: 'w', fromUs: 3000, toUs: 5000 });
       assert.equal(w.busyMs, 2);
       assert.deepEqual(w.functions.map((f) => [f.fn, f.ms]), [['decode', 1], ['post', 1]]);

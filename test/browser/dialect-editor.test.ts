@@ -23,7 +23,7 @@ import { freePort } from '../support/ports';
 import { loadFixture } from '../support/fixtures';
 import { deploy, editNode, startEditorSession, type EditorSession } from '../support/browser';
 import { traceText } from '../../lib/trace';
-import { buildFrames } from '../../lib/astm/link';
+import { buildFrames } from '../../lib/protocols/astm/link';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const TOKEN = 'browser-test-token';

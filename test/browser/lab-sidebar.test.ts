@@ -21,7 +21,7 @@ import { freePort } from '../support/ports';
 import { writeJournal } from '../support/journal-file';
 import net from 'node:net';
 import { AnalyzerSimulator, TcpClientTransport } from '../../lib/sim';
-import { buildFrames } from '../../lib/astm/link';
+import { buildFrames } from '../../lib/protocols/astm/link';
 import { parseSamples, sum } from '../support/prometheus';
 
 const ROOT = join(__dirname, '..', '..', '..');

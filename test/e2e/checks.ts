@@ -6,7 +6,7 @@
  * download carries that sample's tests and patient.
  */
 import assert from 'node:assert/strict';
-import { decodeMessage, repeatsOf, type AstmValue, type OrderRecord, type PatientRecord } from '../../lib/astm/records';
+import { decodeMessage, repeatsOf, type AstmValue, type OrderRecord, type PatientRecord } from '../../lib/protocols/astm/records';
 import type { Hl7RunSummary, RunSummary } from '../../lib/sim';
 import type { LisStub, RecordedRequest } from '../support/lis-stub';
 import { TOKEN, astmProfileOf, itemsOf, resultItems, type E2eRun, type MappedTest, type SimRecord } from './harness';

@@ -253,7 +253,7 @@ export function dueForReplay(view: JournalView): Set<string> {
   return new Set([...view.rx.keys()].filter((id) => !view.rx.get(id)!.replayed && !settledIn(view, id)));
 }
 
-/** Sample numbers in a generic LIS2-A2 message (O-3) or a Mindray CL HL7 one (OBR-2, lib/hl7/dialects/mindray-cl.ts). */
+/** Sample numbers in a generic LIS2-A2 message (O-3) or a Mindray CL HL7 one (OBR-2, lib/protocols/hl7/dialects/mindray-cl.ts). */
 export function samplesIn(text: string): string[] {
   const out: string[] = [];
   for (const record of text.split(/\r\n?|\n/)) {

@@ -22,7 +22,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { EXAMPLES } from '../../demo/examples';
-import { getProfile } from '../../lib/astm/dialects';
+import { getProfile } from '../../lib/protocols/astm/dialects';
 import { checkDownloads, exampleChecks } from './checks';
 import { E2eRun, exampleFiles, installPackage, loadExample, pushOrderToAnalyzer, useRun, withDiagnostics, type Installation } from './harness';
 

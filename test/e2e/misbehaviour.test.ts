@@ -11,8 +11,8 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ETB, ETX, NAK } from '../../lib/astm/control';
-import { parseFrame } from '../../lib/astm/link';
+import { ETB, ETX, NAK } from '../../lib/protocols/astm/control';
+import { parseFrame } from '../../lib/protocols/astm/link';
 import type { Misbehaviour } from '../../lib/sim';
 import { checkDownloads, checkLine, checkNodeRedLog, checkNoOrderSamples, checkOrderRequests, checkProcessed, checkRequestHeaders, checkResults } from './checks';
 import { E2eRun, installPackage, loadExample, withDiagnostics, type Installation, type SimRecord } from './harness';

@@ -6,7 +6,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { getProfile } from '../../lib/astm/dialects';
+import { getProfile } from '../../lib/protocols/astm/dialects';
 import { readHostMessage } from '../../lib/sim';
 import { E2eRun, installPackage, loadExample, withDiagnostics, type Installation } from './harness';
 

@@ -3,13 +3,13 @@
 // record codec and the lab-event mapping. Seeded, so every failure repeats.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ENQ, EOT, ETB, ETX, STX, ACK, NAK, CR, LF } from '../../lib/astm/control';
-import { AstmLink, buildFrames, checksum } from '../../lib/astm/link';
-import { findRestricted } from '../../lib/astm/link/frame';
-import { decodeMessage } from '../../lib/astm/records';
-import { toLabEvents } from '../../lib/astm/lab';
-import { GENERIC_LIS2A2 } from '../../lib/astm/dialects';
-import type { LinkAction } from '../../lib/astm/link';
+import { ENQ, EOT, ETB, ETX, STX, ACK, NAK, CR, LF } from '../../lib/protocols/astm/control';
+import { AstmLink, buildFrames, checksum } from '../../lib/protocols/astm/link';
+import { findRestricted } from '../../lib/protocols/astm/link/frame';
+import { decodeMessage } from '../../lib/protocols/astm/records';
+import { toLabEvents } from '../../lib/protocols/astm/lab';
+import { GENERIC_LIS2A2 } from '../../lib/protocols/astm/dialects';
+import type { LinkAction } from '../../lib/protocols/astm/link';
 import { fixtureMessages, loadAllFixtures } from '../support/fixtures';
 import { prng } from '../support/seeded';
 

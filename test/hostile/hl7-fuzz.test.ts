@@ -5,10 +5,10 @@
 // reading. Seeded, so every failure repeats.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Hl7Error, Hl7Link, RecentControlIds, frameMllp, parseHl7Bytes } from '../../lib/hl7';
-import { hl7LabEventsOf } from '../../lib/hl7/lab';
-import { HL7_PROFILES } from '../../lib/hl7/dialects';
-import type { LinkAction } from '../../lib/astm/link';
+import { Hl7Error, Hl7Link, RecentControlIds, frameMllp, parseHl7Bytes } from '../../lib/protocols/hl7';
+import { hl7LabEventsOf } from '../../lib/protocols/hl7/lab';
+import { HL7_PROFILES } from '../../lib/protocols/hl7/dialects';
+import type { LinkAction } from '../../lib/protocols/astm/link';
 import { allHl7Messages } from '../support/hl7-fixtures';
 import { prng } from '../support/seeded';
 

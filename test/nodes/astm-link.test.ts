@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { collect, helper, journalDir, nodeModules, waitUntil } from '../support/red';
-import { buildFrames } from '../../lib/astm/link';
+import { buildFrames } from '../../lib/protocols/astm/link';
 
 beforeEach(() => helper.startServer());
 afterEach(async () => {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { collect, helper, lastStatus, nodeModules, waitUntil } from '../support/red';
 import { fixtureText, loadFixture } from '../support/fixtures';
 import { anOrder } from '../support/lis-stub';
-import { decodeMessage, splitMessages } from '../../lib/astm/records';
+import { decodeMessage, splitMessages } from '../../lib/protocols/astm/records';
 
 beforeEach(() => helper.startServer());
 afterEach(async () => {

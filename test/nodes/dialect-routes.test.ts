@@ -7,8 +7,8 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { collect, helper, nodeModules, waitUntil } from '../support/red';
 import { loadFixture } from '../support/fixtures';
-import { GENERIC_LIS2A2 } from '../../lib/astm/dialects';
-import { frameMllp } from '../../lib/hl7';
+import { GENERIC_LIS2A2 } from '../../lib/protocols/astm/dialects';
+import { frameMllp } from '../../lib/protocols/hl7';
 
 beforeEach(() => helper.startServer());
 afterEach(async () => {

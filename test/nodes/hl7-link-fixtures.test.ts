@@ -13,7 +13,7 @@ import net from 'node:net';
 import { bridgeSettingsForTests, collect, helper, nodeModules, waitUntil, useTcpNodeTests } from '../support/red';
 import { freePort } from '../support/ports';
 import { allHl7Messages } from '../support/hl7-fixtures';
-import { MllpDeframer, frameMllp, parseHl7 } from '../../lib/hl7';
+import { MllpDeframer, frameMllp, parseHl7 } from '../../lib/protocols/hl7';
 
 const tcpNodes = require(require.resolve('@node-red/nodes/core/network/31-tcpin.js'));
 

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { blockJournalForNextLoads, bridgeSettingsForTests, collect, helper, journalDir, nodeModules, waitUntil, useTcpNodeTests } from '../support/red';
 import { freePort } from '../support/ports';
 import { readJournalFile } from '../support/journal-file';
-import { MllpDeframer, frameMllp, parseHl7 } from '../../lib/hl7';
+import { MllpDeframer, frameMllp, parseHl7 } from '../../lib/protocols/hl7';
 
 const tcpNodes = require(require.resolve('@node-red/nodes/core/network/31-tcpin.js'));
 

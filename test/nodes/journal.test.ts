@@ -16,7 +16,7 @@ import { ALL_LIS_NODES, blockJournalForNextLoads, bridgeSettingsForTests, collec
 import { statusOf, statusesOf, warningsOf } from '../support/node-spies';
 import { readJournalFile, writeJournal } from '../support/journal-file';
 import { LisGate } from '../support/lis-stub';
-import { buildFrames } from '../../lib/astm/link';
+import { buildFrames } from '../../lib/protocols/astm/link';
 import { closeAllJournals } from '../../lib/journal/registry';
 import { resultMessage } from '../support/result-message';
 

@@ -13,7 +13,7 @@ import net from 'node:net';
 import { collect, helper, nodeModules, waitUntil, useTcpNodeTests } from '../support/red';
 import { freePort } from '../support/ports';
 import { parseSamples, sum } from '../support/prometheus';
-import { buildFrames } from '../../lib/astm/link';
+import { buildFrames } from '../../lib/protocols/astm/link';
 
 const tcpNodes = require(require.resolve('@node-red/nodes/core/network/31-tcpin.js'));
 const STORM = 50;

@@ -11,7 +11,7 @@ import { FAST } from '../support/lis-flow';
 import { ALL_LIS_NODES, collect, helper, journalDir, keepJournalForNextLoad, nodeModules, waitUntil } from '../support/red';
 import { statusOf, statusesOf } from '../support/node-spies';
 import { writeJournal } from '../support/journal-file';
-import { buildFrames } from '../../lib/astm/link';
+import { buildFrames } from '../../lib/protocols/astm/link';
 import { resultMessage } from '../support/result-message';
 
 const ctx = useLisStub();

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { collect, helper, nodeModules, waitUntil } from '../support/red';
 import { find, parseSamples } from '../support/prometheus';
-import { frameMllp } from '../../lib/hl7';
+import { frameMllp } from '../../lib/protocols/hl7';
 
 beforeEach(() => helper.startServer());
 afterEach(async () => {

@@ -14,7 +14,7 @@ import { useLisStub } from '../support/lifecycle';
 import { FAST } from '../support/lis-flow';
 import { ALL_LIS_NODES, collect, helper, journalDir, nodeModules, waitUntil } from '../support/red';
 import { readJournalFile } from '../support/journal-file';
-import { buildFrames } from '../../lib/astm/link';
+import { buildFrames } from '../../lib/protocols/astm/link';
 import { resultMessage } from '../support/result-message';
 
 const ctx = useLisStub();

@@ -12,7 +12,7 @@ import { AnalyzerPeer } from '../support/analyzer-peer';
 import { LisStub, anOrder } from '../support/lis-stub';
 import { ALL_LIS_NODES, collect, helper, nodeModules, waitUntil } from '../support/red';
 import { serialNodesModule, serialPortConfig } from '../support/serial-flow';
-import { decodeMessage } from '../../lib/astm/records';
+import { decodeMessage } from '../../lib/protocols/astm/records';
 
 const MAPPING = [
   { lisTestId: 'T-GLU', lisCode: 'GLU', lisName: 'Glucose', instrumentCode: 'GLUC' },

@@ -1,16 +1,16 @@
 /**
  * The HL7 simulator's messages read back with the host's own reader
- * (lib/hl7/lab) and the same dialect profile: queries name the sample where
+ * (lib/protocols/hl7/lab) and the same dialect profile: queries name the sample where
  * the host looks, results and QC decode to exactly the values the simulator
  * meant to send, and the host's answers (build-answer.ts) read back as the
  * order the LIS gave.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { HL7_PROFILES, findHl7Profile } from '../../lib/hl7/dialects';
-import { buildHl7NotFound, buildHl7Order, hl7LabEventsOf, splitMessages } from '../../lib/hl7/lab';
-import { parseHl7 } from '../../lib/hl7/message';
-import type { InstrumentResult, QueriedSample } from '../../lib/astm/lab';
+import { HL7_PROFILES, findHl7Profile } from '../../lib/protocols/hl7/dialects';
+import { buildHl7NotFound, buildHl7Order, hl7LabEventsOf, splitMessages } from '../../lib/protocols/hl7/lab';
+import { parseHl7 } from '../../lib/protocols/hl7/message';
+import type { InstrumentResult, QueriedSample } from '../../lib/protocols/astm/lab';
 import { buildHl7Ack, buildHl7Query, buildHl7Results, buildHl7Status, readHl7HostMessage, type GeneratedResult } from '../../lib/sim';
 import { labOrder } from './support/host';
 

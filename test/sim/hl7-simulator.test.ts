@@ -1,16 +1,16 @@
 /**
  * The HL7 simulator over real TCP on loopback against a small host built
- * from lib/hl7 (support/hl7-host.ts), in both roles (the simulator connects;
+ * from lib/protocols/hl7 (support/hl7-host.ts), in both roles (the simulator connects;
  * it listens), for Mindray CL (QRY^Q02 -> QCK^Q02 + DSR^Q03, ORU^R01, QC)
  * and IHE LAW (QBP^Q11 -> RSP^K11 + OML^O33, OUL^R22), and each
  * misbehaviour as the host sees it on the wire.
  */
 import { describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { findHl7Profile } from '../../lib/hl7/dialects';
-import { buildHl7Order } from '../../lib/hl7/lab';
+import { findHl7Profile } from '../../lib/protocols/hl7/dialects';
+import { buildHl7Order } from '../../lib/protocols/hl7/lab';
 import { Hl7AnalyzerSimulator, TcpClientTransport, TcpServerTransport, type FrameEvent, type Hl7SimulatorOptions } from '../../lib/sim';
-import type { LabOrder } from '../../lib/astm/lab';
+import type { LabOrder } from '../../lib/protocols/astm/lab';
 import { Hl7TestHost, type Hl7HostOptions } from './support/hl7-host';
 import { labOrder, waitUntil } from './support/host';
 import { NOW, clock, record } from './support/setup';

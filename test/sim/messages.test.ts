@@ -7,9 +7,9 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { PROFILES, getProfile, type DialectProfile } from '../../lib/astm/dialects';
-import { buildNoInformation, buildOrderMessage, toLabEvents, type LabOrder, type QueriedSample } from '../../lib/astm/lab';
-import { decodeMessage, repeatsOf } from '../../lib/astm/records';
+import { PROFILES, getProfile, type DialectProfile } from '../../lib/protocols/astm/dialects';
+import { buildNoInformation, buildOrderMessage, toLabEvents, type LabOrder, type QueriedSample } from '../../lib/protocols/astm/lab';
+import { decodeMessage, repeatsOf } from '../../lib/protocols/astm/records';
 import { buildQuery, buildResults, readHostMessage, type DownloadedOrder, type Tube } from '../../lib/sim';
 import { downloadSampleComponent, readPriority } from '../../lib/sim/messages';
 import { labOrder, waitUntil } from './support/host';

@@ -7,8 +7,8 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ACK, ENQ, NAK } from '../../lib/astm/control';
-import { parseFrame } from '../../lib/astm/link';
+import { ACK, ENQ, NAK } from '../../lib/protocols/astm/control';
+import { parseFrame } from '../../lib/protocols/astm/link';
 import { AnalyzerSimulator, MemoryTransport, type FrameEvent } from '../../lib/sim';
 import { labOrder, waitUntil } from './support/host';
 import { rig } from './support/setup';

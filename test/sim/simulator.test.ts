@@ -8,8 +8,8 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { PROFILES, getProfile } from '../../lib/astm/dialects';
-import { buildOrderMessage, type LabEvent } from '../../lib/astm/lab';
+import { PROFILES, getProfile } from '../../lib/protocols/astm/dialects';
+import { buildOrderMessage, type LabEvent } from '../../lib/protocols/astm/lab';
 import { AnalyzerSimulator, MemoryTransport, TcpClientTransport, TcpServerTransport, SerialTransport, simulateValue, type ScanResult } from '../../lib/sim';
 import { TestHost, labOrder, waitUntil } from './support/host';
 import { cable } from './support/pty';

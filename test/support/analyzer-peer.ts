@@ -3,9 +3,9 @@
  * the far pty of a socat pair, framing by the standard, so the package is
  * tested against a peer that does not share its receive code paths' mistakes.
  */
-import { AstmLink } from '../../lib/astm/link';
-import type { AstmLinkOptions } from '../../lib/astm/link';
-import { LinkDriver } from '../../lib/astm/link-driver';
+import { AstmLink } from '../../lib/protocols/astm/link';
+import type { AstmLinkOptions } from '../../lib/protocols/astm/link';
+import { LinkDriver } from '../../lib/link/driver';
 
 interface PortLike {
   write(data: Buffer, cb?: (err?: Error | null) => void): boolean;

@@ -12,7 +12,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ACK, CR, ENQ, EOT, ETB, ETX, LF, NAK, STX } from '../../lib/astm/control';
+import { ACK, CR, ENQ, EOT, ETB, ETX, LF, NAK, STX } from '../../lib/protocols/astm/control';
 import { pythonLogReads } from './python-log';
 import { monitorLog } from './monitor-log';
 

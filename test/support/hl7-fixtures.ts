@@ -9,7 +9,7 @@
  * Every artefact is undone by a named step that checks the artefact is really
  * there, so a changed fixture fails loudly instead of being half-repaired.
  *
- * MLLP frames are cut here by hand (VT … FS CR), not by lib/hl7/mllp.ts, so
+ * MLLP frames are cut here by hand (VT … FS CR), not by lib/protocols/hl7/mllp.ts, so
  * the framer's tests do not grade themselves. The fixture files are read only.
  */
 import { readdirSync, readFileSync } from 'node:fs';

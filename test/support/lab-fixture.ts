@@ -4,9 +4,9 @@
  * start from.
  */
 import assert from 'node:assert/strict';
-import { decodeMessage, splitMessages, type AstmMessage } from '../../lib/astm/records';
-import type { DialectProfile } from '../../lib/astm/dialects';
-import { toLabEvents, type LabEvent } from '../../lib/astm/lab';
+import { decodeMessage, splitMessages, type AstmMessage } from '../../lib/protocols/astm/records';
+import type { DialectProfile } from '../../lib/protocols/astm/dialects';
+import { toLabEvents, type LabEvent } from '../../lib/protocols/astm/lab';
 import { fixtureText, loadFixture } from './fixtures';
 
 /** The fixture's messages; `text` turns the record text into what the profile's charset reads (default: as is). */

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { AnswerOrder } from '../../lib/astm/lab';
+import { AnswerOrder } from '../../lib/protocols/astm/lab';
 
 describe('AnswerOrder', () => {
   it('lets an anonymous answer go only for the oldest open query of its link', () => {

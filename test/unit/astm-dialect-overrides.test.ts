@@ -1,6 +1,6 @@
 /**
  * Site dialects: a built-in profile plus overrides, merged by the rules of
- * lib/astm/dialects/overrides.ts, checked like a built-in profile with the
+ * lib/protocols/astm/dialects/overrides.ts, checked like a built-in profile with the
  * path of each problem, and exported as only what differs (JSON round trip).
  */
 import { describe, it } from 'node:test';
@@ -18,7 +18,7 @@ import {
   siteDialectOf,
   siteProfile,
   type DialectProfile,
-} from '../../lib/astm/dialects';
+} from '../../lib/protocols/astm/dialects';
 
 const apply = (base: DialectProfile, overrides: unknown): DialectProfile => {
   const r = applyOverrides(base, overrides);

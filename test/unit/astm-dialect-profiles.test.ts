@@ -4,8 +4,8 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { GENERIC_LIS2A2, IMMUCOR, MINDRAY_CL, PROFILES, ROCHE_COBAS_E411, SYSMEX_XN, findProfile, getProfile, profileProblems, assertProfile, DialectProfileError, type DialectProfile } from '../../lib/astm/dialects';
-import { resolveOptions } from '../../lib/astm/link/options';
+import { GENERIC_LIS2A2, IMMUCOR, MINDRAY_CL, PROFILES, ROCHE_COBAS_E411, SYSMEX_XN, findProfile, getProfile, profileProblems, assertProfile, DialectProfileError, type DialectProfile } from '../../lib/protocols/astm/dialects';
+import { resolveOptions } from '../../lib/protocols/astm/link/options';
 
 describe('dialect profiles', () => {
   it('are all consistent', () => {

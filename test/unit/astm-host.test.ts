@@ -1,8 +1,8 @@
 // A received ASTM message read into what goes where, in a dialect, with the host conversation behind it.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { AstmHost, hostProfile } from '../../lib/astm/host';
-import { getProfile } from '../../lib/astm/dialects';
+import { AstmHost, hostProfile } from '../../lib/protocols/astm/host';
+import { getProfile } from '../../lib/protocols/astm/dialects';
 import { isLabOrder } from '../../lib/conversation/message-host';
 
 const bytes = (text: string) => Buffer.from(text, 'latin1');

@@ -6,9 +6,9 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeMessage, splitMessages } from '../../lib/astm/records';
-import { GENERIC_LIS2A2, getProfile } from '../../lib/astm/dialects';
-import { toLabEvents } from '../../lib/astm/lab';
+import { decodeMessage, splitMessages } from '../../lib/protocols/astm/records';
+import { GENERIC_LIS2A2, getProfile } from '../../lib/protocols/astm/dialects';
+import { toLabEvents } from '../../lib/protocols/astm/lab';
 import { fixtureText, loadFixture, readFrames } from '../support/fixtures';
 
 const FILE = 'beckman-access2-result-log.txt';

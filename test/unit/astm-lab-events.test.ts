@@ -10,9 +10,9 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeMessage, splitMessages, type AstmMessage } from '../../lib/astm/records';
-import { GENERIC_LIS2A2, PROFILES, getProfile, type DialectProfile } from '../../lib/astm/dialects';
-import { toLabEvents, type InstrumentResult, type LabEvent } from '../../lib/astm/lab';
+import { decodeMessage, splitMessages, type AstmMessage } from '../../lib/protocols/astm/records';
+import { GENERIC_LIS2A2, PROFILES, getProfile, type DialectProfile } from '../../lib/protocols/astm/dialects';
+import { toLabEvents, type InstrumentResult, type LabEvent } from '../../lib/protocols/astm/lab';
 import { FIXTURES, fixtureText, loadFixture } from '../support/fixtures';
 
 const SITE = 'Europe/Berlin';

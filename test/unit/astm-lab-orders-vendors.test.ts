@@ -13,9 +13,9 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeMessage, repeatsOf, type OrderRecord, type PatientRecord } from '../../lib/astm/records';
-import { IMMUCOR, SYSMEX_XN, type DialectProfile } from '../../lib/astm/dialects';
-import { LabOrderError, QueryBook, buildNoInformation, buildOrderMessage, toLabEvents, type LabEvent, type LabOrder, type QueriedSample } from '../../lib/astm/lab';
+import { decodeMessage, repeatsOf, type OrderRecord, type PatientRecord } from '../../lib/protocols/astm/records';
+import { IMMUCOR, SYSMEX_XN, type DialectProfile } from '../../lib/protocols/astm/dialects';
+import { LabOrderError, QueryBook, buildNoInformation, buildOrderMessage, toLabEvents, type LabEvent, type LabOrder, type QueriedSample } from '../../lib/protocols/astm/lab';
 import { fixtureText, loadFixture } from '../support/fixtures';
 
 /** A message's records as text, without their CRs. */

@@ -6,9 +6,9 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeMessage, repeatsOf, component, type AstmMessage, type OrderRecord, type PatientRecord } from '../../lib/astm/records';
-import { GENERIC_LIS2A2, MINDRAY_CL, ROCHE_COBAS_E411, ROCHE_COBAS_E411_ELECSYS, STAGO_STA } from '../../lib/astm/dialects';
-import { LabOrderError, QueryBook, buildNoInformation, buildOrderMessage, nameComponents, toLabEvents, type LabEvent, type LabOrder, type QueriedSample } from '../../lib/astm/lab';
+import { decodeMessage, repeatsOf, component, type AstmMessage, type OrderRecord, type PatientRecord } from '../../lib/protocols/astm/records';
+import { GENERIC_LIS2A2, MINDRAY_CL, ROCHE_COBAS_E411, ROCHE_COBAS_E411_ELECSYS, STAGO_STA } from '../../lib/protocols/astm/dialects';
+import { LabOrderError, QueryBook, buildNoInformation, buildOrderMessage, nameComponents, toLabEvents, type LabEvent, type LabOrder, type QueriedSample } from '../../lib/protocols/astm/lab';
 import { fixtureText, loadFixture } from '../support/fixtures';
 
 function fixtureRecords(name: string): string[] {

@@ -4,9 +4,9 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeMessage } from '../../lib/astm/records';
-import { GENERIC_LIS2A2, MINDRAY_CL, ROCHE_COBAS_E411, ROCHE_COBAS_E411_ELECSYS } from '../../lib/astm/dialects';
-import { QueryBook, toLabEvents, type LabEvent, type QueriedSample } from '../../lib/astm/lab';
+import { decodeMessage } from '../../lib/protocols/astm/records';
+import { GENERIC_LIS2A2, MINDRAY_CL, ROCHE_COBAS_E411, ROCHE_COBAS_E411_ELECSYS } from '../../lib/protocols/astm/dialects';
+import { QueryBook, toLabEvents, type LabEvent, type QueriedSample } from '../../lib/protocols/astm/lab';
 import { fixtureText, loadFixture } from '../support/fixtures';
 
 type QueryEvent = Extract<LabEvent, { type: 'query' }>;

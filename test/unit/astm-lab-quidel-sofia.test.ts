@@ -5,9 +5,9 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { getProfile } from '../../lib/astm/dialects';
-import { toLabEvents } from '../../lib/astm/lab';
-import { parseFrame } from '../../lib/astm/link/frame-reader';
+import { getProfile } from '../../lib/protocols/astm/dialects';
+import { toLabEvents } from '../../lib/protocols/astm/lab';
+import { parseFrame } from '../../lib/protocols/astm/link/frame-reader';
 import { checksumMade, loadFixture, readFrames } from '../support/fixtures';
 import { fixtureMessagesDecoded, onlyResults } from '../support/lab-fixture';
 import { monitorLog } from '../support/monitor-log';

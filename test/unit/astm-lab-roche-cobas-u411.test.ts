@@ -5,8 +5,8 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { GENERIC_LIS2A2, getProfile } from '../../lib/astm/dialects';
-import { toLabEvents } from '../../lib/astm/lab';
+import { GENERIC_LIS2A2, getProfile } from '../../lib/protocols/astm/dialects';
+import { toLabEvents } from '../../lib/protocols/astm/lab';
 import { loadFixture, readFrames } from '../support/fixtures';
 import { onlyMessage, onlyResults } from '../support/lab-fixture';
 

@@ -5,8 +5,8 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { getProfile } from '../../lib/astm/dialects';
-import { toLabEvents } from '../../lib/astm/lab';
+import { getProfile } from '../../lib/protocols/astm/dialects';
+import { toLabEvents } from '../../lib/protocols/astm/lab';
 import { checksumOf, loadFixture, readFrames } from '../support/fixtures';
 import { onlyMessage, onlyResults } from '../support/lab-fixture';
 

@@ -5,7 +5,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { GENERIC_LIS2A2, getProfile, profileProblems, SYSMEX_UWAM, type DialectProfile } from '../../lib/astm/dialects';
+import { GENERIC_LIS2A2, getProfile, profileProblems, SYSMEX_UWAM, type DialectProfile } from '../../lib/protocols/astm/dialects';
 import { loadFixture, readFrames } from '../support/fixtures';
 import { fixtureMessagesDecoded, onlyResults } from '../support/lab-fixture';
 import { pythonBytes } from '../support/python-log';

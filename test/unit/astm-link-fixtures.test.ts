@@ -5,8 +5,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ACK, ENQ, EOT, NAK } from '../../lib/astm/control';
-import { AstmLink, type AstmLinkOptions, type LinkAction } from '../../lib/astm/link';
+import { ACK, ENQ, EOT, NAK } from '../../lib/protocols/astm/control';
+import { AstmLink, type AstmLinkOptions, type LinkAction } from '../../lib/protocols/astm/link';
 import { fixtureDir } from '../support/fixtures';
 
 const DIR = fixtureDir();

@@ -1,8 +1,8 @@
 // The pure framing helpers: checksum, building and parsing frames, the stream reader.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { CR, ENQ, EOT, ETB, ETX, LF, STX } from '../../lib/astm/control';
-import { FrameReader, buildFrame, buildFrames, checksum, checksumValue, parseFrame, splitRecords, type ReadEvent } from '../../lib/astm/link';
+import { CR, ENQ, EOT, ETB, ETX, LF, STX } from '../../lib/protocols/astm/control';
+import { FrameReader, buildFrame, buildFrames, checksum, checksumValue, parseFrame, splitRecords, type ReadEvent } from '../../lib/protocols/astm/link';
 
 const latin1 = (s: string): Buffer => Buffer.from(s, 'latin1');
 

@@ -3,8 +3,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ACK, CR, ENQ, EOT, ETB, ETX, LF, NAK, STX } from '../../lib/astm/control';
-import { AstmLink, parseFrame, type AstmLinkOptions, type LinkAction } from '../../lib/astm/link';
+import { ACK, CR, ENQ, EOT, ETB, ETX, LF, NAK, STX } from '../../lib/protocols/astm/control';
+import { AstmLink, parseFrame, type AstmLinkOptions, type LinkAction } from '../../lib/protocols/astm/link';
 import { fixtureDir } from '../support/fixtures';
 
 // ---------- helpers ----------

@@ -1,5 +1,5 @@
 /**
- * Pasted captures to message bytes (lib/astm/paste.ts): each form integrators
+ * Pasted captures to message bytes (lib/protocols/astm/paste.ts): each form integrators
  * paste, on the real captures of test/fixtures/astm in the form their files
  * keep them. The expected messages come from test/support/fixtures.ts, which
  * undoes each file's notation by steps of its own, not by the code under test.
@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ACK, EOT } from '../../lib/astm/control';
-import { readPaste, type PasteRead } from '../../lib/astm/paste';
+import { ACK, EOT } from '../../lib/protocols/astm/control';
+import { readPaste, type PasteRead } from '../../lib/protocols/astm/paste';
 import { FrameTrace, traceText } from '../../lib/trace';
 import { fixtureMessages, loadFixture } from '../support/fixtures';
 

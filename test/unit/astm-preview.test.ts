@@ -1,12 +1,12 @@
 /**
- * The dialect preview (lib/astm/preview.ts) on real captures: what a dialect,
+ * The dialect preview (lib/protocols/astm/preview.ts) on real captures: what a dialect,
  * built-in or edited, makes of them, and for what it cannot place, the record
  * and field to look at.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { GENERIC_LIS2A2, applyOverrides, getProfile, type DialectProfile } from '../../lib/astm/dialects';
-import { previewMessages } from '../../lib/astm/preview';
+import { GENERIC_LIS2A2, applyOverrides, getProfile, type DialectProfile } from '../../lib/protocols/astm/dialects';
+import { previewMessages } from '../../lib/protocols/astm/preview';
 import { fixtureMessages, loadFixture } from '../support/fixtures';
 
 const messagesOf = (name: string): Buffer[] => fixtureMessages(loadFixture(name)).map((m) => Buffer.from(m, 'latin1'));

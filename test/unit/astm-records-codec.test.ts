@@ -28,7 +28,7 @@ import {
   type Delimiters,
   type OrderRecord,
   type ResultRecord,
-} from '../../lib/astm/records';
+} from '../../lib/protocols/astm/records';
 
 const D = DEFAULT_DELIMITERS;
 const GENEXPERT: Delimiters = { field: '|', repeat: '@', component: '^', escape: '\\' };

@@ -27,7 +27,7 @@ import {
   type AstmMessage,
   type AstmRecord,
   type Delimiters,
-} from '../../lib/astm/records';
+} from '../../lib/protocols/astm/records';
 import { fixtureMessages, loadAllFixtures } from '../support/fixtures';
 import { prng } from '../support/seeded';
 

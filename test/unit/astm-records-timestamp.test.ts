@@ -4,7 +4,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { AstmTimestampError, formatAstmTimestamp, parseAstmDate, parseAstmTimestamp } from '../../lib/astm/records';
+import { AstmTimestampError, formatAstmTimestamp, parseAstmDate, parseAstmTimestamp } from '../../lib/protocols/astm/records';
 
 describe('parseAstmTimestamp', () => {
   it('reads the analyzer clock in the site zone', () => {

@@ -17,7 +17,7 @@ import {
   type Fixture,
   type Vendor,
 } from '../support/fixtures';
-import { ACK, LF, STX } from '../../lib/astm/control';
+import { ACK, LF, STX } from '../../lib/protocols/astm/control';
 import {
   component,
   decodeMessage,
@@ -32,7 +32,7 @@ import {
   type QueryRecord,
   type ResultRecord,
   type TerminatorRecord,
-} from '../../lib/astm/records';
+} from '../../lib/protocols/astm/records';
 
 const all = loadAllFixtures();
 

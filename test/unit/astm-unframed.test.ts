@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { UnframedLink } from '../../lib/astm/unframed-link';
-import { LinkDriver } from '../../lib/astm/link-driver';
-import { AstmLink } from '../../lib/astm/link';
-import type { LinkAction } from '../../lib/astm/link/actions';
+import { UnframedLink } from '../../lib/protocols/astm/unframed-link';
+import { LinkDriver } from '../../lib/link/driver';
+import { AstmLink } from '../../lib/protocols/astm/link';
+import type { LinkAction } from '../../lib/link/actions';
 
 const MSG = 'H|\\^&\rP|1\rO|1|S1||^^^GLU\rR|1|^^^GLU|5.4\rL|1|N\r';
 const messages = (actions: LinkAction[]) => actions.filter((a) => a.type === 'message').map((a) => (a.type === 'message' ? a.bytes.toString('latin1') : ''));

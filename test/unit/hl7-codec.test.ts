@@ -1,12 +1,12 @@
 /**
- * The HL7 v2 codec (lib/hl7): every fixture message round-trips byte for
+ * The HL7 v2 codec (lib/protocols/hl7): every fixture message round-trips byte for
  * byte, reads value by value where test/fixtures/SOURCES.md says its sample
  * number and test code sit, and the escapes, character sets, delimiters,
- * errors and the builder behave as lib/hl7 documents.
+ * errors and the builder behave as lib/protocols/hl7 documents.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Hl7Error, Hl7Message, buildHl7, charsetOfMsh18, encodeText, parseHl7, parseHl7Bytes, rawHl7, repeat, views } from '../../lib/hl7';
+import { Hl7Error, Hl7Message, buildHl7, charsetOfMsh18, encodeText, parseHl7, parseHl7Bytes, rawHl7, repeat, views } from '../../lib/protocols/hl7';
 import { allHl7Messages, loadHl7Fixture } from '../support/hl7-fixtures';
 
 /** The nth message of a fixture, read from its bytes as a link set to Latin-1 would. */

@@ -7,9 +7,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { allHl7Messages } from "../support/hl7-fixtures";
-import { findHl7Profile } from "../../lib/hl7/dialects";
-import { hl7LabEventsOf } from "../../lib/hl7/lab";
-import type { InstrumentResult } from "../../lib/astm/lab/types";
+import { findHl7Profile } from "../../lib/protocols/hl7/dialects";
+import { hl7LabEventsOf } from "../../lib/protocols/hl7/lab";
+import type { InstrumentResult } from "../../lib/lab/types";
 
 interface Expected {
   dialect: string;

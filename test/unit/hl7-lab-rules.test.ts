@@ -8,10 +8,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadHl7Fixture } from '../support/hl7-fixtures';
-import { HL7_MINDRAY_CL, HL7_IHE_LAW, HL7_PROFILES, HL7_ROCHE_COBAS_PRO, findHl7Profile, profileProblems } from '../../lib/hl7/dialects';
-import { buildHl7NotFound, buildHl7Order, hl7Instant, hl7LabEventsOf, splitMessages } from '../../lib/hl7/lab';
-import { parseHl7 } from '../../lib/hl7';
-import type { LabOrder, QueriedSample } from '../../lib/astm/lab/types';
+import { HL7_MINDRAY_CL, HL7_IHE_LAW, HL7_PROFILES, HL7_ROCHE_COBAS_PRO, findHl7Profile, profileProblems } from '../../lib/protocols/hl7/dialects';
+import { buildHl7NotFound, buildHl7Order, hl7Instant, hl7LabEventsOf, splitMessages } from '../../lib/protocols/hl7/lab';
+import { parseHl7 } from '../../lib/protocols/hl7';
+import type { LabOrder, QueriedSample } from '../../lib/lab/types';
 
 const bytes = (name: string, nth = 1) => loadHl7Fixture(name).messages.filter((m) => m.from === 'analyzer')[nth - 1]!.bytes;
 const events = (name: string, dialect: string) => hl7LabEventsOf(bytes(name), findHl7Profile(dialect)!, 'UTC');

@@ -1,5 +1,5 @@
 /**
- * The HL7 link machine (lib/hl7/link-machine.ts), driven tick by tick: what
+ * The HL7 link machine (lib/protocols/hl7/link-machine.ts), driven tick by tick: what
  * it acknowledges when and with what, what it refuses and how it says so,
  * resends recognised, and the host's own messages sent, resent and failed.
  * The Roche session logs are replayed read by read and our ACKs checked
@@ -7,8 +7,8 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Hl7Link, type Hl7LinkOptions, RecentControlIds, frameMllp, hl7CarriesResults, hl7Sender, isNegativeAck, parseHl7, parseHl7Bytes } from '../../lib/hl7';
-import type { LinkAction } from '../../lib/astm/link/actions';
+import { Hl7Link, type Hl7LinkOptions, RecentControlIds, frameMllp, hl7CarriesResults, hl7Sender, isNegativeAck, parseHl7, parseHl7Bytes } from '../../lib/protocols/hl7';
+import type { LinkAction } from '../../lib/link/actions';
 import { loadHl7Fixture } from '../support/hl7-fixtures';
 
 const T0 = new Date(2024, 4, 1, 10, 20, 30);

@@ -1,11 +1,11 @@
 /**
- * The MLLP deframer (lib/hl7/mllp.ts): every fixture's wire bytes give back
+ * The MLLP deframer (lib/protocols/hl7/mllp.ts): every fixture's wire bytes give back
  * its messages however the reads are cut, the session logs replayed read by
  * read, and everything outside a frame is reported, never dropped silently.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { MllpDeframer, type MllpEvent, frameMllp, readable } from '../../lib/hl7';
+import { MllpDeframer, type MllpEvent, frameMllp, readable } from '../../lib/protocols/hl7';
 import { loadAllHl7Fixtures, loadHl7Fixture } from '../support/hl7-fixtures';
 import { Seeded } from '../support/seeded';
 

@@ -7,8 +7,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { frameMllp, parseHl7Bytes } from '../../lib/hl7';
-import { readHl7Capture } from '../../lib/hl7/paste';
+import { frameMllp, parseHl7Bytes } from '../../lib/protocols/hl7';
+import { readHl7Capture } from '../../lib/protocols/hl7/paste';
 import { traceBytes, traceText } from '../../lib/trace';
 import { hl7FixtureDir, loadHl7Fixture } from '../support/hl7-fixtures';
 

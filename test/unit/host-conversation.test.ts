@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { HostConversation, type ConversationAction, type ConversationRules } from '../../lib/conversation/host-conversation';
-import type { LabOrder, QueriedSample } from '../../lib/astm/lab/types';
+import type { LabOrder, QueriedSample } from '../../lib/lab/types';
 
 const RULES: ConversationRules = { id: 'test', label: 'Test analyzer', queryDeadlineMs: 10_000, acceptsUnsolicitedOrders: false, canDownload: true, anonymousNoInformation: false };
 

@@ -11,13 +11,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { growth } from '../support/work-meter';
-import { parseHl7Bytes, Hl7Link, MllpDeframer, frameMllp } from '../../lib/hl7';
-import { hl7LabEventsOf } from '../../lib/hl7/lab';
-import { HL7_IHE_LAW, HL7_ROCHE_COBAS_PRO } from '../../lib/hl7/dialects';
-import { decodeMessage } from '../../lib/astm/records';
-import { toLabEvents } from '../../lib/astm/lab';
-import { GENERIC_LIS2A2 } from '../../lib/astm/dialects';
-import { AstmLink, buildFrames } from '../../lib/astm/link';
+import { parseHl7Bytes, Hl7Link, MllpDeframer, frameMllp } from '../../lib/protocols/hl7';
+import { hl7LabEventsOf } from '../../lib/protocols/hl7/lab';
+import { HL7_IHE_LAW, HL7_ROCHE_COBAS_PRO } from '../../lib/protocols/hl7/dialects';
+import { decodeMessage } from '../../lib/protocols/astm/records';
+import { toLabEvents } from '../../lib/protocols/astm/lab';
+import { GENERIC_LIS2A2 } from '../../lib/protocols/astm/dialects';
+import { AstmLink, buildFrames } from '../../lib/protocols/astm/link';
 
 const MAX = 5; // 4N over N: 4 when linear (plus what does not grow), 16 when quadratic
 

@@ -1,10 +1,10 @@
 // The links of one link node: bytes placed by connection, messages routed, connections closing.
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { AstmLink, buildFrames } from '../../lib/astm/link';
-import { messageSender } from '../../lib/astm/records/peek';
-import { LinkSessions, type LinkSessionEvents, type SessionLink } from '../../lib/sessions/link-sessions';
-import type { TransportMode } from '../../lib/sessions/session-book';
+import { AstmLink, buildFrames } from '../../lib/protocols/astm/link';
+import { messageSender } from '../../lib/protocols/astm/records/peek';
+import { LinkSessions, type LinkSessionEvents, type SessionLink } from '../../lib/link/link-sessions';
+import type { TransportMode } from '../../lib/link/session-book';
 import { LisError } from '../../lib/errors';
 
 const ENQ = Buffer.from([0x05]);

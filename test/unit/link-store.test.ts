@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ResultJournal } from '../../lib/journal/journal';
 import { LinkStore, type HeldAck, type PassedOn } from '../../lib/journal/link-store';
-import { carriesResults } from '../../lib/astm/records/peek';
+import { carriesResults } from '../../lib/protocols/astm/records/peek';
 
 let dir: string;
 let journal: ResultJournal;

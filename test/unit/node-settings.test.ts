@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import vm from 'node:vm';
-import { ALARM_SETTINGS, NODE_SETTINGS, readNodeSettings, type NumericSetting } from '../../lib/settings/node-settings';
-import { DEFAULT_OPTIONS } from '../../lib/astm/link/options';
+import { ALARM_SETTINGS, NODE_SETTINGS, readNodeSettings, type NumericSetting } from '../../nodes/shared/node-settings';
+import { DEFAULT_OPTIONS } from '../../lib/protocols/astm/link/options';
 import { DEFAULT_TUNING } from '../../lib/lis/client';
 
 /** The built dialogs sit beside the built nodes (this file runs as dist/test/unit/...). */

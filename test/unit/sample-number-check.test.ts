@@ -9,13 +9,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sampleNumberProblem } from '../../lib/conversation/sample-number';
-import { hl7LabEventsOf } from '../../lib/hl7/lab';
-import { HL7_GENERIC_ORU, HL7_IHE_LAW, HL7_ROCHE_COBAS_PRO, profileProblems, type Hl7DialectProfile } from '../../lib/hl7/dialects';
-import { toLabEvents } from '../../lib/astm/lab';
-import { decodeMessage } from '../../lib/astm/records';
-import { GENERIC_LIS2A2, getProfile } from '../../lib/astm/dialects';
-import type { LabEvent } from '../../lib/astm/lab/types';
-import type { Hl7LabEvent } from '../../lib/hl7/lab';
+import { hl7LabEventsOf } from '../../lib/protocols/hl7/lab';
+import { HL7_GENERIC_ORU, HL7_IHE_LAW, HL7_ROCHE_COBAS_PRO, profileProblems, type Hl7DialectProfile } from '../../lib/protocols/hl7/dialects';
+import { toLabEvents } from '../../lib/protocols/astm/lab';
+import { decodeMessage } from '../../lib/protocols/astm/records';
+import { GENERIC_LIS2A2, getProfile } from '../../lib/protocols/astm/dialects';
+import type { LabEvent } from '../../lib/lab/types';
+import type { Hl7LabEvent } from '../../lib/protocols/hl7/lab';
 
 const kinds = (events: readonly (LabEvent | Hl7LabEvent)[]) => events.map((e) => e.type);
 const unassigned = (events: readonly (LabEvent | Hl7LabEvent)[]) => events.flatMap((e) => (e.type === 'unassigned' ? e.items : []));

@@ -1,12 +1,12 @@
 // Which analyzer connection a message goes to, and what a closed connection does to the link.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { LINE, SessionBook, type Route } from '../../lib/sessions/session-book';
-import { tcpConnectionEvent, tcpSessionKey } from '../../lib/sessions/tcp-status';
-import { messageSender, onlyQueries } from '../../lib/astm/records/peek';
-import { AstmLink, buildFrame, type LinkAction } from '../../lib/astm/link';
-import { UnframedLink } from '../../lib/astm/unframed-link';
-import { ACK, ENQ } from '../../lib/astm/control';
+import { LINE, SessionBook, type Route } from '../../lib/link/session-book';
+import { tcpConnectionEvent, tcpSessionKey } from '../../lib/link/tcp-status';
+import { messageSender, onlyQueries } from '../../lib/protocols/astm/records/peek';
+import { AstmLink, buildFrame, type LinkAction } from '../../lib/protocols/astm/link';
+import { UnframedLink } from '../../lib/protocols/astm/unframed-link';
+import { ACK, ENQ } from '../../lib/protocols/astm/control';
 
 const keyOf = (r: Route): string => {
   assert.ok('key' in r, `expected a route, got ${JSON.stringify(r)}`);

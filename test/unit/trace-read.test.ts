@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FrameTrace, lastLines, readTrace, traceBytes, traceText } from '../../lib/trace';
-import { buildFrame } from '../../lib/astm/link/frame';
+import { buildFrame } from '../../lib/protocols/astm/link/frame';
 
 const dir = mkdtempSync(join(tmpdir(), 'trace-read-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -9,10 +9,11 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ACK, ENQ, EOT } from '../../lib/astm/control';
-import { buildFrames } from '../../lib/astm/link';
+import { ACK, ENQ, EOT } from '../../lib/protocols/astm/control';
+import { buildFrames } from '../../lib/protocols/astm/link';
 import { FrameTrace } from '../../lib/trace';
-import { recentMessages, summarize } from '../../lib/trace/recent';
+import { recentMessages } from '../../lib/trace/recent';
+import { ASTM_RECENT, summarize } from '../../lib/protocols/astm/recent';
 
 const T0 = Date.parse('2026-11-21T09:00:00.000Z');
 const at = (ms: number) => new Date(T0 + ms).toISOString();
@@ -57,7 +58,7 @@ describe('recent messages from a trace', () => {
       // Two messages in one transfer.
       send('s2', 3000, result('S-4', [['GLU', '4.0']]), result('S-5', [['GLU', '6.6']]));
     });
-    const recent = await recentMessages(file, 10);
+    const recent = await recentMessages(file, 10, ASTM_RECENT);
     assert.deepEqual(recent.problems, []);
     assert.deepEqual(
       recent.messages.map((m) => [m.at, m.session, m.summary.samples.join(','), m.summary.firstResult ?? null, m.summary.results, m.summary.queries]),
@@ -69,7 +70,7 @@ describe('recent messages from a trace', () => {
         [at(3510), 's2', 'S-5', 'GLU 6.6 mmol/L', 1, 0],
       ],
     );
-    const last2 = await recentMessages(file, 2);
+    const last2 = await recentMessages(file, 2, ASTM_RECENT);
     assert.deepEqual(last2.messages.map((m) => m.summary.samples[0]), ['S-4', 'S-5'], 'the latest, whatever their session');
   });
 

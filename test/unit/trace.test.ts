@@ -6,8 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ACK, ENQ, EOT, ETB, ETX, NAK, STX } from '../../lib/astm/control';
-import { checksum } from '../../lib/astm/link/frame';
+import { ACK, ENQ, EOT, ETB, ETX, NAK, STX } from '../../lib/protocols/astm/control';
+import { checksum } from '../../lib/protocols/astm/link/frame';
 import { FrameTrace, readTraceLine, traceBytes, traceText } from '../../lib/trace';
 import { initialUnitRedaction, initialRecordState, redactRecords, redactUnit, type UnitRedaction } from '../../lib/trace/redact';
 import { fixtureDir } from '../support/fixtures';
@@ -118,7 +118,7 @@ describe('FrameTrace file', () => {
     const h = frame(1, 'H|\\^&|||ABX\r');
     const p = frame(2, 'P|1\r');
     const l = frame(3, 'L|1|N\r');
-    // The link answers a frame at its second checksum character (lib/astm/link/frame-reader): here the read
+    // The link answers a frame at its second checksum character (lib/protocols/astm/link/frame-reader): here the read
     // that ends there is answered before the read with the CR LF; the next frame comes without CR LF at all.
     trace.record('in', h.subarray(0, h.length - 2), 'S1');
     trace.record('out', Buffer.from([ACK]), 'S1');

@@ -1,7 +1,7 @@
 /**
  * What an HL7 analyzer writes around the values the host reads.
  *
- * An HL7 dialect profile (lib/hl7/dialects) says where the host finds the
+ * An HL7 dialect profile (lib/protocols/hl7/dialects) says where the host finds the
  * sample, the test code and the value, and how the host writes its answers.
  * It does not say what the analyzer puts in MSH-3, MSH-21 or QPD-1, or how it
  * codes a test in OBX-3: those come from the captures and manual examples the
@@ -9,7 +9,7 @@
  * as lib/sim/flavours.ts does for ASTM. Kept on the simulator's side because
  * the host never needs them.
  */
-import type { Hl7DialectProfile } from '../../hl7/dialects';
+import type { Hl7DialectProfile } from '../../protocols/hl7/dialects';
 
 export interface Hl7Flavour {
   /** MSH-3 of the analyzer's messages. */

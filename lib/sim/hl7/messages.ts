@@ -1,5 +1,5 @@
 /**
- * The HL7 analyzer's messages, the mirror image of lib/hl7/lab: queries the
+ * The HL7 analyzer's messages, the mirror image of lib/protocols/hl7/lab: queries the
  * host reads with the same dialect profile, results and QC it files under the
  * right sample and test, the status messages the cobas pro sends, and the
  * acknowledgements the analyzer gives the host's messages.
@@ -9,9 +9,9 @@
  * qc markers, qcInRequest), so a profile change moves the writer too;
  * flavours.ts fills in what the profile leaves open.
  */
-import { buildHl7, repeat, type Hl7FieldValue, type Hl7SegmentSpec } from '../../hl7/build';
-import type { Hl7DialectProfile, Hl7Place } from '../../hl7/dialects';
-import { hl7Timestamp } from '../../hl7/lab/time';
+import { buildHl7, repeat, type Hl7FieldValue, type Hl7SegmentSpec } from '../../protocols/hl7/build';
+import type { Hl7DialectProfile, Hl7Place } from '../../protocols/hl7/dialects';
+import { hl7Timestamp } from '../../protocols/hl7/lab/time';
 import { simulateValue } from '../analytes';
 import type { GeneratedResult } from '../messages';
 import { hl7FlavourOf } from './flavours';

@@ -21,7 +21,7 @@
  * chapter 1 has QRY^Q02 and no cancel; IHE LAW LAB-27 has none): an analyzer
  * whose query goes unanswered just gives up, and so does the simulator.
  */
-import { frameMllp } from '../../hl7/mllp';
+import { frameMllp } from '../../protocols/hl7/mllp';
 
 export interface Hl7Misbehaviour {
   /** Frame N (N >= 1, every frame the simulator writes counts) without VT; or a fraction 0<x<1 of all frames. */

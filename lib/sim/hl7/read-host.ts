@@ -2,10 +2,10 @@
  * What a message from the host means to the HL7 analyzer: an acknowledgement
  * of one of its own messages, the answer to a query (QCK^Q02, RSP^K11: found
  * or not found), an order (DSR^Q03, OML^O33), or something it does not take.
- * The mirror image of lib/hl7/lab/build-answer.ts, read with the same profile.
+ * The mirror image of lib/protocols/hl7/lab/build-answer.ts, read with the same profile.
  */
-import type { Hl7DialectProfile, Hl7DisplayAnswer, Hl7LawAnswer } from '../../hl7/dialects';
-import { parseHl7Bytes, type Hl7Message } from '../../hl7/message';
+import type { Hl7DialectProfile, Hl7DisplayAnswer, Hl7LawAnswer } from '../../protocols/hl7/dialects';
+import { parseHl7Bytes, type Hl7Message } from '../../protocols/hl7/message';
 
 export interface Hl7DownloadedOrder {
   sampleNumber: string;

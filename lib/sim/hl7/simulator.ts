@@ -16,10 +16,10 @@
  */
 import { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { findHl7Profile, assertHl7Profile, type Hl7DialectProfile } from '../../hl7/dialects';
-import { encodeText } from '../../hl7/charset';
-import { MllpDeframer, readable, type MllpEvent } from '../../hl7/mllp';
-import { hl7Timestamp } from '../../hl7/lab/time';
+import { findHl7Profile, assertHl7Profile, type Hl7DialectProfile } from '../../protocols/hl7/dialects';
+import { encodeText } from '../../protocols/hl7/charset';
+import { MllpDeframer, readable, type MllpEvent } from '../../protocols/hl7/mllp';
+import { hl7Timestamp } from '../../protocols/hl7/lab/time';
 import { randomStream } from '../analytes';
 import { createTransport, Transport } from '../transport';
 import { Wire } from '../wire';

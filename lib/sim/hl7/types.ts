@@ -1,5 +1,5 @@
 /** The HL7 simulator's public shapes, beside the ASTM ones (../types.ts) and named alike. */
-import type { Hl7DialectProfile } from '../../hl7/dialects';
+import type { Hl7DialectProfile } from '../../protocols/hl7/dialects';
 import type { GeneratedResult } from '../messages';
 import type { Transport, TransportSpec } from '../transport';
 import type { Counters, FrameEvent } from '../types';

@@ -7,11 +7,11 @@
  * checked from the host's side. A repeated MSH-10 is acknowledged again and
  * not processed twice, as HL7 v2.5.1 2.10.3.1 asks of a receiver.
  */
-import type { Hl7DialectProfile } from '../../../lib/hl7/dialects';
-import { buildHl7NotFound, buildHl7Order, hl7LabEventsOf, messageType, parseForProfile, splitMessages, type Hl7LabEvent } from '../../../lib/hl7/lab';
-import { encodeText } from '../../../lib/hl7/charset';
-import { MllpDeframer, frameMllp, readable } from '../../../lib/hl7/mllp';
-import type { InstrumentResult, LabOrder, QueriedSample } from '../../../lib/astm/lab';
+import type { Hl7DialectProfile } from '../../../lib/protocols/hl7/dialects';
+import { buildHl7NotFound, buildHl7Order, hl7LabEventsOf, messageType, parseForProfile, splitMessages, type Hl7LabEvent } from '../../../lib/protocols/hl7/lab';
+import { encodeText } from '../../../lib/protocols/hl7/charset';
+import { MllpDeframer, frameMllp, readable } from '../../../lib/protocols/hl7/mllp';
+import type { InstrumentResult, LabOrder, QueriedSample } from '../../../lib/protocols/astm/lab';
 import { buildHl7Ack, type Transport } from '../../../lib/sim';
 
 export interface Hl7HostOptions {

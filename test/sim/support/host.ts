@@ -5,13 +5,13 @@
  * answer its queries. It records everything it saw and did on the wire, so the
  * tests can check the effect of each misbehaviour from the host's side.
  */
-import { readable } from '../../../lib/astm/control';
-import type { DialectProfile } from '../../../lib/astm/dialects';
-import { buildNoInformation, buildOrderMessage, toLabEvents, type InstrumentResult, type LabEvent, type LabOrder, type QueriedSample } from '../../../lib/astm/lab';
-import { AstmLink, type AstmLinkOptions, type LinkAction, type LinkState } from '../../../lib/astm/link';
-import { LinkDriver, type LinkMachine } from '../../../lib/astm/link-driver';
-import { decodeMessage } from '../../../lib/astm/records';
-import { UnframedLink } from '../../../lib/astm/unframed-link';
+import { readable } from '../../../lib/protocols/astm/control';
+import type { DialectProfile } from '../../../lib/protocols/astm/dialects';
+import { buildNoInformation, buildOrderMessage, toLabEvents, type InstrumentResult, type LabEvent, type LabOrder, type QueriedSample } from '../../../lib/protocols/astm/lab';
+import { AstmLink, type AstmLinkOptions, type LinkAction, type LinkState } from '../../../lib/protocols/astm/link';
+import { LinkDriver, type LinkMachine } from '../../../lib/link/driver';
+import { decodeMessage } from '../../../lib/protocols/astm/records';
+import { UnframedLink } from '../../../lib/protocols/astm/unframed-link';
 import type { Transport } from '../../../lib/sim';
 
 export interface HostOptions {

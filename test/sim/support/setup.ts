@@ -1,7 +1,7 @@
 /** A simulator and a test host joined by an in-memory line, torn down after the test. */
 import type { TestContext } from 'node:test';
-import { getProfile } from '../../../lib/astm/dialects';
-import type { LabOrder } from '../../../lib/astm/lab';
+import { getProfile } from '../../../lib/protocols/astm/dialects';
+import type { LabOrder } from '../../../lib/protocols/astm/lab';
 import { AnalyzerSimulator, MemoryTransport, type FrameEvent, type SimulatorOptions } from '../../../lib/sim';
 import { TestHost, type HostOptions } from './host';
 

@@ -1,0 +1,40 @@
+/**
+ * The HL7 dialect profiles. Adding an analyzer: write its profile (every value
+ * with its source), add its fixtures and value tests, and add it to PROFILES.
+ *
+ * Mindray BS chemistry: no HL7 source (manual or capture) is in the
+ * repository, so there is no profile for it yet; its ASTM dialect
+ * (lib/protocols/astm/dialects/mindray-bs.ts) stays the way to connect it.
+ */
+import { deepFreeze } from '../../../util/freeze';
+import { HL7_BIOSYSTEMS } from './biosystems';
+import { HL7_GENERIC_ORU } from './generic-oru';
+import { HL7_IHE_LAW } from './ihe-law';
+import { HL7_MINDRAY_BC } from './mindray-bc';
+import { HL7_MINDRAY_CL } from './mindray-cl';
+import { HL7_ROCHE_COBAS_6800, HL7_ROCHE_COBAS_PRO } from './roche-cobas';
+import { HL7_EDAN_I15, HL7_SIEMENS_CLINITEK, HL7_URIT_8030, HL7_URIT_UT5160 } from './small-analyzers';
+import type { Hl7DialectProfile } from './types';
+
+export type * from './types';
+export { Hl7ProfileError, assertHl7Profile, profileProblems } from './validate';
+export { HL7_BIOSYSTEMS, HL7_EDAN_I15, HL7_GENERIC_ORU, HL7_IHE_LAW, HL7_MINDRAY_BC, HL7_MINDRAY_CL, HL7_ROCHE_COBAS_6800, HL7_ROCHE_COBAS_PRO, HL7_SIEMENS_CLINITEK, HL7_URIT_8030, HL7_URIT_UT5160 };
+
+/** Every profile, the generic ones first. Frozen: a profile is shared data. */
+export const HL7_PROFILES: readonly Hl7DialectProfile[] = deepFreeze([
+  HL7_GENERIC_ORU,
+  HL7_IHE_LAW,
+  HL7_MINDRAY_CL,
+  HL7_MINDRAY_BC,
+  HL7_ROCHE_COBAS_6800,
+  HL7_ROCHE_COBAS_PRO,
+  HL7_BIOSYSTEMS,
+  HL7_SIEMENS_CLINITEK,
+  HL7_URIT_UT5160,
+  HL7_URIT_8030,
+  HL7_EDAN_I15,
+]);
+
+export function findHl7Profile(id: string): Hl7DialectProfile | undefined {
+  return HL7_PROFILES.find((p) => p.id === id);
+}

@@ -1,0 +1,43 @@
+/**
+ * Every numeric setting of every node, once (lib/settings/node-settings.ts
+ * holds the LIS nodes' and the alarms'; the analyzer links' come from their
+ * protocols' defaults here, where the nodes meet the protocols). The runtime
+ * reads a node's properties with these rules, and the build
+ * (scripts/build.mjs) writes the same defaults, ranges and placeholders into
+ * the editor dialogs.
+ */
+import { DEFAULT_OPTIONS } from '../../lib/protocols/astm/link/options';
+import { DEFAULT_HL7_LINK } from '../../lib/protocols/hl7/link-machine';
+import { ALARM_SETTINGS, LIS_NODE_SETTINGS, readSettings, type NumericSetting } from '../../lib/settings/node-settings';
+import type { SettingFault } from '../../lib/settings/unresolved';
+
+export { ALARM_SETTINGS, type NumericSetting };
+
+export const NODE_SETTINGS = {
+  ...LIS_NODE_SETTINGS,
+  'astm-link': {
+    // LIS1-A's values (lib/protocols/astm/link/options.ts).
+    frameTextMax: { min: 1, default: DEFAULT_OPTIONS.frameTextMax },
+    replyTimeoutMs: { min: 1, default: DEFAULT_OPTIONS.replyTimeoutMs },
+    receiveTimeoutMs: { min: 1, default: DEFAULT_OPTIONS.receiveTimeoutMs },
+    busyWaitMs: { min: 0, default: DEFAULT_OPTIONS.busyWaitMs },
+    contentionWaitMs: { min: 1, default: DEFAULT_OPTIONS.contentionWaitMs },
+    retryDelayMs: { min: 0, default: DEFAULT_OPTIONS.retryDelayMs },
+    ...ALARM_SETTINGS,
+  },
+  'hl7-link': {
+    // No standard gives these (lib/protocols/hl7/link-machine.ts); a frame limit of 8 MiB holds the largest capture.
+    ackTimeoutMs: { min: 1, default: DEFAULT_HL7_LINK.ackTimeoutMs },
+    sendAttempts: { min: 1, max: 100, default: DEFAULT_HL7_LINK.sendAttempts },
+    maxFrameBytes: { min: 1024, default: DEFAULT_HL7_LINK.maxFrameBytes },
+    maxSegments: { min: 10, default: DEFAULT_HL7_LINK.maxSegments },
+    ...ALARM_SETTINGS,
+  },
+} as const satisfies Record<string, Record<string, NumericSetting>>;
+
+export type SettingsNode = keyof typeof NODE_SETTINGS;
+
+/** A node's numeric settings as stored in the flow (readSettings). */
+export function readNodeSettings<T extends SettingsNode>(type: T, raw: Record<string, unknown>): { values: Record<keyof (typeof NODE_SETTINGS)[T], number>; errors: string[]; faults: SettingFault[] } {
+  return readSettings(NODE_SETTINGS[type] as Record<string, NumericSetting>, raw) as { values: Record<keyof (typeof NODE_SETTINGS)[T], number>; errors: string[]; faults: SettingFault[] };
+}
