@@ -17,7 +17,8 @@
  * - an answer compressed although `Accept-Encoding: identity` was sent (a
  *   proxy's doing) is decompressed (gzip, deflate raw or wrapped, br), and a
  *   leading byte-order mark is dropped;
- * - the signal ends the exchange until the answer is in;
+ * - the signal ends the exchange until the whole answer is in (the request is
+ *   destroyed, so an answer half read breaks off);
  * - the Bearer token is the Authorization sent, even when the address carries
  *   user:password (axios would send those as Basic instead).
  * A whole answer whose body cannot be read (not decompressible, in an unknown
@@ -38,7 +39,7 @@ export interface ExchangeRequest {
   body: Buffer;
   /** Every header to send but Content-Length; Accept-Encoding and User-Agent are added to this object. */
   headers: Record<string, string>;
-  signal: AbortSignal;
+  signal: Cancellation;
   maxBytes: number;
   /** The LisClient's exchange (its agents and proxy); a shared direct one when absent. */
   via?: HttpExchange | undefined;
@@ -64,6 +65,42 @@ export interface ProxySettings {
   password?: string | undefined;
 }
 
+/**
+ * What ends an exchange early: an AbortSignal, or a Cutoff. Only one listener
+ * is added, and removed once the answer is read.
+ */
+export interface Cancellation {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/**
+ * A Cancellation with one listener, for a deadline: an AbortController costs
+ * about 20 us to make in Node 20 (its signal is an EventTarget), on a path
+ * that makes one per request (docs/design-notes.md).
+ */
+export class Cutoff implements Cancellation {
+  aborted = false;
+  private listener: (() => void) | undefined;
+
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    const listener = this.listener;
+    this.listener = undefined;
+    listener?.();
+  }
+
+  addEventListener(_type: 'abort', listener: () => void): void {
+    this.listener = listener;
+  }
+
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    if (this.listener === listener) this.listener = undefined;
+  }
+}
+
 /** An answer larger than maxBytes: the rest of it is not read. */
 export class UnreadableAnswerError extends Error {
   readonly code = 'UNREADABLE_ANSWER';
@@ -85,28 +122,27 @@ const USER_AGENT = '@lis-bridge/node-red-lis-bridge';
 export const KEPT_ALIVE: http.AgentOptions = { keepAlive: true, keepAliveMsecs: 60_000, timeout: 5_000 };
 
 /**
- * Node's request, as axios calls it, with one addition: a request that ends
- * without an answer or an error (a 101 to a POST) fails at once. axios waits
- * for one of the two, and would wait until the deadline.
+ * Node's request, as axios calls it (its `transport` option), with one
+ * addition: a request that ends without an answer or an error (a 101 to a
+ * POST) fails at once. axios waits for one of the two, and would wait until
+ * the deadline.
  */
 const TUNNEL_REFUSED = Symbol('tunnelRefused');
 type TaggedRequest = http.ClientRequest & { [TUNNEL_REFUSED]?: boolean };
 
-const transport = {
-  request(options: https.RequestOptions, onAnswer: (res: http.IncomingMessage) => void): http.ClientRequest {
-    const request = (/^https:?$/i.test(options.protocol ?? '') ? https : http).request(options, onAnswer);
-    let answered = false;
-    request.once('response', () => (answered = true));
-    // https-proxy-agent hands a refused CONNECT's answer on as if the LIS had given it.
-    request.once('proxyConnect', (connect: { statusCode: number }) => {
-      if (connect.statusCode !== 200) (request as TaggedRequest)[TUNNEL_REFUSED] = true;
-    });
-    request.once('close', () => {
-      if (!answered) request.emit('error', Object.assign(new Error('the connection closed before the LIS answered'), { code: 'ECONNRESET' }));
-    });
-    return request;
-  },
-};
+function openRequest(options: https.RequestOptions, onAnswer: (res: http.IncomingMessage) => void): http.ClientRequest {
+  const request = (/^https:?$/i.test(options.protocol ?? '') ? https : http).request(options, onAnswer);
+  let answered = false;
+  request.once('response', () => (answered = true));
+  // https-proxy-agent hands a refused CONNECT's answer on as if the LIS had given it.
+  request.once('proxyConnect', (connect: { statusCode: number }) => {
+    if (connect.statusCode !== 200) (request as TaggedRequest)[TUNNEL_REFUSED] = true;
+  });
+  request.once('close', () => {
+    if (!answered) request.emit('error', Object.assign(new Error('the connection closed before the LIS answered'), { code: 'ECONNRESET' }));
+  });
+  return request;
+}
 
 /**
  * axios's HTTP adapter: the part of axios that makes the request (URL and
@@ -136,7 +172,6 @@ export class HttpExchange {
     this.httpsAgent = proxy ? new TunnellingAgent(withCredentials(proxy), tlsOptions) : new https.Agent(tlsOptions);
     const shared: AxiosRequestConfig = {
       method: 'post',
-      transport,
       maxRedirects: 0,
       // The body is read here (cap, decompression, truncation); axios hands over the bytes as they came.
       responseType: 'stream',
@@ -154,8 +189,9 @@ export class HttpExchange {
   }
 
   post(req: ExchangeRequest): Promise<Exchanged> {
+    const { signal } = req;
     // What axios.request() would have refused before sending anything.
-    if (req.signal.aborted) return Promise.reject(new axios.CanceledError());
+    if (signal.aborted) return Promise.reject(new axios.CanceledError());
     // The caller's headers set every header sent; axios adds Content-Length only.
     const headers = req.headers;
     headers['Accept-Encoding'] = 'identity';
@@ -164,13 +200,28 @@ export class HttpExchange {
     config.url = headers.Authorization !== undefined ? withoutUserInfo(req.url) : req.url;
     config.data = req.body;
     config.headers = headers;
-    config.signal = req.signal;
-    return httpAdapter(config as InternalAxiosRequestConfig).then(
-      (res) => readAnswer(res.data as http.IncomingMessage, req.maxBytes),
-      (err: unknown) => {
-        throw plainFailure(err);
+    // The signal ends the request itself rather than through axios's `signal` option, which would add listeners
+    // to it (and take an AbortSignal): destroyed, the request fails (ERR_CANCELED), or its answer breaks off.
+    let request: http.ClientRequest | undefined;
+    const cancel = (): void => {
+      request?.destroy(Object.assign(new Error('the request was cancelled'), { code: 'ERR_CANCELED' }));
+    };
+    config.transport = {
+      request: (options: https.RequestOptions, onAnswer: (res: http.IncomingMessage) => void) => {
+        request = openRequest(options, onAnswer);
+        if (signal.aborted) cancel();
+        return request;
       },
-    );
+    };
+    signal.addEventListener('abort', cancel);
+    return httpAdapter(config as InternalAxiosRequestConfig)
+      .then(
+        (res) => readAnswer(res.data as http.IncomingMessage, req.maxBytes),
+        (err: unknown) => {
+          throw plainFailure(err);
+        },
+      )
+      .finally(() => signal.removeEventListener('abort', cancel));
   }
 
   /**
