@@ -66,8 +66,8 @@ export interface ProxySettings {
 }
 
 /**
- * What ends an exchange early: an AbortSignal, or a Cutoff. Only one listener
- * is added, and removed once the answer is read.
+ * What ends an exchange early: an AbortSignal, or a Cutoff. A listener added
+ * is called once, at the abort.
  */
 export interface Cancellation {
   readonly aborted: boolean;
@@ -76,28 +76,30 @@ export interface Cancellation {
 }
 
 /**
- * A Cancellation with one listener, for a deadline: an AbortController costs
- * about 20 us to make in Node 20 (its signal is an EventTarget), on a path
- * that makes one per request (docs/design-notes.md).
+ * An abort signal and its controller in one plain object, for the deadline of
+ * each request and for each message a LIS node handles: an AbortController
+ * costs about 20 us to make in Node 20 (its signal is an EventTarget), on a
+ * path that makes two per host query (docs/design-notes.md).
  */
 export class Cutoff implements Cancellation {
   aborted = false;
-  private listener: (() => void) | undefined;
+  private listeners: Array<() => void> = [];
 
   abort(): void {
     if (this.aborted) return;
     this.aborted = true;
-    const listener = this.listener;
-    this.listener = undefined;
-    listener?.();
+    const listeners = this.listeners;
+    this.listeners = [];
+    for (const listener of listeners) listener();
   }
 
   addEventListener(_type: 'abort', listener: () => void): void {
-    this.listener = listener;
+    if (!this.aborted) this.listeners.push(listener);
   }
 
   removeEventListener(_type: 'abort', listener: () => void): void {
-    if (this.listener === listener) this.listener = undefined;
+    const i = this.listeners.indexOf(listener);
+    if (i >= 0) this.listeners.splice(i, 1);
   }
 }
 

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import tls from 'node:tls';
 import { LisError } from '../errors';
-import { Cutoff, KEPT_ALIVE, UnreadableAnswerError, postExchange, type Exchanged, type HttpExchange } from './http-exchange';
+import { Cutoff, KEPT_ALIVE, type Cancellation, UnreadableAnswerError, postExchange, type Exchanged, type HttpExchange } from './http-exchange';
 import { ErrorBodySchema } from './schemas';
 import type { EndpointName } from './endpoints';
 
@@ -22,7 +22,7 @@ export interface PostRequest {
   headers?: Record<string, string>;
   timeoutMs: number;
   maxResponseBytes: number;
-  signal?: AbortSignal | undefined;
+  signal?: Cancellation | undefined;
   /** The LisClient's exchange: its axios instance, kept-alive agents, TLS settings and proxy. A shared direct one when absent. */
   exchange?: HttpExchange | undefined;
 }
@@ -75,7 +75,7 @@ export async function postJson(req: PostRequest): Promise<PostResponse> {
   const deadline = new Cutoff();
   const stop = () => deadline.abort();
   const timer = setTimeout(stop, req.timeoutMs);
-  req.signal?.addEventListener('abort', stop, { once: true });
+  req.signal?.addEventListener('abort', stop);
   if (req.signal?.aborted) stop();
 
   let res: Exchanged;
