@@ -17,7 +17,8 @@
  * - an answer compressed although `Accept-Encoding: identity` was sent (a
  *   proxy's doing) is decompressed (gzip, deflate raw or wrapped, br), and a
  *   leading byte-order mark is dropped;
- * - the signal ends the exchange until the answer is in;
+ * - the signal ends the exchange until the whole answer is in (the request is
+ *   destroyed, so an answer half read breaks off);
  * - the Bearer token is the Authorization sent, even when the address carries
  *   user:password (axios would send those as Basic instead).
  * A whole answer whose body cannot be read (not decompressible, in an unknown
@@ -30,14 +31,15 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import axios, { type AxiosInstance, type AxiosProxyConfig } from 'axios';
+import axios, { type AxiosProxyConfig, type AxiosRequestConfig, type InternalAxiosRequestConfig } from 'axios';
 import { HttpsProxyAgent } from 'https-proxy-agent';
 
 export interface ExchangeRequest {
   url: string;
   body: Buffer;
+  /** Every header to send but Content-Length; Accept-Encoding and User-Agent are added to this object. */
   headers: Record<string, string>;
-  signal: AbortSignal;
+  signal: Cancellation;
   maxBytes: number;
   /** The LisClient's exchange (its agents and proxy); a shared direct one when absent. */
   via?: HttpExchange | undefined;
@@ -63,6 +65,44 @@ export interface ProxySettings {
   password?: string | undefined;
 }
 
+/**
+ * What ends an exchange early: an AbortSignal, or a Cutoff. A listener added
+ * is called once, at the abort.
+ */
+export interface Cancellation {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/**
+ * An abort signal and its controller in one plain object, for the deadline of
+ * each request and for each message a LIS node handles: an AbortController
+ * costs about 20 us to make in Node 20 (its signal is an EventTarget), on a
+ * path that makes two per host query (docs/design-notes.md).
+ */
+export class Cutoff implements Cancellation {
+  aborted = false;
+  private listeners: Array<() => void> = [];
+
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    const listeners = this.listeners;
+    this.listeners = [];
+    for (const listener of listeners) listener();
+  }
+
+  addEventListener(_type: 'abort', listener: () => void): void {
+    if (!this.aborted) this.listeners.push(listener);
+  }
+
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    const i = this.listeners.indexOf(listener);
+    if (i >= 0) this.listeners.splice(i, 1);
+  }
+}
+
 /** An answer larger than maxBytes: the rest of it is not read. */
 export class UnreadableAnswerError extends Error {
   readonly code = 'UNREADABLE_ANSWER';
@@ -77,88 +117,113 @@ const USER_AGENT = '@lis-bridge/node-red-lis-bridge';
  * (Node's agent reads it only when a timeout is set). Left open until the LIS
  * closes it, a connection can be reused in the instant the LIS drops it, and
  * the request fails with ECONNRESET: for results, a batch held as uncertain.
- * The same settings as Node's global agent.
+ * The same settings as Node's global agent. TCP keep-alive probes after 60 s
+ * idle, the delay axios sets on each request's socket: with the agent's own
+ * 1 s, each request set the socket option twice (a system call each way).
  */
-export const KEPT_ALIVE: http.AgentOptions = { keepAlive: true, timeout: 5_000 };
+export const KEPT_ALIVE: http.AgentOptions = { keepAlive: true, keepAliveMsecs: 60_000, timeout: 5_000 };
 
 /**
- * Node's request, as axios calls it, with one addition: a request that ends
- * without an answer or an error (a 101 to a POST) fails at once. axios waits
- * for one of the two, and would wait until the deadline.
+ * Node's request, as axios calls it (its `transport` option), with one
+ * addition: a request that ends without an answer or an error (a 101 to a
+ * POST) fails at once. axios waits for one of the two, and would wait until
+ * the deadline.
  */
 const TUNNEL_REFUSED = Symbol('tunnelRefused');
 type TaggedRequest = http.ClientRequest & { [TUNNEL_REFUSED]?: boolean };
 
-const transport = {
-  request(options: https.RequestOptions, onAnswer: (res: http.IncomingMessage) => void): http.ClientRequest {
-    const request = (/^https:?$/i.test(options.protocol ?? '') ? https : http).request(options, onAnswer);
-    let answered = false;
-    request.once('response', () => (answered = true));
-    // https-proxy-agent hands a refused CONNECT's answer on as if the LIS had given it.
-    request.once('proxyConnect', (connect: { statusCode: number }) => {
-      if (connect.statusCode !== 200) (request as TaggedRequest)[TUNNEL_REFUSED] = true;
-    });
-    request.once('close', () => {
-      if (!answered) request.emit('error', Object.assign(new Error('the connection closed before the LIS answered'), { code: 'ECONNRESET' }));
-    });
-    return request;
-  },
-};
+function openRequest(options: https.RequestOptions, onAnswer: (res: http.IncomingMessage) => void): http.ClientRequest {
+  const request = (/^https:?$/i.test(options.protocol ?? '') ? https : http).request(options, onAnswer);
+  let answered = false;
+  request.once('response', () => (answered = true));
+  // https-proxy-agent hands a refused CONNECT's answer on as if the LIS had given it.
+  request.once('proxyConnect', (connect: { statusCode: number }) => {
+    if (connect.statusCode !== 200) (request as TaggedRequest)[TUNNEL_REFUSED] = true;
+  });
+  request.once('close', () => {
+    if (!answered) request.emit('error', Object.assign(new Error('the connection closed before the LIS answered'), { code: 'ECONNRESET' }));
+  });
+  return request;
+}
+
+/**
+ * axios's HTTP adapter: the part of axios that makes the request (URL and
+ * proxy handling, agents, Node's request, errors as AxiosError). It is called
+ * with a config built once per exchange, not through `instance.request()`:
+ * that path merged the config with the defaults, normalised and flattened the
+ * headers and ran the (empty) interceptor chain and request transforms on
+ * every request, 0.1 ms of JavaScript a request on loopback (docs/design-notes.md).
+ */
+const httpAdapter = axios.getAdapter('http');
 
 export class HttpExchange {
   readonly httpAgent: http.Agent;
   /** https:// addresses: TLS to the LIS, through the proxy's CONNECT tunnel when there is one. */
   readonly httpsAgent: http.Agent;
-  private readonly client: AxiosInstance;
-  private readonly proxied: boolean;
+  /** The request config of an http:// and of an https:// address, shared by every request (each gets its own on top). */
+  private readonly plainConfig: AxiosRequestConfig;
+  private readonly secureConfig: AxiosRequestConfig;
 
   /** `tls`: the agent options for the LIS's certificate (CA file, verification); `proxy`: none means direct. */
   constructor(options: { tls?: https.AgentOptions; proxy?: ProxySettings | undefined } = {}) {
     const tlsOptions = { ...KEPT_ALIVE, ...options.tls };
     this.httpAgent = new http.Agent(KEPT_ALIVE);
     const proxy = options.proxy;
-    this.proxied = proxy !== undefined;
     // axios's own `proxy` option tunnels too, but through https-proxy-agent 5, which opens a new CONNECT and TLS
     // handshake for every request and takes none of these agents' settings (kept alive, idle time-out, close()).
     this.httpsAgent = proxy ? new TunnellingAgent(withCredentials(proxy), tlsOptions) : new https.Agent(tlsOptions);
-    this.client = axios.create({
-      adapter: 'http',
-      transport,
+    const shared: AxiosRequestConfig = {
+      method: 'post',
       maxRedirects: 0,
       // The body is read here (cap, decompression, truncation); axios hands over the bytes as they came.
       responseType: 'stream',
       decompress: false,
-      transformRequest: [(data: Buffer) => data],
-      validateStatus: () => true,
-      maxBodyLength: Infinity,
+      validateStatus: null,
       httpAgent: this.httpAgent,
       httpsAgent: this.httpsAgent,
-      // Never from the environment. http:// LIS addresses are forwarded through the configured proxy by axios.
-      proxy: proxy ? forwardingProxy(proxy) : false,
-    });
-    // requestHeaders() sets every header sent; axios's defaults would add an Accept of their own.
-    this.client.defaults.headers = {} as typeof this.client.defaults.headers;
+      // Never from the environment.
+      proxy: false,
+    };
+    // http:// LIS addresses are forwarded through the configured proxy by axios; https:// ones go through the
+    // tunnelling agent, never through axios's proxy handling.
+    this.plainConfig = proxy ? { ...shared, proxy: forwardingProxy(proxy) } : shared;
+    this.secureConfig = shared;
   }
 
   post(req: ExchangeRequest): Promise<Exchanged> {
-    const secure = /^https:/i.test(req.url);
-    const headers: Record<string, string> = { ...req.headers, 'Accept-Encoding': 'identity', 'User-Agent': USER_AGENT };
-    return this.client
-      .request<Readable>({
-        method: 'post',
-        url: headers.Authorization !== undefined ? withoutUserInfo(req.url) : req.url,
-        data: req.body,
-        headers,
-        signal: req.signal,
-        // https:// goes through the tunnelling agent, never through axios's proxy handling.
-        ...(secure && this.proxied ? { proxy: false as const } : {}),
-      })
+    const { signal } = req;
+    // What axios.request() would have refused before sending anything.
+    if (signal.aborted) return Promise.reject(new axios.CanceledError());
+    // The caller's headers set every header sent; axios adds Content-Length only.
+    const headers = req.headers;
+    headers['Accept-Encoding'] = 'identity';
+    headers['User-Agent'] = USER_AGENT;
+    const config: AxiosRequestConfig = Object.create(/^https:/i.test(req.url) ? this.secureConfig : this.plainConfig);
+    config.url = headers.Authorization !== undefined ? withoutUserInfo(req.url) : req.url;
+    config.data = req.body;
+    config.headers = headers;
+    // The signal ends the request itself rather than through axios's `signal` option, which would add listeners
+    // to it (and take an AbortSignal): destroyed, the request fails (ERR_CANCELED), or its answer breaks off.
+    let request: http.ClientRequest | undefined;
+    const cancel = (): void => {
+      request?.destroy(Object.assign(new Error('the request was cancelled'), { code: 'ERR_CANCELED' }));
+    };
+    config.transport = {
+      request: (options: https.RequestOptions, onAnswer: (res: http.IncomingMessage) => void) => {
+        request = openRequest(options, onAnswer);
+        if (signal.aborted) cancel();
+        return request;
+      },
+    };
+    signal.addEventListener('abort', cancel);
+    return httpAdapter(config as InternalAxiosRequestConfig)
       .then(
         (res) => readAnswer(res.data as http.IncomingMessage, req.maxBytes),
         (err: unknown) => {
           throw plainFailure(err);
         },
-      );
+      )
+      .finally(() => signal.removeEventListener('abort', cancel));
   }
 
   /**

@@ -10,6 +10,7 @@
  * - never more than maxAttempts attempts in all.
  */
 import { LisError } from '../errors';
+import type { Cancellation } from './http-exchange';
 
 export interface RetryPolicy {
   maxAttempts: number;
@@ -27,7 +28,7 @@ export interface RetryNotice {
 }
 
 export interface AttemptHooks {
-  signal?: AbortSignal | undefined;
+  signal?: Cancellation | undefined;
   onRetry?: ((notice: RetryNotice) => void) | undefined;
 }
 
@@ -79,7 +80,7 @@ export async function withRetries<T>(
 }
 
 /** setTimeout as a promise that a stopping node can cut short. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+export function sleep(ms: number, signal?: Cancellation): Promise<void> {
   return new Promise((resolve, reject) => {
     const cancelled = () => new LisError('request cancelled (node stopped) while waiting to retry', { code: 'CANCELLED' });
     if (signal?.aborted) return reject(cancelled());
@@ -91,6 +92,6 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       clearTimeout(timer);
       reject(cancelled());
     };
-    signal?.addEventListener('abort', onAbort, { once: true });
+    signal?.addEventListener('abort', onAbort);
   });
 }

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import tls from 'node:tls';
 import { LisError } from '../errors';
-import { KEPT_ALIVE, UnreadableAnswerError, postExchange, type Exchanged, type HttpExchange } from './http-exchange';
+import { Cutoff, KEPT_ALIVE, type Cancellation, UnreadableAnswerError, postExchange, type Exchanged, type HttpExchange } from './http-exchange';
 import { ErrorBodySchema } from './schemas';
 import type { EndpointName } from './endpoints';
 
@@ -22,7 +22,7 @@ export interface PostRequest {
   headers?: Record<string, string>;
   timeoutMs: number;
   maxResponseBytes: number;
-  signal?: AbortSignal | undefined;
+  signal?: Cancellation | undefined;
   /** The LisClient's exchange: its axios instance, kept-alive agents, TLS settings and proxy. A shared direct one when absent. */
   exchange?: HttpExchange | undefined;
 }
@@ -70,14 +70,13 @@ export async function postJson(req: PostRequest): Promise<PostResponse> {
   // A deadline for the whole exchange (a socket idle timer would never trip on
   // a LIS trickling bytes). The caller's signal (a stopping node) ends it too:
   // one listener, cheaper than AbortSignal.any on a path that makes a request
-  // per query. Which of the two ended it is told by the caller's signal
-  // (classifyFailure).
-  const deadline = new AbortController();
+  // per query, and a Cutoff rather than an AbortController (http-exchange.ts).
+  // Which of the two ended it is told by the caller's signal (classifyFailure).
+  const deadline = new Cutoff();
   const stop = () => deadline.abort();
   const timer = setTimeout(stop, req.timeoutMs);
-  req.signal?.addEventListener('abort', stop, { once: true });
+  req.signal?.addEventListener('abort', stop);
   if (req.signal?.aborted) stop();
-  const signal = deadline.signal;
 
   let res: Exchanged;
   try {
@@ -85,12 +84,12 @@ export async function postJson(req: PostRequest): Promise<PostResponse> {
       url: req.url,
       body: Buffer.from(JSON.stringify(req.body), 'utf8'),
       headers,
-      signal,
+      signal: deadline,
       maxBytes: req.maxResponseBytes,
       via: req.exchange,
     });
   } catch (err) {
-    throw classifyFailure(err, { where, requestId, deadlineHit: deadline.signal.aborted, req });
+    throw classifyFailure(err, { where, requestId, deadlineHit: deadline.aborted, req });
   } finally {
     clearTimeout(timer);
     req.signal?.removeEventListener('abort', stop);

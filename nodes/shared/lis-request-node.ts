@@ -8,6 +8,7 @@ import { LisError, messageOf } from '../../lib/errors';
 import type { CallInfo, LisClient } from '../../lib/lis/client';
 import { ENDPOINTS, type EndpointName } from '../../lib/lis/endpoints';
 import type { AttemptHooks } from '../../lib/lis/retry';
+import { Cutoff } from '../../lib/lis/http-exchange';
 import { StatusReporter, sharedTexts } from './status';
 import { replayFailed } from './replays';
 import { asFault, SettingError, type SettingFault } from '../../lib/settings/unresolved';
@@ -60,7 +61,8 @@ export function setupLisRequestNode(
 ): void {
   const status = new StatusReporter(RED, node);
   const config = (def.lis ? RED.nodes.getNode(def.lis) : null) as LisConfigNode | null;
-  const inFlight = new Set<AbortController>();
+  // A Cutoff, not an AbortController, per message: one is made for every host query (lib/lis/http-exchange.ts).
+  const inFlight = new Set<Cutoff>();
   const working = new Set<Promise<void>>();
 
   startingStatus(RED, node, status, config, options);
@@ -77,10 +79,10 @@ export function setupLisRequestNode(
       send(msg);
       return done();
     }
-    const abort = new AbortController();
+    const abort = new Cutoff();
     inFlight.add(abort);
     const hooks: AttemptHooks = {
-      signal: abort.signal,
+      signal: abort,
       onRetry: ({ attempt, maxAttempts }) => status.retrying(attempt, maxAttempts),
     };
     status.waiting();

@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { LisError } from '../../lib/errors';
 import { postJson, type PostRequest } from '../../lib/lis/transport';
+import { Cutoff } from '../../lib/lis/http-exchange';
 import { LisStub } from '../support/lis-stub';
 
 const stub = new LisStub();
@@ -66,5 +67,27 @@ describe('postJson: its ends', () => {
     const ok = await postJson(request('/fast', { signal: caller.signal }));
     assert.deepEqual(ok.json, { status: 'ok' });
     assert.equal(listeners(caller.signal), 0);
+  });
+
+  it('takes a Cutoff (what the LIS nodes pass) as it takes an AbortSignal: CANCELLED in flight or before, no listener kept', async () => {
+    const held = (c: Cutoff) => (c as unknown as { listeners: unknown[] }).listeners.length;
+    stub.reply('/slow', { delayMs: 60_000, body: {} });
+    const caller = new Cutoff();
+    const pending = postJson(request('/slow', { signal: caller }));
+    setImmediate(() => caller.abort());
+    const err = await failure(pending);
+    assert.equal(err.code, 'CANCELLED');
+    assert.equal(held(caller), 0);
+    assert.equal((await failure(postJson(request('/slow', { signal: caller })))).code, 'CANCELLED');
+
+    const timed = new Cutoff();
+    assert.equal((await failure(postJson(request('/slow', { signal: timed, timeoutMs: 50 })))).code, 'TIMEOUT');
+    assert.equal(timed.aborted, false);
+    assert.equal(held(timed), 0);
+
+    stub.reply('/fast', { body: { status: 'ok' } });
+    const ok = await postJson(request('/fast', { signal: timed }));
+    assert.deepEqual(ok.json, { status: 'ok' });
+    assert.equal(held(timed), 0);
   });
 });
