@@ -29,7 +29,6 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import axios, { type AxiosProxyConfig, type AxiosRequestConfig, type InternalAxiosRequestConfig } from 'axios';
 import { HttpsProxyAgent } from 'https-proxy-agent';
