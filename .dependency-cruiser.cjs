@@ -39,6 +39,13 @@ module.exports = {
       to: { path: '(^|/)node_modules/(@types/)?(node-red|@node-red)(/|$)' },
     },
     {
+      name: 'nodes-reach-lib-through-indexes',
+      comment: 'nodes/ imports lib/<module> or lib/protocols/<protocol> (its index), never a file inside one: the index is what the adapters may use, and a module can move its files without touching nodes/. A single-file module (lib/errors) is its own index.',
+      severity: 'error',
+      from: { path: '^dist/nodes/' },
+      to: { path: '^dist/lib/[^/]+/', pathNot: '^dist/lib/(protocols/[^/]+|(?!protocols/)[^/]+)/index\\.js$' },
+    },
+    {
       name: 'no-circular',
       comment: 'No module imports itself through others: a circle means two layers are one, or a piece sits in the wrong one.',
       severity: 'error',

@@ -11,12 +11,9 @@
  * Over TCP, one link per connection (lib/link/LinkSessions).
  */
 import type { Node, NodeAPI } from 'node-red';
-import { isLoneNak } from '../lib/protocols/astm/control';
-import { linkMachine } from '../lib/protocols/astm/link-machine';
-import { carriesResults, messageSender, onlyQueries } from '../lib/protocols/astm/records/peek';
-import { readPaste } from '../lib/protocols/astm/paste';
+import { carriesResults, isLoneNak, linkMachine, messageSender, onlyQueries, readPaste } from '../lib/protocols/astm';
 import { readNodeSettings } from './shared/node-settings';
-import type { SettingFault } from '../lib/settings/unresolved';
+import type { SettingFault } from '../lib/settings';
 import { refuseMisconfigured } from './shared/lis-request-node';
 import { runLinkNode, type LinkNodeDef } from './shared/link-node';
 import { readAlarmSettings } from './shared/link-alarms';

@@ -11,7 +11,7 @@
  * analyzer (wire to astm-link), 4 QC, unassigned results and other messages.
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
-import { AstmHost, hostProfile } from '../lib/protocols/astm/host';
+import { AstmHost, hostProfile } from '../lib/protocols/astm';
 import { refuseMisconfigured } from './shared/lis-request-node';
 import { installDialectRoutes } from './shared/dialect-routes';
 import { runMessageNode, unresolvedMessageSettings } from './shared/message-node';

@@ -11,12 +11,9 @@
  * Output 3: each message sent, once the analyzer acknowledged it.
  */
 import type { Node, NodeAPI } from 'node-red';
-import { Hl7Link, LINK_CHARSETS, type LinkCharset } from '../lib/protocols/hl7/link-machine';
-import { hl7CarriesResults, hl7IsQuery, hl7Sender, isNegativeAck } from '../lib/protocols/hl7/peek';
-import { readHl7Capture } from '../lib/protocols/hl7/paste';
-import { RecentControlIds } from '../lib/protocols/hl7/recent-ids';
+import { hl7CarriesResults, hl7IsQuery, Hl7Link, hl7Sender, isNegativeAck, LINK_CHARSETS, type LinkCharset, readHl7Capture, RecentControlIds } from '../lib/protocols/hl7';
 import { readNodeSettings } from './shared/node-settings';
-import { invalidSetting, unresolvedSetting, type SettingFault } from '../lib/settings/unresolved';
+import { invalidSetting, type SettingFault, unresolvedSetting } from '../lib/settings';
 import { refuseMisconfigured } from './shared/lis-request-node';
 import { runLinkNode, type LinkNodeDef } from './shared/link-node';
 import { readAlarmSettings } from './shared/link-alarms';

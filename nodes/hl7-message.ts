@@ -9,8 +9,7 @@
  * ("hl7:send", to hl7-link), 4 QC, unassigned, encapsulated data and other messages.
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
-import { findHl7Profile } from '../lib/protocols/hl7/dialects';
-import { Hl7Host, hl7HostSettingsProblem } from '../lib/protocols/hl7/host';
+import { findHl7Profile, Hl7Host, hl7HostSettingsProblem } from '../lib/protocols/hl7';
 import { refuseMisconfigured } from './shared/lis-request-node';
 import { installHl7DialectRoutes } from './shared/dialect-routes';
 import { runMessageNode, unresolvedMessageSettings } from './shared/message-node';

@@ -1,11 +1,10 @@
 /** lis-config: where the LIS is and how to talk to it. Shared by every LIS node. */
 import type { NodeAPI, NodeDef } from 'node-red';
-import { LisClient } from '../lib/lis/client';
+import { LisClient, parseTls, parseTuning } from '../lib/lis';
 import { LisError } from '../lib/errors';
-import { parseTls, parseTuning } from '../lib/lis/tuning';
 import { metricsFor } from './shared/metrics';
 import { resolveBearerToken } from './shared/lis-token';
-import { unresolvedSetting } from '../lib/settings/unresolved';
+import { unresolvedSetting } from '../lib/settings';
 import type { LisConfigNode } from './shared/types';
 
 interface LisConfigDef extends NodeDef {

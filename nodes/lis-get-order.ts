@@ -3,7 +3,7 @@
  * Output 1: the validated order. Output 2: the LIS has no order for the sample.
  */
 import type { NodeAPI } from 'node-red';
-import { orderRequestFrom } from '../lib/lis/inputs';
+import { orderRequestFrom } from '../lib/lis';
 import { lisInfo, setupLisRequestNode, type LisNodeDef } from './shared/lis-request-node';
 
 interface Def extends LisNodeDef {

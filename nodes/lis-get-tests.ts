@@ -1,6 +1,6 @@
 /** lis-get-tests: the LIS test catalog (spec 4.1), for mapping. */
 import type { NodeAPI } from 'node-red';
-import { testsFilterFrom } from '../lib/lis/inputs';
+import { testsFilterFrom } from '../lib/lis';
 import { lisInfo, setupLisRequestNode, type LisNodeDef } from './shared/lis-request-node';
 
 interface Def extends LisNodeDef {

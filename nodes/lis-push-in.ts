@@ -3,11 +3,11 @@
  * One message per accepted order; the server's life follows the node's.
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
-import { PushServer } from '../lib/lis/push-server';
+import { PushServer } from '../lib/lis';
 import { StatusReporter, sharedTexts } from './shared/status';
 import { refuseMisconfigured } from './shared/lis-request-node';
 import { readNodeSettings } from './shared/node-settings';
-import { unresolvedSetting } from '../lib/settings/unresolved';
+import { unresolvedSetting } from '../lib/settings';
 
 interface Def extends NodeDef {
   localApiAddress?: string;

@@ -7,14 +7,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Node, NodeAPI } from 'node-red';
-import { resultsFrom } from '../lib/lis/inputs';
+import { type AttemptHooks, checkResults, type LisClient, resultsFrom } from '../lib/lis';
 import { LisError, messageOf } from '../lib/errors';
-import { checkResults, type LisClient } from '../lib/lis/client';
-import { resultKey } from '../lib/journal/result-key';
-import { decideReplay, resentCount } from '../lib/replay/decision';
-import type { AttemptHooks } from '../lib/lis/retry';
-import { ResultDelivery } from '../lib/journal/delivery';
-import { batchOrigin, contextOf } from '../lib/journal/held';
+import { batchOrigin, contextOf, ResultDelivery, resultKey } from '../lib/journal';
+import { decideReplay, resentCount } from '../lib/replay';
 import { readNodeSettings } from './shared/node-settings';
 import { lisInfo, refuseMisconfigured, setupLisRequestNode, type LisNodeDef } from './shared/lis-request-node';
 import { installHeldRoutes } from './shared/held-routes';

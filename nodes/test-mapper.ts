@@ -4,12 +4,8 @@
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { LisError, invalidInput } from '../lib/errors';
-import { describeIssues } from '../lib/lis/schemas';
-import { MappingSchema, cleanRow, mappedRows, type MappingRow } from '../lib/mapping/model';
-import { csvMappingRows } from '../lib/mapping/csv';
-import { toInstrumentTests } from '../lib/mapping/to-instrument';
-import { toLisResults } from '../lib/mapping/to-lis';
-import { detectDirection, orderTestsOf, resultItemsOf, type Direction } from '../lib/mapping/directions';
+import { describeIssues } from '../lib/lis';
+import { cleanRow, csvMappingRows, detectDirection, type Direction, mappedRows, type MappingRow, MappingSchema, orderTestsOf, resultItemsOf, toInstrumentTests, toLisResults } from '../lib/mapping';
 import { fail } from './shared/lis-request-node';
 import { StatusReporter, sharedTexts } from './shared/status';
 import { registerMappingRoutes } from './shared/mapping-routes';

@@ -14,10 +14,8 @@
 import { join } from 'node:path';
 import type { NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
-import { PROFILES, findProfile } from '../../lib/protocols/astm/dialects';
-import { HL7_PROFILES } from '../../lib/protocols/hl7/dialects';
-import { previewSite } from '../../lib/protocols/astm/preview';
-import { depthIssue } from '../../lib/protocols/astm/dialects/overrides';
+import { depthIssue, findProfile, previewSite, PROFILES } from '../../lib/protocols/astm';
+import { HL7_PROFILES } from '../../lib/protocols/hl7';
 import { LisError, invalidInput } from '../../lib/errors';
 import { answerError, installRoutesOnce } from './admin';
 

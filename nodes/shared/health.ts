@@ -8,9 +8,8 @@
  * second: counting stuck messages walks the journal's memory).
  */
 import type { NodeAPI } from 'node-red';
-import { LinkHealthBoard, type HealthSnapshot } from '../../lib/health/link-health';
-import { queuesByLink } from '../../lib/health/queues';
-import type { ResultJournal } from '../../lib/journal/journal';
+import { type HealthSnapshot, LinkHealthBoard, queuesByLink } from '../../lib/health';
+import type { ResultJournal } from '../../lib/journal';
 import { openedJournal, whenJournalOpens } from './journal';
 
 const boards = new WeakMap<object, LinkHealthBoard>();

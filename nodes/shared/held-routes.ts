@@ -7,9 +7,7 @@
  */
 import type { NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
-import { ResultDelivery } from '../../lib/journal/delivery';
-import { heldSummary } from '../../lib/journal/held';
-import type { BatchRecord, ResultJournal } from '../../lib/journal/journal';
+import { type BatchRecord, heldSummary, ResultDelivery, type ResultJournal } from '../../lib/journal';
 import { LisError } from '../../lib/errors';
 import { adminUser, answerError, installRoutesOnce } from './admin';
 import { journalFor } from './journal';

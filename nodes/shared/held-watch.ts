@@ -5,10 +5,8 @@
  * reached the LIS, and the resends the admin routes ask for.
  */
 import type { Node, NodeAPI } from 'node-red';
-import type { LisClient } from '../../lib/lis/client';
-import { ResultDelivery } from '../../lib/journal/delivery';
-import { heldDue, heldSummary } from '../../lib/journal/held';
-import type { BatchRecord } from '../../lib/journal/journal';
+import type { LisClient } from '../../lib/lis';
+import { type BatchRecord, heldDue, heldSummary, ResultDelivery } from '../../lib/journal';
 import { LisError, messageOf } from '../../lib/errors';
 import { registerSender } from './held-routes';
 import { journalFor } from './journal';

@@ -10,8 +10,7 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { NodeAPI } from 'node-red';
-import { journalAt, openedJournal as openedAt } from '../../lib/journal/registry';
-import type { ResultJournal } from '../../lib/journal/journal';
+import { journalAt, openedJournal as openedAt, type ResultJournal } from '../../lib/journal';
 
 export interface LisBridgeSettings {
   dir: string;

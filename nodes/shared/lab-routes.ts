@@ -7,11 +7,11 @@
  *   frame trace, readable (lib/trace/trace-read), redacted when the link redacts.
  * Both need `lis.read`: the trace holds patient data.
  */
-import type { UnitFraming } from '../../lib/trace/wire-splitter';
+import type { UnitFraming } from '../../lib/trace';
 import type { NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
 import { lastLines, readTrace } from '../../lib/trace';
-import type { LinkHealth } from '../../lib/health/link-health';
+import type { LinkHealth } from '../../lib/health';
 import { answerError, installRoutesOnce } from './admin';
 import { healthSnapshot } from './health';
 import { configuredDialects, dialectLabel } from './link-dialect';

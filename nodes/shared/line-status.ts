@@ -9,9 +9,9 @@
  * undefined when the line is up, or when no transport node is wired to it.
  */
 import type { Node, NodeAPI, NodeStatus } from 'node-red';
-import type { TransportState } from '../../lib/health/link-health';
+import type { TransportState } from '../../lib/health';
 import { LisError } from '../../lib/errors';
-import { SettingError, unresolvedSetting, type SettingFault } from '../../lib/settings/unresolved';
+import { SettingError, type SettingFault, unresolvedSetting } from '../../lib/settings';
 import { raiseWhenStarted } from './setting-status';
 import { sharedTexts } from './status';
 import { wiredTransports, type FlowNodeDef } from './transport-watch';

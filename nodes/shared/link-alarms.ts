@@ -7,7 +7,7 @@
  * does (green when idle): a Status node watching the link sees it (msg.status.fill "green").
  */
 import type { Node, NodeAPI, NodeStatus } from 'node-red';
-import { LinkAlarms, localTime, parseActivityRule, type Alarm, type AlarmChange, type AlarmRules, type ClearReason } from '../../lib/health/alarms';
+import { type Alarm, type AlarmChange, type AlarmRules, type ClearReason, LinkAlarms, localTime, parseActivityRule } from '../../lib/health';
 import { LisError } from '../../lib/errors';
 import { boardFor } from './health';
 import { bridgeSettings } from './journal';

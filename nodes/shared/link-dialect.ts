@@ -6,8 +6,8 @@
  * message nodes of different dialects shows none of them.
  */
 import type { NodeAPI } from 'node-red';
-import { findProfile } from '../../lib/protocols/astm/dialects';
-import { findHl7Profile } from '../../lib/protocols/hl7/dialects';
+import { findProfile } from '../../lib/protocols/astm';
+import { findHl7Profile } from '../../lib/protocols/hl7';
 
 const MESSAGE_TYPES: Record<string, 'astm' | 'hl7'> = { 'astm-message': 'astm', 'hl7-message': 'hl7' };
 const LINK_TYPES = new Set(['astm-link', 'hl7-link']);

@@ -7,8 +7,7 @@
  */
 import type { Node, NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
-import { LinkStore, type PassedOn } from '../../lib/journal/link-store';
-import { isSettled, type MessageRecord, type ResultJournal } from '../../lib/journal/journal';
+import { isSettled, LinkStore, type MessageRecord, type PassedOn, type ResultJournal } from '../../lib/journal';
 import { LisError, messageOf } from '../../lib/errors';
 import { adminUser, answerError, installRoutesOnce } from './admin';
 import { journalFor } from './journal';

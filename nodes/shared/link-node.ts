@@ -9,11 +9,8 @@
  * messages.
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
-import type { LinkMachine, SendOptions } from '../../lib/link/driver';
-import type { UnitFraming } from '../../lib/trace/wire-splitter';
-import { LinkSessions, type SessionLink } from '../../lib/link/link-sessions';
-import { tcpSessionKey } from '../../lib/link/tcp-status';
-import type { TransportMode } from '../../lib/link/session-book';
+import { type LinkMachine, LinkSessions, type SendOptions, type SessionLink, tcpSessionKey, type TransportMode } from '../../lib/link';
+import type { UnitFraming } from '../../lib/trace';
 import { LisError, invalidInput } from '../../lib/errors';
 import { fail } from './lis-request-node';
 import { lineBytes, linkTrace } from './link-trace';

@@ -6,7 +6,7 @@
 import type { Node, NodeAPI } from 'node-red';
 import { join } from 'node:path';
 import { FrameTrace } from '../../lib/trace';
-import type { UnitFraming } from '../../lib/trace/wire-splitter';
+import type { UnitFraming } from '../../lib/trace';
 import { bridgeSettings } from './journal';
 import { sharedTexts } from './status';
 

@@ -5,13 +5,10 @@
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { LisError, messageOf } from '../../lib/errors';
-import type { CallInfo, LisClient } from '../../lib/lis/client';
-import { ENDPOINTS, type EndpointName } from '../../lib/lis/endpoints';
-import type { AttemptHooks } from '../../lib/lis/retry';
-import { Cutoff } from '../../lib/lis/http-exchange';
+import { type AttemptHooks, type CallInfo, Cutoff, type EndpointName, ENDPOINTS, type LisClient } from '../../lib/lis';
 import { StatusReporter, sharedTexts } from './status';
 import { replayFailed } from './replays';
-import { asFault, SettingError, type SettingFault } from '../../lib/settings/unresolved';
+import { asFault, SettingError, type SettingFault } from '../../lib/settings';
 import { raiseWhenStarted } from './setting-status';
 import type { Done, LisConfigNode, Msg, Send } from './types';
 

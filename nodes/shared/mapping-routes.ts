@@ -20,18 +20,13 @@
  */
 import type { NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
-import { LisClient } from '../../lib/lis/client';
+import { describeIssues, LisClient, parseTls, parseTuning, type ProxyConfig, resolveProxy } from '../../lib/lis';
 import { LisError } from '../../lib/errors';
-import { parseTls, parseTuning } from '../../lib/lis/tuning';
-import { MappingSchema, cleanRow } from '../../lib/mapping/model';
-import { mergeCatalog } from '../../lib/mapping/catalog-merge';
-import { formatCsv, parseCsv } from '../../lib/mapping/csv';
-import { describeIssues } from '../../lib/lis/schemas';
+import { cleanRow, formatCsv, MappingSchema, mergeCatalog, parseCsv } from '../../lib/mapping';
 import type { LisConfigNode } from './types';
 import { answerError, installRoutesOnce } from './admin';
 import { resolveBearerToken } from './lis-token';
-import { resolveProxy, type ProxyConfig } from '../../lib/lis/proxy';
-import type { EnvLookup } from '../../lib/util/env-template';
+import type { EnvLookup } from '../../lib/util';
 
 /** Catalog look-ups from the dialog should not keep the operator waiting for the runtime's full time-out. */
 const CATALOG_TIMEOUT_CAP_MS = 15000;

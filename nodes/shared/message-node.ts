@@ -7,15 +7,15 @@
  * (output 3). The protocol supplies a MessageHost; this is the Node-RED side.
  */
 import type { Node, NodeAPI } from 'node-red';
-import { isLabOrder, type HostOutput, type MessageHost } from '../../lib/conversation/message-host';
+import { type HostOutput, isLabOrder, type MessageHost } from '../../lib/conversation';
 import { LisError, invalidInput, messageOf } from '../../lib/errors';
-import { tcpSessionKey } from '../../lib/link/tcp-status';
+import { tcpSessionKey } from '../../lib/link';
 import { boardFor } from './health';
 import { fail } from './lis-request-node';
 import { journalFor } from './journal';
 import { sharedTexts, type StatusReporter } from './status';
 import { replayOf, type ReplayOf } from './replays';
-import { unresolvedSetting, type SettingFault } from '../../lib/settings/unresolved';
+import { type SettingFault, unresolvedSetting } from '../../lib/settings';
 import type { Done, Msg, Send } from './types';
 
 export interface MessageTopics {

@@ -16,9 +16,9 @@
 import type { NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { TRANSPORT_STATES, type Counts, type HealthSnapshot } from '../../lib/health/link-health';
-import type { AppendObserver } from '../../lib/journal/append-log';
-import type { LisObserver } from '../../lib/lis/observer';
+import { type Counts, type HealthSnapshot, TRANSPORT_STATES } from '../../lib/health';
+import type { AppendObserver } from '../../lib/journal';
+import type { LisObserver } from '../../lib/lis';
 import { answerError, installRoutesOnce } from './admin';
 import { healthSnapshot } from './health';
 import { whenJournalOpens } from './journal';

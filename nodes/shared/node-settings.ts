@@ -6,10 +6,9 @@
  * (scripts/build.mjs) writes the same defaults, ranges and placeholders into
  * the editor dialogs.
  */
-import { DEFAULT_OPTIONS } from '../../lib/protocols/astm/link/options';
-import { DEFAULT_HL7_LINK } from '../../lib/protocols/hl7/link-machine';
-import { ALARM_SETTINGS, LIS_NODE_SETTINGS, readSettings, type NumericSetting } from '../../lib/settings/node-settings';
-import type { SettingFault } from '../../lib/settings/unresolved';
+import { DEFAULT_OPTIONS } from '../../lib/protocols/astm';
+import { DEFAULT_HL7_LINK } from '../../lib/protocols/hl7';
+import { ALARM_SETTINGS, LIS_NODE_SETTINGS, type NumericSetting, readSettings, type SettingFault } from '../../lib/settings';
 
 export { ALARM_SETTINGS, type NumericSetting };
 

@@ -16,11 +16,9 @@ import { randomUUID } from 'node:crypto';
 import type { NodeAPI } from 'node-red';
 import type { NextFunction, Request, Response } from 'express';
 import { LisError, messageOf } from '../../lib/errors';
-import { readReplayRequest } from '../../lib/replay/request';
-import { ReplayRun } from '../../lib/replay/run';
-import { traceRange } from '../../lib/trace/trace-range';
+import { readReplayRequest, REPLAY_LIMITS, ReplayRun, sizeText } from '../../lib/replay';
+import { traceRange } from '../../lib/trace';
 import { answerError, installRoutesOnce } from './admin';
-import { REPLAY_LIMITS, sizeText } from '../../lib/replay/report-budget';
 import { keepRun, replayInjector, replayRun } from './replays';
 
 const DEFAULT_WAIT_S = 10;

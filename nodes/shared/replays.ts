@@ -6,9 +6,7 @@
  * restart, and only the last MAX_KEPT reports are kept.
  */
 import { messageOf } from '../../lib/errors';
-import { isReplayMark, type ReplayMark } from '../../lib/replay/request';
-import { ReplayRun } from '../../lib/replay/run';
-import { KeptReports, REPLAY_LIMITS } from '../../lib/replay/report-budget';
+import { isReplayMark, KeptReports, REPLAY_LIMITS, type ReplayMark, ReplayRun } from '../../lib/replay';
 import type { FrameTrace } from '../../lib/trace';
 import type { Msg } from './types';
 

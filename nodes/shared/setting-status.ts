@@ -8,7 +8,7 @@
  */
 import type { Node, NodeAPI, NodeStatus } from 'node-red';
 import type { LisError } from '../../lib/errors';
-import { SettingError } from '../../lib/settings/unresolved';
+import { SettingError } from '../../lib/settings';
 import type { Texts } from './status';
 
 /** The status naming what to set, for a SettingError that names it; undefined otherwise. */

@@ -7,9 +7,9 @@
 import type { NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
 import { traceText } from '../../lib/trace';
-import { recentMessages } from '../../lib/trace/recent';
-import { ASTM_RECENT } from '../../lib/protocols/astm/recent';
-import { HL7_RECENT } from '../../lib/protocols/hl7/recent';
+import { recentMessages } from '../../lib/trace';
+import { ASTM_RECENT } from '../../lib/protocols/astm';
+import { HL7_RECENT } from '../../lib/protocols/hl7';
 import { LisError } from '../../lib/errors';
 import { answerError, installRoutesOnce } from './admin';
 import { deployedTrace } from './link-trace';

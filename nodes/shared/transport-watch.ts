@@ -8,8 +8,7 @@
  */
 import { promises as fs } from 'node:fs';
 import type { Node, NodeAPI } from 'node-red';
-import { transportReport } from '../../lib/health/transport-status';
-import type { TransportState } from '../../lib/health/link-health';
+import { transportReport, type TransportState } from '../../lib/health';
 
 type Report = (session: string | undefined, state: TransportState, peer?: string) => void;
 

@@ -1,6 +1,6 @@
 /** Runtime types shared by the node adapters. */
 import type { Node, NodeMessage } from 'node-red';
-import type { LisClient } from '../../lib/lis/client';
+import type { LisClient } from '../../lib/lis';
 
 /** The runtime face of a deployed lis-config node. */
 export interface LisConfigNode extends Node {

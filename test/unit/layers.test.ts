@@ -1,12 +1,14 @@
 /**
  * The layers hold (.dependency-cruiser.cjs, docs/architecture.md): the core
  * imports no protocol, no protocol imports another, nothing but the demo,
- * tests and bench imports the simulators, lib/ never imports Node-RED, and
- * no module imports itself through others. The rules run over the built tree
+ * tests and bench imports the simulators, lib/ never imports Node-RED, no
+ * module imports itself through others, and nodes/ imports a lib module only
+ * through its index. The rules run over the built tree
  * as `npm run deps` does, and bite on a small tree built to break each one. dependency-cruiser sees the built JS, where type-only
  * imports are erased, so the sources' imports (type-only ones included) are
- * also read here: the core imports no protocol (nor the simulators), and a
- * protocol no other protocol.
+ * also read here: the core imports no protocol (nor the simulators), a
+ * protocol no other protocol, and nodes/ reaches lib/ only through each
+ * module's index.
  */
 import { describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
@@ -25,6 +27,19 @@ function sources(dir: string): string[] {
     if (e.isDirectory()) return sources(path);
     return e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [path] : [];
   });
+}
+
+/**
+ * Whether an import written in a nodes/ file goes through a lib module's index
+ * (lib/<module> or lib/protocols/<protocol>, or the single-file lib/errors):
+ * the source form of the rule nodes-reach-lib-through-indexes, which the
+ * cruise of the built JS cannot see for type-only imports. Imports outside
+ * lib/ are none of its business.
+ */
+function throughIndex(file: string, specifier: string): boolean {
+  const target = posix.normalize(posix.join(posix.dirname(file), specifier)).replace(/\/index$/, '');
+  if (!target.startsWith('lib/')) return true;
+  return /^lib\/(protocols\/[^/]+|(?!protocols$)[^/]+)$/.test(target);
 }
 
 /** The layer a lib/ file belongs to: a protocol's name, 'sim', or 'core'. */
@@ -87,5 +102,44 @@ describe('the layers (dependency-cruiser)', () => {
       }
     }
     assert.deepEqual(crossings, []);
+  });
+
+  it('fails nodes/ reaching into a lib module past its index, type-only imports included (built and source)', (t) => {
+    const dir = tree(t, {
+      'dist/nodes/n.js': [
+        "require('../lib/lis');",
+        "require('../lib/errors.js');",
+        "require('../lib/protocols/astm');",
+        "require('../lib/lis/client.js');",
+        "require('../lib/protocols/astm/dialects');",
+        "require('../lib/protocols/astm/b.js');",
+      ].join('\n') + '\n',
+      'dist/lib/lis/index.js': "require('./client.js');\n",
+      'dist/lib/lis/client.js': 'module.exports = {};\n',
+      'dist/lib/errors.js': 'module.exports = {};\n',
+      'dist/lib/protocols/astm/index.js': "require('./b.js');\n",
+      'dist/lib/protocols/astm/b.js': 'module.exports = {};\n',
+      'dist/lib/protocols/astm/dialects/index.js': 'module.exports = {};\n',
+    });
+    const run = spawnSync(process.execPath, [CRUISE, '--config', '.dependency-cruiser.cjs', '--output-type', 'err', 'dist/nodes', 'dist/lib'], { cwd: dir, encoding: 'utf8' });
+    assert.notEqual(run.status, 0, run.stdout);
+    const broken = [...run.stdout.matchAll(/error nodes-reach-lib-through-indexes: dist\/nodes\/n\.js → (\S+)/g)].map((m) => m[1]).sort();
+    assert.deepEqual(broken, ['dist/lib/lis/client.js', 'dist/lib/protocols/astm/b.js', 'dist/lib/protocols/astm/dialects/index.js'], run.stdout);
+    assert.match(run.stdout, /3 dependency violations/);
+    // The same judgement on the sources' specifiers, where type-only imports still stand.
+    const judged = ['../lib/lis', '../lib/lis/index', '../lib/errors', '../lib/protocols/hl7', 'node-red', './shared/status', '../lib/lis/client', '../lib/protocols/astm/dialects', '../lib/protocols', '../lib/trace/wire-splitter'];
+    assert.deepEqual(judged.filter((s) => !throughIndex('nodes/x.ts', s)), ['../lib/lis/client', '../lib/protocols/astm/dialects', '../lib/protocols', '../lib/trace/wire-splitter']);
+    assert.equal(throughIndex('nodes/shared/x.ts', '../../lib/health/alarms'), false);
+    assert.equal(throughIndex('nodes/shared/x.ts', '../../lib/health'), true);
+  });
+
+  it('every import in nodes/ reaches lib/ through a module\'s index, type-only imports included', () => {
+    const inside: string[] = [];
+    for (const file of sources('nodes')) {
+      for (const m of readFileSync(join(ROOT, file), 'utf8').matchAll(/(?:\bfrom\s+|\bimport\s*\(?\s*|\brequire\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g)) {
+        if (!throughIndex(file, m[1]!)) inside.push(`${file} -> ${m[1]}`);
+      }
+    }
+    assert.deepEqual(inside, []);
   });
 });

@@ -1,4 +1,4 @@
-/** HL7 v2: the message codec and MLLP framing (docs/architecture.md, "HL7 v2"). */
+/** HL7 v2: the message codec and MLLP framing (docs/architecture.md, "HL7 v2"), and what nodes/ uses of the protocol (its dialects, host, paste reader, recent-message kinds). */
 export { Hl7Error, type Hl7Position } from './errors';
 export { DEFAULT_DELIMITERS, type Hl7Delimiters, encodingCharacters, readDelimiters } from './delimiters';
 export { escapeHl7, unescapeHl7 } from './escape';
@@ -11,4 +11,8 @@ export { type AckCode, type AckProblem, ERROR_CODES, buildAck, beforeV25, contro
 export { type AckPlan, ackPlan, enhancedMode, failurePlan, isQuery } from './ack-plan';
 export { RecentControlIds, contentHash, controlKey } from './recent-ids';
 export { DEFAULT_HL7_LINK, Hl7Link, type Hl7LinkOptions, LINK_CHARSETS, type LinkCharset } from './link-machine';
-export { hl7CarriesResults, hl7Sender, isNegativeAck } from './peek';
+export { hl7CarriesResults, hl7IsQuery, hl7Sender, isNegativeAck } from './peek';
+export { HL7_PROFILES, findHl7Profile } from './dialects';
+export { Hl7Host, hl7HostSettingsProblem } from './host';
+export { readHl7Capture } from './paste';
+export { HL7_RECENT } from './recent';

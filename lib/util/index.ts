@@ -1,0 +1,2 @@
+/** Small helpers with no home of their own. What nodes/ uses of it. */
+export { type EnvLookup } from './env-template';
