@@ -66,11 +66,21 @@ export interface InstrumentResult {
    * (HL7 IHE LAW S_RAW/S_OTHER: pipetting time, calibration ID, QC target),
    * in the order sent.
    */
-  supplements?: { code: string; value: string; units?: string }[];
+  supplements?: Supplement[];
   /** Sequence numbers as sent (P-2, O-2, R-2; 0 when absent or not a number). */
   sequence: { patient: number; order: number; result: number };
   /** 1-based index of the R record (or of the O record for QC values carried in O) in the message. */
   record: number;
+}
+
+/** An observation attached to a result (HL7: a supplemental OBX), with where it was in the message. */
+export interface Supplement {
+  code: string;
+  value: string;
+  units?: string;
+  /** The segment (or record) it was read from, e.g. `OBX`, and its 1-based index in the message. */
+  segment: string;
+  index: number;
 }
 
 /** The field a reason points at, so an operator (or the dialect preview) can find it in the message. */

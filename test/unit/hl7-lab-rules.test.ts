@@ -65,7 +65,12 @@ describe('HL7 lab events', () => {
     const e0 = ev[0]!;
     const r = e0.type === 'results' ? e0.results[0]! : undefined;
     assert.deepEqual(r?.supplements?.map((s) => s.code), ['10020', 'PT', 'CalibrationID', 'QCTID', 'QCSTATE', 'TR_TECHNICALLIMIT', 'TR_REPEATLIMIT', 'TR_EXPECTEDVALUES', '10020_EFS', '10020_EFV', '10020_EFC', '10020_PMT']);
-    assert.deepEqual(r?.supplements?.[8], { code: '10020_EFS', value: '42399.210', units: 'COUNT' });
+    assert.deepEqual(r?.supplements?.[8], { code: '10020_EFS', value: '42399.210', units: 'COUNT', segment: 'OBX', index: 20 });
+    const message = parseHl7(bytes('roche-cobaspro-oul-r22-e801.txt').toString('latin1'));
+    for (const s of r?.supplements ?? []) {
+      const seg = message.segments[s.index - 1]!;
+      assert.deepEqual([seg.name, seg.field(3)], [s.segment, s.code], `${s.segment} ${s.index}`);
+    }
   });
   it('keeps QC apart: cobas pure SPM-11 Q, CLINITEK OBR-15 …^Q with its NTE comments, Mindray CL MSH-16 2', () => {
     assert.deepEqual(events('roche-cobaspure-oul-r22-qc.txt', 'roche-cobas-pro').map((e) => e.type), ['qc']);

@@ -72,7 +72,7 @@ export function readResults(message: Hl7Message, profile: Hl7DialectProfile, tim
     if (holds(current, rule.supplemental)) {
       const value = seg.fieldAll(5).join('~');
       const units = read(seg, rule.units ?? { field: 6 }, rule.trim);
-      if (last) (last.supplements ??= []).push({ code, value, ...(units !== '' ? { units } : {}) });
+      if (last) (last.supplements ??= []).push({ code, value, ...(units !== '' ? { units } : {}), segment: seg.name, index: seg.index });
       else out.unassigned.push({ record: seg.index, reason: `supplemental OBX ${seg.index} (${code}) comes before any result it could describe`, text: seg.text, instrumentCode: code, Result: value });
       continue;
     }
