@@ -104,6 +104,10 @@ export interface UnassignedResult {
   text: string;
   instrumentCode?: string;
   Result?: string;
+  /** What the result would have carried, when the reader got that far (HL7: OBX-6, OBX-7, OBX-8). */
+  units?: string;
+  referenceRange?: string;
+  flags?: string[];
   /** Text of the C records right after the R record. */
   comments?: string[];
 }

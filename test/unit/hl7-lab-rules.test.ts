@@ -91,6 +91,15 @@ describe('HL7 lab events', () => {
     const e0 = ev[0]!;
     assert.equal(e0.type === 'unassigned' ? e0.items[0]!.reason : '', 'OBX 4 (2): no sample number in OBR-2');
   });
+  it('keeps in an unassigned result the units, reference range and flags the result would have had', () => {
+    const original = hl7LabEventsOf(bytes('mindray-cl2000i-oru-r01-result.txt'), HL7_MINDRAY_CL, 'UTC')[0]!;
+    const placed = original.type === 'results' ? original.results[0]! : undefined;
+    assert.ok(placed?.units && placed.referenceRange && placed.flags, 'the fixture has units, a range and flags');
+    const text = bytes('mindray-cl2000i-oru-r01-result.txt').toString('latin1').replace('OBR|1|12345678|', 'OBR|1||');
+    const e0 = hl7LabEventsOf(Buffer.from(text, 'latin1'), HL7_MINDRAY_CL, 'UTC')[0]!;
+    const item = e0.type === 'unassigned' ? e0.items[0]! : undefined;
+    assert.deepEqual({ units: item?.units, referenceRange: item?.referenceRange, flags: item?.flags }, { units: placed.units, referenceRange: placed.referenceRange, flags: placed.flags });
+  });
   it('reads a Mindray query without a bar code (a range query) as other, saying why', () => {
     const text = bytes('mindray-cl2000i-qry-q02.txt').toString('latin1').replace('|RD|0019|', '|RD||');
     const ev = hl7LabEventsOf(Buffer.from(text, 'latin1'), HL7_MINDRAY_CL, 'UTC');
