@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadHl7Fixture } from '../support/hl7-fixtures';
 import { HL7_MINDRAY_CL, HL7_IHE_LAW, HL7_PROFILES, HL7_ROCHE_COBAS_PRO, findHl7Profile, profileProblems } from '../../lib/protocols/hl7/dialects';
-import { buildHl7NotFound, buildHl7Order, hl7Instant, hl7LabEventsOf, splitMessages } from '../../lib/protocols/hl7/lab';
+import { buildHl7NotFound, buildHl7Order, hl7Instant, hl7LabEventsOf, splitBuiltMessages } from '../../lib/protocols/hl7/lab';
 import { parseHl7 } from '../../lib/protocols/hl7';
 import type { LabOrder, QueriedSample } from '../../lib/lab/types';
 
@@ -134,7 +134,7 @@ describe('Mindray CL answers, against the manual (pp. 1-29 to 1-31)', () => {
   const manual = (name: string) => loadHl7Fixture(name).messages[0]!.bytes.toString('latin1');
 
   it('found: QCK^Q02 OK (not acknowledged by the analyzer), then the DSR^Q03', () => {
-    const parts = splitMessages(buildHl7Order(HL7_MINDRAY_CL, ORDER, { ...at, queried: true, query: q }));
+    const parts = splitBuiltMessages(buildHl7Order(HL7_MINDRAY_CL, ORDER, { ...at, queried: true, query: q }));
     assert.deepEqual(parts.map((p) => p.type), ['QCK^Q02', 'DSR^Q03']);
     assert.deepEqual(fieldsOf(parts[0]!.text), fieldsOf(manual('mindray-cl2000i-qck-q02-found.txt')));
     const ours = fieldsOf(parts[1]!.text);
@@ -156,8 +156,14 @@ describe('Mindray CL answers, against the manual (pp. 1-29 to 1-31)', () => {
     const text = buildHl7NotFound(HL7_MINDRAY_CL, '0019', { ...at, query: q });
     assert.deepEqual(fieldsOf(text), fieldsOf(manual('mindray-cl2000i-qck-q02-notfound.txt')));
   });
+  it('cuts a built answer into its messages, not at a CR and MSH inside a value (the builder escapes it)', () => {
+    const tricky: LabOrder = { ...ORDER, patient: { ...ORDER.patient, Name: 'Tommy\rMSH|^~\\&|X' } };
+    const parts = splitBuiltMessages(buildHl7Order(HL7_MINDRAY_CL, tricky, { ...at, queried: true, query: q }));
+    assert.deepEqual(parts.map((p) => p.type), ['QCK^Q02', 'DSR^Q03']);
+    assert.ok(parts[1]!.text.includes('Tommy\\X0D\\MSH'), parts[1]!.text);
+  });
   it('unsolicited: one DSR^Q03 with MSH-15 P and its own control ID', () => {
-    const parts = splitMessages(buildHl7Order(HL7_MINDRAY_CL, ORDER, { ...at, queried: false }));
+    const parts = splitBuiltMessages(buildHl7Order(HL7_MINDRAY_CL, ORDER, { ...at, queried: false }));
     assert.deepEqual(parts.map((p) => p.type), ['DSR^Q03']);
     const msh = parseHl7(parts[0]!.text).msh;
     assert.deepEqual([msh.field(10), msh.field(15)], ['99', 'P']);
@@ -170,7 +176,7 @@ describe('IHE LAW answers', () => {
   const order: LabOrder = { ...ORDER, SampleNumber: '498100', instrumentTests: ['20340', '20411'], Priority: 'S', patient: { ID: 'P7', Name: 'Roe, Jane', Sex: 'F', DateOfBirth: '19800102' } };
 
   it('found: RSP^K11 with QAK OK and the QPD echoed, then OML^O33 with one ORC/TQ1/OBR per test', () => {
-    const parts = splitMessages(buildHl7Order(HL7_ROCHE_COBAS_PRO, order, { ...at, queried: true, query: q }));
+    const parts = splitBuiltMessages(buildHl7Order(HL7_ROCHE_COBAS_PRO, order, { ...at, queried: true, query: q }));
     assert.deepEqual(parts.map((p) => p.type), ['RSP^K11', 'OML^O33']);
     assert.deepEqual(parts[0]!.text.split('\r').filter(Boolean), [
       'MSH|^~\\&|Host||cobas pro||20230128114627||RSP^K11^RSP_K11|H1|P|2.5.1|||NE|AL||UNICODE UTF-8|||LAB-27^IHE',

@@ -7,7 +7,7 @@
  * Node-RED adapter of this.
  */
 import { findHl7Profile, type Hl7DialectProfile } from './dialects';
-import { buildHl7NotFound, buildHl7Order, hl7LabEventsOf, splitMessages } from './lab';
+import { buildHl7NotFound, buildHl7Order, hl7LabEventsOf, splitBuiltMessages } from './lab';
 import { encodeText } from './charset';
 import { HostConversation } from '../../conversation/host-conversation';
 import { timeZoneProblem, type HostOutput, type MessageHost, type Outgoing, type ReadMessage } from '../../conversation/message-host';
@@ -82,7 +82,7 @@ export class Hl7Host<C> implements MessageHost<C> {
 
   /** One message per MLLP frame; those the analyzer does not acknowledge say so (msg.hl7.expectAck = false). */
   outgoing(text: string): Outgoing[] {
-    return splitMessages(text).map((m) => ({ bytes: this.bytes(m.text), about: { messageType: m.type, ...(this.dialect.notAcknowledged.includes(m.type) ? { expectAck: false } : {}) } }));
+    return splitBuiltMessages(text).map((m) => ({ bytes: this.bytes(m.text), about: { messageType: m.type, ...(this.dialect.notAcknowledged.includes(m.type) ? { expectAck: false } : {}) } }));
   }
 }
 
