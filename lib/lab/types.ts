@@ -123,8 +123,20 @@ export type LabEvent =
    * guessing. The caller must report them; they are not results.
    */
   | { type: 'unassigned'; items: UnassignedResult[]; sender?: string }
-  /** Anything else (an order sent by the analyzer, a bare H/L ...): passed through untouched. */
-  | { type: 'other'; reason: string; sender?: string };
+  /** Anything else (an order sent by the analyzer, a bare H/L ...): passed through untouched; `kind` says what it is, `reason` in words. */
+  | { type: 'other'; kind: OtherKind; reason: string; sender?: string };
+
+/**
+ * What an 'other' event is, for a flow to switch on (its reason says it in words).
+ * - `unreadable-query`: a query naming no sample the LIS can be asked about (no sample, a range, a bad sample number)
+ * - `unsupported-query`: a query the dialect reads no queries for (ASTM Q records)
+ * - `unsupported-message`: a message type the dialect does not read (HL7)
+ * - `status-message`: a message that only reports the analyzer's state (HL7 ESU^U01, INU^U05)
+ * - `order-message`: order records without results, an order sent by the analyzer (ASTM)
+ * - `empty-message`: no query, order or result in it (an ASTM keep-alive H/L, an HL7 ORU without OBX)
+ * - `unreadable-record`: a record that could not be read at all (ASTM)
+ */
+export type OtherKind = 'unreadable-query' | 'unsupported-query' | 'unsupported-message' | 'status-message' | 'order-message' | 'empty-message' | 'unreadable-record';
 
 export interface LabEventOptions {
   /** The site's IANA zone, used unless the profile names the analyzer's own. */

@@ -103,10 +103,15 @@ describe('HL7 lab events', () => {
   it('reads a Mindray query without a bar code (a range query) as other, saying why', () => {
     const text = bytes('mindray-cl2000i-qry-q02.txt').toString('latin1').replace('|RD|0019|', '|RD||');
     const ev = hl7LabEventsOf(Buffer.from(text, 'latin1'), HL7_MINDRAY_CL, 'UTC');
-    assert.deepEqual(ev, [{ type: 'other', reason: 'QRY^Q02: the query names no sample in QRD-8 (a query by range or time, which one order cannot answer)' }]);
+    assert.deepEqual(ev, [{ type: 'other', kind: 'unreadable-query', reason: 'QRY^Q02: the query names no sample in QRD-8 (a query by range or time, which one order cannot answer)' }]);
+  });
+  it('says what each other event is in its kind: a message type the dialect does not read, results without OBX', () => {
+    const cl = (text: string) => hl7LabEventsOf(Buffer.from(text, 'latin1'), HL7_MINDRAY_CL, 'UTC').map((e) => (e.type === 'other' ? e.kind : e.type));
+    assert.deepEqual(cl('MSH|^~\\&|LIS||||20120508||ADT^A01|1|P|2.3.1\rPID|1\r'), ['unsupported-message']);
+    assert.deepEqual(cl('MSH|^~\\&|LIS||||20120508||ORU^R01|1|P|2.3.1\rPID|1\rOBR|1|123\r'), ['empty-message']);
   });
   it('reads the cobas pro status messages as other', () => {
-    assert.deepEqual(events('roche-cobaspro-esu-inu-session.log.txt', 'roche-cobas-pro'), [{ type: 'other', reason: "ESU^U01 reports the analyzer's state; it carries no results", sender: 'cobas pro' }]);
+    assert.deepEqual(events('roche-cobaspro-esu-inu-session.log.txt', 'roche-cobas-pro'), [{ type: 'other', kind: 'status-message', reason: "ESU^U01 reports the analyzer's state; it carries no results", sender: 'cobas pro' }]);
   });
 });
 

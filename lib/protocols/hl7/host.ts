@@ -69,7 +69,7 @@ export class Hl7Host<C> implements MessageHost<C> {
           outputs.push({ type: 'aside', topic: 'encapsulated', payload: event.items, count: event.items.length, reasons: [] });
           break;
         case 'other':
-          outputs.push({ type: 'aside', topic: 'other', payload: { reason: event.reason, text: bytes.toString(this.dialect.charset === 'utf8' ? 'utf8' : 'latin1') }, count: 0, reasons: [event.reason] });
+          outputs.push({ type: 'aside', topic: 'other', payload: { kind: event.kind, reason: event.reason, text: bytes.toString(this.dialect.charset === 'utf8' ? 'utf8' : 'latin1') }, count: 0, reasons: [event.reason] });
           break;
       }
     }
