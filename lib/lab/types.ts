@@ -66,11 +66,21 @@ export interface InstrumentResult {
    * (HL7 IHE LAW S_RAW/S_OTHER: pipetting time, calibration ID, QC target),
    * in the order sent.
    */
-  supplements?: { code: string; value: string; units?: string }[];
+  supplements?: Supplement[];
   /** Sequence numbers as sent (P-2, O-2, R-2; 0 when absent or not a number). */
   sequence: { patient: number; order: number; result: number };
   /** 1-based index of the R record (or of the O record for QC values carried in O) in the message. */
   record: number;
+}
+
+/** An observation attached to a result (HL7: a supplemental OBX), with where it was in the message. */
+export interface Supplement {
+  code: string;
+  value: string;
+  units?: string;
+  /** The segment (or record) it was read from, e.g. `OBX`, and its 1-based index in the message. */
+  segment: string;
+  index: number;
 }
 
 /** The field a reason points at, so an operator (or the dialect preview) can find it in the message. */
@@ -94,6 +104,10 @@ export interface UnassignedResult {
   text: string;
   instrumentCode?: string;
   Result?: string;
+  /** What the result would have carried, when the reader got that far (HL7: OBX-6, OBX-7, OBX-8). */
+  units?: string;
+  referenceRange?: string;
+  flags?: string[];
   /** Text of the C records right after the R record. */
   comments?: string[];
 }
@@ -109,8 +123,20 @@ export type LabEvent =
    * guessing. The caller must report them; they are not results.
    */
   | { type: 'unassigned'; items: UnassignedResult[]; sender?: string }
-  /** Anything else (an order sent by the analyzer, a bare H/L ...): passed through untouched. */
-  | { type: 'other'; reason: string; sender?: string };
+  /** Anything else (an order sent by the analyzer, a bare H/L ...): passed through untouched; `kind` says what it is, `reason` in words. */
+  | { type: 'other'; kind: OtherKind; reason: string; sender?: string };
+
+/**
+ * What an 'other' event is, for a flow to switch on (its reason says it in words).
+ * - `unreadable-query`: a query naming no sample the LIS can be asked about (no sample, a range, a bad sample number)
+ * - `unsupported-query`: a query the dialect reads no queries for (ASTM Q records)
+ * - `unsupported-message`: a message type the dialect does not read (HL7)
+ * - `status-message`: a message that only reports the analyzer's state (HL7 ESU^U01, INU^U05)
+ * - `order-message`: order records without results, an order sent by the analyzer (ASTM)
+ * - `empty-message`: no query, order or result in it (an ASTM keep-alive H/L, an HL7 ORU without OBX)
+ * - `unreadable-record`: a record that could not be read at all (ASTM)
+ */
+export type OtherKind = 'unreadable-query' | 'unsupported-query' | 'unsupported-message' | 'status-message' | 'order-message' | 'empty-message' | 'unreadable-record';
 
 export interface LabEventOptions {
   /** The site's IANA zone, used unless the profile names the analyzer's own. */

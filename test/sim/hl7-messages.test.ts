@@ -8,7 +8,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { HL7_PROFILES, findHl7Profile } from '../../lib/protocols/hl7/dialects';
-import { buildHl7NotFound, buildHl7Order, hl7LabEventsOf, splitMessages } from '../../lib/protocols/hl7/lab';
+import { buildHl7NotFound, buildHl7Order, hl7LabEventsOf, splitBuiltMessages } from '../../lib/protocols/hl7/lab';
 import { parseHl7 } from '../../lib/protocols/hl7/message';
 import type { InstrumentResult, QueriedSample } from '../../lib/protocols/astm/lab';
 import { buildHl7Ack, buildHl7Query, buildHl7Results, buildHl7Status, readHl7HostMessage, type GeneratedResult } from '../../lib/sim';
@@ -85,7 +85,7 @@ describe('HL7 simulator messages, read back by the host', () => {
       const query = q.samples[0] as QueriedSample;
       assert.equal(query.sampleNumber, 'S9');
       const answer = buildHl7Order(profile, labOrder('S9', TESTS, { Priority: 'S' }), { now: NOW, timeZone: TZ, controlId: () => '900', queried: true, query });
-      const [rsp, oml] = splitMessages(answer);
+      const [rsp, oml] = splitBuiltMessages(answer);
       const r = readHl7HostMessage(Buffer.from(rsp!.text), profile);
       assert.deepEqual(r.meaning, { kind: 'queryAnswer', status: 'OK', acknowledges: '12', tag: 'Q12' });
       const o = readHl7HostMessage(Buffer.from(oml!.text), profile);
@@ -105,7 +105,7 @@ describe('HL7 simulator messages, read back by the host', () => {
     const profile = findHl7Profile('mindray-cl-hl7')!;
     const [q] = hl7LabEventsOf(Buffer.from(buildHl7Query(profile, 'S5', { ...at('3'), queryId: '1', tag: 'Q3' })), profile, TZ);
     assert.ok(q?.type === 'query');
-    const [qck, dsr] = splitMessages(buildHl7Order(profile, labOrder('S5', ['1', '2']), { now: NOW, timeZone: TZ, controlId: () => '1', queried: true, query: q.samples[0]! }));
+    const [qck, dsr] = splitBuiltMessages(buildHl7Order(profile, labOrder('S5', ['1', '2']), { now: NOW, timeZone: TZ, controlId: () => '1', queried: true, query: q.samples[0]! }));
     assert.deepEqual(readHl7HostMessage(Buffer.from(qck!.text), profile).meaning, { kind: 'queryAnswer', status: 'OK', acknowledges: '3', tag: 'SR' });
     const o = readHl7HostMessage(Buffer.from(dsr!.text), profile).meaning;
     assert.ok(o.kind === 'order');

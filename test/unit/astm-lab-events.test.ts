@@ -853,4 +853,12 @@ describe('refusing to guess', () => {
     assert.deepEqual(types(noQueries), ['other', 'other', 'other', 'other', 'other']);
     assert.match((noQueries[0] as { reason: string }).reason, /Q record 2: profile horiba-pentra reads no host queries/);
   });
+  it('says what each other event is in its kind', () => {
+    const kinds = (events: readonly LabEvent[]) => events.map((e) => (e.type === 'other' ? e.kind : e.type));
+    assert.deepEqual(kinds(eventsOf('immucor-galileo-order.txt')), ['order-message']);
+    assert.deepEqual(kinds(eventsOf('mindray-cl2000i-query-answer-notfound.txt')), ['empty-message']);
+    assert.deepEqual(kinds(eventsOf('immucor-neo-query.txt', 0, getProfile('horiba-pentra'))), Array(5).fill('unsupported-query'));
+    assert.deepEqual(kinds(toLabEvents(decodeMessage('H|\\^&\rL|1|N\r'), GENERIC_LIS2A2, { timeZone: 'UTC' })), ['empty-message']);
+    assert.deepEqual(kinds(toLabEvents(decodeMessage('H|\\^&\rQ|1\rL|1|N\r'), GENERIC_LIS2A2, { timeZone: 'UTC' })), ['unreadable-query']);
+  });
 });

@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadHl7Fixture } from '../support/hl7-fixtures';
 import { HL7_MINDRAY_CL, HL7_IHE_LAW, HL7_PROFILES, HL7_ROCHE_COBAS_PRO, findHl7Profile, profileProblems } from '../../lib/protocols/hl7/dialects';
-import { buildHl7NotFound, buildHl7Order, hl7Instant, hl7LabEventsOf, splitMessages } from '../../lib/protocols/hl7/lab';
+import { buildHl7NotFound, buildHl7Order, hl7Instant, hl7LabEventsOf, splitBuiltMessages } from '../../lib/protocols/hl7/lab';
 import { parseHl7 } from '../../lib/protocols/hl7';
 import type { LabOrder, QueriedSample } from '../../lib/lab/types';
 
@@ -65,7 +65,12 @@ describe('HL7 lab events', () => {
     const e0 = ev[0]!;
     const r = e0.type === 'results' ? e0.results[0]! : undefined;
     assert.deepEqual(r?.supplements?.map((s) => s.code), ['10020', 'PT', 'CalibrationID', 'QCTID', 'QCSTATE', 'TR_TECHNICALLIMIT', 'TR_REPEATLIMIT', 'TR_EXPECTEDVALUES', '10020_EFS', '10020_EFV', '10020_EFC', '10020_PMT']);
-    assert.deepEqual(r?.supplements?.[8], { code: '10020_EFS', value: '42399.210', units: 'COUNT' });
+    assert.deepEqual(r?.supplements?.[8], { code: '10020_EFS', value: '42399.210', units: 'COUNT', segment: 'OBX', index: 20 });
+    const message = parseHl7(bytes('roche-cobaspro-oul-r22-e801.txt').toString('latin1'));
+    for (const s of r?.supplements ?? []) {
+      const seg = message.segments[s.index - 1]!;
+      assert.deepEqual([seg.name, seg.field(3)], [s.segment, s.code], `${s.segment} ${s.index}`);
+    }
   });
   it('keeps QC apart: cobas pure SPM-11 Q, CLINITEK OBR-15 …^Q with its NTE comments, Mindray CL MSH-16 2', () => {
     assert.deepEqual(events('roche-cobaspure-oul-r22-qc.txt', 'roche-cobas-pro').map((e) => e.type), ['qc']);
@@ -86,13 +91,27 @@ describe('HL7 lab events', () => {
     const e0 = ev[0]!;
     assert.equal(e0.type === 'unassigned' ? e0.items[0]!.reason : '', 'OBX 4 (2): no sample number in OBR-2');
   });
+  it('keeps in an unassigned result the units, reference range and flags the result would have had', () => {
+    const original = hl7LabEventsOf(bytes('mindray-cl2000i-oru-r01-result.txt'), HL7_MINDRAY_CL, 'UTC')[0]!;
+    const placed = original.type === 'results' ? original.results[0]! : undefined;
+    assert.ok(placed?.units && placed.referenceRange && placed.flags, 'the fixture has units, a range and flags');
+    const text = bytes('mindray-cl2000i-oru-r01-result.txt').toString('latin1').replace('OBR|1|12345678|', 'OBR|1||');
+    const e0 = hl7LabEventsOf(Buffer.from(text, 'latin1'), HL7_MINDRAY_CL, 'UTC')[0]!;
+    const item = e0.type === 'unassigned' ? e0.items[0]! : undefined;
+    assert.deepEqual({ units: item?.units, referenceRange: item?.referenceRange, flags: item?.flags }, { units: placed.units, referenceRange: placed.referenceRange, flags: placed.flags });
+  });
   it('reads a Mindray query without a bar code (a range query) as other, saying why', () => {
     const text = bytes('mindray-cl2000i-qry-q02.txt').toString('latin1').replace('|RD|0019|', '|RD||');
     const ev = hl7LabEventsOf(Buffer.from(text, 'latin1'), HL7_MINDRAY_CL, 'UTC');
-    assert.deepEqual(ev, [{ type: 'other', reason: 'QRY^Q02: the query names no sample in QRD-8 (a query by range or time, which one order cannot answer)' }]);
+    assert.deepEqual(ev, [{ type: 'other', kind: 'unreadable-query', reason: 'QRY^Q02: the query names no sample in QRD-8 (a query by range or time, which one order cannot answer)' }]);
+  });
+  it('says what each other event is in its kind: a message type the dialect does not read, results without OBX', () => {
+    const cl = (text: string) => hl7LabEventsOf(Buffer.from(text, 'latin1'), HL7_MINDRAY_CL, 'UTC').map((e) => (e.type === 'other' ? e.kind : e.type));
+    assert.deepEqual(cl('MSH|^~\\&|LIS||||20120508||ADT^A01|1|P|2.3.1\rPID|1\r'), ['unsupported-message']);
+    assert.deepEqual(cl('MSH|^~\\&|LIS||||20120508||ORU^R01|1|P|2.3.1\rPID|1\rOBR|1|123\r'), ['empty-message']);
   });
   it('reads the cobas pro status messages as other', () => {
-    assert.deepEqual(events('roche-cobaspro-esu-inu-session.log.txt', 'roche-cobas-pro'), [{ type: 'other', reason: "ESU^U01 reports the analyzer's state; it carries no results", sender: 'cobas pro' }]);
+    assert.deepEqual(events('roche-cobaspro-esu-inu-session.log.txt', 'roche-cobas-pro'), [{ type: 'other', kind: 'status-message', reason: "ESU^U01 reports the analyzer's state; it carries no results", sender: 'cobas pro' }]);
   });
 });
 
@@ -120,7 +139,7 @@ describe('Mindray CL answers, against the manual (pp. 1-29 to 1-31)', () => {
   const manual = (name: string) => loadHl7Fixture(name).messages[0]!.bytes.toString('latin1');
 
   it('found: QCK^Q02 OK (not acknowledged by the analyzer), then the DSR^Q03', () => {
-    const parts = splitMessages(buildHl7Order(HL7_MINDRAY_CL, ORDER, { ...at, queried: true, query: q }));
+    const parts = splitBuiltMessages(buildHl7Order(HL7_MINDRAY_CL, ORDER, { ...at, queried: true, query: q }));
     assert.deepEqual(parts.map((p) => p.type), ['QCK^Q02', 'DSR^Q03']);
     assert.deepEqual(fieldsOf(parts[0]!.text), fieldsOf(manual('mindray-cl2000i-qck-q02-found.txt')));
     const ours = fieldsOf(parts[1]!.text);
@@ -142,8 +161,14 @@ describe('Mindray CL answers, against the manual (pp. 1-29 to 1-31)', () => {
     const text = buildHl7NotFound(HL7_MINDRAY_CL, '0019', { ...at, query: q });
     assert.deepEqual(fieldsOf(text), fieldsOf(manual('mindray-cl2000i-qck-q02-notfound.txt')));
   });
+  it('cuts a built answer into its messages, not at a CR and MSH inside a value (the builder escapes it)', () => {
+    const tricky: LabOrder = { ...ORDER, patient: { ...ORDER.patient, Name: 'Tommy\rMSH|^~\\&|X' } };
+    const parts = splitBuiltMessages(buildHl7Order(HL7_MINDRAY_CL, tricky, { ...at, queried: true, query: q }));
+    assert.deepEqual(parts.map((p) => p.type), ['QCK^Q02', 'DSR^Q03']);
+    assert.ok(parts[1]!.text.includes('Tommy\\X0D\\MSH'), parts[1]!.text);
+  });
   it('unsolicited: one DSR^Q03 with MSH-15 P and its own control ID', () => {
-    const parts = splitMessages(buildHl7Order(HL7_MINDRAY_CL, ORDER, { ...at, queried: false }));
+    const parts = splitBuiltMessages(buildHl7Order(HL7_MINDRAY_CL, ORDER, { ...at, queried: false }));
     assert.deepEqual(parts.map((p) => p.type), ['DSR^Q03']);
     const msh = parseHl7(parts[0]!.text).msh;
     assert.deepEqual([msh.field(10), msh.field(15)], ['99', 'P']);
@@ -156,7 +181,7 @@ describe('IHE LAW answers', () => {
   const order: LabOrder = { ...ORDER, SampleNumber: '498100', instrumentTests: ['20340', '20411'], Priority: 'S', patient: { ID: 'P7', Name: 'Roe, Jane', Sex: 'F', DateOfBirth: '19800102' } };
 
   it('found: RSP^K11 with QAK OK and the QPD echoed, then OML^O33 with one ORC/TQ1/OBR per test', () => {
-    const parts = splitMessages(buildHl7Order(HL7_ROCHE_COBAS_PRO, order, { ...at, queried: true, query: q }));
+    const parts = splitBuiltMessages(buildHl7Order(HL7_ROCHE_COBAS_PRO, order, { ...at, queried: true, query: q }));
     assert.deepEqual(parts.map((p) => p.type), ['RSP^K11', 'OML^O33']);
     assert.deepEqual(parts[0]!.text.split('\r').filter(Boolean), [
       'MSH|^~\\&|Host||cobas pro||20230128114627||RSP^K11^RSP_K11|H1|P|2.5.1|||NE|AL||UNICODE UTF-8|||LAB-27^IHE',

@@ -42,7 +42,7 @@ export class AstmHost<C> implements MessageHost<C> {
         const orderedTests = this.conversation.orderedTests(event.results.map((x) => x.SampleNumber), now);
         outputs.push({ type: 'results', results: event.results, problems: event.problems, orderedTests, part: parts++ });
       } else if (event.type === 'other') {
-        outputs.push({ type: 'aside', topic: 'other', payload: { reason: event.reason, text: this.text(bytes) }, count: 0, reasons: [event.reason] });
+        outputs.push({ type: 'aside', topic: 'other', payload: { kind: event.kind, reason: event.reason, text: this.text(bytes) }, count: 0, reasons: [event.reason] });
       } else if (event.type === 'qc') {
         outputs.push({ type: 'aside', topic: 'qc', payload: event.results, count: event.results.length, reasons: [] });
       } else {

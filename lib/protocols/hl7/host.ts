@@ -7,7 +7,7 @@
  * Node-RED adapter of this.
  */
 import { findHl7Profile, type Hl7DialectProfile } from './dialects';
-import { buildHl7NotFound, buildHl7Order, hl7LabEventsOf, splitMessages } from './lab';
+import { buildHl7NotFound, buildHl7Order, hl7LabEventsOf, splitBuiltMessages } from './lab';
 import { encodeText } from './charset';
 import { HostConversation } from '../../conversation/host-conversation';
 import { timeZoneProblem, type HostOutput, type MessageHost, type Outgoing, type ReadMessage } from '../../conversation/message-host';
@@ -69,7 +69,7 @@ export class Hl7Host<C> implements MessageHost<C> {
           outputs.push({ type: 'aside', topic: 'encapsulated', payload: event.items, count: event.items.length, reasons: [] });
           break;
         case 'other':
-          outputs.push({ type: 'aside', topic: 'other', payload: { reason: event.reason, text: bytes.toString(this.dialect.charset === 'utf8' ? 'utf8' : 'latin1') }, count: 0, reasons: [event.reason] });
+          outputs.push({ type: 'aside', topic: 'other', payload: { kind: event.kind, reason: event.reason, text: bytes.toString(this.dialect.charset === 'utf8' ? 'utf8' : 'latin1') }, count: 0, reasons: [event.reason] });
           break;
       }
     }
@@ -82,7 +82,7 @@ export class Hl7Host<C> implements MessageHost<C> {
 
   /** One message per MLLP frame; those the analyzer does not acknowledge say so (msg.hl7.expectAck = false). */
   outgoing(text: string): Outgoing[] {
-    return splitMessages(text).map((m) => ({ bytes: this.bytes(m.text), about: { messageType: m.type, ...(this.dialect.notAcknowledged.includes(m.type) ? { expectAck: false } : {}) } }));
+    return splitBuiltMessages(text).map((m) => ({ bytes: this.bytes(m.text), about: { messageType: m.type, ...(this.dialect.notAcknowledged.includes(m.type) ? { expectAck: false } : {}) } }));
   }
 }
 

@@ -8,7 +8,7 @@
  * not processed twice, as HL7 v2.5.1 2.10.3.1 asks of a receiver.
  */
 import type { Hl7DialectProfile } from '../../../lib/protocols/hl7/dialects';
-import { buildHl7NotFound, buildHl7Order, hl7LabEventsOf, messageType, parseForProfile, splitMessages, type Hl7LabEvent } from '../../../lib/protocols/hl7/lab';
+import { buildHl7NotFound, buildHl7Order, hl7LabEventsOf, messageType, parseForProfile, splitBuiltMessages, type Hl7LabEvent } from '../../../lib/protocols/hl7/lab';
 import { encodeText } from '../../../lib/protocols/hl7/charset';
 import { MllpDeframer, frameMllp, readable } from '../../../lib/protocols/hl7/mllp';
 import type { InstrumentResult, LabOrder, QueriedSample } from '../../../lib/protocols/astm/lab';
@@ -93,7 +93,7 @@ export class Hl7TestHost {
 
   /** Sends a message of the host's (an unsolicited download) in one frame per message. */
   send(text: string): void {
-    for (const m of splitMessages(text)) {
+    for (const m of splitBuiltMessages(text)) {
       const msh = m.text.split('\r')[0]!.split('|');
       this.sent.push({ type: m.type, controlId: msh[9] ?? '', text: m.text });
       this.options.transport.write(frameMllp(encodeText(m.text, this.profile.charset)));

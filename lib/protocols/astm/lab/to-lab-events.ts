@@ -19,7 +19,7 @@ import { headerIsQc, orderIsQc } from './qc';
 import { readQuery } from './queries';
 import { readResult, resultParts } from './results';
 import { readSample } from './samples';
-import type { FieldAt, InstrumentResult, LabEvent, LabEventOptions, QueriedSample, UnassignedResult } from '../../../lab/types';
+import type { FieldAt, InstrumentResult, LabEvent, LabEventOptions, OtherKind, QueriedSample, UnassignedResult } from '../../../lab/types';
 
 interface Indexed {
   record: AstmRecord;
@@ -96,7 +96,7 @@ function segmentEvents(segment: Indexed[], header: HeaderRecord | undefined, d: 
   const unassigned: UnassignedResult[] = [];
   const queried: QueriedSample[] = [];
   const cancelled: QueriedSample[] = [];
-  const others: string[] = [];
+  const others: { kind: OtherKind; reason: string }[] = [];
   const problems: string[] = [];
   const qcProblems: string[] = [];
   let queryRecords = 0;
@@ -186,12 +186,12 @@ function segmentEvents(segment: Indexed[], header: HeaderRecord | undefined, d: 
         case 'Q': {
           queryRecords++;
           if (profile.query === undefined) {
-            others.push(`Q record ${index}: profile ${profile.id} reads no host queries`);
+            others.push({ kind: 'unsupported-query', reason: `Q record ${index}: profile ${profile.id} reads no host queries` });
             break;
           }
           const read = readQuery(record, index, profile.query, profile.testId, d);
           (read.cancel ? cancelled : queried).push(...read.samples);
-          others.push(...read.problems);
+          others.push(...read.problems.map((reason) => ({ kind: 'unreadable-query' as const, reason })));
           break;
         }
         case 'L':
@@ -206,7 +206,7 @@ function segmentEvents(segment: Indexed[], header: HeaderRecord | undefined, d: 
       // cannot be read is reported, never skipped.
       const reason = `record ${index} (${record.type}) could not be read: ${(err as Error).message}`;
       if (record.type === 'R') target = unplaced(unassigned, { record: index, reason, text: textOf(record) });
-      else others.push(reason);
+      else others.push({ kind: 'unreadable-record', reason });
     }
   }
 
@@ -232,8 +232,8 @@ function segmentEvents(segment: Indexed[], header: HeaderRecord | undefined, d: 
     events.push(withSender({ type: 'qc', results: qcResults, problems: qcProblems }));
   }
   if (unassigned.length > 0) events.push(withSender({ type: 'unassigned', items: unassigned }));
-  for (const reason of others) events.push(withSender({ type: 'other', reason }));
-  if (events.length === 0) events.push(withSender({ type: 'other', reason: describeOther(groups, queryRecords, noInformation) }));
+  for (const other of others) events.push(withSender({ type: 'other', ...other }));
+  if (events.length === 0) events.push(withSender({ type: 'other', ...describeOther(groups, queryRecords, noInformation) }));
   return events;
 }
 
@@ -278,11 +278,11 @@ function qcInOrder(group: OrderGroup, profile: DialectProfile, unassigned: Unass
   return out;
 }
 
-function describeOther(groups: OrderGroup[], queries: number, noInformation: boolean): string {
+function describeOther(groups: OrderGroup[], queries: number, noInformation: boolean): { kind: OtherKind; reason: string } {
   if (groups.length > 0) {
     const types = [...new Set(groups.map((g) => componentAt(g.record.reportType, 1).trim()).filter((t) => t !== ''))];
-    return `order records without results (O-26 ${types.length > 0 ? types.map((t) => JSON.stringify(t)).join(', ') : 'empty'}): an order message, not results`;
+    return { kind: 'order-message', reason: `order records without results (O-26 ${types.length > 0 ? types.map((t) => JSON.stringify(t)).join(', ') : 'empty'}): an order message, not results` };
   }
-  if (noInformation && queries === 0) return 'no information (L-3 "I") and no query, order or result records';
-  return 'no query, order or result records';
+  if (noInformation && queries === 0) return { kind: 'empty-message', reason: 'no information (L-3 "I") and no query, order or result records' };
+  return { kind: 'empty-message', reason: 'no query, order or result records' };
 }

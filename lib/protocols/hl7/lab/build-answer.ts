@@ -3,7 +3,7 @@
  * Hl7AnswerRule): the answer to a query (found: the acknowledgement then the
  * order; not found) and the unsolicited order download. The text of several
  * messages is returned as one string, each starting with its MSH;
- * splitMessages() cuts it again (the builder escapes every CR inside values,
+ * splitBuiltMessages() cuts it again (the builder escapes every CR inside values,
  * so a segment starting `MSH` is always a new message).
  */
 import { buildHl7, rawHl7, type Hl7SegmentSpec } from '../build';
@@ -38,8 +38,14 @@ export function buildHl7NotFound(profile: Hl7DialectProfile, sampleNumber: strin
   return answer.form === 'display' ? buildHl7([...displayAck(profile, answer, 'QCK^Q02', at.query, 'NF', at)]) : buildHl7(lawResponse(profile, answer, at.query, 'NF', at));
 }
 
-/** The messages in a text built here (or received), each with its type. */
-export function splitMessages(text: string): { type: string; text: string }[] {
+/**
+ * The messages in a text built here (buildHl7Order, buildHl7NotFound), each
+ * with its type. Only for such text: it cuts at a CR followed by `MSH`, which
+ * holds because the builder escapes every CR inside a value and ends each
+ * segment with CR. Received text may end segments with LF or CR LF and is
+ * read whole by parseHl7Bytes, one message per MLLP frame.
+ */
+export function splitBuiltMessages(text: string): { type: string; text: string }[] {
   const parts = text.split(/\r(?=MSH)/).map((t, i, all) => (i < all.length - 1 ? `${t}\r` : t));
   return parts.filter((t) => t !== '').map((t) => {
     const fields = t.slice(0, t.indexOf('\r') < 0 ? t.length : t.indexOf('\r')).split(t.charAt(3));

@@ -72,26 +72,27 @@ export function readResults(message: Hl7Message, profile: Hl7DialectProfile, tim
     if (holds(current, rule.supplemental)) {
       const value = seg.fieldAll(5).join('~');
       const units = read(seg, rule.units ?? { field: 6 }, rule.trim);
-      if (last) (last.supplements ??= []).push({ code, value, ...(units !== '' ? { units } : {}) });
-      else out.unassigned.push({ record: seg.index, reason: `supplemental OBX ${seg.index} (${code}) comes before any result it could describe`, text: seg.text, instrumentCode: code, Result: value });
+      if (last) (last.supplements ??= []).push({ code, value, ...(units !== '' ? { units } : {}), segment: seg.name, index: seg.index });
+      else out.unassigned.push({ record: seg.index, reason: `supplemental OBX ${seg.index} (${code}) comes before any result it could describe`, text: seg.text, instrumentCode: code, Result: value, ...(units !== '' ? { units } : {}) });
       continue;
     }
     const value = read(seg, rule.value, rule.trim);
+    const shown = described(seg, rule);
     if (sample === '') {
       last = undefined;
       const where = profile.sampleId.places.map(placeName).join(' or ');
-      out.unassigned.push({ record: seg.index, reason: `OBX ${seg.index} (${code || 'no code'}): no sample number in ${where}`, text: seg.text, instrumentCode: code, Result: value });
+      out.unassigned.push({ record: seg.index, reason: `OBX ${seg.index} (${code || 'no code'}): no sample number in ${where}`, text: seg.text, instrumentCode: code, Result: value, ...shown });
       continue;
     }
     const bad = sampleNumberProblem(sample, sampleContext);
     if (bad !== undefined) {
       last = undefined;
-      out.unassigned.push({ record: seg.index, reason: `OBX ${seg.index} (${code || 'no code'}): ${found.place ? `${placeName(found.place)}: ` : ''}${bad}`, text: seg.text, instrumentCode: code, Result: value });
+      out.unassigned.push({ record: seg.index, reason: `OBX ${seg.index} (${code || 'no code'}): ${found.place ? `${placeName(found.place)}: ` : ''}${bad}`, text: seg.text, instrumentCode: code, Result: value, ...shown });
       continue;
     }
     if (code === '') {
       last = undefined;
-      out.unassigned.push({ record: seg.index, reason: `OBX ${seg.index}: no test code in ${codePlaces.map(placeName).join(' or ')}; a result is not sent without one`, text: seg.text, instrumentCode: '', Result: value });
+      out.unassigned.push({ record: seg.index, reason: `OBX ${seg.index}: no test code in ${codePlaces.map(placeName).join(' or ')}; a result is not sent without one`, text: seg.text, instrumentCode: '', Result: value, ...shown });
       continue;
     }
     const result: InstrumentResult = {
@@ -106,14 +107,7 @@ export function readResults(message: Hl7Message, profile: Hl7DialectProfile, tim
       if (isValue(sub)) result.instrumentSubCode = sub;
     }
     if (value !== seg.rawField(5)) result.rawResult = seg.rawField(5);
-    const units = rule.units ? read(seg, rule.units, rule.trim) : '';
-    if (units !== '') result.units = units;
-    const range = rule.referenceRange ? read(seg, rule.referenceRange, rule.trim) : '';
-    if (range !== '') result.referenceRange = range;
-    if (rule.flagsField) {
-      const flags = seg.fieldAll(rule.flagsField).map((f) => f.trim()).filter(isValue);
-      if (flags.length > 0) result.flags = flags;
-    }
+    Object.assign(result, shown);
     if (rule.statusField && seg.field(rule.statusField) !== '') result.status = seg.rawField(rule.statusField);
     const time = rule.completedAt.map((n) => seg.field(n)).find(isValue);
     if (time !== undefined) {
@@ -127,6 +121,20 @@ export function readResults(message: Hl7Message, profile: Hl7DialectProfile, tim
     if (patientId !== '') result.patientId = patientId;
     (holds(current, profile.qc) ? out.qc : out.results).push(result);
     last = result;
+  }
+  return out;
+}
+
+/** The units, reference range and flags of an OBX, as the profile reads them; absent ones left out. */
+function described(seg: Hl7Segment, rule: Hl7DialectProfile['results']): Pick<InstrumentResult, 'units' | 'referenceRange' | 'flags'> {
+  const out: Pick<InstrumentResult, 'units' | 'referenceRange' | 'flags'> = {};
+  const units = rule.units ? read(seg, rule.units, rule.trim) : '';
+  if (units !== '') out.units = units;
+  const range = rule.referenceRange ? read(seg, rule.referenceRange, rule.trim) : '';
+  if (range !== '') out.referenceRange = range;
+  if (rule.flagsField) {
+    const flags = seg.fieldAll(rule.flagsField).map((f) => f.trim()).filter(isValue);
+    if (flags.length > 0) out.flags = flags;
   }
   return out;
 }

@@ -27,7 +27,7 @@ export function hl7LabEventsOf(input: Buffer | Hl7Message, profile: Hl7DialectPr
 
   if (profile.query?.messages.includes(type)) {
     const q = readQuery(message, profile.query);
-    if (typeof q === 'string') return [withSender({ type: 'other', reason: `${type}: ${q}` })];
+    if (typeof q === 'string') return [withSender({ type: 'other', kind: 'unreadable-query', reason: `${type}: ${q}` })];
     return [withSender({ type: 'query', samples: [q], cancel: false })];
   }
   if (profile.results.messages.includes(type)) {
@@ -37,10 +37,10 @@ export function hl7LabEventsOf(input: Buffer | Hl7Message, profile: Hl7DialectPr
     if (r.qc.length > 0) events.push(withSender({ type: 'qc', results: r.qc, problems: [] }));
     if (r.unassigned.length > 0) events.push(withSender({ type: 'unassigned', items: r.unassigned }));
     if (r.encapsulated.length > 0) events.push(withSender({ type: 'encapsulated', items: r.encapsulated }));
-    if (events.length === 0) events.push(withSender({ type: 'other', reason: `${type} without any OBX result` }));
+    if (events.length === 0) events.push(withSender({ type: 'other', kind: 'empty-message', reason: `${type} without any OBX result` }));
     return events;
   }
-  if (profile.statusMessages.includes(type)) return [withSender({ type: 'other', reason: `${type} reports the analyzer's state; it carries no results` })];
+  if (profile.statusMessages.includes(type)) return [withSender({ type: 'other', kind: 'status-message', reason: `${type} reports the analyzer's state; it carries no results` })];
   const reads = [...profile.results.messages, ...(profile.query?.messages ?? [])].join(', ');
-  return [withSender({ type: 'other', reason: `${type} is not a message the ${profile.id} dialect reads (it reads ${reads})` })];
+  return [withSender({ type: 'other', kind: 'unsupported-message', reason: `${type} is not a message the ${profile.id} dialect reads (it reads ${reads})` })];
 }
