@@ -130,7 +130,8 @@ describe('the running demo in the editor', () => {
       const chart = document.querySelector('#red-ui-workspace-chart') as HTMLElement;
       const box = chart.getBoundingClientRect();
       // clientWidth and clientHeight leave out the scroll bars.
-      let [left, top, right, bottom] = [box.left, box.top, box.left + chart.clientWidth, box.top + chart.clientHeight];
+      const top = box.top;
+      let [left, right, bottom] = [box.left, box.left + chart.clientWidth, box.top + chart.clientHeight];
       // Node-RED 4 lays the palette, the sidebar and the canvas's footer beside the canvas; Node-RED 5 draws its
       // sidebars and the footer's buttons over it, so what lies under them is hidden though inside the canvas.
       const shown = (selector: string) => {
