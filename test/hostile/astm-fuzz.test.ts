@@ -11,7 +11,7 @@ import { toLabEvents } from '../../lib/protocols/astm/lab';
 import { GENERIC_LIS2A2 } from '../../lib/protocols/astm/dialects';
 import type { LinkAction } from '../../lib/protocols/astm/link';
 import { fixtureMessages, loadAllFixtures } from '../support/fixtures';
-import { prng } from '../support/seeded';
+import { prng, splitReads } from '../support/seeded';
 
 
 const SEED = 0x1ab5eed;
@@ -101,20 +101,6 @@ function mutate(kind: Mutation, good: Buffer, r: ReturnType<typeof prng>): Buffe
       return [Buffer.concat([Buffer.from([ENQ]), b])];
     }
   }
-}
-
-/** Splits each read at random points: the link must not care where reads end. */
-function splitReads(reads: Buffer[], r: ReturnType<typeof prng>): Buffer[] {
-  const out: Buffer[] = [];
-  for (const read of reads) {
-    let i = 0;
-    while (i < read.length) {
-      const n = r.next() < 0.3 ? read.length - i : 1 + r.int(Math.max(1, read.length - i));
-      out.push(read.subarray(i, i + n));
-      i += n;
-    }
-  }
-  return out;
 }
 
 /** The link's own buffers, read through its private fields (named here so a rename fails loudly). */

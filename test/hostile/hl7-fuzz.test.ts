@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { Hl7Error, Hl7Link, RecentControlIds, frameMllp, parseHl7Bytes } from '../../lib/protocols/hl7';
 import { hl7LabEventsOf } from '../../lib/protocols/hl7/lab';
 import { HL7_PROFILES } from '../../lib/protocols/hl7/dialects';
-import type { LinkAction } from '../../lib/protocols/astm/link';
+import type { LinkAction } from '../../lib/link/actions';
 import { allHl7Messages } from '../support/hl7-fixtures';
-import { prng } from '../support/seeded';
+import { prng, splitReads } from '../support/seeded';
 
 const SEED = 0x4177f022;
 const LINK_ITERATIONS = 1500;
@@ -88,19 +88,6 @@ function mutate(kind: Mutation, good: Buffer, r: ReturnType<typeof prng>): Buffe
       return [b];
     }
   }
-}
-
-function splitReads(reads: Buffer[], r: ReturnType<typeof prng>): Buffer[] {
-  const out: Buffer[] = [];
-  for (const read of reads) {
-    let i = 0;
-    while (i < read.length) {
-      const n = r.next() < 0.3 ? read.length - i : 1 + r.int(Math.max(1, read.length - i));
-      out.push(read.subarray(i, i + n));
-      i += n;
-    }
-  }
-  return out;
 }
 
 /** The deframer's buffers, through its private fields (named so a rename fails loudly). */

@@ -36,3 +36,17 @@ export function prng(seed: number): { next: () => number; int: (n: number) => nu
   const int = (n: number) => Math.floor(next() * n);
   return { next, int, pick: (xs) => xs[int(xs.length)]! };
 }
+
+/** Splits each read at random points (the fuzz tests of both links): a link must not care where reads end. */
+export function splitReads(reads: Buffer[], r: ReturnType<typeof prng>): Buffer[] {
+  const out: Buffer[] = [];
+  for (const read of reads) {
+    let i = 0;
+    while (i < read.length) {
+      const n = r.next() < 0.3 ? read.length - i : 1 + r.int(Math.max(1, read.length - i));
+      out.push(read.subarray(i, i + n));
+      i += n;
+    }
+  }
+  return out;
+}
