@@ -16,6 +16,8 @@
  * send.
  */
 
+import { MAX_SENDER_CHARS, capText } from '../util/cap-text';
+
 /** The key of the one link of a serial line (or of a link not yet known to be TCP). */
 export const LINE = 'line';
 
@@ -119,12 +121,16 @@ export class SessionBook {
     this.entries.delete(key);
   }
 
-  /** The analyzer on this session named itself (whole sender field, and its first component). */
+  /**
+   * The analyzer on this session named itself (whole sender field, and its
+   * first component). Kept capped, as the Lab sidebar keeps it: a sender field
+   * is bounded only by the message size, and a session lives for hours.
+   */
   identified(key: string, sender: string, name: string): void {
     const e = this.entries.get(key);
     if (!e || sender === '') return;
-    e.sender = sender;
-    e.name = name;
+    e.sender = capText(sender, MAX_SENDER_CHARS);
+    e.name = capText(name, MAX_SENDER_CHARS);
   }
 
   list(): SessionView[] {
@@ -164,10 +170,13 @@ function addressOf(peer: Peer): string | undefined {
   return peer.port === undefined ? peer.address : `${peer.address}:${peer.port}`;
 }
 
-/** An address matches exactly; a sender matches whole or by its first component, ignoring case. */
+/**
+ * An address matches exactly; a sender matches whole or by its first component, ignoring case
+ * (a name longer than the kept one matches by what was kept of it).
+ */
 function matches(e: Entry, analyzer: string): boolean {
   if (e.peer.address !== undefined && (e.peer.address === analyzer || addressOf(e.peer) === analyzer)) return true;
-  const wanted = analyzer.toLowerCase();
+  const wanted = capText(analyzer, MAX_SENDER_CHARS).toLowerCase();
   return e.sender?.toLowerCase() === wanted || e.name?.trim().toLowerCase() === wanted;
 }
 

@@ -76,6 +76,20 @@ describe('SessionBook', () => {
     assert.equal(codeOf(book.route({ analyzer: 'XN-550' })), 'UNKNOWN_ANALYZER');
   });
 
+  it('keeps a sender name of any length capped (256 characters), and still routes by it and names it in errors', () => {
+    const book = new SessionBook('tcp');
+    book.opened('a', { address: '10.0.0.1', port: 4000 }, 1);
+    book.opened('b', { address: '10.0.0.2', port: 4001 }, 1);
+    const long = 'N'.repeat(1_000_000);
+    book.identified('a', `${long}^2`, long);
+    const kept = book.list().find((v) => v.key === 'a')!;
+    assert.equal(kept.sender!.length, 256);
+    assert.equal(kept.name!.length, 256);
+    assert.equal(keyOf(book.route({ analyzer: long })), 'a');
+    const r = book.route({});
+    assert.ok((r as { message: string }).message.length < 1_000, 'the error does not carry the whole field');
+  });
+
   it('two connections that give the same name: AMBIGUOUS_ANALYZER, and the address still tells them apart', () => {
     const book = new SessionBook('tcp');
     book.opened('a', { address: '10.0.0.1', port: 4000 }, 1);
