@@ -53,6 +53,8 @@ const PATCHES: Patch[] = [
   { owner: Buffer.prototype, name: 'indexOf', cost: searched },
   { owner: Buffer.prototype, name: 'toString', cost: whole },
   { owner: Buffer.prototype, name: 'subarray', cost: sliced },
+  // Joining what arrived so far at every frame is the usual quadratic of a link.
+  { owner: Buffer, name: 'concat', cost: sliced },
 ];
 
 /** The work `fn` made the built-ins do (see above), and what it returned. */

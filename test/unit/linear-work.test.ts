@@ -17,7 +17,7 @@ import { HL7_IHE_LAW, HL7_ROCHE_COBAS_PRO } from '../../lib/protocols/hl7/dialec
 import { decodeMessage } from '../../lib/protocols/astm/records';
 import { toLabEvents } from '../../lib/protocols/astm/lab';
 import { GENERIC_LIS2A2 } from '../../lib/protocols/astm/dialects';
-import { AstmLink, buildFrames } from '../../lib/protocols/astm/link';
+import { AstmLink, buildFrame, buildFrames } from '../../lib/protocols/astm/link';
 
 const MAX = 5; // 4N over N: 4 when linear (plus what does not grow), 16 when quadratic
 
@@ -94,6 +94,14 @@ const ASTM_SHAPES: Record<string, (n: number) => () => unknown> = {
       const link = new AstmLink({ role: 'computer' });
       let now = 0;
       for (const r of reads) link.receive(r, ++now);
+    };
+  },
+  'one record per end (ETX) frame through the link, as the Pentra XLR and STA Satellite send': (n) => {
+    const records = ['H|\\^&|||Analyzer', 'P|1', 'O|1|S1||^^^GLU', ...Array.from({ length: n / 8 }, (_, i) => `R|${i}|^^^GLU|5`), 'L|1|N'];
+    const wire = Buffer.concat([Buffer.from([0x05]), ...records.map((r, i) => buildFrame((i + 1) % 8, Buffer.from(`${r}\r`, 'latin1'), 'ETX')), Buffer.from([0x04])]);
+    return () => {
+      const link = new AstmLink({ role: 'computer' });
+      link.receive(wire, 1);
     };
   },
 };
