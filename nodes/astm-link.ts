@@ -33,6 +33,7 @@ interface Def extends LinkNodeDef {
   busyWaitMs?: string | number;
   contentionWaitMs?: string | number;
   retryDelayMs?: string | number;
+  maxMessageBytes?: string | number;
 }
 
 export = function register(RED: NodeAPI): void {

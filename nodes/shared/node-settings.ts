@@ -22,6 +22,8 @@ export const NODE_SETTINGS = {
     busyWaitMs: { min: 0, default: DEFAULT_OPTIONS.busyWaitMs },
     contentionWaitMs: { min: 1, default: DEFAULT_OPTIONS.contentionWaitMs },
     retryDelayMs: { min: 0, default: DEFAULT_OPTIONS.retryDelayMs },
+    // No standard bounds a message; 8 MiB as for HL7, far above any capture.
+    maxMessageBytes: { min: 1024, default: DEFAULT_OPTIONS.maxMessageBytes },
     ...ALARM_SETTINGS,
   },
   'hl7-link': {

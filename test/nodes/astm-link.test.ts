@@ -85,6 +85,24 @@ describe('astm-link node', () => {
     assert.equal(messages.length, 0);
   });
 
+  it('NAKs a message past Largest message (maxMessageBytes) and never delivers a part of it', async () => {
+    await load({ maxMessageBytes: '2048', journal: false });
+    const line = collect('line');
+    const messages = collect('messages');
+    const big = frames(`H|\\^&\rP|1\rO|1|S1||^^^GLU\r${'C|1|I|'.padEnd(4000, 'x')}\rL|1|N\r`);
+    feed(ENQ);
+    for (const f of big) feed(f);
+    feed(EOT);
+    await waitUntil(() => line.some((m) => (m.payload as Buffer)[0] === NAK));
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(messages.length, 0);
+    // A message within the limit still goes through.
+    feed(ENQ);
+    for (const f of frames(MSG)) feed(f);
+    feed(EOT);
+    await waitUntil(() => messages.length === 1);
+  });
+
   it('sends an astm:send message frame by frame and reports it on output 3', async () => {
     await load();
     const line = collect('line');

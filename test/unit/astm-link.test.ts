@@ -302,6 +302,32 @@ describe('link layer: receiving', () => {
     assert.match(ofType(over, 'warning')[0]!.text, /exceeds/);
   });
 
+  it('NAKs the frame that makes a message larger than maxMessageBytes, and names the setting when the sender gives up', () => {
+    const link = receiving({ maxMessageBytes: 1024 });
+    const record = (n: number) => `R|${n}|^^^GLU|${'5'.repeat(300)}\r`;
+    let fn = 1;
+    const acks: Buffer[] = [];
+    acks.push(writes(link.receive(frame(fn++ % 8, 'H|\\^&\rP|1\rO|1|S1||^^^GLU\r', ETB), 10)));
+    for (let n = 1; n <= 3; n++) acks.push(writes(link.receive(frame(fn++ % 8, record(n), ETB), 10 + n)));
+    assert.deepEqual(Buffer.concat(acks), b(ACK, ACK, ACK, ACK), 'under the limit every frame is taken');
+    const overFn = fn % 8;
+    const over = link.receive(frame(overFn, record(4), ETB), 20);
+    assert.deepEqual(writes(over), b(NAK));
+    assert.match(ofType(over, 'warning')[0]!.text, /larger than 1024 bytes \(Largest message\)/);
+    // The sender repeats the frame (still too large), then aborts the transfer.
+    assert.deepEqual(writes(link.receive(frame(overFn, record(4), ETB), 21)), b(NAK));
+    const end = link.receive(b(EOT), 22);
+    assert.deepEqual(messages(end), [], 'nothing of the refused message is delivered');
+    const discarded = ofType(end, 'discarded');
+    assert.equal(discarded.length, 1);
+    assert.match(discarded[0]!.reason, /larger than 1024 bytes, refused with NAK: raise Largest message \(bytes\)/);
+    // The next transfer starts clean and a message within the limit goes through.
+    assert.deepEqual(writes(link.receive(b(ENQ), 30)), b(ACK));
+    const next = link.receive(frame(1, MSG), 31);
+    assert.deepEqual(writes(next), b(ACK));
+    assert.deepEqual(messages(next), [latin1(MSG)]);
+  });
+
   it('keeps latin-1 bytes as they are: Müller with ü = 0xFC, checksum over the raw byte', () => {
     const text = 'H|\\^&\rP|1||||M\xfcller^J\xf6rg\rL|1|N\r';
     const f = frame(1, text);

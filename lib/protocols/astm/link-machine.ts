@@ -13,5 +13,6 @@ export function linkMachine(framed: boolean, options: Partial<AstmLinkOptions>):
   return new UnframedLink({
     ...(options.receiveTimeoutMs === undefined ? {} : { receiveTimeoutMs: options.receiveTimeoutMs }),
     ...(options.messageIdPrefix === undefined ? {} : { messageIdPrefix: options.messageIdPrefix }),
+    ...(options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes }),
   });
 }

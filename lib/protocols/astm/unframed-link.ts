@@ -49,7 +49,7 @@ export class UnframedLink implements LinkMachine {
         recordStart = 0;
       }
     }
-    if (this.pending.length > this.options.maxMessageBytes) out.push(this.discard(`message larger than ${this.options.maxMessageBytes} bytes`));
+    if (this.pending.length > this.options.maxMessageBytes) out.push(this.discard(`message larger than ${this.options.maxMessageBytes} bytes: raise Largest message (bytes) on the astm-link if the analyzer really sends messages this large`));
     out.push({ type: 'state', state: this.state, detail: this.pending.length > 0 ? 'receiving records' : 'idle' });
     return out;
   }

@@ -50,7 +50,7 @@ export class AstmLink {
     const o = this.options;
     this.reader = new FrameReader({ checksums: o.checksums, maxFrame: o.maxReceiveFrame });
     this.receiver = new Receiver(
-      { strictFrameNumbers: o.strictFrameNumbers, terminatorRequired: o.terminatorRequired, holdFinalAck: o.holdFinalAck, storedBeforeAck: o.storedBeforeAck, replyTimeoutMs: o.replyTimeoutMs },
+      { strictFrameNumbers: o.strictFrameNumbers, terminatorRequired: o.terminatorRequired, holdFinalAck: o.holdFinalAck, storedBeforeAck: o.storedBeforeAck, replyTimeoutMs: o.replyTimeoutMs, maxMessageBytes: o.maxMessageBytes },
       () => `${o.messageIdPrefix}-${++this.rxCount}`,
     );
   }

@@ -52,6 +52,14 @@ export interface AstmLinkOptions {
   frameTextMax: number;
   /** Largest frame accepted, overhead included (§6.3.1: 64,000). */
   maxReceiveFrame: number;
+  /**
+   * Largest message received, in bytes of record text. The standard bounds a
+   * frame, not a message; a sender that never ends one would grow memory
+   * without end. The frame that would pass it is NAKed, so the sender learns
+   * the message was not taken (after its retries it aborts the transfer)
+   * instead of an ACKed message vanishing.
+   */
+  maxMessageBytes: number;
   /** Start every record in a new frame when sending (the Mindray CL and cobas c 111 style). */
   framePerRecord: boolean;
   /**
@@ -104,6 +112,8 @@ export const DEFAULT_OPTIONS: Readonly<AstmLinkOptions> = Object.freeze({
   maxSendAttempts: 6,
   frameTextMax: 240,
   maxReceiveFrame: 64_000,
+  // The largest capture (Yumizen H500 with histograms) is under 100 KB; HL7's frame limit is the same 8 MiB.
+  maxMessageBytes: 8 * 1024 * 1024,
   framePerRecord: false,
   recordFrameEnd: 'ETB',
   checksums: true,
@@ -126,7 +136,7 @@ export function resolveOptions(partial: Partial<AstmLinkOptions> = {}): AstmLink
   for (const [key, value] of Object.entries(partial) as [keyof AstmLinkOptions, unknown][]) {
     if (value !== undefined) (o as unknown as Record<string, unknown>)[key] = value;
   }
-  const counts: (keyof AstmLinkOptions)[] = ['maxRetransmits', 'maxSendAttempts', 'frameTextMax', 'maxReceiveFrame'];
+  const counts: (keyof AstmLinkOptions)[] = ['maxRetransmits', 'maxSendAttempts', 'frameTextMax', 'maxReceiveFrame', 'maxMessageBytes'];
   for (const key of counts) {
     const v = o[key];
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw new RangeError(`${key} must be a positive integer, got ${String(v)}`);

@@ -25,6 +25,8 @@ export interface ReceiverOptions {
   storedBeforeAck: (message: Uint8Array) => boolean;
   /** The sender's reply time-out: an EOT later than this after our last reply follows a sender time-out. */
   replyTimeoutMs: number;
+  /** Largest message text accepted (options.ts); the frame that would pass it is NAKed. */
+  maxMessageBytes: number;
 }
 
 /** What became of a frame that passed the checksum. */
@@ -50,6 +52,8 @@ export class Receiver {
   private fnWarned = false;
   /** Frame number of the frame we last NAKed, when it could be read. */
   private nakedFn: number | null = null;
+  /** A frame of this transfer was refused because the message grew past maxMessageBytes. */
+  private tooLarge = false;
 
   constructor(
     private readonly options: ReceiverOptions,
@@ -80,6 +84,7 @@ export class Receiver {
     this.hold = null;
     this.fnWarned = false;
     this.nakedFn = null;
+    this.tooLarge = false;
     this.lastReply = 'ACK';
     this.lastReplyAt = now;
   }
@@ -140,6 +145,14 @@ export class Receiver {
     // Delivered before the snapshot below: rejectStored must not bring it back.
     if (this.assembler.startsNewMessage(text)) this.endWithoutTerminator('nextHeader', 'an H record began the next message', out);
 
+    if (this.assembler.pendingLength + text.length > this.options.maxMessageBytes) {
+      if (!this.tooLarge) out.warn(`${label} makes the message larger than ${this.options.maxMessageBytes} bytes (Largest message): NAK`);
+      this.tooLarge = true;
+      if (this.lastReply !== 'NAK') this.nakedFn = fn;
+      this.reply(NAK, now, out);
+      return 'rejected';
+    }
+
     const before = {
       lastFn: this.lastFn,
       lastBody: this.lastBody,
@@ -189,20 +202,25 @@ export class Receiver {
     else if (!this.assembler.atEndFrame) why = 'the transfer ended after an intermediate (ETB) frame';
     else if (this.lastReply !== 'ACK') why = 'the sender gave up after a rejected frame';
     else if (now - this.lastReplyAt >= this.options.replyTimeoutMs) why = 'EOT came only after the sender\'s reply time-out, so a frame was probably lost';
-    if (why) this.discard(`incomplete message: ${why}`, out);
+    if (this.tooLarge) this.discard(this.tooLargeReason(), out);
+    else if (why) this.discard(`incomplete message: ${why}`, out);
     else this.endWithoutTerminator('eot', 'the transfer ended', out);
   }
 
   /** §6.5.2.4: no frame or EOT within the receive time-out. */
   onTimeout(out: ActionList): void {
     this.dropHold('receive time-out', out);
-    if (this.assembler.pendingLength > 0) this.discard('incomplete message: receive time-out', out);
+    if (this.assembler.pendingLength > 0) this.discard(this.tooLarge ? this.tooLargeReason() : 'incomplete message: receive time-out', out);
   }
 
   /** The transfer is abandoned for another reason (new ENQ, reset). */
   abandon(reason: string, out: ActionList): void {
     this.dropHold(reason, out);
-    if (this.assembler.pendingLength > 0) this.discard(`incomplete message: ${reason}`, out);
+    if (this.assembler.pendingLength > 0) this.discard(this.tooLarge ? this.tooLargeReason() : `incomplete message: ${reason}`, out);
+  }
+
+  private tooLargeReason(): string {
+    return `message larger than ${this.options.maxMessageBytes} bytes, refused with NAK: raise Largest message (bytes) on the astm-link if the analyzer really sends messages this large`;
   }
 
   /** confirmStored: ACK the held frame once every message it completed is stored. Returns false for an unknown id. */
