@@ -14,7 +14,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXAMPLES, buildExample, withTabEnv } from '../demo/examples';
+import { EXAMPLES, buildExample, examplePath, withTabEnv } from '../demo/examples';
 import { ROOT, type FlowNode } from './node-red';
 
 const GENERIC = EXAMPLES[0]!;
@@ -28,7 +28,7 @@ export function hl7BenchExample(): (typeof EXAMPLES)[number] {
 
 /** examples/generic-lis2a2-serial.json as committed, on `device` at `baud`. */
 export function serialExampleFlow(pushPort: number, device: string, baud: number): FlowNode[] {
-  const flow = JSON.parse(readFileSync(join(ROOT, 'examples', `${GENERIC.file}.json`), 'utf8')) as FlowNode[];
+  const flow = JSON.parse(readFileSync(join(ROOT, 'examples', `${examplePath(GENERIC)}.json`), 'utf8')) as FlowNode[];
   return withTabEnv(flow, { ANALYZER_PORT: device, ANALYZER_BAUD: baud, LIS_PUSH_PORT: pushPort });
 }
 
@@ -43,7 +43,7 @@ export function tcpClientExampleFlow(pushPort: number, analyzerPort: number): Fl
  * combineFlows, which keeps their shared lis-config once.
  */
 export function hl7ExampleFlow(pushPort: number, analyzerPort: number): FlowNode[] {
-  const flow = JSON.parse(readFileSync(join(ROOT, 'examples', `${hl7BenchExample().file}.json`), 'utf8')) as FlowNode[];
+  const flow = JSON.parse(readFileSync(join(ROOT, 'examples', `${examplePath(hl7BenchExample())}.json`), 'utf8')) as FlowNode[];
   return withTabEnv(flow, { ANALYZER_HOST: '127.0.0.1', ANALYZER_TCP_PORT: analyzerPort, LIS_PUSH_PORT: pushPort });
 }
 
