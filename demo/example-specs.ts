@@ -238,9 +238,7 @@ function derivedNotes(protocol: 'astm' | 'hl7', label: string, dialect: string, 
   const kind = protocol === 'hl7' ? 'HL7' : 'ASTM';
   return [
     `${label}: the built-in ${kind} dialect \`${dialect}\` (its profile cites the manual or captures it follows).`,
-    queries
-      ? 'The analyzer asks for each sample it scans; lis-get-order asks the LIS and the order goes down as the answer.'
-      : 'Results only: the analyzer does not query and the dialect has no order download documented in its sources, so the order paths stay idle; results reach the LIS as the analyzer sends them.',
+    ...(queries ? ['The analyzer asks for each sample it scans; lis-get-order asks the LIS and the order goes down as the answer.'] : []),
     'The test codes of this example are placeholders (the LIS codes): set the analyzer\'s own codes in the three test-mapper nodes, as the analyzer\'s host interface manual lists them.',
   ];
 }

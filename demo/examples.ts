@@ -362,6 +362,8 @@ interface ExampleDialect {
   serial?: { baudRate: number; dataBits: number; parity: string; stopBits: number } | undefined;
   /** The astm-link framing settings; absent for HL7. */
   astmLink?: { checksums?: boolean | undefined; framePerRecord?: boolean | undefined; frameTextMax?: number | undefined };
+  /** Whether the package can answer the analyzer's queries with orders: the dialect reads queries and writes downloads. */
+  downloads: boolean;
 }
 
 function exampleDialect(spec: ExampleSpec): ExampleDialect {
@@ -369,10 +371,10 @@ function exampleDialect(spec: ExampleSpec): ExampleDialect {
     const profile = findHl7Profile(spec.dialect);
     if (!profile) throw new Error(`${spec.file}: ${spec.dialect} is not an HL7 dialect (lib/protocols/hl7/dialects)`);
     if (spec.transport !== 'tcp') throw new Error(`${spec.file}: HL7 runs over TCP (MLLP), not ${spec.transport}`);
-    return profile;
+    return { ...profile, downloads: profile.query !== undefined && profile.answer !== undefined };
   }
   const profile = getProfile(spec.dialect);
-  return { ...profile, serial: profile.transport.serial, astmLink: profile.link };
+  return { ...profile, serial: profile.transport.serial, astmLink: profile.link, downloads: profile.query !== undefined && profile.order !== undefined };
 }
 
 /** The set-up paragraphs that differ by protocol: the line, and when the ACK goes out. */
@@ -409,7 +411,9 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
   const info = [
     `# ${profile.label}: ${profile.vendor} ${profile.model}`,
     '',
-    'Queries, order downloads and results between the analyzer and the LIS (spec 1.5): the analyzer scans a barcode, lis-get-order asks the LIS, the order goes down mapped to the analyzer\'s test codes; results come back mapped to LIS codes and are sent once; each processed sample is reported.',
+    profile.downloads
+      ? 'Queries, order downloads and results between the analyzer and the LIS (spec 1.5): the analyzer scans a barcode, lis-get-order asks the LIS, the order goes down mapped to the analyzer\'s test codes; results come back mapped to LIS codes and are sent once; each processed sample is reported.'
+      : 'Results from the analyzer to the LIS (spec 1.5): results come mapped to LIS codes and are sent once; each processed sample is reported. The order paths (lis-get-order, orders the LIS pushes) are wired as in every example but stay idle: this dialect has no order download documented in its sources, so the analyzer\'s orders are entered on the analyzer.',
     '',
     '## This analyzer\'s settings (the tab\'s environment variables)',
     'Double-click the tab > Environment Variables; the nodes read them as `${NAME}`:',
