@@ -273,17 +273,35 @@ function hl7Spec(profile: Hl7DialectProfile): ExampleSpec {
 }
 
 /**
+ * A derived example whose file or analyzer name an earlier one has (a second
+ * dialect of one analyzer, an HL7 mode of an ASTM analyzer) takes its protocol,
+ * then its dialect, into the name: a dialect added later needs no entry in
+ * OVERRIDES to get an example, only to get a better name.
+ */
+function distinct(spec: ExampleSpec, taken: { files: Set<string>; analyzers: Set<string> }): ExampleSpec {
+  const protocol = spec.protocol ?? 'astm';
+  let { file, analyzer } = spec;
+  if (taken.files.has(file)) file = `${spec.dialect}-${protocol}-${spec.transport}`;
+  if (taken.analyzers.has(analyzer)) analyzer = `${spec.analyzer} (${protocol.toUpperCase()})`;
+  if (taken.analyzers.has(analyzer)) analyzer = `${spec.analyzer} (${spec.dialect})`;
+  taken.files.add(file);
+  taken.analyzers.add(analyzer);
+  return { ...spec, file, analyzer };
+}
+
+/**
  * Every example: the curated ones first, in the order they always had (their
  * default ports stay where they were), then one per other ASTM dialect and one
  * per other HL7 dialect, in the registries' order. File names and analyzer
- * names are unique: a clash is an error here, not two flows fighting over one name.
+ * names are unique: a clash left is an error here, not two flows fighting over one name.
  */
-function allExamples(): ExampleSpec[] {
+export function examplesFor(astm: readonly DialectProfile[], hl7: readonly Hl7DialectProfile[]): ExampleSpec[] {
   const curated = new Set(CURATED.map((s) => keyOf(s.protocol ?? 'astm', s.dialect)));
+  const taken = { files: new Set(CURATED.map((s) => s.file)), analyzers: new Set(CURATED.map((s) => s.analyzer)) };
   const derived = [
-    ...PROFILES.filter((p) => !curated.has(keyOf('astm', p.id))).map(astmSpec),
-    ...HL7_PROFILES.filter((p) => !curated.has(keyOf('hl7', p.id))).map(hl7Spec),
-  ];
+    ...astm.filter((p) => !curated.has(keyOf('astm', p.id))).map(astmSpec),
+    ...hl7.filter((p) => !curated.has(keyOf('hl7', p.id))).map(hl7Spec),
+  ].map((spec) => distinct(spec, taken));
   const all = [...CURATED, ...derived];
   for (const field of ['file', 'analyzer'] as const) {
     const seen = new Set<string>();
@@ -299,4 +317,4 @@ function allExamples(): ExampleSpec[] {
 /** The seven examples written by hand, by their dialect; the rest are derived. */
 export const CURATED_FILES: readonly string[] = CURATED.map((s) => s.file);
 
-export const EXAMPLES: ExampleSpec[] = allExamples();
+export const EXAMPLES: ExampleSpec[] = examplesFor(PROFILES, HL7_PROFILES);

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { examplesFor } from '../../demo/example-specs';
 import { CURATED_FILES, EXAMPLES, LIS_ENV, SHARED_LIS_ID, buildDemoFlow, buildExample, combineFlows, examplePath, tabSettings, withTabEnv } from '../../demo/examples';
 import { TABLE_END, TABLE_START, withExamplesTable } from '../../demo/examples-doc';
 import { PROFILES } from '../../lib/protocols/astm/dialects';
@@ -23,6 +24,23 @@ describe('example flows', () => {
     for (const spec of EXAMPLES) {
       assert.deepEqual(JSON.parse(readFileSync(join(DIR, `${examplePath(spec)}.json`), 'utf8')), buildExample(spec), spec.file);
     }
+  });
+
+  it('come for a dialect added to a registry with no code: at the end of the list (no other example\'s defaults move), named apart from its analyzer\'s other dialects', () => {
+    const c311 = PROFILES.find((p) => p.id === 'roche-cobas-c311')!;
+    const bc = HL7_PROFILES.find((p) => p.id === 'mindray-bc-hl7')!;
+    const more = examplesFor([...PROFILES, { ...c311, id: 'roche-cobas-c311-host-query' }], [...HL7_PROFILES, { ...bc, id: 'mindray-bc6800-hl7' }, { ...c311, id: 'roche-cobas-c311' } as unknown as (typeof HL7_PROFILES)[number]]);
+    const astmEnd = EXAMPLES.findIndex((e) => e.protocol === 'hl7' && !CURATED_FILES.includes(e.file));
+    assert.deepEqual(more.slice(0, astmEnd), EXAMPLES.slice(0, astmEnd));
+    const added = more.filter((m) => !EXAMPLES.some((e) => e.file === m.file));
+    assert.deepEqual(added.map((a) => [a.file, a.analyzer, a.dialect, a.transport]), [
+      ['roche-cobas-c311-host-query-serial', 'Roche cobas c 311 (ASTM)', 'roche-cobas-c311-host-query', 'serial'],
+      ['mindray-bc6800-hl7-tcp', 'Mindray BC-6200 (HL7)', 'mindray-bc6800-hl7', 'tcp'],
+      // An HL7 mode of an analyzer that has an ASTM example: its protocol in its name.
+      ['roche-cobas-c311-hl7-tcp', 'Roche cobas c 311 (HL7)', 'roche-cobas-c311', 'tcp'],
+    ]);
+    // The derived HL7 examples before the new ones keep their places (their defaults), the new ones come last.
+    assert.deepEqual(more.slice(astmEnd + 1, EXAMPLES.length + 1), EXAMPLES.slice(astmEnd));
   });
 
   it('cover every built-in dialect, ASTM and HL7, found in the registries, one example each, in a folder per protocol', () => {
