@@ -58,6 +58,8 @@ let userDir: string;
 let red: NodeRedProcess | undefined;
 let lis: LisStub;
 const analyzers: Analyzer[] = [];
+/** Each deployed node as a failing test names it: `<example> <type> "<name>"`. */
+const nodeNames = new Map<string, string>();
 
 function queriesFor(spec: ExampleSpec): boolean {
   if (spec.protocol === 'hl7') {
@@ -130,6 +132,7 @@ before(async () => {
       flows.push(statusWatch(withTabEnv(flow, { ANALYZER_HOST: '127.0.0.1', ANALYZER_TCP_PORT: a.tcp.boundPort, LIS_PUSH_PORT: a.pushPort })));
     }
   }
+  for (const [i, flow] of flows.entries()) for (const n of flow) nodeNames.set(n.id, `${EXAMPLES[i]!.file} ${n.type} "${String(n.name ?? '')}"`);
   const serialDir = dirname(require.resolve('node-red-node-serialport/package.json'));
   red = await startNodeRed({
     userDir,
@@ -240,7 +243,7 @@ describe('every example in one Node-RED, each with its analyzer', () => {
     const last = new Map<string, string>();
     for (const m of red!.output().matchAll(/STATUS (\S+) (\S+) ?(.*)$/gm)) last.set(m[1]!, `${m[2]} ${m[3] ?? ''}`);
     assert.ok(last.size >= EXAMPLES.length, `status changes seen: ${last.size}`);
-    const redNodes = [...last].filter(([, s]) => s.startsWith('red '));
+    const redNodes = [...last].filter(([, s]) => s.startsWith('red ')).map(([id, s]) => `${nodeNames.get(id) ?? id}: ${s}`);
     assert.deepEqual(redNodes, [], diagnostics());
     assert.doesNotMatch(red!.output(), /\[error\]/, 'no error at all');
   });
