@@ -154,7 +154,9 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 function diagnostics(only: Analyzer[] = []): string {
   const sims = only.map((a) => `--- ${a.spec.file} (${a.sample}): simulator ---\n${a.log.tail(40)}`);
-  return [`--- Node-RED log ---\n${red?.tail(80)}`, ...sims].join('\n');
+  // The status watch's lines would fill the tail: the log without them.
+  const log = (red?.output() ?? '').split('\n').filter((l) => !/\] STATUS /.test(l)).slice(-80).join('\n');
+  return [`--- Node-RED log (without the status watch) ---\n${log}`, ...sims].join('\n');
 }
 
 async function until(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
