@@ -1,6 +1,6 @@
 /**
  * The flows the bench deploys. All of them are the generic LIS2-A2 example as
- * shipped (examples/generic-lis2a2-serial.json) or as demo/examples.ts builds
+ * shipped (examples/ASTM/generic-lis2a2-serial.json) or as demo/examples.ts builds
  * its TCP variant, and for section 4 the Mindray CL-2000i HL7 example as
  * shipped, with these changes said out loud:
  * - each tab's environment variables (docs/examples.md) are set to the bench's
@@ -14,7 +14,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXAMPLES, buildExample, withTabEnv } from '../demo/examples';
+import { EXAMPLES, buildExample, examplePath, withTabEnv } from '../demo/examples';
 import { ROOT, type FlowNode } from './node-red';
 
 const GENERIC = EXAMPLES[0]!;
@@ -26,9 +26,9 @@ export function hl7BenchExample(): (typeof EXAMPLES)[number] {
   return spec;
 }
 
-/** examples/generic-lis2a2-serial.json as committed, on `device` at `baud`. */
+/** examples/ASTM/generic-lis2a2-serial.json as committed, on `device` at `baud`. */
 export function serialExampleFlow(pushPort: number, device: string, baud: number): FlowNode[] {
-  const flow = JSON.parse(readFileSync(join(ROOT, 'examples', `${GENERIC.file}.json`), 'utf8')) as FlowNode[];
+  const flow = JSON.parse(readFileSync(join(ROOT, 'examples', `${examplePath(GENERIC)}.json`), 'utf8')) as FlowNode[];
   return withTabEnv(flow, { ANALYZER_PORT: device, ANALYZER_BAUD: baud, LIS_PUSH_PORT: pushPort });
 }
 
@@ -38,12 +38,12 @@ export function tcpClientExampleFlow(pushPort: number, analyzerPort: number): Fl
 }
 
 /**
- * examples/mindray-cl2000i-hl7-tcp.json as committed, beside the ASTM example
+ * examples/HL7/mindray-cl2000i-hl7-tcp.json as committed, beside the ASTM example
  * in one Node-RED (each its own tab's ANALYZER_TCP_PORT); combine them with
  * combineFlows, which keeps their shared lis-config once.
  */
 export function hl7ExampleFlow(pushPort: number, analyzerPort: number): FlowNode[] {
-  const flow = JSON.parse(readFileSync(join(ROOT, 'examples', `${hl7BenchExample().file}.json`), 'utf8')) as FlowNode[];
+  const flow = JSON.parse(readFileSync(join(ROOT, 'examples', `${examplePath(hl7BenchExample())}.json`), 'utf8')) as FlowNode[];
   return withTabEnv(flow, { ANALYZER_HOST: '127.0.0.1', ANALYZER_TCP_PORT: analyzerPort, LIS_PUSH_PORT: pushPort });
 }
 

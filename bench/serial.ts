@@ -1,6 +1,6 @@
 /**
  * Sections 2 (through a real pty) and 3 (serial line use), on one Node-RED
- * process running examples/generic-lis2a2-serial.json unchanged but for the
+ * process running examples/ASTM/generic-lis2a2-serial.json unchanged but for the
  * push port (see flows.ts), its serial port on one end of a socat pty pair,
  * its LIS URLs pointing at the loopback stand-in. The analyzer is the
  * package's simulator (generic-lis2a2) on the other end, behind a

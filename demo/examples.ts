@@ -12,26 +12,9 @@ import { join } from 'node:path';
 import { getProfile } from '../lib/protocols/astm/dialects';
 import { findHl7Profile } from '../lib/protocols/hl7/dialects';
 import type { MappingRow } from '../lib/mapping/model';
+import { EXAMPLES, type ExampleSpec } from './example-specs';
 
-export interface ExampleSpec {
-  /** File name without .json: `<vendor>-<model>-<transport>`. */
-  file: string;
-  /** The analyzer as the lab calls it: the name of its link node (the Lab sidebar's box) and of its errors. */
-  analyzer: string;
-  dialect: string;
-  /** The analyzer's protocol (default ASTM): which link and message nodes the flow uses. */
-  protocol?: 'astm' | 'hl7';
-  transport: 'serial' | 'tcp';
-  /** LIS test ID (flows/lis-catalog.json) -> the analyzer's test code. */
-  tests: Array<{ lisTestId: string; instrumentCode: string; instrumentSubCode?: string }>;
-  /** Analyzer-specific set-up notes for the comment node. */
-  notes: string[];
-  /**
-   * The flow npm start runs: a comment node saying so and where its settings
-   * come from, and a layout that fits the editor at 1600 px with the sidebar open.
-   */
-  demo?: boolean;
-}
+export { CURATED_FILES, EXAMPLES, exampleFolder, examplePath, type ExampleSpec } from './example-specs';
 
 type Point = readonly [number, number];
 
@@ -134,129 +117,6 @@ const DEMO_LAYOUT: Layout = {
   errorsDebug: [300, 650],
 };
 
-export const EXAMPLES: ExampleSpec[] = [
-  {
-    file: 'generic-lis2a2-serial',
-    analyzer: 'Generic LIS2-A2 analyzer',
-    dialect: 'generic-lis2a2',
-    transport: 'serial',
-    tests: [
-      { lisTestId: 'T-GLU', instrumentCode: 'GLU' },
-      { lisTestId: 'T-CREA', instrumentCode: 'CREA' },
-      { lisTestId: 'T-UREA', instrumentCode: 'UREA' },
-      { lisTestId: 'T-ALT', instrumentCode: 'ALT' },
-      { lisTestId: 'T-CHOL', instrumentCode: 'CHOL' },
-      { lisTestId: 'T-CRP', instrumentCode: 'CRP' },
-    ],
-    notes: ['Any analyzer that follows CLSI LIS1-A / LIS2-A2 strictly: sample number in O-3, test code in component 4 of the universal test ID (^^^GLU).'],
-  },
-  {
-    file: 'roche-cobas-e411-serial',
-    analyzer: 'Roche cobas e 411',
-    dialect: 'roche-cobas-e411-elecsys',
-    transport: 'serial',
-    tests: [
-      { lisTestId: 'T-TSH', instrumentCode: '10' },
-      { lisTestId: 'T-FT4', instrumentCode: '30' },
-      { lisTestId: 'T-HCG', instrumentCode: '40' },
-      { lisTestId: 'T-PSA', instrumentCode: '50' },
-      { lisTestId: 'T-CA125', instrumentCode: '60' },
-    ],
-    notes: [
-      'cobas e 411 host interface in "Elecsys type" records (set on the analyzer), real-time query mode.',
-      'The analyzer gives up on a query after about 15 s: keep the LIS fast, or orders are refused (ORDER_REFUSED).',
-      'Test codes are the analyzer\'s application numbers: check them on the analyzer and edit the mapping.',
-    ],
-  },
-  {
-    file: 'sysmex-xn-serial',
-    analyzer: 'Sysmex XN',
-    dialect: 'sysmex-xn',
-    transport: 'serial',
-    tests: [
-      { lisTestId: 'T-WBC', instrumentCode: 'WBC' },
-      { lisTestId: 'T-RBC', instrumentCode: 'RBC' },
-      { lisTestId: 'T-HGB', instrumentCode: 'HGB' },
-      { lisTestId: 'T-HCT', instrumentCode: 'HCT' },
-      { lisTestId: 'T-PLT', instrumentCode: 'PLT' },
-      { lisTestId: 'T-MCV', instrumentCode: 'MCV' },
-    ],
-    notes: [
-      'Sysmex XN-L / XN series, host query mode: the analyzer asks for every tube it reads (rack^position^sample in Q-3) and takes the order only as the answer to that query.',
-      'Test codes are the XN parameter names (R-3 component 5, e.g. ^^^^WBC^1).',
-    ],
-  },
-  {
-    file: 'immucor-galileo-serial',
-    analyzer: 'Immucor Galileo',
-    dialect: 'immucor',
-    transport: 'serial',
-    tests: [
-      { lisTestId: 'T-ABORH', instrumentCode: 'ABORH' },
-      { lisTestId: 'T-ABSCR', instrumentCode: 'ABSCR' },
-      { lisTestId: 'T-XM', instrumentCode: 'Crossmatch' },
-    ],
-    notes: [
-      'Immucor Galileo / Echo / NEO blood bank analyzers: orders can be downloaded as answers to queries or unsolicited.',
-      'Orders must have sample type Blood (written as Blood^Patient in O-16).',
-      'Test codes are the analyzer\'s assay names: check them on the analyzer and edit the mapping.',
-    ],
-  },
-  {
-    file: 'mindray-cl2000i-tcp',
-    analyzer: 'Mindray CL-2000i',
-    dialect: 'mindray-cl',
-    transport: 'tcp',
-    tests: [
-      { lisTestId: 'T-TSH', instrumentCode: '1' },
-      { lisTestId: 'T-FT4', instrumentCode: '2' },
-      { lisTestId: 'T-CA125', instrumentCode: '3' },
-      { lisTestId: 'T-PSA', instrumentCode: '4' },
-    ],
-    notes: [
-      'Mindray CL-2000i / CL-2200i over TCP/IP, ASTM mode: Node-RED connects to the analyzer at ANALYZER_HOST:ANALYZER_TCP_PORT.',
-      'Test codes are the analyzer\'s assay numbers (O-5 / R-3 component 1): check them on the analyzer and edit the mapping.',
-    ],
-  },
-  {
-    file: 'mindray-cl2000i-hl7-tcp',
-    analyzer: 'Mindray CL-2000i (HL7)',
-    dialect: 'mindray-cl-hl7',
-    protocol: 'hl7',
-    transport: 'tcp',
-    tests: [
-      { lisTestId: 'T-TSH', instrumentCode: '1' },
-      { lisTestId: 'T-FT4', instrumentCode: '2' },
-      { lisTestId: 'T-CA125', instrumentCode: '3' },
-      { lisTestId: 'T-PSA', instrumentCode: '4' },
-    ],
-    notes: [
-      'Mindray CL-2000i / CL-2200i over TCP/IP in HL7 mode (HL7 v2.3.1, original-mode ACKs): the analyzer asks with QRY^Q02 (bar code in QRD-8); the answer is QCK^Q02 (found or not found, which the analyzer does not acknowledge) and the order as DSR^Q03, acknowledged with ACK^Q03; results come as ORU^R01, acknowledged with ACK^R01 once journaled.',
-      'An order the LIS pushes goes down as DSR^Q03 with MSH-15 P (sample information sent by the LIS unasked).',
-      'The analyzer waits about 10 s for the answer to a query (the manual gives no number): keep the LIS fast.',
-      'Test codes are the analyzer\'s channel numbers (OBX-3, DSP-29 and on): check them on the analyzer and edit the mapping.',
-      'QC and calibration results (MSH-16 2 and 1) go to "QC, unassigned, other", never to the LIS.',
-    ],
-  },
-  {
-    file: 'roche-cobas6800-hl7-tcp',
-    analyzer: 'Roche cobas 6800',
-    dialect: 'roche-cobas-6800',
-    protocol: 'hl7',
-    transport: 'tcp',
-    tests: [
-      { lisTestId: 'T-HIV', instrumentCode: 'HIV' },
-      { lisTestId: 'T-HBV', instrumentCode: 'HBV' },
-      { lisTestId: 'T-HCV', instrumentCode: 'HCV' },
-    ],
-    notes: [
-      'Roche cobas 6800 / 8800 over TCP/IP with IHE Laboratory Analytical Workflow (LAW, HL7 v2.5): the analyzer asks with QBP^Q11 (sample number in QPD-3); the answer is RSP^K11 (found or not found) and the order OML^O33; results come as OUL^R22, acknowledged once journaled.',
-      'Any other IHE LAW analyzer works the same way: choose its dialect (ihe-law for the profile as IHE writes it) in "HL7 messages".',
-      'Test codes are written with the coding system 99ROC (`HIV^^99ROC`). The cobas 6800 reports each target (OBX-3 `HIV`, `TGT1`) and the assay\'s result rows under the order code with OBX-4 sub-IDs (`1/1`, `1/2`): map the rows the LIS wants with their sub-ID (test-mapper\'s instrument sub-code), and check every code on the analyzer.',
-      'Supplemental observations (S_OTHER, S_RAW: CT values, calibration) stay with their result; QC (SPM-11 Q) goes to "QC, unassigned, other".',
-    ],
-  },
-];
 
 /** Shorter than the dialect's label, so the demo's message row fits; the comment node names the dialect. */
 const DEMO_ASTM_NAME = 'LIS2-A2 messages';
@@ -264,7 +124,11 @@ const DEMO_HL7_NAME = 'HL7 messages';
 
 function tabLabel(spec: ExampleSpec, profile: ExampleDialect): string {
   if (spec.demo) return spec.protocol === 'hl7' ? 'npm start demo: HL7' : 'npm start demo';
-  return `${profile.vendor} ${profile.model}${spec.protocol === 'hl7' ? ' (HL7)' : ''}`.slice(0, 60);
+  const label = (s: ExampleSpec, p: ExampleDialect) => (s.tabLabel ?? `${p.vendor} ${p.model}${s.protocol === 'hl7' ? ' (HL7)' : ''}`).slice(0, 60);
+  const own = label(spec, profile);
+  // Another dialect of the same analyzer, added later: its tab takes the dialect's label, so the two tabs differ.
+  const earlier = EXAMPLES.slice(0, Math.max(0, EXAMPLES.findIndex((e) => e.file === spec.file)));
+  return earlier.some((e) => label(e, exampleDialect(e)) === own) ? profile.label.slice(0, 60) : own;
 }
 
 /** The flow `npm start` runs (flows/demo-flow.json): the generic example, laid out and labelled as the demo. */
@@ -502,6 +366,8 @@ interface ExampleDialect {
   serial?: { baudRate: number; dataBits: number; parity: string; stopBits: number } | undefined;
   /** The astm-link framing settings; absent for HL7. */
   astmLink?: { checksums?: boolean | undefined; framePerRecord?: boolean | undefined; frameTextMax?: number | undefined };
+  /** Whether the package can answer the analyzer's queries with orders: the dialect reads queries and writes downloads. */
+  downloads: boolean;
 }
 
 function exampleDialect(spec: ExampleSpec): ExampleDialect {
@@ -509,10 +375,10 @@ function exampleDialect(spec: ExampleSpec): ExampleDialect {
     const profile = findHl7Profile(spec.dialect);
     if (!profile) throw new Error(`${spec.file}: ${spec.dialect} is not an HL7 dialect (lib/protocols/hl7/dialects)`);
     if (spec.transport !== 'tcp') throw new Error(`${spec.file}: HL7 runs over TCP (MLLP), not ${spec.transport}`);
-    return profile;
+    return { ...profile, downloads: profile.query !== undefined && profile.answer !== undefined };
   }
   const profile = getProfile(spec.dialect);
-  return { ...profile, serial: profile.transport.serial, astmLink: profile.link };
+  return { ...profile, serial: profile.transport.serial, astmLink: profile.link, downloads: profile.query !== undefined && profile.order !== undefined };
 }
 
 /** The set-up paragraphs that differ by protocol: the line, and when the ACK goes out. */
@@ -549,7 +415,9 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
   const info = [
     `# ${profile.label}: ${profile.vendor} ${profile.model}`,
     '',
-    'Queries, order downloads and results between the analyzer and the LIS (spec 1.5): the analyzer scans a barcode, lis-get-order asks the LIS, the order goes down mapped to the analyzer\'s test codes; results come back mapped to LIS codes and are sent once; each processed sample is reported.',
+    profile.downloads
+      ? 'Queries, order downloads and results between the analyzer and the LIS (spec 1.5): the analyzer scans a barcode, lis-get-order asks the LIS, the order goes down mapped to the analyzer\'s test codes; results come back mapped to LIS codes and are sent once; each processed sample is reported.'
+      : 'Results from the analyzer to the LIS (spec 1.5): results come mapped to LIS codes and are sent once; each processed sample is reported. The order paths (lis-get-order, orders the LIS pushes) are wired as in every example but stay idle: this dialect has no order download documented in its sources, so the analyzer\'s orders are entered on the analyzer.',
     '',
     '## This analyzer\'s settings (the tab\'s environment variables)',
     'Double-click the tab > Environment Variables; the nodes read them as `${NAME}`:',

@@ -18,7 +18,10 @@ import { freePort } from '../support/ports';
 import { importExample } from '../support/import-example';
 
 const ROOT = join(__dirname, '..', '..', '..');
-const EXAMPLES = readdirSync(join(ROOT, 'examples')).filter((f) => f.endsWith('.json'));
+/** Every example file, as `ASTM/generic-lis2a2-serial.json`: one folder per protocol. */
+const EXAMPLES = readdirSync(join(ROOT, 'examples'), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .flatMap((d) => readdirSync(join(ROOT, 'examples', d.name)).filter((f) => f.endsWith('.json')).map((f) => `${d.name}/${f}`));
 
 let red: NodeRedProcess | undefined;
 let browser: Browser | undefined;
@@ -74,9 +77,9 @@ describe('two examples imported through Menu > Import > Examples', () => {
     red2 = await startNodeRed({ userDir: dir2, flows: [{ id: 'start-tab', type: 'tab', label: 'Flow 1' }, { id: 'start-note', type: 'comment', name: 'an empty Node-RED', z: 'start-tab', x: 200, y: 60, wires: [] }], settings: { nodesDir: [ROOT, serialDir] } });
     const { page, pageErrors } = await openEditor(browser!, red2.url, 'start-note');
 
-    await importExample(page, 'roche-cobas-e411-serial', { sharedLisThere: false });
+    await importExample(page, 'ASTM/roche-cobas-e411-serial', { sharedLisThere: false });
     // The LIS config is in the workspace already: Node-RED asks, and its "Import copy" takes the one there.
-    await importExample(page, 'mindray-cl2000i-hl7-tcp', { sharedLisThere: true });
+    await importExample(page, 'HL7/mindray-cl2000i-hl7-tcp', { sharedLisThere: true });
 
     // The integrator gives each analyzer its push port (double-click the tab > Environment Variables); free ones here.
     const ports = [await freePort(), await freePort()];

@@ -210,7 +210,7 @@ const HL7_TAB = 'Mindray CL-1000i, CL-2000i, CL-2200i (HL7)';
 
 describe("an integrator's first day, in the editor, with the package installed from its tarball", () => {
   it('imports the first example through Menu > Import > Examples and sets its tab\'s environment', async () => {
-    await importExample(page, 'mindray-cl2000i-tcp', { sharedLisThere: false });
+    await importExample(page, 'ASTM/mindray-cl2000i-tcp', { sharedLisThere: false });
     await tabId(ASTM_TAB);
     await setTabEnv(ASTM_TAB, { ANALYZER_HOST: '127.0.0.1', ANALYZER_TCP_PORT: String(astmLine.boundPort), LIS_PUSH_PORT: String(await freePort()) });
   });
@@ -228,7 +228,7 @@ describe("an integrator's first day, in the editor, with the package installed f
   });
 
   it('imports the second example beside the first, sets its tab, deploys: one shared LIS, and both analyzers exchange with it', async () => {
-    await importExample(page, 'mindray-cl2000i-hl7-tcp', { sharedLisThere: true });
+    await importExample(page, 'HL7/mindray-cl2000i-hl7-tcp', { sharedLisThere: true });
     await setTabEnv(HL7_TAB, { ANALYZER_HOST: '127.0.0.1', ANALYZER_TCP_PORT: String(hl7Line.boundPort), LIS_PUSH_PORT: String(await freePort()) });
     await deploy(page);
     const configs = await page.evaluate(() => {
@@ -258,7 +258,7 @@ describe("an integrator's first day, in the editor, with the package installed f
   });
 
   it('names the variable left unset in the status of the node that needs it', async () => {
-    await importExample(page, 'roche-cobas6800-hl7-tcp', { sharedLisThere: true });
+    await importExample(page, 'HL7/roche-cobas6800-hl7-tcp', { sharedLisThere: true });
     const tab = 'Roche cobas 6800, cobas 8800 (HL7)';
     await setTabEnv(tab, { LIS_PUSH_PORT: null });
     await deploy(page);

@@ -20,7 +20,7 @@ import { after, before } from 'node:test';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EXAMPLES, loadCatalog, withTabEnv, type ExampleSpec } from '../../demo/examples';
+import { EXAMPLES, examplePath, loadCatalog, withTabEnv, type ExampleSpec } from '../../demo/examples';
 import { ptyPair, type PtyPair } from '../../demo/pty';
 import { getProfile, type DialectProfile } from '../../lib/protocols/astm/dialects';
 import { findHl7Profile, type Hl7DialectProfile } from '../../lib/protocols/hl7/dialects';
@@ -107,9 +107,11 @@ export interface Example {
   tests: MappedTest[];
 }
 
-/** The example flows shipped in examples/, by file name without .json. */
+/** The example flows shipped in examples/ (one folder per protocol), by file name without folder or .json. */
 export function exampleFiles(): string[] {
-  return readdirSync(join(ROOT, 'examples'))
+  const dir = join(ROOT, 'examples');
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((folder) => (folder.isDirectory() ? readdirSync(join(dir, folder.name)) : [folder.name]))
     .filter((f) => f.endsWith('.json'))
     .map((f) => f.slice(0, -'.json'.length))
     .sort();
@@ -117,14 +119,14 @@ export function exampleFiles(): string[] {
 
 export function loadExample(file: string): Example {
   const spec = EXAMPLES.find((e) => e.file === file);
-  if (spec === undefined) throw new Error(`examples/${file}.json has no entry in EXAMPLES (demo/examples.ts)`);
+  if (spec === undefined) throw new Error(`example ${file} has no entry in EXAMPLES (demo/example-specs.ts)`);
   const catalog = loadCatalog();
   const tests = spec.tests.map((t) => {
     const entry = catalog.find((c) => c.ID === t.lisTestId);
     if (entry === undefined) throw new Error(`${file}: ${t.lisTestId} is not in the LIS catalog`);
     return { lisTestId: t.lisTestId, lisCode: entry.Code, instrumentCode: t.instrumentCode };
   });
-  const flow = JSON.parse(readFileSync(join(ROOT, 'examples', `${file}.json`), 'utf8')) as FlowNode[];
+  const flow = JSON.parse(readFileSync(join(ROOT, 'examples', `${examplePath(spec)}.json`), 'utf8')) as FlowNode[];
   // The checks expect what EXAMPLES says; the flow must map the same way, or every check would fail obscurely.
   for (const mapper of flow.filter((n) => n.type === 'test-mapper')) {
     const rows = (mapper.mapping as MappedTest[]).map((m) => ({ lisTestId: m.lisTestId, lisCode: m.lisCode, instrumentCode: m.instrumentCode }));

@@ -1,85 +1,168 @@
 /**
- * Every example in one Node-RED, as an integrator with several analyzers runs
- * them: the committed example files side by side in one flow file, each tab's
- * environment variables (docs/examples.md) set to this run's devices and ports.
- * Each analyzer must get its own line (the serial port config on its tab reads
- * the tab's ANALYZER_PORT; tcp in the tab's ANALYZER_TCP_PORT) and its own
- * lis-push-in port (the tab's LIS_PUSH_PORT), with no clash and one lis-config.
+ * Every example in one Node-RED, as an integrator with many analyzers runs
+ * them, and each one exchanging with its analyzer: the committed example files
+ * (one per built-in dialect, ASTM and HL7) side by side in one flow file, each
+ * tab's environment variables (docs/examples.md) set to this run's devices and
+ * ports, one lis-config, and the simulator (lib/sim) playing each example's
+ * dialect on its line: a socat pty pair for a serial example, a TCP server the
+ * example's tcp in connects to for a TCP one. Each analyzer scans one sample
+ * (analyzers that query get its order from the loopback LIS first; the others
+ * report their tests unasked); its results must reach the LIS exactly once
+ * under that sample, with the LIS codes of the example's mapping, and be
+ * reported processed once. At the end no node of any example shows a red
+ * status: a status node per tab reports every status change to the log.
+ *
+ * All simulators run at once: one Node-RED, one sample each, so the run stays
+ * short whatever the number of dialects.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { EXAMPLES, combineFlows, withTabEnv } from '../../demo/examples';
+import { EXAMPLES, combineFlows, examplePath, loadCatalog, withTabEnv, type ExampleSpec } from '../../demo/examples';
 import { ptyPair, type PtyPair } from '../../demo/pty';
-import { LisStub } from '../support/lis-stub';
+import { getProfile } from '../../lib/protocols/astm/dialects';
+import { findHl7Profile } from '../../lib/protocols/hl7/dialects';
+import { AnalyzerSimulator, Hl7AnalyzerSimulator, TcpServerTransport, type Hl7RunSummary, type RunSummary } from '../../lib/sim';
+import { LisStub, anOrder } from '../support/lis-stub';
 import { startNodeRed, type NodeRedProcess } from '../support/node-red-process';
 import { freePort } from '../support/ports';
+import { LineLog, itemsOf, withTimeout } from './harness';
 
 const ROOT = join(__dirname, '..', '..', '..');
+/** Node-RED's zone and the simulators': both sides read the analyzers' timestamps in it. */
+const TIME_ZONE = 'Europe/Berlin';
 
 type FlowNode = { id: string; type: string } & Record<string, unknown>;
+type Simulator = AnalyzerSimulator | Hl7AnalyzerSimulator;
 
 interface Analyzer {
-  file: string;
+  spec: ExampleSpec;
+  /** The one sample this analyzer scans: unique across the examples, so the LIS tells them apart. */
+  sample: string;
+  /** The LIS codes its results must arrive under (the example's mapping). */
+  lisCodes: string[];
+  /** Whether the analyzer asks for the sample's order first (its dialect queries and the package can answer). */
+  queries: boolean;
   pushPort: number;
   pty?: PtyPair;
-  /** The TCP analyzer stand-in Node-RED's tcp in connects to: counts its connections. */
-  server?: Server;
-  connections: Socket[];
+  tcp?: TcpServerTransport;
+  sim?: Simulator;
+  log: LineLog;
+  summary?: RunSummary | Hl7RunSummary;
 }
 
+const catalog = loadCatalog();
 let userDir: string;
 let red: NodeRedProcess | undefined;
 let lis: LisStub;
 const analyzers: Analyzer[] = [];
+/** Each deployed node as a failing test names it: `<example> <type> "<name>"`. */
+const nodeNames = new Map<string, string>();
+
+function queriesFor(spec: ExampleSpec): boolean {
+  if (spec.protocol === 'hl7') {
+    const p = findHl7Profile(spec.dialect)!;
+    return p.query !== undefined && p.answer !== undefined;
+  }
+  const p = getProfile(spec.dialect);
+  return p.query !== undefined && p.order !== undefined;
+}
+
+/** The example's simulator on `transport`: the dialect's, reporting the example's own test codes where nothing is ordered. */
+function simulatorFor(a: Analyzer, transport: ConstructorParameters<typeof AnalyzerSimulator>[0]['transport']): Simulator {
+  const options = { dialect: a.spec.dialect, transport, timeZone: TIME_ZONE, seed: 20261127, analysisMs: 200, intervalMs: 200, tests: a.spec.tests.map((t) => t.instrumentCode) };
+  const sim = a.spec.protocol === 'hl7' ? new Hl7AnalyzerSimulator(options) : new AnalyzerSimulator(options);
+  const on = sim as unknown as { on(event: string, fn: (e: Record<string, unknown>) => void): void };
+  on.on('frame', (f) => a.log.push(`${String(f.direction)} ${String(f.text)}`));
+  on.on('failed', (f) => a.log.push(`FAILED ${String(f.kind)}: ${String(f.reason)}`));
+  on.on('warning', (w) => a.log.push(`warning: ${String(w)}`));
+  return sim;
+}
+
+/** A status node per tab whose function node logs each status change: `STATUS <node id> <fill> <text>`. */
+function statusWatch(flow: FlowNode[]): FlowNode[] {
+  const tab = flow.find((n) => n.type === 'tab')!.id;
+  const watch = `${tab}-status-watch`;
+  return [
+    ...flow,
+    { id: `${tab}-status`, type: 'status', z: tab, name: '', scope: null, x: 100, y: 760, wires: [[watch]] },
+    { id: watch, type: 'function', z: tab, name: 'status watch', func: 'const s = msg.status || {};\nnode.warn(`STATUS ${s.source && s.source.id} ${s.fill || "-"} ${s.text || ""}`);\nreturn null;', outputs: 0, x: 300, y: 760, wires: [] },
+  ];
+}
 
 before(async () => {
   userDir = mkdtempSync(join(tmpdir(), 'lis-side-by-side-'));
   lis = new LisStub();
   await lis.start();
+  const orders = new Map<string, Record<string, unknown>>();
+  lis.reply('/tests', { body: catalog });
+  lis.handle('/orders', (req) => {
+    const sample = (req.json as { SampleNumber?: string } | undefined)?.SampleNumber;
+    const order = sample === undefined ? undefined : orders.get(sample);
+    return { body: order === undefined ? { status: 'not found' } : { status: 'success', order } };
+  });
+  lis.reply('/results', { body: { status: 'success' } });
+  lis.reply('/processed', { body: { status: 'success' } });
+
   const flows: FlowNode[][] = [];
-  for (const spec of EXAMPLES) {
-    const flow = JSON.parse(readFileSync(join(ROOT, 'examples', `${spec.file}.json`), 'utf8')) as FlowNode[];
-    const a: Analyzer = { file: spec.file, pushPort: await freePort(), connections: [] };
+  for (const [i, spec] of EXAMPLES.entries()) {
+    const flow = JSON.parse(readFileSync(join(ROOT, 'examples', `${examplePath(spec)}.json`), 'utf8')) as FlowNode[];
+    const sample = `SBS${String(i + 1).padStart(2, '0')}01`;
+    const types = new Set(spec.tests.map((t) => catalog.find((c) => c.ID === t.lisTestId)?.Type ?? 'Serum'));
+    orders.set(sample, anOrder(sample, { Tests: spec.tests.map((t) => t.lisTestId), SampleType: [...types][0], patient: { ID: `PID-${sample}`, Name: 'Roe, Jane', Sex: 'F', DateOfBirth: '19800229' } }));
+    const a: Analyzer = {
+      spec,
+      sample,
+      lisCodes: spec.tests.map((t) => catalog.find((c) => c.ID === t.lisTestId)!.Code),
+      queries: queriesFor(spec),
+      pushPort: await freePort(),
+      log: new LineLog(200),
+    };
     analyzers.push(a);
     if (spec.transport === 'serial') {
       a.pty = await ptyPair();
-      flows.push(withTabEnv(flow, { ANALYZER_PORT: a.pty.host, ANALYZER_BAUD: 9600, LIS_PUSH_PORT: a.pushPort }));
+      flows.push(statusWatch(withTabEnv(flow, { ANALYZER_PORT: a.pty.host, LIS_PUSH_PORT: a.pushPort })));
     } else {
-      const server = createServer((socket) => {
-        a.connections.push(socket);
-        socket.on('error', () => undefined);
-      });
-      a.server = server;
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      const port = (server.address() as { port: number }).port;
-      flows.push(withTabEnv(flow, { ANALYZER_HOST: '127.0.0.1', ANALYZER_TCP_PORT: port, LIS_PUSH_PORT: a.pushPort }));
+      // The example's tcp in is the client: the simulated analyzer listens first, on a port the system picks.
+      a.tcp = new TcpServerTransport(0, '127.0.0.1');
+      a.sim = simulatorFor(a, a.tcp);
+      await a.sim.start();
+      flows.push(statusWatch(withTabEnv(flow, { ANALYZER_HOST: '127.0.0.1', ANALYZER_TCP_PORT: a.tcp.boundPort, LIS_PUSH_PORT: a.pushPort })));
     }
   }
+  for (const [i, flow] of flows.entries()) for (const n of flow) nodeNames.set(n.id, `${EXAMPLES[i]!.file} ${n.type} "${String(n.name ?? '')}"`);
   const serialDir = dirname(require.resolve('node-red-node-serialport/package.json'));
-  red = await startNodeRed({ userDir, flows: combineFlows(...flows), env: lis.exampleEnv('side-by-side-token'), settings: { nodesDir: [ROOT, serialDir], serialReconnectTime: 1000 } });
+  red = await startNodeRed({
+    userDir,
+    flows: combineFlows(...flows),
+    env: { TZ: TIME_ZONE, ...lis.exampleEnv('side-by-side-token') },
+    settings: { nodesDir: [ROOT, serialDir], serialReconnectTime: 1000, socketReconnectTime: 500 },
+  });
 });
 
 after(async () => {
+  await Promise.allSettled(analyzers.map((a) => a.sim?.stop()));
   await red?.stop();
-  for (const a of analyzers) {
-    for (const s of a.connections) s.destroy();
-    await new Promise<void>((resolve) => (a.server ? a.server.close(() => resolve()) : resolve()));
-    await a.pty?.stop();
-  }
+  await Promise.allSettled(analyzers.map((a) => a.pty?.stop()));
   await lis?.stop();
   rmSync(userDir, { recursive: true, force: true });
 });
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-async function until(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+function diagnostics(only: Analyzer[] = []): string {
+  const sims = only.map((a) => `--- ${a.spec.file} (${a.sample}): simulator ---\n${a.log.tail(40)}`);
+  // The status watch's lines would fill the tail: the log without them.
+  const log = (red?.output() ?? '').split('\n').filter((l) => !/\] STATUS /.test(l)).slice(-80).join('\n');
+  return [`--- Node-RED log (without the status watch) ---\n${log}`, ...sims].join('\n');
+}
+
+async function until(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
   const started = Date.now();
   while (!(await cond())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}\n--- Node-RED log ---\n${red?.tail(60)}`);
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}\n${diagnostics()}`);
     await sleep(50);
   }
 }
@@ -95,22 +178,75 @@ async function answers(port: number): Promise<boolean> {
   }
 }
 
-describe('every example in one Node-RED', () => {
+/** Every result item the LIS received for the sample, as its LIS code. */
+const resultsOf = (sample: string) =>
+  lis
+    .to('/results')
+    .flatMap(itemsOf)
+    .filter((i) => i.SampleNumber === sample)
+    .map((i) => i.TestCode);
+const processedOf = (sample: string) => lis.to('/processed').filter((r) => (r.json as { SampleNumber?: string }).SampleNumber === sample).length;
+
+describe('every example in one Node-RED, each with its analyzer', () => {
+  it('covers every example, ASTM and HL7, serial and TCP', () => {
+    assert.equal(analyzers.length, EXAMPLES.length);
+    assert.ok(analyzers.some((a) => a.pty) && analyzers.some((a) => a.tcp && a.spec.protocol === 'hl7') && analyzers.some((a) => a.tcp && a.spec.protocol !== 'hl7'));
+  });
+
   it('each serial example opens the device its own tab names (the tab-scoped serial port config reads the tab env)', async () => {
     for (const a of analyzers.filter((x) => x.pty)) {
-      await red!.waitForLog(new RegExp(`serial port ${a.pty!.host.replace(/[/.]/g, '\\$&')} opened at 9600`), 20_000);
+      await red!.waitForLog(new RegExp(`serial port ${a.pty!.host.replace(/[/.]/g, '\\$&')} opened at`), 30_000);
     }
   });
 
   it('each TCP example connects to the analyzer its own tab names', async () => {
-    for (const a of analyzers.filter((x) => x.server)) await until(() => a.connections.length > 0, `${a.file}'s tcp in to connect`);
+    await Promise.all(analyzers.filter((x) => x.tcp).map((a) => withTimeout(a.sim!.waitConnected(), 30_000, `${a.spec.file}'s tcp in to connect\n${diagnostics([a])}`)));
   });
 
   it('every lis-push-in listens on its tab\'s LIS_PUSH_PORT: no "failed: port", no clash', async () => {
-    for (const a of analyzers) await until(() => answers(a.pushPort), `${a.file}'s lis-push-in on ${a.pushPort}`);
+    for (const a of analyzers) await until(() => answers(a.pushPort), `${a.spec.file}'s lis-push-in on ${a.pushPort}`);
     const log = red!.output();
     assert.doesNotMatch(log, /cannot listen|LISTEN_FAILED|EADDRINUSE/, 'no lis-push-in failed to listen');
     assert.doesNotMatch(log, /\[error\]/, 'no error at all');
     assert.equal(new Set(analyzers.map((a) => a.pushPort)).size, analyzers.length);
+  });
+
+  it('every analyzer\'s sample: its order where it asks, its results at the LIS once each under the mapped LIS codes, processed once', async () => {
+    // The serial analyzers plug in now that Node-RED holds the other end of each line.
+    for (const a of analyzers.filter((x) => x.pty)) {
+      a.sim = simulatorFor(a, { kind: 'serial', path: a.pty!.analyzer });
+      await a.sim.start();
+    }
+    await Promise.all(
+      analyzers.map(async (a) => {
+        a.summary = await withTimeout<RunSummary | Hl7RunSummary>(a.sim!.runSamples([a.sample]), 60_000, `${a.spec.file}'s sample\n${diagnostics([a])}`);
+      }),
+    );
+    await until(() => analyzers.every((a) => resultsOf(a.sample).length >= a.lisCodes.length && processedOf(a.sample) >= 1), 'every result and processed notification at the LIS').catch(() => undefined);
+    // Anything sent twice would come now.
+    await sleep(1000);
+    const wrong: Analyzer[] = [];
+    const problems: string[] = [];
+    for (const a of analyzers) {
+      const outcome = a.summary!.samples[0]!;
+      const got = resultsOf(a.sample).sort();
+      const asked = lis.to('/orders').filter((r) => (r.json as { SampleNumber?: string }).SampleNumber === a.sample).length;
+      const before = problems.length;
+      if (!outcome.ok) problems.push(`${a.spec.file}: the analyzer's sample failed: ${outcome.error ?? '?'}`);
+      if (JSON.stringify(got) !== JSON.stringify([...a.lisCodes].sort())) problems.push(`${a.spec.file}: results at the LIS ${JSON.stringify(got)}, expected each of ${JSON.stringify(a.lisCodes)} once`);
+      if (processedOf(a.sample) !== 1) problems.push(`${a.spec.file}: processed notified ${processedOf(a.sample)} times`);
+      if (asked !== (a.queries ? 1 : 0)) problems.push(`${a.spec.file}: ${asked} order request(s) for ${a.sample}, expected ${a.queries ? 1 : 0}`);
+      if (problems.length > before) wrong.push(a);
+    }
+    assert.deepEqual(problems, [], diagnostics(wrong.slice(0, 3)));
+  });
+
+  it('leaves no node of any example red', () => {
+    const last = new Map<string, string>();
+    for (const m of red!.output().matchAll(/STATUS (\S+) (\S+) ?(.*)$/gm)) last.set(m[1]!, `${m[2]} ${m[3] ?? ''}`);
+    assert.ok(last.size >= EXAMPLES.length, `status changes seen: ${last.size}`);
+    const redNodes = [...last].filter(([, s]) => s.startsWith('red ')).map(([id, s]) => `${nodeNames.get(id) ?? id}: ${s}`);
+    assert.deepEqual(redNodes, [], diagnostics());
+    assert.doesNotMatch(red!.output(), /\[error\]/, 'no error at all');
   });
 });

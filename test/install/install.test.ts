@@ -100,11 +100,19 @@ describe('installed into a fresh Node-RED userDir', () => {
   });
 
   it('offers every example flow under Import > Examples', async () => {
-    const listed = (await (await fetch(`${red!.url}/library/examples/flows/${PKG.name}`)).json()) as Array<{ fn?: string }>;
-    const names = listed.map((e) => e.fn).sort();
-    const files = readdirSync(join(ROOT, 'examples')).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, '')).sort();
-    assert.ok(files.length >= 3);
-    assert.deepEqual(names, files);
+    // One folder per protocol (docs/examples.md): the package's entry lists the folders, each folder its flows.
+    const list = async (path: string) => (await (await fetch(`${red!.url}/library/examples/flows/${PKG.name}${path}`)).json()) as Array<string | { fn: string }>;
+    const folders = (await list('')).sort();
+    assert.deepEqual(folders, ['ASTM', 'HL7']);
+    for (const folder of folders as string[]) {
+      const names = (await list(`/${folder}`)).map((e) => (typeof e === 'string' ? `${e}/` : e.fn)).sort();
+      const files = readdirSync(join(ROOT, 'examples', folder)).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, '')).sort();
+      assert.ok(files.length >= 2, folder);
+      assert.deepEqual(names, files, folder);
+    }
+    // And a flow opens at its path, as the editor's Import asks for it.
+    const flow = (await list('/ASTM/generic-lis2a2-serial')) as unknown as Array<{ type: string }>;
+    assert.ok(flow.some((n) => n.type === 'astm-link'));
   });
 
   it('keeps the Bearer Token and the push-in token out of the flows, the exported flows and the logs', async () => {

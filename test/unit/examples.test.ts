@@ -1,19 +1,71 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { EXAMPLES, LIS_ENV, SHARED_LIS_ID, buildDemoFlow, buildExample, combineFlows, tabSettings, withTabEnv } from '../../demo/examples';
+import { join, relative } from 'node:path';
+import { examplesFor } from '../../demo/example-specs';
+import { CURATED_FILES, EXAMPLES, LIS_ENV, SHARED_LIS_ID, buildDemoFlow, buildExample, combineFlows, examplePath, tabSettings, withTabEnv } from '../../demo/examples';
+import { TABLE_END, TABLE_START, withExamplesTable } from '../../demo/examples-doc';
+import { PROFILES } from '../../lib/protocols/astm/dialects';
+import { HL7_PROFILES } from '../../lib/protocols/hl7/dialects';
 
 type N = Record<string, unknown> & { id: string; type: string };
 const tabEnv = (flow: N[]) => flow.filter((n) => n.type === 'tab').map((t) => Object.fromEntries((t.env as Array<{ name: string; value: string }>).map((e) => [e.name, e.value])));
 
 const DIR = join(__dirname, '..', '..', '..', 'examples');
 
+/** Every .json under examples/, as `ASTM/generic-lis2a2-serial.json`: what Node-RED's Import > Examples lists. */
+function exampleFiles(dir = DIR): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? exampleFiles(join(dir, e.name)) : e.name.endsWith('.json') ? [relative(DIR, join(dir, e.name))] : []));
+}
+
 describe('example flows', () => {
   it('are exactly what demo/examples.ts makes (run `npm run examples` after changing it)', () => {
-    assert.deepEqual(readdirSync(DIR).filter((f) => f.endsWith('.json')).sort(), EXAMPLES.map((e) => `${e.file}.json`).sort());
+    assert.deepEqual(exampleFiles().sort(), EXAMPLES.map((e) => `${examplePath(e)}.json`).sort());
     for (const spec of EXAMPLES) {
-      assert.deepEqual(JSON.parse(readFileSync(join(DIR, `${spec.file}.json`), 'utf8')), buildExample(spec), spec.file);
+      assert.deepEqual(JSON.parse(readFileSync(join(DIR, `${examplePath(spec)}.json`), 'utf8')), buildExample(spec), spec.file);
+    }
+  });
+
+  it('come for a dialect added to a registry with no code: at the end of the list (no other example\'s defaults move), named apart from its analyzer\'s other dialects', () => {
+    const c311 = PROFILES.find((p) => p.id === 'roche-cobas-c311')!;
+    const bc = HL7_PROFILES.find((p) => p.id === 'mindray-bc-hl7')!;
+    const more = examplesFor([...PROFILES, { ...c311, id: 'roche-cobas-c311-host-query' }], [...HL7_PROFILES, { ...bc, id: 'mindray-bc6800-hl7' }, { ...c311, id: 'roche-cobas-c311' } as unknown as (typeof HL7_PROFILES)[number]]);
+    const astmEnd = EXAMPLES.findIndex((e) => e.protocol === 'hl7' && !CURATED_FILES.includes(e.file));
+    assert.deepEqual(more.slice(0, astmEnd), EXAMPLES.slice(0, astmEnd));
+    const added = more.filter((m) => !EXAMPLES.some((e) => e.file === m.file));
+    assert.deepEqual(added.map((a) => [a.file, a.analyzer, a.dialect, a.transport]), [
+      ['roche-cobas-c311-host-query-serial', 'Roche cobas c 311 (ASTM)', 'roche-cobas-c311-host-query', 'serial'],
+      ['mindray-bc6800-hl7-tcp', 'Mindray BC-6200 (HL7)', 'mindray-bc6800-hl7', 'tcp'],
+      // An HL7 mode of an analyzer that has an ASTM example: its protocol in its name.
+      ['roche-cobas-c311-hl7-tcp', 'Roche cobas c 311 (HL7)', 'roche-cobas-c311', 'tcp'],
+    ]);
+    // The derived HL7 examples before the new ones keep their places (their defaults), the new ones come last.
+    assert.deepEqual(more.slice(astmEnd + 1, EXAMPLES.length + 1), EXAMPLES.slice(astmEnd));
+  });
+
+  it('cover every built-in dialect, ASTM and HL7, found in the registries, one example each, in a folder per protocol', () => {
+    const covered = (protocol: 'astm' | 'hl7') => EXAMPLES.filter((e) => (e.protocol ?? 'astm') === protocol).map((e) => e.dialect).sort();
+    assert.deepEqual(covered('astm'), PROFILES.map((p) => p.id).sort());
+    assert.deepEqual(covered('hl7'), HL7_PROFILES.map((p) => p.id).sort());
+    assert.deepEqual([...new Set(exampleFiles().map((f) => f.split('/')[0]))].sort(), ['ASTM', 'HL7']);
+    // The seven examples the package always shipped keep their names, now in their protocol's folder.
+    assert.deepEqual(CURATED_FILES.map((f) => examplePath(EXAMPLES.find((e) => e.file === f)!)), [
+      'ASTM/generic-lis2a2-serial',
+      'ASTM/roche-cobas-e411-serial',
+      'ASTM/sysmex-xn-serial',
+      'ASTM/immucor-galileo-serial',
+      'ASTM/mindray-cl2000i-tcp',
+      'HL7/mindray-cl2000i-hl7-tcp',
+      'HL7/roche-cobas6800-hl7-tcp',
+    ]);
+    const files = EXAMPLES.map((e) => e.file);
+    assert.equal(new Set(files).size, files.length, 'no file name twice, whatever the folder');
+    // Transport as the profile says: serial where it gives serial settings, else TCP; HL7 always TCP (MLLP).
+    for (const spec of EXAMPLES.filter((e) => !CURATED_FILES.includes(e.file))) {
+      const astm = PROFILES.find((p) => p.id === spec.dialect);
+      const expected = spec.protocol === 'hl7' ? 'tcp' : astm!.transport.serial ? 'serial' : 'tcp';
+      assert.equal(spec.transport, expected, spec.file);
+      assert.ok(spec.file.endsWith(`-${expected}`), spec.file);
     }
   });
 
@@ -46,13 +98,17 @@ describe('example flows', () => {
       assert.deepEqual(tabSettings(spec).map((v) => v.value), Object.values(envs[i]!), spec.file);
       assert.equal(flows[i]!.find((n) => n.type === 'lis-push-in')!.localApiPort, '${LIS_PUSH_PORT}', spec.file);
     });
-    assert.deepEqual(envs.map((e) => e.LIS_PUSH_PORT), ['8181', '8182', '8183', '8184', '8185', '8186', '8187']);
-    const distinct = (key: string) => {
-      const values = envs.map((e) => e[key]).filter((v) => v !== undefined);
-      assert.equal(new Set(values).size, values.length, `${key}: ${values.join(', ')}`);
-    };
-    distinct('ANALYZER_PORT');
-    distinct('ANALYZER_TCP_PORT');
+    // The seven examples the package always shipped keep their defaults.
+    assert.deepEqual(envs.slice(0, 7).map((e) => e.LIS_PUSH_PORT), ['8181', '8182', '8183', '8184', '8185', '8186', '8187']);
+    // No two examples share a default port, push or analyzer (one port space), nor a serial device.
+    const ports = envs.flatMap((e) => [e.LIS_PUSH_PORT, e.ANALYZER_TCP_PORT]).filter((v) => v !== undefined);
+    assert.equal(ports.length, EXAMPLES.length + EXAMPLES.filter((e) => e.transport === 'tcp').length);
+    const shared = ports.filter((p, i) => ports.indexOf(p) !== i);
+    assert.deepEqual(shared, [], 'default ports two examples share');
+    for (const p of ports) assert.ok(Number(p) > 1024 && Number(p) < 65536 && p !== '1880', `port ${p}`);
+    const devices = envs.map((e) => e.ANALYZER_PORT).filter((v) => v !== undefined);
+    assert.equal(devices.length, EXAMPLES.filter((e) => e.transport === 'serial').length);
+    assert.equal(new Set(devices).size, devices.length, `serial devices: ${devices.join(', ')}`);
     // The serial port config is on the tab, so ${ANALYZER_PORT} is the tab's, and named after its analyzer.
     EXAMPLES.filter((s) => s.transport === 'serial').forEach((spec) => {
       const flow = buildExample(spec) as N[];
@@ -78,7 +134,9 @@ describe('example flows', () => {
 
   it('name each link node, the errors it shows and its serial port after the analyzer', () => {
     const names = EXAMPLES.map((spec) => (buildExample(spec) as N[]).find((n) => n.type === 'astm-link' || n.type === 'hl7-link')!.name);
-    assert.deepEqual(names, ['Generic LIS2-A2 analyzer', 'Roche cobas e 411', 'Sysmex XN', 'Immucor Galileo', 'Mindray CL-2000i', 'Mindray CL-2000i (HL7)', 'Roche cobas 6800']);
+    assert.deepEqual(names.slice(0, 7), ['Generic LIS2-A2 analyzer', 'Roche cobas e 411', 'Sysmex XN', 'Immucor Galileo', 'Mindray CL-2000i', 'Mindray CL-2000i (HL7)', 'Roche cobas 6800']);
+    const tabs = EXAMPLES.map((spec) => (buildExample(spec) as N[]).find((n) => n.type === 'tab')!.label);
+    assert.equal(new Set(tabs).size, tabs.length, `tab labels: ${tabs.join(', ')}`);
     assert.equal(new Set(names).size, names.length);
     for (const spec of EXAMPLES) {
       const flow = buildExample(spec) as N[];
@@ -106,15 +164,21 @@ describe('example flows', () => {
     const used = new Set(EXAMPLES.flatMap((s) => buildExample(s).map((n) => n.type)));
     for (const type of Object.keys(pkg['node-red'].nodes)) assert.ok(used.has(type), type);
     for (const spec of EXAMPLES) assert.ok(buildExample(spec).some((n) => n.type === 'comment' && String(n.info).includes('Test codes')));
+    // A derived example says its codes are placeholders, so nobody takes them for the analyzer's.
+    for (const spec of EXAMPLES.filter((e) => !CURATED_FILES.includes(e.file))) assert.ok(buildExample(spec).some((n) => n.type === 'comment' && String(n.info).includes('placeholders')), spec.file);
   });
 
-  it('are listed in docs/examples.md with each tab variable and its default, and the LIS variables', () => {
+  it('are listed in docs/examples.md, each in its folder with its dialect, each tab variable and its default (`npm run examples` writes the table), and the LIS variables', () => {
     const doc = readFileSync(join(DIR, '..', 'docs', 'examples.md'), 'utf8');
+    assert.equal(doc, withExamplesTable(doc), 'the table of examples is the one npm run examples writes');
+    const table = doc.slice(doc.indexOf(TABLE_START), doc.indexOf(TABLE_END));
     for (const spec of EXAMPLES) {
-      const row = doc.split('\n').find((l) => l.startsWith(`| \`${spec.file}\` |`));
-      assert.ok(row, `docs/examples.md has a row for ${spec.file}`);
-      assert.equal(row, `| \`${spec.file}\` | ${spec.analyzer} | ${tabSettings(spec).map((v) => `\`${v.name}\` = \`${v.value}\``).join('<br>')} |`);
+      const [folder, file] = examplePath(spec).split('/');
+      const row = table.split('\n').find((l) => l.startsWith(`| ${folder} | \`${file}\` |`));
+      assert.ok(row, `docs/examples.md has a row for ${examplePath(spec)}`);
+      assert.ok(row.endsWith(`| ${tabSettings(spec).map((v) => `\`${v.name}\` = \`${v.value}\``).join('<br>')} |`), row);
     }
+    assert.equal(table.split('\n').filter((l) => /^\| (ASTM|HL7) \|/.test(l)).length, EXAMPLES.length);
     for (const v of LIS_ENV) assert.ok(doc.includes(`| \`${v}\` |`), v);
   });
 });

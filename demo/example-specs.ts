@@ -1,0 +1,320 @@
+/**
+ * Which example flows there are: one per built-in dialect, ASTM and HL7. The
+ * list is read from the dialect registries (PROFILES, HL7_PROFILES), so a
+ * dialect added there gets its example at the next `npm run examples` with no
+ * code here. Seven analyzers have hand-written examples (CURATED: the file
+ * names the package has always shipped, the analyzers' real test codes and
+ * set-up notes); every other dialect's example is derived from its profile,
+ * with placeholder test codes its comment node says to check.
+ *
+ * Examples sit in one folder per protocol (examples/ASTM, examples/HL7), which
+ * Node-RED's Import > Examples menu shows as folders. Not per vendor as well:
+ * most vendors have one built-in dialect, and a folder holding one file costs
+ * a click and hides the name; file names start with the vendor, so each
+ * protocol's list reads grouped by vendor anyway.
+ */
+import { PROFILES, type DialectProfile } from '../lib/protocols/astm/dialects';
+import { HL7_PROFILES, type Hl7DialectProfile } from '../lib/protocols/hl7/dialects';
+
+export interface ExampleSpec {
+  /** File name without .json: `<vendor>-<model>-<transport>`, unique across the folders. */
+  file: string;
+  /** The analyzer as the lab calls it: the name of its link node (the Lab sidebar's box) and of its errors. */
+  analyzer: string;
+  dialect: string;
+  /** The analyzer's protocol (default ASTM): which link and message nodes the flow uses. */
+  protocol?: 'astm' | 'hl7';
+  transport: 'serial' | 'tcp';
+  /** The tab's label, where `<vendor> <models>` of the dialect would not tell the tab apart or read badly. */
+  tabLabel?: string;
+  /** LIS test ID (flows/lis-catalog.json) -> the analyzer's test code. */
+  tests: Array<{ lisTestId: string; instrumentCode: string; instrumentSubCode?: string }>;
+  /** Analyzer-specific set-up notes for the comment node. */
+  notes: string[];
+  /**
+   * The flow npm start runs: a comment node saying so and where its settings
+   * come from, and a layout that fits the editor at 1600 px with the sidebar open.
+   */
+  demo?: boolean;
+}
+
+const CURATED: ExampleSpec[] = [
+  {
+    file: 'generic-lis2a2-serial',
+    analyzer: 'Generic LIS2-A2 analyzer',
+    dialect: 'generic-lis2a2',
+    transport: 'serial',
+    tests: [
+      { lisTestId: 'T-GLU', instrumentCode: 'GLU' },
+      { lisTestId: 'T-CREA', instrumentCode: 'CREA' },
+      { lisTestId: 'T-UREA', instrumentCode: 'UREA' },
+      { lisTestId: 'T-ALT', instrumentCode: 'ALT' },
+      { lisTestId: 'T-CHOL', instrumentCode: 'CHOL' },
+      { lisTestId: 'T-CRP', instrumentCode: 'CRP' },
+    ],
+    notes: ['Any analyzer that follows CLSI LIS1-A / LIS2-A2 strictly: sample number in O-3, test code in component 4 of the universal test ID (^^^GLU).'],
+  },
+  {
+    file: 'roche-cobas-e411-serial',
+    analyzer: 'Roche cobas e 411',
+    dialect: 'roche-cobas-e411-elecsys',
+    transport: 'serial',
+    tests: [
+      { lisTestId: 'T-TSH', instrumentCode: '10' },
+      { lisTestId: 'T-FT4', instrumentCode: '30' },
+      { lisTestId: 'T-HCG', instrumentCode: '40' },
+      { lisTestId: 'T-PSA', instrumentCode: '50' },
+      { lisTestId: 'T-CA125', instrumentCode: '60' },
+    ],
+    notes: [
+      'cobas e 411 host interface in "Elecsys type" records (set on the analyzer), real-time query mode.',
+      'The analyzer gives up on a query after about 15 s: keep the LIS fast, or orders are refused (ORDER_REFUSED).',
+      'Test codes are the analyzer\'s application numbers: check them on the analyzer and edit the mapping.',
+    ],
+  },
+  {
+    file: 'sysmex-xn-serial',
+    analyzer: 'Sysmex XN',
+    dialect: 'sysmex-xn',
+    transport: 'serial',
+    tests: [
+      { lisTestId: 'T-WBC', instrumentCode: 'WBC' },
+      { lisTestId: 'T-RBC', instrumentCode: 'RBC' },
+      { lisTestId: 'T-HGB', instrumentCode: 'HGB' },
+      { lisTestId: 'T-HCT', instrumentCode: 'HCT' },
+      { lisTestId: 'T-PLT', instrumentCode: 'PLT' },
+      { lisTestId: 'T-MCV', instrumentCode: 'MCV' },
+    ],
+    notes: [
+      'Sysmex XN-L / XN series, host query mode: the analyzer asks for every tube it reads (rack^position^sample in Q-3) and takes the order only as the answer to that query.',
+      'Test codes are the XN parameter names (R-3 component 5, e.g. ^^^^WBC^1).',
+    ],
+  },
+  {
+    file: 'immucor-galileo-serial',
+    analyzer: 'Immucor Galileo',
+    dialect: 'immucor',
+    transport: 'serial',
+    tests: [
+      { lisTestId: 'T-ABORH', instrumentCode: 'ABORH' },
+      { lisTestId: 'T-ABSCR', instrumentCode: 'ABSCR' },
+      { lisTestId: 'T-XM', instrumentCode: 'Crossmatch' },
+    ],
+    notes: [
+      'Immucor Galileo / Echo / NEO blood bank analyzers: orders can be downloaded as answers to queries or unsolicited.',
+      'Orders must have sample type Blood (written as Blood^Patient in O-16).',
+      'Test codes are the analyzer\'s assay names: check them on the analyzer and edit the mapping.',
+    ],
+  },
+  {
+    file: 'mindray-cl2000i-tcp',
+    analyzer: 'Mindray CL-2000i',
+    dialect: 'mindray-cl',
+    transport: 'tcp',
+    tests: [
+      { lisTestId: 'T-TSH', instrumentCode: '1' },
+      { lisTestId: 'T-FT4', instrumentCode: '2' },
+      { lisTestId: 'T-CA125', instrumentCode: '3' },
+      { lisTestId: 'T-PSA', instrumentCode: '4' },
+    ],
+    notes: [
+      'Mindray CL-2000i / CL-2200i over TCP/IP, ASTM mode: Node-RED connects to the analyzer at ANALYZER_HOST:ANALYZER_TCP_PORT.',
+      'Test codes are the analyzer\'s assay numbers (O-5 / R-3 component 1): check them on the analyzer and edit the mapping.',
+    ],
+  },
+  {
+    file: 'mindray-cl2000i-hl7-tcp',
+    analyzer: 'Mindray CL-2000i (HL7)',
+    dialect: 'mindray-cl-hl7',
+    protocol: 'hl7',
+    transport: 'tcp',
+    tests: [
+      { lisTestId: 'T-TSH', instrumentCode: '1' },
+      { lisTestId: 'T-FT4', instrumentCode: '2' },
+      { lisTestId: 'T-CA125', instrumentCode: '3' },
+      { lisTestId: 'T-PSA', instrumentCode: '4' },
+    ],
+    notes: [
+      'Mindray CL-2000i / CL-2200i over TCP/IP in HL7 mode (HL7 v2.3.1, original-mode ACKs): the analyzer asks with QRY^Q02 (bar code in QRD-8); the answer is QCK^Q02 (found or not found, which the analyzer does not acknowledge) and the order as DSR^Q03, acknowledged with ACK^Q03; results come as ORU^R01, acknowledged with ACK^R01 once journaled.',
+      'An order the LIS pushes goes down as DSR^Q03 with MSH-15 P (sample information sent by the LIS unasked).',
+      'The analyzer waits about 10 s for the answer to a query (the manual gives no number): keep the LIS fast.',
+      'Test codes are the analyzer\'s channel numbers (OBX-3, DSP-29 and on): check them on the analyzer and edit the mapping.',
+      'QC and calibration results (MSH-16 2 and 1) go to "QC, unassigned, other", never to the LIS.',
+    ],
+  },
+  {
+    file: 'roche-cobas6800-hl7-tcp',
+    analyzer: 'Roche cobas 6800',
+    dialect: 'roche-cobas-6800',
+    protocol: 'hl7',
+    transport: 'tcp',
+    tests: [
+      { lisTestId: 'T-HIV', instrumentCode: 'HIV' },
+      { lisTestId: 'T-HBV', instrumentCode: 'HBV' },
+      { lisTestId: 'T-HCV', instrumentCode: 'HCV' },
+    ],
+    notes: [
+      'Roche cobas 6800 / 8800 over TCP/IP with IHE Laboratory Analytical Workflow (LAW, HL7 v2.5): the analyzer asks with QBP^Q11 (sample number in QPD-3); the answer is RSP^K11 (found or not found) and the order OML^O33; results come as OUL^R22, acknowledged once journaled.',
+      'Any other IHE LAW analyzer works the same way: choose its dialect (ihe-law for the profile as IHE writes it) in "HL7 messages".',
+      'Test codes are written with the coding system 99ROC (`HIV^^99ROC`). The cobas 6800 reports each target (OBX-3 `HIV`, `TGT1`) and the assay\'s result rows under the order code with OBX-4 sub-IDs (`1/1`, `1/2`): map the rows the LIS wants with their sub-ID (test-mapper\'s instrument sub-code), and check every code on the analyzer.',
+      'Supplemental observations (S_OTHER, S_RAW: CT values, calibration) stay with their result; QC (SPM-11 Q) goes to "QC, unassigned, other".',
+    ],
+  },
+];
+
+/** The folder of examples/ an example sits in: its protocol, as Node-RED's Import > Examples menu shows it. */
+export function exampleFolder(spec: Pick<ExampleSpec, 'protocol'>): 'ASTM' | 'HL7' {
+  return spec.protocol === 'hl7' ? 'HL7' : 'ASTM';
+}
+
+/** The example's place under examples/, without .json (`ASTM/roche-cobas-e411-serial`): the menu's path to it. */
+export function examplePath(spec: Pick<ExampleSpec, 'protocol' | 'file'>): string {
+  return `${exampleFolder(spec)}/${spec.file}`;
+}
+
+/** Test panels the derived examples map, by what the analyzer measures; LIS test IDs of flows/lis-catalog.json. */
+const PANELS = {
+  chemistry: ['T-GLU', 'T-CREA', 'T-ALT'],
+  immunoassay: ['T-TSH', 'T-FT4'],
+  hematology: ['T-WBC', 'T-RBC', 'T-HGB', 'T-PLT'],
+  coagulation: ['T-PT', 'T-APTT', 'T-FIB'],
+  urine: ['T-UALB', 'T-UCREA'],
+  bloodBank: ['T-ABORH', 'T-ABSCR'],
+  molecular: ['T-HIV', 'T-HBV'],
+  bloodGas: ['T-NA', 'T-K', 'T-CL'],
+  hba1c: ['T-HBA1C'],
+} as const;
+
+type Panel = keyof typeof PANELS;
+
+/**
+ * What each built-in analyzer measures, so its example maps tests it runs.
+ * A dialect missing here (one added later) gets the chemistry panel: its
+ * example is still made and runs; its comment says the codes are placeholders.
+ */
+const PANEL_OF: Readonly<Record<string, Panel>> = {
+  'astm:roche-cobas-e411': 'immunoassay',
+  'astm:horiba-pentra': 'hematology',
+  'astm:horiba-yumizen': 'hematology',
+  'astm:stago-sta': 'coagulation',
+  'astm:abbott-architect': 'immunoassay',
+  'astm:siemens-dca-vantage': 'hba1c',
+  'astm:cepheid-genexpert': 'molecular',
+  'astm:euroimmun-analyzer1': 'immunoassay',
+  'astm:phadia-immunocap': 'immunoassay',
+  'astm:hologic-panther': 'molecular',
+  'astm:snibe-maglumi': 'immunoassay',
+  'astm:siemens-immulite': 'immunoassay',
+  'astm:ortho-vision': 'bloodBank',
+  'astm:biorad-ihcom': 'bloodBank',
+  'astm:beckman-access': 'immunoassay',
+  'astm:sysmex-uwam': 'urine',
+  'astm:roche-cobas-6000': 'immunoassay',
+  'astm:roche-cobas-u411': 'urine',
+  'astm:roche-urisys1100': 'urine',
+  'hl7:mindray-bc-hl7': 'hematology',
+  'hl7:urit-ut5160': 'hematology',
+  'hl7:edan-i15': 'bloodGas',
+  'hl7:siemens-clinitek': 'urine',
+};
+
+/** Where a derived example's file name or analyzer name would say the wrong thing or clash with another's. */
+const OVERRIDES: Readonly<Record<string, Partial<Pick<ExampleSpec, 'file' | 'analyzer' | 'tabLabel'>>>> = {
+  // The curated roche-cobas-e411-serial speaks the Elecsys type; this is the same analyzer set to the cobas type.
+  'astm:roche-cobas-e411': { file: 'roche-cobas-e411-cobas-type-serial', analyzer: 'Roche cobas e 411 (cobas type)', tabLabel: 'Roche cobas e 411 (cobas type)' },
+  'hl7:generic-oru': { analyzer: 'Generic HL7 analyzer', tabLabel: 'Generic HL7 v2 analyzer (ORU^R01)' },
+  'hl7:ihe-law': { analyzer: 'IHE LAW analyzer', tabLabel: 'IHE LAW analyzer (HL7)' },
+};
+
+const keyOf = (protocol: 'astm' | 'hl7', dialect: string) => `${protocol}:${dialect}`;
+
+/** `<vendor> <first model>`: "Sysmex U-WAM with UF-4000, UF-5000" is "Sysmex U-WAM with UF-4000". */
+function analyzerName(vendor: string, model: string): string {
+  const first = model.split(',')[0]!.split(' (')[0]!.split(' and ')[0]!.trim();
+  return `${vendor} ${first}`;
+}
+
+function derivedNotes(protocol: 'astm' | 'hl7', label: string, dialect: string, queries: boolean): string[] {
+  const kind = protocol === 'hl7' ? 'HL7' : 'ASTM';
+  return [
+    `${label}: the built-in ${kind} dialect \`${dialect}\` (its profile cites the manual or captures it follows).`,
+    ...(queries ? ['The analyzer asks for each sample it scans; lis-get-order asks the LIS and the order goes down as the answer.'] : []),
+    'The test codes of this example are placeholders (the LIS codes): set the analyzer\'s own codes in the three test-mapper nodes, as the analyzer\'s host interface manual lists them.',
+  ];
+}
+
+function astmSpec(profile: DialectProfile): ExampleSpec {
+  const key = keyOf('astm', profile.id);
+  const transport = profile.transport.serial !== undefined ? 'serial' : 'tcp';
+  return {
+    file: `${profile.id}-${transport}`,
+    analyzer: analyzerName(profile.vendor, profile.model),
+    dialect: profile.id,
+    transport,
+    tests: PANELS[PANEL_OF[key] ?? 'chemistry'].map((id) => ({ lisTestId: id, instrumentCode: id.replace(/^T-/, '') })),
+    notes: derivedNotes('astm', profile.label, profile.id, profile.query !== undefined && profile.order !== undefined),
+    ...OVERRIDES[key],
+  };
+}
+
+function hl7Spec(profile: Hl7DialectProfile): ExampleSpec {
+  const key = keyOf('hl7', profile.id);
+  return {
+    file: `${profile.id.replace(/-hl7$/, '')}-hl7-tcp`,
+    analyzer: analyzerName(profile.vendor, profile.model),
+    dialect: profile.id,
+    protocol: 'hl7',
+    // HL7 v2 runs over MLLP, on TCP.
+    transport: 'tcp',
+    tests: PANELS[PANEL_OF[key] ?? 'chemistry'].map((id) => ({ lisTestId: id, instrumentCode: id.replace(/^T-/, '') })),
+    notes: derivedNotes('hl7', profile.label, profile.id, profile.query !== undefined && profile.answer !== undefined),
+    ...OVERRIDES[key],
+  };
+}
+
+/**
+ * A derived example whose file or analyzer name an earlier one has (a second
+ * dialect of one analyzer, an HL7 mode of an ASTM analyzer) takes its protocol,
+ * then its dialect, into the name: a dialect added later needs no entry in
+ * OVERRIDES to get an example, only to get a better name.
+ */
+function distinct(spec: ExampleSpec, taken: { files: Set<string>; analyzers: Set<string> }): ExampleSpec {
+  const protocol = spec.protocol ?? 'astm';
+  let { file, analyzer } = spec;
+  if (taken.files.has(file)) file = `${spec.dialect}-${protocol}-${spec.transport}`;
+  if (taken.analyzers.has(analyzer)) analyzer = `${spec.analyzer} (${protocol.toUpperCase()})`;
+  if (taken.analyzers.has(analyzer)) analyzer = `${spec.analyzer} (${spec.dialect})`;
+  taken.files.add(file);
+  taken.analyzers.add(analyzer);
+  return { ...spec, file, analyzer };
+}
+
+/**
+ * Every example: the curated ones first, in the order they always had (their
+ * default ports stay where they were), then one per other ASTM dialect and one
+ * per other HL7 dialect, in the registries' order. File names and analyzer
+ * names are unique: a clash left is an error here, not two flows fighting over one name.
+ */
+export function examplesFor(astm: readonly DialectProfile[], hl7: readonly Hl7DialectProfile[]): ExampleSpec[] {
+  const curated = new Set(CURATED.map((s) => keyOf(s.protocol ?? 'astm', s.dialect)));
+  const taken = { files: new Set(CURATED.map((s) => s.file)), analyzers: new Set(CURATED.map((s) => s.analyzer)) };
+  const derived = [
+    ...astm.filter((p) => !curated.has(keyOf('astm', p.id))).map(astmSpec),
+    ...hl7.filter((p) => !curated.has(keyOf('hl7', p.id))).map(hl7Spec),
+  ].map((spec) => distinct(spec, taken));
+  const all = [...CURATED, ...derived];
+  for (const field of ['file', 'analyzer'] as const) {
+    const seen = new Set<string>();
+    for (const s of all) {
+      const value = field === 'file' ? s.file.toLowerCase() : s.analyzer;
+      if (seen.has(value)) throw new Error(`two examples have the ${field} ${JSON.stringify(value)}: give one an entry in OVERRIDES (demo/example-specs.ts)`);
+      seen.add(value);
+    }
+  }
+  return all;
+}
+
+/** The seven examples written by hand, by their dialect; the rest are derived. */
+export const CURATED_FILES: readonly string[] = CURATED.map((s) => s.file);
+
+export const EXAMPLES: ExampleSpec[] = examplesFor(PROFILES, HL7_PROFILES);
