@@ -15,4 +15,5 @@ export { hl7CarriesResults, hl7IsQuery, hl7Sender, isNegativeAck } from './peek'
 export { HL7_PROFILES, findHl7Profile, hl7OverridesOf, hl7SiteDialectOf, hl7SiteProfile, type Hl7DialectProfile } from './dialects';
 export { Hl7Host, hl7HostProfile } from './host';
 export { readHl7Capture } from './paste';
+export { previewHl7Site } from './preview';
 export { HL7_RECENT } from './recent';
