@@ -8,18 +8,17 @@
  * TCP through the deployed flow then reaches a loopback LIS once, under the
  * codes the override reads. Replayed from the dialog through the deployed
  * flow (a dry run), it is reported as at the LIS already.
+ *
+ * Keeps a screenshot in test/artifacts/hl7-dialect-editor.png; with
+ * UPDATE_SCREENSHOTS=1 also in docs/ for the README.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { LisStub } from '../support/lis-stub';
-import { freePort } from '../support/ports';
+import type { LisStub } from '../support/lis-stub';
 import { loadHl7Fixture } from '../support/hl7-fixtures';
-import { deploy, editNode, startEditorSession, type EditorSession } from '../support/browser';
+import { editNode } from '../support/browser';
+import { analyzerFlow, connectWhenListening, doneAndDeploy, keepScreenshot, resultsAtLis, startLisEditor, type LisEditor } from '../support/lis-editor';
 import { frameMllp } from '../../lib/protocols/hl7';
 
 const TOKEN = 'browser-test-token';
@@ -29,41 +28,22 @@ const EDITOR = '#hl7-message-dialect-editor';
 const CODES = ['pH', 'pO2', 'pCO2', 'Na+', 'K+', 'Ca++', 'Cl-', 'Glu', 'Lac', 'Hct', 'tHb(est)', 'cH+'];
 const MAPPING = CODES.map((code, i) => ({ lisTestId: `T-${i}`, lisCode: `L-${code}`, lisName: code, instrumentCode: code }));
 
-let work: string;
+let world: LisEditor | undefined;
 let stub: LisStub;
-let session: EditorSession | undefined;
 let page: Page;
 let pageErrors: string[];
-let analyzerPort: number;
 
-function flows(): Array<Record<string, unknown>> {
-  return [
-    { id: 'tab1', type: 'tab', label: 'Analyzer' },
-    { id: 'cfg', type: 'lis-config', name: 'LIS', labTestsApiUrl: stub.url('/tests'), transactionInfoApiUrl: stub.url('/orders'), resultApiUrl: stub.url('/results'), timeout: 5000, credentials: { bearerToken: TOKEN } },
-    { id: 'tcpin', type: 'tcp in', z: 'tab1', server: 'server', host: '', port: String(analyzerPort), datamode: 'stream', datatype: 'buffer', newline: '', topic: '', x: 100, y: 80, wires: [['link']] },
-    { id: 'link', type: 'hl7-link', z: 'tab1', name: 'i15', transport: 'tcp', charset: 'msh18', journal: true, trace: true, x: 300, y: 80, wires: [['tcpout'], ['hm'], []] },
-    { id: 'tcpout', type: 'tcp out', z: 'tab1', host: '', port: '', beserver: 'reply', base64: false, end: false, x: 500, y: 40, wires: [] },
-    { id: 'hm', type: 'hl7-message', z: 'tab1', name: '', dialect: 'generic-oru', dialectOverrides: '', timeZone: 'UTC', x: 500, y: 120, wires: [[], ['tm'], ['link'], []] },
-    { id: 'tm', type: 'test-mapper', z: 'tab1', name: '', lis: 'cfg', instrument: 'EDAN i15', direction: 'toLis', unmapped: 'warn', mapping: MAPPING, x: 700, y: 120, wires: [['send'], []] },
-    { id: 'send', type: 'lis-send-results', z: 'tab1', name: '', lis: 'cfg', autoResend: false, x: 900, y: 120, wires: [[]] },
-  ];
+function flows(lis: LisStub, analyzerPort: number): Array<Record<string, unknown>> {
+  return analyzerFlow(lis, analyzerPort, TOKEN, { link: { type: 'hl7-link', name: 'i15', charset: 'msh18' }, message: { id: 'hm', type: 'hl7-message', dialect: 'generic-oru' }, instrument: 'EDAN i15', mapping: MAPPING });
 }
 
 before(async () => {
-  work = mkdtempSync(join(tmpdir(), 'lis-hl7-dialect-ui-'));
-  stub = await new LisStub().start();
-  stub.reply('/results', { status: 200, body: {} });
-  analyzerPort = await freePort();
-  const userDir = join(work, 'userDir');
-  mkdirSync(userDir);
-  session = await startEditorSession(userDir, flows(), 'hm', { width: 1280, height: 1100 });
-  ({ page, pageErrors } = session);
+  world = await startLisEditor('hl7-dialect-ui', flows, 'hm');
+  ({ stub, page, pageErrors } = world);
 });
 
 after(async () => {
-  await session?.stop();
-  await stub?.stop();
-  rmSync(work, { recursive: true, force: true });
+  await world?.stop();
 });
 
 const rows = (table: string) => page.locator(`${EDITOR} .lis-dialect-${table} tbody tr`);
@@ -76,15 +56,7 @@ async function waitForCodes(first: string): Promise<void> {
 
 /** Sends the message in an MLLP frame over TCP, as the analyzer would, and waits for the link's ACK frame. */
 async function sendMessage(bytes: Buffer): Promise<void> {
-  // The deploy restarts tcp in: it listens again a moment later.
-  let socket: Socket | undefined;
-  for (let attempt = 0; socket === undefined; attempt++) {
-    const s = connect(analyzerPort, '127.0.0.1');
-    const ok = await new Promise<boolean>((resolve) => s.once('connect', () => resolve(true)).once('error', () => resolve(false)));
-    if (ok) socket = s;
-    else if (attempt > 100) throw new Error(`tcp in does not listen on ${analyzerPort}`);
-    else await new Promise((r) => setTimeout(r, 100));
-  }
+  const socket = await connectWhenListening(world!.analyzerPort);
   const got: number[] = [];
   socket.on('data', (d: Buffer) => got.push(...d));
   socket.write(frameMllp(bytes));
@@ -120,17 +92,13 @@ describe('hl7-message dialect section', () => {
     assert.equal(await page.locator(`${EDITOR} .lis-dialect-issues li`).count(), 0);
     const first = await rows('results').first().locator('td').allTextContents();
     assert.deepEqual(first.slice(0, 4), ['1:4', SAMPLE, 'pH', '7.400']);
+    await keepScreenshot(page, 'hl7-dialect-editor.png');
 
-    await page.locator('#node-dialog-ok').click();
-    await page.locator('#node-dialog-ok').waitFor({ state: 'detached' });
-    await deploy(page);
+    await doneAndDeploy(page);
     assert.deepEqual(pageErrors, []);
 
     await sendMessage(capture);
-    const deadline = Date.now() + 15000;
-    while (stub.to('/results').length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    await new Promise((r) => setTimeout(r, 300));
-    const sent = stub.to('/results');
+    const sent = await resultsAtLis(stub);
     assert.equal(sent.length, 1, 'the results reached the LIS once');
     const results = (sent[0]!.json as { results: Array<Record<string, unknown>> }).results;
     assert.deepEqual(results.map((r) => [r.SampleNumber, r.TestCode]), CODES.map((code) => [SAMPLE, `L-${code}`]));
