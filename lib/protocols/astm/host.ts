@@ -7,6 +7,8 @@
  */
 import { latin1Bytes } from '../../util/latin1';
 import { siteProfile, type DialectProfile } from './dialects';
+import { siteHostProfile } from '../../dialect/overrides';
+import type { SettingFault } from '../../settings/unresolved';
 import { buildNoInformation, buildOrderMessage, labEventsOf } from './lab';
 import { HostConversation, type ConversationRules } from '../../conversation/host-conversation';
 import { timeZoneProblem, type HostOutput, type MessageHost, type ReadMessage } from '../../conversation/message-host';
@@ -74,13 +76,8 @@ export interface HostSettings {
  * merged on (lib/protocols/astm/dialects/overrides.ts), or every reason it cannot be
  * made, each naming the setting at fault.
  */
-export function hostProfile(settings: HostSettings): { profile: DialectProfile; problems: [] } | { profile?: undefined; problems: string[] } {
-  const problems: string[] = [];
-  const site = siteProfile({ base: settings.dialect, overrides: settings.overrides });
-  for (const issue of site.issues) problems.push(issue.path === 'base' ? issue.message : `dialect overrides: ${issue.message}`);
-  const zone = timeZoneProblem(settings.timeZone);
-  if (zone) problems.push(zone);
-  return site.profile !== undefined && problems.length === 0 ? { profile: site.profile, problems: [] } : { problems };
+export function hostProfile(settings: HostSettings): { profile: DialectProfile; problems: [] } | { profile?: undefined; problems: SettingFault[] } {
+  return siteHostProfile(siteProfile({ base: settings.dialect, overrides: settings.overrides }), timeZoneProblem(settings.timeZone));
 }
 
 /** What the conversation needs of a dialect. */

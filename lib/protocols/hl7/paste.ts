@@ -12,6 +12,8 @@ import { readTraceLine } from '../../trace/trace-reader';
 import { MllpDeframer, type MllpEvent } from './mllp';
 
 export interface Hl7CaptureRead {
+  /** What the capture was taken for: the link's trace, MLLP frames (as bytes or `<VT>` tokens), or segments one per line. */
+  form: 'trace' | 'mllp' | 'segments';
   messages: Buffer[];
   /** What form was found and what was repaired. */
   notes: string[];
@@ -40,25 +42,27 @@ export function readHl7Capture(text: string): Hl7CaptureRead {
       bySession.set(key, [...(bySession.get(key) ?? []), t.bytes]);
     });
     const messages = [...bySession.values()].flatMap((chunks) => deframe(Buffer.concat(chunks), problems));
-    return { messages, notes, problems };
+    return { form: 'trace', messages, notes, problems };
   }
   let tokens = 0;
-  const bytes = Buffer.from(
-    text.replace(TOKEN, (_m, name: string) => {
-      tokens++;
-      return String.fromCharCode(name.startsWith('0x') ? Number.parseInt(name.slice(2), 16) : (TOKEN_BYTES[name] ?? 0));
-    }),
-    'latin1',
-  );
+  const replaced = text.replace(TOKEN, (_m, name: string) => {
+    tokens++;
+    return String.fromCharCode(name.startsWith('0x') ? Number.parseInt(name.slice(2), 16) : (TOKEN_BYTES[name] ?? 0));
+  });
+  // Pasted text has lost its bytes: a character beyond Latin-1 (`μmol/L`, a name in Chinese) was UTF-8 on the
+  // wire, the only charset of HL7's three that carries it; Latin-1 would keep its low byte only.
+  const wide = /[^\u0000-\u00ff]/.test(replaced);
+  const bytes = Buffer.from(replaced, wide ? 'utf8' : 'latin1');
   if (tokens > 0) notes.push(`${tokens} control-character tokens read as bytes`);
+  if (wide) notes.push('characters beyond Latin-1 read as UTF-8');
   if (bytes.includes(0x0b) || bytes.includes(0x1c)) {
     notes.push('read as MLLP frames');
     // Token forms put a line break after each `<CR>` token for the eye; the segment ends are the tokens.
     const framed = tokens > 0 ? Buffer.from(bytes.toString('latin1').replace(/\r(?:\r?\n)/g, '\r'), 'latin1') : bytes;
-    return { messages: deframe(framed, problems), notes, problems };
+    return { form: 'mllp', messages: deframe(framed, problems), notes, problems };
   }
   notes.push('read as segments, one per line; a message begins at each MSH');
-  return { messages: segmentsToMessages(bytes.toString('latin1'), problems), notes, problems };
+  return { form: 'segments', messages: segmentsToMessages(bytes.toString('latin1'), problems), notes, problems };
 }
 
 function deframe(bytes: Buffer, problems: string[]): Buffer[] {
