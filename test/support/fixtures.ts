@@ -153,6 +153,7 @@ export const FIXTURES: Readonly<Record<string, FixtureSpec>> = {
   'mindray-cl2000i-query.txt': { vendor: 'Mindray', framing: 'records', notation: 'cr-tokens', artefacts: [] },
   'mindray-cl2000i-result.txt': { vendor: 'Mindray', framing: 'records', notation: 'cr-tokens', artefacts: ['pdf-wrap'] },
   'mindray-bs240-qc-log.txt': { vendor: 'Mindray', framing: 'framed', notation: 'bracket-log', artefacts: ['host-lines'], note: '43 QC transfers, one frame each' },
+  'mindray-bs240-result-calculated-log.txt': { vendor: 'Mindray', framing: 'framed', notation: 'bracket-log', artefacts: ['host-lines'], note: 'two patient transfers, one frame each; the AST/ALT ratio with R-3 component 1 empty (`^AST/ALT^^F`)' },
   'mindray-cl2000i-session-trace.txt': {
     vendor: 'Mindray',
     framing: 'framed',
