@@ -24,6 +24,7 @@ const PROFILE_OF: Readonly<Record<string, string>> = {
   'abbott-architect-query-strings.txt': 'abbott-architect',
   'abbott-m2000-result-framed.txt': 'abbott-architect',
   'abbott-m2000-result.txt': 'abbott-architect',
+  'beckman-access-query-strings.txt': 'beckman-access',
   'beckman-access2-result-log.txt': 'beckman-access',
   'biorad-ihcom-bloodtype-multipatient-result.txt': 'biorad-ihcom',
   'biorad-ihcom-bloodtype-result.txt': 'biorad-ihcom',
