@@ -21,7 +21,7 @@ const FS = 0x1c;
 const CR = 0x0d;
 const LF = 0x0a;
 
-export type Hl7Vendor = 'BioSystems' | 'EDAN' | 'Mindray' | 'Roche' | 'Siemens' | 'URIT';
+export type Hl7Vendor = 'Analyx' | 'BioSystems' | 'EDAN' | 'Mindray' | 'Roche' | 'Siemens' | 'URIT';
 
 /** Who sent a message or a read. */
 export type Side = 'analyzer' | 'host';
@@ -109,6 +109,8 @@ const goLog = (markers: SessionMarkers, artefacts: Hl7Artefact[], note: string):
 
 /** One entry per file in the folder (a test checks both directions). */
 export const HL7_FIXTURES: Readonly<Record<string, Hl7FixtureSpec>> = {
+  'analyx-panca-orm-o01-query.txt': raw('Analyx', 'none', 'utf8', 'CR between segments, none after the last; ORC|RF worklist query, ORC-3 the tube'),
+  'analyx-panca-oru-r01.txt': raw('Analyx', 'none', 'utf8', 'CR after every segment; OBX-3 the name alone, OBX-6 `10^9/L` with an unescaped ^'),
   'biosystems-ba200-oul-r22.txt': raw('BioSystems', 'none', 'utf8', 'LF between segments, none after the last; `\\Z03BC\\` for µ in OBX-6'),
   'biosystems-ba400-ack-r22-host.txt': raw('BioSystems', 'none', 'utf8', 'CR; MSA-2 is not the MSH-10 of the message it answers', 'host'),
   'biosystems-ba400-qbp-q11.txt': raw('BioSystems', 'mllp-no-start', 'utf8', 'CR; the receiver had already dropped the VT'),

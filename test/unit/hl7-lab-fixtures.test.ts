@@ -25,6 +25,59 @@ interface Expected {
 const row = (r: InstrumentResult) => [r.SampleNumber, r.instrumentCode + (r.instrumentSubCode ? "/" + r.instrumentSubCode : ""), r.Result, r.units ?? "", r.referenceRange ?? "", (r.flags ?? []).join("~"), r.status ?? "", r.completedAt ?? r.completedAtRaw ?? ""].join(" | ");
 
 const EXPECTED: Record<string, Expected> = {
+  "analyx-panca-orm-o01-query.txt#1": {
+    "dialect": "analyx-panca",
+    "query": [
+      "wbl2506100001"
+    ]
+  },
+  "analyx-panca-oru-r01.txt#1": {
+    "dialect": "analyx-panca",
+    "results": [
+      "testbarcode | WBC | 7.56 | 10^9/L | 4.00-10.00 |  | F | ",
+      "testbarcode | Neu# | 4.34 | 10^9/L | 2.00-7.00 |  | F | ",
+      "testbarcode | Lym# | 2.39 | 10^9/L | 0.80-4.00 |  | F | ",
+      "testbarcode | Mon# | 0.45 | 10^9/L | 0.12-1.20 |  | F | ",
+      "testbarcode | Eos# | 0.36 | 10^9/L | 0.02-0.50 |  | F | ",
+      "testbarcode | Bas# | 0.02 | 10^9/L | 0.00-0.10 |  | F | ",
+      "testbarcode | Neu% | 57.3 | % | 50.0-70.0 |  | F | ",
+      "testbarcode | Lym% | 31.6 | % | 20.0-40.0 |  | F | ",
+      "testbarcode | Mon% | 6.0 | % | 3.0-12.0 |  | F | ",
+      "testbarcode | Eos% | 4.8 | % | 0.5-5.0 |  | F | ",
+      "testbarcode | Bas% | 0.3 | % | 0.0-1.0 |  | F | ",
+      "testbarcode | NLR | 1.82 |  | - |  | F | ",
+      "testbarcode | PLR | 178.66 |  | - |  | F | ",
+      "testbarcode | RBC | 4.94 | 10^12/L | 3.50-5.50 |  | F | ",
+      "testbarcode | HGB | 13.6 | g/dL | 11.0-16.0 |  | F | ",
+      "testbarcode | HCT | 41.8 | % | 37.0-54.0 |  | F | ",
+      "testbarcode | MCV | 84.6 | fL | 80.0-100.0 |  | F | ",
+      "testbarcode | MCH | 27.6 | pg | 27.0-34.0 |  | F | ",
+      "testbarcode | MCHC | 326 | g/L | 320-360 |  | F | ",
+      "testbarcode | RDW-CV | 12.7 | % | 11.0-16.0 |  | F | ",
+      "testbarcode | RDW-SD | 38.9 | fL | 35.0-56.0 |  | F | ",
+      "testbarcode | PLT | 427 | 10^9/L | 100-300 | H | F | ",
+      "testbarcode | MPV | 7.6 | fL | 7.0-11.0 |  | F | ",
+      "testbarcode | PDW-CV | 12.7 | % | 9.0-17.0 |  | F | ",
+      "testbarcode | PDW-SD | 10.4 | fL | 9.0-17.0 |  | F | ",
+      "testbarcode | PCT | 0.326 | % | 0.108-0.282 | H | F | ",
+      "testbarcode | P-LCC | 59 | 10^9/L | 30-90 |  | F | ",
+      "testbarcode | P-LCR | 13.8 | % | 11.0-45.0 |  | F | ",
+      "testbarcode | Take Mode | O |  |  |  | F | ",
+      "testbarcode | Blood Mode | WH |  |  |  | F | ",
+      "testbarcode | Test Mode | CBC+DIFF |  |  |  | F | ",
+      "testbarcode | Low Mode | L-WBC/PLT |  |  |  | F | ",
+      "testbarcode | Ref Group | General |  |  |  | F | ",
+      "testbarcode | Age |  |  |  |  | F | ",
+      "testbarcode | Remarks |  |  |  |  | F | ",
+      "testbarcode | Blood Type |  |  |  |  | F | ",
+      "testbarcode | ESR |  |  |  |  | F | ",
+      "testbarcode | Recheck flag | Y |  |  |  | F | ",
+      "testbarcode | WBC Alarm |  |  |  |  | F | ",
+      "testbarcode | RBC Alarm |  |  |  |  | F | ",
+      "testbarcode | PLT Alarm |  |  |  |  | F | ",
+      "testbarcode | Print_BMP | C |  |  |  | F | "
+    ]
+  },
   "biosystems-ba200-oul-r22.txt#1": {
     "dialect": "biosystems-ba",
     "results": [

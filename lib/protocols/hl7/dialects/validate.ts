@@ -44,6 +44,7 @@ export function profileProblems(p: Hl7DialectProfile): string[] {
     place(`results.codeFallbacks[${i}]`, pl);
     if (pl.segment !== 'OBX') out.push(`results.codeFallbacks[${i}] must be an OBX place, got ${JSON.stringify(pl.segment)}`);
   });
+  if (p.results.codeSkipsNumbers && (p.results.codeFallbacks ?? []).length === 0) out.push('results.codeSkipsNumbers needs results.codeFallbacks: a number is only passed over for a later place');
   if (p.results.subCode) place('results.subCode', p.results.subCode);
   reading('results.value', p.results.value);
   reading('results.units', p.results.units);
@@ -61,6 +62,7 @@ export function profileProblems(p: Hl7DialectProfile): string[] {
   if (p.query) {
     messages('query.messages', p.query.messages);
     place('query.sample', p.query.sample);
+    p.query.sampleFallbacks?.forEach((pl, i) => place(`query.sampleFallbacks[${i}]`, pl));
     if (p.query.tag) place('query.tag', p.query.tag);
   }
   const answer = p.answer;
