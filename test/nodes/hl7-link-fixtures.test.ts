@@ -28,6 +28,7 @@ const EXPECTED: Record<string, { acks: string[]; passedOn: boolean }> = {
   // any message (AA): no ORR^O02 layout is known to answer it with.
   'analyx-panca-orm-o01-query.txt#1': { acks: ['AA'], passedOn: true },
   'analyx-panca-oru-r01.txt#1': { acks: ['AA'], passedOn: true },
+  'edan-h30-oru-r01.txt#1': { acks: ['AA'], passedOn: true },
   'biosystems-ba200-oul-r22.txt#1': { acks: ['AA'], passedOn: true },
   'biosystems-ba400-qbp-q11.txt#1': { acks: [], passedOn: true },
   'edan-i15-oru-r01.txt#1': { acks: ['AA'], passedOn: true },

@@ -48,7 +48,8 @@ export type Hl7Artefact =
   | 'reader-log-lines' // the session reader's own log lines between the reads
   | 'unquoted-first-read' // the log's first line is a whole message as an unquoted Go %q body
   | 'reader-error-line' // the log's last line is the reader's own error text, quoted like a read
-  | 'file-line-end'; // the file's own LF after the one-line notation
+  | 'file-line-end' // the file's own LF after the one-line notation
+  | 'doubled-backslash'; // every backslash written twice (MSH-2 `^~\\&`), as an escaped string prints it, kept in a raw one
 
 /**
  * Where the file shows MLLP: `mllp` (VT … FS CR), `mllp-no-start` (… FS CR,
@@ -114,6 +115,7 @@ export const HL7_FIXTURES: Readonly<Record<string, Hl7FixtureSpec>> = {
   'biosystems-ba200-oul-r22.txt': raw('BioSystems', 'none', 'utf8', 'LF between segments, none after the last; `\\Z03BC\\` for µ in OBX-6'),
   'biosystems-ba400-ack-r22-host.txt': raw('BioSystems', 'none', 'utf8', 'CR; MSA-2 is not the MSH-10 of the message it answers', 'host'),
   'biosystems-ba400-qbp-q11.txt': raw('BioSystems', 'mllp-no-start', 'utf8', 'CR; the receiver had already dropped the VT'),
+  'edan-h30-oru-r01.txt': raw('EDAN', 'none', 'utf8', 'LF after every segment; OBX-4 the parameter, OBX-6 `10\\S\\3/μL` (escaped ^), OBX-12 value^unit, OBX-13 the flag', 'analyzer', ['doubled-backslash']),
   'edan-i15-oru-r01.txt': raw('EDAN', 'none', 'utf8', 'LF, none after the last; analyte name in OBX-4'),
   'mindray-bc6200-oru-r01.txt': raw('Mindray', 'mllp-no-start', 'utf8', 'CR; MSH-18 UNICODE with a UTF-8 ‰ in OBX 54; repeated flags H~N'),
   'mindray-cl2000i-ack-q03.txt': tokens([], 'analyzer', 'the analyzer acknowledges the order download'),
@@ -264,6 +266,15 @@ function rawBytes(file: Buffer, spec: Hl7FixtureSpec, fail: Fail): Buffer {
     const text = bytes.toString('utf8');
     if (!text.includes('\u00b7')) fail('expected `·` for spaces');
     bytes = Buffer.from(text.split('\u00b7').join(' '), 'utf8');
+  }
+  if (has(spec, 'doubled-backslash')) {
+    // A Go raw string holding text copied from an escaped one: each
+    // backslash twice, so MSH-2 reads `^~\\&` (five characters). Every run
+    // of backslashes must be even, or one was really doubled by the analyzer.
+    const text = bytes.toString('utf8');
+    const runs = text.match(/\\+/g) ?? [];
+    if (runs.length === 0 || runs.some((r) => r.length % 2 !== 0)) fail('expected every backslash doubled');
+    bytes = Buffer.from(text.replace(/\\\\/g, '\\'), 'utf8');
   }
   if (has(spec, 'lf-for-cr')) {
     // The file ends `LF FS LF`; MLLP ends a frame FS CR, and the same

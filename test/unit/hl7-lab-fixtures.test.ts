@@ -25,6 +25,34 @@ interface Expected {
 const row = (r: InstrumentResult) => [r.SampleNumber, r.instrumentCode + (r.instrumentSubCode ? "/" + r.instrumentSubCode : ""), r.Result, r.units ?? "", r.referenceRange ?? "", (r.flags ?? []).join("~"), r.status ?? "", r.completedAt ?? r.completedAtRaw ?? ""].join(" | ");
 
 const EXPECTED: Record<string, Expected> = {
+  "edan-h30-oru-r01.txt#1": {
+    "dialect": "edan-h30",
+    "results": [
+      "WBL260217001 | WBC | 13.56 | 10^3/μL | 3.50-9.50 | H |  | ",
+      "WBL260217001 | NEUT# | 12.93 | 10^3/μL | 1.80-6.30 | H |  | ",
+      "WBL260217001 | NEUT% | 95.4 | % | 40.0-75.0 | H |  | ",
+      "WBL260217001 | LYM# | 0.49 | 10^3/μL | 1.10-3.20 | L |  | ",
+      "WBL260217001 | LYM% | 3.6 | % | 20.0-50.0 | L |  | ",
+      "WBL260217001 | MXD# | 0.14 | 10^3/μL | 0.10-1.50 |  |  | ",
+      "WBL260217001 | MXD% | 1.0 | % | 3.0-15.0 | L |  | ",
+      "WBL260217001 | RBC | 4.95 | 10^6/μL | 3.80-5.80 |  |  | ",
+      "WBL260217001 | HGB | 13.5 | g/dL | 11.5-17.5 |  |  | ",
+      "WBL260217001 | HCT | 37.8 | % | 35.0-50.0 |  |  | ",
+      "WBL260217001 | MCV | 76.4 | fL | 82.0-100.0 | L |  | ",
+      "WBL260217001 | MCH | 27.2 | pg | 27.0-34.0 |  |  | ",
+      "WBL260217001 | MCHC | 35.6 | g/dL | 31.6-35.4 | H |  | ",
+      "WBL260217001 | RDW_SD | 35.7 | fL | 35.0-56.0 |  |  | ",
+      "WBL260217001 | RDW_CV | 13.8 | % | 10.0-15.0 |  |  | ",
+      "WBL260217001 | PLT | 13 | 10^3/μL | 125-350 | L |  | ",
+      "WBL260217001 | PDW | 22.28 |  | 9.00-17.00 | H |  | ",
+      "WBL260217001 | MPV | 11.4 | fL | 6.5-12.0 |  |  | ",
+      "WBL260217001 | PCT | 0.02 | % | 0.17-0.35 | L |  | ",
+      "WBL260217001 | P_LCR | 37.0 | % | 11.0-45.0 |  |  | ",
+      "WBL260217001 | P_LCC | 5 | 10^3/μL | 30-90 | L |  | ",
+      "WBL260217001 | PLR | 25.92 |  |  |  |  | ",
+      "WBL260217001 | NLR | 26.39 |  |  |  |  | "
+    ]
+  },
   "analyx-panca-orm-o01-query.txt#1": {
     "dialect": "analyx-panca",
     "query": [
