@@ -25,6 +25,12 @@ interface Expected {
 const row = (r: InstrumentResult) => [r.SampleNumber, r.instrumentCode + (r.instrumentSubCode ? "/" + r.instrumentSubCode : ""), r.Result, r.units ?? "", r.referenceRange ?? "", (r.flags ?? []).join("~"), r.status ?? "", r.completedAt ?? r.completedAtRaw ?? ""].join(" | ");
 
 const EXPECTED: Record<string, Expected> = {
+  "mindray-bc5300-orm-o01-query.txt#1": {
+    "dialect": "mindray-bc-hl7",
+    "query": [
+      "SampleID1"
+    ]
+  },
   "edan-h30-oru-r01.txt#1": {
     "dialect": "edan-h30",
     "results": [

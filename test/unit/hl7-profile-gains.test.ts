@@ -139,9 +139,24 @@ describe('HL7 profiles: ORM^O01 worklist queries', () => {
     assert.deepEqual(profileProblems(bad), ['query.sampleFallbacks[0].segment "orc" is not a segment name', 'query.sampleFallbacks[0].field must be a positive integer, got 0']);
   });
 
-  it('the analyx-panca dialect has no answer layout: the query is passed on, no order is written', () => {
-    const p = findHl7Profile('analyx-panca')!;
-    assert.equal(p.answer, undefined);
-    assert.deepEqual(profileProblems(p), []);
+  it('Mindray BC-5300 manual example: mindray-bc-hl7 reads `ORC|RF||SampleID1||IP` into a query for SampleID1', () => {
+    const events = hl7LabEventsOf(bytesOf('mindray-bc5300-orm-o01-query.txt#1'), findHl7Profile('mindray-bc-hl7')!, SITE);
+    assert.deepEqual(events.map((e) => e.type), ['query']);
+    const [q] = events;
+    assert.ok(q?.type === 'query');
+    assert.equal(q.sender, 'BC-5300');
+    assert.deepEqual(q.samples.map((s) => [s.sampleNumber, s.record, s.answerContext?.controlId, s.answerContext?.segment]), [['SampleID1', 2, '9', 'RF||SampleID1||IP']]);
+    // Before issue 25 the dialect read results only.
+    const { query: _q, ...resultsOnly } = findHl7Profile('mindray-bc-hl7')!;
+    const [old] = hl7LabEventsOf(bytesOf('mindray-bc5300-orm-o01-query.txt#1'), resultsOnly, SITE);
+    assert.ok(old?.type === 'other' && old.kind === 'unsupported-message');
+  });
+
+  it('the analyx-panca and mindray-bc-hl7 dialects have no answer layout: the query is passed on, no order is written', () => {
+    for (const id of ['analyx-panca', 'mindray-bc-hl7']) {
+      const p = findHl7Profile(id)!;
+      assert.equal(p.answer, undefined, id);
+      assert.deepEqual(profileProblems(p), [], id);
+    }
   });
 });

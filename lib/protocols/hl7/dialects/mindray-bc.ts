@@ -1,18 +1,23 @@
 /**
  * Mindray BC-series hematology analyzers (BC-6200 captured), HL7 v2.3.1
- * results. No host query or order download is documented in the sources, so
- * this profile reads results only.
+ * results, and the worklist query BC analyzers send as ORM^O01.
  *
- * Source: mindray-bc6200-oru-r01.txt (test/fixtures/SOURCES.md): OBR-3
+ * Sources: mindray-bc6200-oru-r01.txt (test/fixtures/SOURCES.md): OBR-3
  * `1770190e` the sample, OBX-3 `6690-2^WBC^LN` / `10002^PCT^99MRC`, OBX-8
- * repeating (`H~N`), OBX-11 F.
+ * repeating (`H~N`), OBX-11 F. mindray-bc5300-orm-o01-query.txt
+ * (test/fixtures/SOURCES-added.md): the BC-5300 manual's worklist query,
+ * `ORC|RF||SampleID1||IP`, ORC-3 the sample.
+ *
+ * Not covered: the answer to the ORM^O01 (ORR^O02). The sources quote the
+ * manual's query but not its answer with an order; the query reaches the LIS
+ * as a query event and no order is written back.
  */
 import { STANDARD_OBX } from './common';
 import type { Hl7DialectProfile } from './types';
 
 export const HL7_MINDRAY_BC: Hl7DialectProfile = {
   id: 'mindray-bc-hl7',
-  label: 'Mindray BC hematology (HL7 2.3.1, results)',
+  label: 'Mindray BC hematology (HL7 2.3.1, results, worklist query)',
   vendor: 'Mindray',
   model: 'BC-6200 and BC series',
   // Capture MSH-12 2.3.1, MSH-18 UNICODE (sent as UTF-8: OBX 54 `‰`).
@@ -31,6 +36,8 @@ export const HL7_MINDRAY_BC: Hl7DialectProfile = {
   // The capture has no QC message; no source names a QC marker.
   qc: [],
   statusMessages: [],
+  // ORM^O01 `ORC|RF||SampleID1||IP`: ORC-3 the sample (ORC-1 RF asks for its order).
+  query: { messages: ['ORM^O01'], sample: { segment: 'ORC', field: 3 } },
   notAcknowledged: [],
   queryDeadlineMs: 10_000,
   acceptsUnsolicitedOrders: false,
