@@ -2,7 +2,8 @@
  * Mindray BC-series hematology analyzers (BC-6200 captured), HL7 v2.3.1
  * results, and the worklist query BC analyzers send as ORM^O01.
  *
- * Sources: mindray-bc6200-oru-r01.txt (test/fixtures/SOURCES.md): OBR-3
+ * Sources: mindray-bc5380-oru-r01-xr-qc-manual.txt (QC, below);
+ * mindray-bc6200-oru-r01.txt (test/fixtures/SOURCES.md): OBR-3
  * `1770190e` the sample, OBX-3 `6690-2^WBC^LN` / `10002^PCT^99MRC`, OBX-8
  * repeating (`H~N`), OBX-11 F. mindray-bc5300-orm-o01-query.txt
  * (test/fixtures/SOURCES-added.md): the BC-5300 manual's worklist query,
@@ -33,8 +34,16 @@ export const HL7_MINDRAY_BC: Hl7DialectProfile = {
     code: { segment: 'OBX', field: 3, component: 2 },
     completedAt: [14],
   },
-  // The capture has no QC message; no source names a QC marker.
-  qc: [],
+  // QC (mindray-bc5380-oru-r01-xr-qc-manual.txt, the BC-5380 manual's X-R
+  // QC example): MSH-11 `Q` where a sample has `P`, and OBR-4 a QC service
+  // (`00006^XR QCR^99MRC`, `00008^XR QCR Mean^99MRC`; a BC-5300 L-J QC in
+  // the LIS test quoted for the ORM^O01 query: `00003^LJ QCR^99MRC`, MSH-11
+  // `Q`), where a sample has `00001^Automated Count^99MRC`. Without these a
+  // control's values went out as a patient sample's, under OBR-3 `6`.
+  qc: [
+    { place: { segment: 'MSH', field: 11 }, anyOf: ['Q'] },
+    { place: { segment: 'OBR', field: 4 }, anyOf: ['00003', '00006', '00008'] },
+  ],
   statusMessages: [],
   // ORM^O01 `ORC|RF||SampleID1||IP`: ORC-3 the sample (ORC-1 RF asks for its order).
   query: { messages: ['ORM^O01'], sample: { segment: 'ORC', field: 3 } },
