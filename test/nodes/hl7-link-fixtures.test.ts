@@ -30,6 +30,7 @@ const EXPECTED: Record<string, { acks: string[]; passedOn: boolean }> = {
   'analyx-panca-oru-r01.txt#1': { acks: ['AA'], passedOn: true },
   'edan-h30-oru-r01.txt#1': { acks: ['AA'], passedOn: true },
   'mindray-bc5300-orm-o01-query.txt#1': { acks: ['AA'], passedOn: true },
+  'mindray-bc5380-oru-r01-manual.txt#1': { acks: ['AA'], passedOn: true },
   'mindray-bc5380-oru-r01-xr-qc-manual.txt#1': { acks: ['AA'], passedOn: true },
   'biosystems-ba200-oul-r22.txt#1': { acks: ['AA'], passedOn: true },
   'biosystems-ba400-qbp-q11.txt#1': { acks: [], passedOn: true },

@@ -118,6 +118,7 @@ export const HL7_FIXTURES: Readonly<Record<string, Hl7FixtureSpec>> = {
   'edan-h30-oru-r01.txt': raw('EDAN', 'none', 'utf8', 'LF after every segment; OBX-4 the parameter, OBX-6 `10\\S\\3/μL` (escaped ^), OBX-12 value^unit, OBX-13 the flag', 'analyzer', ['doubled-backslash']),
   'edan-i15-oru-r01.txt': raw('EDAN', 'none', 'utf8', 'LF, none after the last; analyte name in OBX-4'),
   'mindray-bc5300-orm-o01-query.txt': raw('Mindray', 'none', 'ascii', 'CR after each segment; the manual\'s ORM^O01 worklist query, ORC-3 the sample'),
+  'mindray-bc5380-oru-r01-manual.txt': raw('Mindray', 'none', 'utf8', 'LF after every segment; the manual\'s patient sample: OBR-3 the sample, OBX-3 LOINC^name^LN or Mindray\'s number^name^99MRC, a second OBR group (00002 Manual Count); `… …` where the manual elides histogram data'),
   'mindray-bc5380-oru-r01-xr-qc-manual.txt': raw('Mindray', 'none', 'utf8', 'LF after every segment; the manual\'s X-R QC example: MSH-11 Q, OBR-4 00006 XR QCR / 00008 XR QCR Mean, PID-3 the lot, three groups; `……` where the manual elides histogram data'),
   'mindray-bc6200-oru-r01.txt': raw('Mindray', 'mllp-no-start', 'utf8', 'CR; MSH-18 UNICODE with a UTF-8 ‰ in OBX 54; repeated flags H~N'),
   'mindray-cl2000i-ack-q03.txt': tokens([], 'analyzer', 'the analyzer acknowledges the order download'),

@@ -1,8 +1,10 @@
 /**
- * Mindray BC hematology over HL7: QC kept apart from patient results, on the
- * BC-5380 manual's X-R QC example (mindray-bc5380-oru-r01-xr-qc-manual.txt,
- * test/fixtures/SOURCES-added.md). Before, the dialect named no QC marker, so
- * the control's 101 values went out as the results of a patient sample `6`.
+ * Mindray BC hematology over HL7 on the BC-5380 manual's examples
+ * (test/fixtures/SOURCES-added.md): QC kept apart from patient results
+ * (mindray-bc5380-oru-r01-xr-qc-manual.txt; before, the dialect named no QC
+ * marker, so the control's 101 values went out as the results of a patient
+ * sample `6`), and the patient example read value by value
+ * (mindray-bc5380-oru-r01-manual.txt).
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -48,5 +50,19 @@ describe('Mindray BC (HL7): QC', () => {
   it('a patient sample (BC-6200 capture: MSH-11 P, OBR-4 00001 Automated Count) stays a patient result', () => {
     const events = hl7LabEventsOf(bytesOf('mindray-bc6200-oru-r01.txt#1'), findHl7Profile('mindray-bc-hl7')!, SITE);
     assert.deepEqual(events.map((e) => e.type), ['results']);
+  });
+
+  it('the manual\'s patient sample: OBR-3 the sample, OBX-3.2 the parameter, both OBR groups patient results', () => {
+    const events = hl7LabEventsOf(bytesOf('mindray-bc5380-oru-r01-manual.txt#1'), findHl7Profile('mindray-bc-hl7')!, SITE);
+    assert.deepEqual(events.map((e) => e.type), ['results', 'encapsulated']);
+    const [ev] = events;
+    assert.ok(ev?.type === 'results');
+    assert.equal(ev.results.length, 60);
+    assert.ok(ev.results.every((r) => r.SampleNumber === '20071207011' && r.patientId === '7393670'));
+    const at = (code: string) => ev.results.find((r) => r.instrumentCode === code);
+    assert.deepEqual([at('WBC')?.Result, at('WBC')?.units, at('WBC')?.referenceRange, at('WBC')?.flags], ['9.81', '10*9/L', '4.00-10.00', ['N']]);
+    assert.deepEqual([at('HGB')?.Result, at('HGB')?.flags], ['65', ['L']]);
+    assert.deepEqual([at('PCT')?.Result, at('PCT')?.units], ['1.40', 'mL/L']);
+    assert.deepEqual([at('Lymphocytes%. Manual')?.Result, at('Lymphocytes%. Manual')?.sequence], ['0.0', { patient: 1, order: 2, result: 56 }]);
   });
 });
