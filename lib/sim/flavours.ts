@@ -198,11 +198,35 @@ function mindrayCl(profile: DialectProfile): AnalyzerFlavour {
   };
 }
 
+/**
+ * Beckman Coulter Access 2 / UniCel DxI: beckman-access2-result-log.txt and
+ * beckman-access-query-strings.txt. `H|\^&|||ACCESS^575707|||||LIS||P|1`,
+ * Q-3 `^specimen`, Q-5 `ALL`, O-4 `^rack^position`, R-3 `^^^HCG5^1`, R-4 the
+ * value alone, R-6 empty, R-14 the instrument's serial number.
+ */
+function beckmanAccess(profile: DialectProfile): AnalyzerFlavour {
+  return {
+    ...derivedFlavour(profile),
+    header: () => ({ senderId: ['ACCESS', '575707'], receiverId: 'LIS', processingId: 'P', version: '1' }),
+    headerTimestamp: true,
+    queryRange: (sample) => ['', sample],
+    queryTests: 'ALL',
+    queryStatus: 'O',
+    orderTestId: (code) => ['', '', '', code, '1'],
+    resultTestId: (code) => ['', '', '', code, '1'],
+    resultOrder: (t) => ({ instrumentSpecimenId: ['', String(t.rack), String(t.position)] }),
+    value: (text) => text,
+    range: () => undefined,
+    instrumentId: '575707',
+  };
+}
+
 const FLAVOURS: Readonly<Record<string, (p: DialectProfile) => AnalyzerFlavour>> = {
   'generic-lis2a2': genericFlavour,
   'roche-cobas-e411': cobasE411,
   'roche-cobas-e411-elecsys': elecsysE411,
   'mindray-cl': mindrayCl,
+  'beckman-access': beckmanAccess,
 };
 
 export function flavourOf(profile: DialectProfile): AnalyzerFlavour {

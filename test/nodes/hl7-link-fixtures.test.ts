@@ -24,6 +24,14 @@ const tcpNodes = require(require.resolve('@node-red/nodes/core/network/31-tcpin.
  * ignored (with a warning).
  */
 const EXPECTED: Record<string, { acks: string[]; passedOn: boolean }> = {
+  // ORM^O01 is a hematology analyzer's worklist query, but the link answers it as
+  // any message (AA): no ORR^O02 layout is known to answer it with.
+  'analyx-panca-orm-o01-query.txt#1': { acks: ['AA'], passedOn: true },
+  'analyx-panca-oru-r01.txt#1': { acks: ['AA'], passedOn: true },
+  'edan-h30-oru-r01.txt#1': { acks: ['AA'], passedOn: true },
+  'mindray-bc5300-orm-o01-query.txt#1': { acks: ['AA'], passedOn: true },
+  'mindray-bc5380-oru-r01-manual.txt#1': { acks: ['AA'], passedOn: true },
+  'mindray-bc5380-oru-r01-xr-qc-manual.txt#1': { acks: ['AA'], passedOn: true },
   'biosystems-ba200-oul-r22.txt#1': { acks: ['AA'], passedOn: true },
   'biosystems-ba400-qbp-q11.txt#1': { acks: [], passedOn: true },
   'edan-i15-oru-r01.txt#1': { acks: ['AA'], passedOn: true },

@@ -101,6 +101,16 @@ describe('HL7 simulator messages, read back by the host', () => {
     });
   }
 
+  it('analyx-panca: the simulator asks for its worklist as the capture does (`ORC|RF|C1|<tube>||IP`), and the host reads the tube', () => {
+    const profile = findHl7Profile('analyx-panca')!;
+    const text = buildHl7Query(profile, 'wbl2506100001', { ...at('2'), queryId: '1', tag: 'Q2' });
+    assert.deepEqual(text.split('\r').filter((x) => x !== '').slice(1), ['ORC|RF|C1|wbl2506100001||IP']);
+    assert.equal(parseHl7(text).msh.field(9, 1, 2), 'O01');
+    const [q] = hl7LabEventsOf(Buffer.from(text), profile, TZ);
+    assert.ok(q?.type === 'query');
+    assert.deepEqual(q.samples.map((s) => s.sampleNumber), ['wbl2506100001']);
+  });
+
   it('mindray-cl-hl7: QCK^Q02 + DSR^Q03 read back as the order, with sample type and patient', () => {
     const profile = findHl7Profile('mindray-cl-hl7')!;
     const [q] = hl7LabEventsOf(Buffer.from(buildHl7Query(profile, 'S5', { ...at('3'), queryId: '1', tag: 'Q3' })), profile, TZ);

@@ -130,6 +130,7 @@ export const FIXTURES: Readonly<Record<string, FixtureSpec>> = {
   'abbott-architect-query-strings.txt': { vendor: 'Abbott', framing: 'records', notation: 'python-strings', artefacts: ['frame-number-prefix', 'checksum-field'], note: 'one host query; each record a string literal with its frame number and |checksum' },
   'abbott-m2000-result-framed.txt': raw('Abbott', 'framed', [], 'one record per ETX frame'),
   'abbott-m2000-result.txt': lines('Abbott', [], 'no L record'),
+  'beckman-access-query-strings.txt': { vendor: 'Beckman Coulter', framing: 'records', notation: 'python-strings', artefacts: ['frame-number-prefix'], note: 'one host query; PHP single-quoted strings, each record with its frame number, no checksum' },
   'beckman-access2-result-log.txt': { vendor: 'Beckman Coulter', framing: 'framed', notation: 'bracket-log', artefacts: ['host-lines'], note: 'one transfer, one record per frame; the host ACK logged between a CR and its LF' },
   'biorad-ihcom-bloodtype-multipatient-result.txt': lines('Bio-Rad', [], 'both patients are P|1'),
   'biorad-ihcom-bloodtype-result.txt': lines('Bio-Rad'),
@@ -153,6 +154,7 @@ export const FIXTURES: Readonly<Record<string, FixtureSpec>> = {
   'mindray-cl2000i-query.txt': { vendor: 'Mindray', framing: 'records', notation: 'cr-tokens', artefacts: [] },
   'mindray-cl2000i-result.txt': { vendor: 'Mindray', framing: 'records', notation: 'cr-tokens', artefacts: ['pdf-wrap'] },
   'mindray-bs240-qc-log.txt': { vendor: 'Mindray', framing: 'framed', notation: 'bracket-log', artefacts: ['host-lines'], note: '43 QC transfers, one frame each' },
+  'mindray-bs240-result-calculated-log.txt': { vendor: 'Mindray', framing: 'framed', notation: 'bracket-log', artefacts: ['host-lines'], note: 'two patient transfers, one frame each; the AST/ALT ratio with R-3 component 1 empty (`^AST/ALT^^F`)' },
   'mindray-cl2000i-session-trace.txt': {
     vendor: 'Mindray',
     framing: 'framed',

@@ -21,7 +21,7 @@ const FS = 0x1c;
 const CR = 0x0d;
 const LF = 0x0a;
 
-export type Hl7Vendor = 'BioSystems' | 'EDAN' | 'Mindray' | 'Roche' | 'Siemens' | 'URIT';
+export type Hl7Vendor = 'Analyx' | 'BioSystems' | 'EDAN' | 'Mindray' | 'Roche' | 'Siemens' | 'URIT';
 
 /** Who sent a message or a read. */
 export type Side = 'analyzer' | 'host';
@@ -48,7 +48,8 @@ export type Hl7Artefact =
   | 'reader-log-lines' // the session reader's own log lines between the reads
   | 'unquoted-first-read' // the log's first line is a whole message as an unquoted Go %q body
   | 'reader-error-line' // the log's last line is the reader's own error text, quoted like a read
-  | 'file-line-end'; // the file's own LF after the one-line notation
+  | 'file-line-end' // the file's own LF after the one-line notation
+  | 'doubled-backslash'; // every backslash written twice (MSH-2 `^~\\&`), as an escaped string prints it, kept in a raw one
 
 /**
  * Where the file shows MLLP: `mllp` (VT … FS CR), `mllp-no-start` (… FS CR,
@@ -109,10 +110,16 @@ const goLog = (markers: SessionMarkers, artefacts: Hl7Artefact[], note: string):
 
 /** One entry per file in the folder (a test checks both directions). */
 export const HL7_FIXTURES: Readonly<Record<string, Hl7FixtureSpec>> = {
+  'analyx-panca-orm-o01-query.txt': raw('Analyx', 'none', 'utf8', 'CR between segments, none after the last; ORC|RF worklist query, ORC-3 the tube'),
+  'analyx-panca-oru-r01.txt': raw('Analyx', 'none', 'utf8', 'CR after every segment; OBX-3 the name alone, OBX-6 `10^9/L` with an unescaped ^'),
   'biosystems-ba200-oul-r22.txt': raw('BioSystems', 'none', 'utf8', 'LF between segments, none after the last; `\\Z03BC\\` for µ in OBX-6'),
   'biosystems-ba400-ack-r22-host.txt': raw('BioSystems', 'none', 'utf8', 'CR; MSA-2 is not the MSH-10 of the message it answers', 'host'),
   'biosystems-ba400-qbp-q11.txt': raw('BioSystems', 'mllp-no-start', 'utf8', 'CR; the receiver had already dropped the VT'),
+  'edan-h30-oru-r01.txt': raw('EDAN', 'none', 'utf8', 'LF after every segment; OBX-4 the parameter, OBX-6 `10\\S\\3/μL` (escaped ^), OBX-12 value^unit, OBX-13 the flag', 'analyzer', ['doubled-backslash']),
   'edan-i15-oru-r01.txt': raw('EDAN', 'none', 'utf8', 'LF, none after the last; analyte name in OBX-4'),
+  'mindray-bc5300-orm-o01-query.txt': raw('Mindray', 'none', 'ascii', 'CR after each segment; the manual\'s ORM^O01 worklist query, ORC-3 the sample'),
+  'mindray-bc5380-oru-r01-manual.txt': raw('Mindray', 'none', 'utf8', 'LF after every segment; the manual\'s patient sample: OBR-3 the sample, OBX-3 LOINC^name^LN or Mindray\'s number^name^99MRC, a second OBR group (00002 Manual Count); `… …` where the manual elides histogram data'),
+  'mindray-bc5380-oru-r01-xr-qc-manual.txt': raw('Mindray', 'none', 'utf8', 'LF after every segment; the manual\'s X-R QC example: MSH-11 Q, OBR-4 00006 XR QCR / 00008 XR QCR Mean, PID-3 the lot, three groups; `……` where the manual elides histogram data'),
   'mindray-bc6200-oru-r01.txt': raw('Mindray', 'mllp-no-start', 'utf8', 'CR; MSH-18 UNICODE with a UTF-8 ‰ in OBX 54; repeated flags H~N'),
   'mindray-cl2000i-ack-q03.txt': tokens([], 'analyzer', 'the analyzer acknowledges the order download'),
   'mindray-cl2000i-ack-r01-reject.txt': tokens([], 'host'),
@@ -262,6 +269,15 @@ function rawBytes(file: Buffer, spec: Hl7FixtureSpec, fail: Fail): Buffer {
     const text = bytes.toString('utf8');
     if (!text.includes('\u00b7')) fail('expected `·` for spaces');
     bytes = Buffer.from(text.split('\u00b7').join(' '), 'utf8');
+  }
+  if (has(spec, 'doubled-backslash')) {
+    // A Go raw string holding text copied from an escaped one: each
+    // backslash twice, so MSH-2 reads `^~\\&` (five characters). Every run
+    // of backslashes must be even, or one was really doubled by the analyzer.
+    const text = bytes.toString('utf8');
+    const runs = text.match(/\\+/g) ?? [];
+    if (runs.length === 0 || runs.some((r) => r.length % 2 !== 0)) fail('expected every backslash doubled');
+    bytes = Buffer.from(text.replace(/\\\\/g, '\\'), 'utf8');
   }
   if (has(spec, 'lf-for-cr')) {
     // The file ends `LF FS LF`; MLLP ends a frame FS CR, and the same

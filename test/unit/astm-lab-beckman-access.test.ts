@@ -59,12 +59,7 @@ describe('Beckman Coulter Access 2 / UniCel DxI', () => {
     assert.equal(r.instrumentSubCode, undefined);
   });
 
-  it('is a results-only dialect: no query rule, no order layout', () => {
-    const p = getProfile('beckman-access');
-    assert.equal(p.query, undefined);
-    assert.equal(p.order, undefined);
-    assert.equal(p.acceptsUnsolicitedOrders, false);
-    // O-3 is one plain value, so even the generic profile finds the sample.
+  it('O-3 is one plain value, so even the generic profile finds the sample', () => {
     const [generic] = toLabEvents(message(), GENERIC_LIS2A2, { timeZone: SITE });
     assert.ok(generic?.type === 'results');
     assert.equal(generic.results[0]?.SampleNumber, '25020053');

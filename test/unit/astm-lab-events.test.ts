@@ -24,6 +24,7 @@ const PROFILE_OF: Readonly<Record<string, string>> = {
   'abbott-architect-query-strings.txt': 'abbott-architect',
   'abbott-m2000-result-framed.txt': 'abbott-architect',
   'abbott-m2000-result.txt': 'abbott-architect',
+  'beckman-access-query-strings.txt': 'beckman-access',
   'beckman-access2-result-log.txt': 'beckman-access',
   'biorad-ihcom-bloodtype-multipatient-result.txt': 'biorad-ihcom',
   'biorad-ihcom-bloodtype-result.txt': 'biorad-ihcom',
@@ -42,6 +43,7 @@ const PROFILE_OF: Readonly<Record<string, string>> = {
   'immucor-neo-query.txt': 'immucor',
   'immucor-neo-result.txt': 'immucor',
   'mindray-bs240-qc-log.txt': 'mindray-bs',
+  'mindray-bs240-result-calculated-log.txt': 'mindray-bs',
   'mindray-cl2000i-order-download.txt': 'mindray-cl',
   'mindray-cl2000i-qc-result.txt': 'mindray-cl',
   'mindray-cl2000i-query-answer-notfound.txt': 'mindray-cl',
@@ -797,12 +799,15 @@ describe('refusing to guess', () => {
     assert.match(one(events, 'unassigned').items[0]?.reason ?? '', /O-3 \(specimenId\) of O record 3 has no sample number/);
   });
 
-  it('Mindray BS-240 calculated items have no code at R-3 component 1 and are unassigned, not filed by name', () => {
-    const message = decodeMessage('H|\\^&|||Mindry^^|||||||PR|1394-97|20250701173105\rP|1\rO|1|8^^|S-1|CREAS^Creatinine^^\rR|1|CREAS^Creatinine^^F|1.02^^^^|mg/dL|^|N||F|1.02^^^^|0|20250701154254||Mindry^\rR|2|^Glo^^F|26.6^^^^|g/L|^|N||F|26.6^^^^||||Mindry^\rL|1|N\r');
+  it('Mindray BS-240 calculated items have no code at R-3 component 1: filed under their name at component 2; with neither, unassigned', () => {
+    const message = decodeMessage('H|\\^&|||Mindry^^|||||||PR|1394-97|20250701173105\rP|1\rO|1|8^^|S-1|CREAS^Creatinine^^\rR|1|CREAS^Creatinine^^F|1.02^^^^|mg/dL|^|N||F|1.02^^^^|0|20250701154254||Mindry^\rR|2|^Glo^^F|26.6^^^^|g/L|^|N||F|26.6^^^^||||Mindry^\rR|3|^^^F|1.5^^^^||^|N||F|1.5^^^^||||Mindry^\rL|1|N\r');
     const events = toLabEvents(message, getProfile('mindray-bs'), { timeZone: SITE });
     assert.deepEqual(types(events), ['results', 'unassigned']);
-    assert.deepEqual(one(events, 'results').results.map((r) => [r.SampleNumber, r.instrumentCode, r.Result, r.rawResult, r.completedAtRaw]), [['S-1', 'CREAS', '1.02', '1.02^^^^', '20250701154254']]);
-    assert.match(one(events, 'unassigned').items[0]?.reason ?? '', /no instrument test code at component 1/);
+    assert.deepEqual(one(events, 'results').results.map((r) => [r.SampleNumber, r.instrumentCode, r.Result, r.rawResult, r.completedAtRaw]), [
+      ['S-1', 'CREAS', '1.02', '1.02^^^^', '20250701154254'],
+      ['S-1', 'Glo', '26.6', '26.6^^^^', undefined],
+    ]);
+    assert.match(one(events, 'unassigned').items[0]?.reason ?? '', /R record 6 has no instrument test code at components 1 or 2/);
   });
 
   it('a sample field with repeats is refused: one result cannot belong to two samples', () => {

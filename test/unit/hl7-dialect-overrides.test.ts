@@ -28,6 +28,14 @@ describe('the HL7 profile schema', () => {
   it('accepts every built-in profile as it is', () => {
     assertSchemaTakesEvery(Hl7DialectProfileSchema, HL7_PROFILES);
   });
+
+  it('takes every optional setting of the profile type, the ones no built-in profile uses included', () => {
+    const overrides = {
+      results: { codeFallbacks: [{ segment: 'OBX', field: 4 }], codeSkipsNumbers: true },
+      query: { messages: ['ORM^O01'], sample: { segment: 'ORC', field: 3 }, sampleFallbacks: [{ segment: 'QRD', field: 8 }] },
+    };
+    assert.deepEqual(hl7SiteProfile({ base: HL7_MINDRAY_CL.id, overrides }).issues, []);
+  });
 });
 
 describe('merging HL7 overrides onto a base', () => {

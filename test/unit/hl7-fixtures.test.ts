@@ -13,15 +13,15 @@ describe('HL7 fixtures', () => {
     assert.deepEqual(hl7FixtureFiles(), Object.keys(HL7_FIXTURES).sort());
   });
 
-  it('counts the vendors as SOURCES.md does (28 files from 6 vendors)', () => {
+  it('counts the vendors as SOURCES.md and SOURCES-added.md do (34 files from 7 vendors)', () => {
     const count: Record<string, number> = {};
     for (const spec of Object.values(HL7_FIXTURES)) count[spec.vendor] = (count[spec.vendor] ?? 0) + 1;
-    assert.deepEqual(count, { BioSystems: 3, EDAN: 1, Mindray: 10, Roche: 10, Siemens: 2, URIT: 2 });
+    assert.deepEqual(count, { Analyx: 2, BioSystems: 3, EDAN: 2, Mindray: 13, Roche: 10, Siemens: 2, URIT: 2 });
   });
 
   it('turns every file into messages that start with MSH and hold no MLLP byte', () => {
     const all = allHl7Messages();
-    assert.equal(all.length, 36);
+    assert.equal(all.length, 42);
     for (const m of all) {
       assert.equal(m.bytes.toString('latin1', 0, 4), 'MSH|', m.id);
       assert.ok(!m.bytes.includes(0x0b) && !m.bytes.includes(0x1c), m.id);

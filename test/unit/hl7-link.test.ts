@@ -171,6 +171,16 @@ describe('HL7 link: receiving', () => {
     }
   });
 
+  it('takes MSH-11 Q, the processing ID Mindray BC analyzers mark QC with, and acknowledges it with Q', () => {
+    const l = link();
+    const out = l.receive(frameMllp(Buffer.from(ORU.replace('|MSG0001|P|', '|MSG0001|Q|'), 'latin1')), 0);
+    const [m] = of(out, 'message');
+    assert.ok(m, 'taken, not refused AR 202 as before');
+    const ack = written(l.confirmStored(m.id, 1))[0]!;
+    assert.equal(seg(ack, 'MSA').field(1), 'AA');
+    assert.equal(seg(ack, 'MSH').field(11), 'Q');
+  });
+
   it('answers a header too broken to name the message AR with an empty MSA-2, and warns', () => {
     for (const text of [ORU.replace('|^~\\&|', '|^~&|'), 'HELLO|world\r']) {
       const out = link().receive(frameMllp(Buffer.from(text, 'latin1')), 0);

@@ -418,13 +418,19 @@ function nameOf(msh: Hl7Segment): string {
   return msh.field(10) || '(no MSH-10)';
 }
 
+const PROCESSING_IDS: readonly string[] = ['', 'P', 'D', 'T', 'Q'];
+
 /** A header the host cannot take: table 0008's AR cases (message type, version, processing ID). */
 function headerProblem(msh: Hl7Segment): AckProblem | undefined {
   if (msh.field(9) === '') return { code: ERROR_CODES.requiredFieldMissing, text: 'MSH-9 (message type) is empty', segment: 'MSH', field: 9 };
   const version = msh.field(12);
   if (!/^2\.\d/.test(version)) return { code: ERROR_CODES.unsupportedVersion, text: `MSH-12 (version) is ${JSON.stringify(version)}; this host reads HL7 v2 (2.x)`, segment: 'MSH', field: 12 };
   const processing = msh.field(11);
-  if (!['', 'P', 'D', 'T'].includes(processing)) return { code: ERROR_CODES.unsupportedProcessingId, text: `MSH-11 (processing ID) is ${JSON.stringify(processing)}; P, D or T are taken`, segment: 'MSH', field: 11 };
+  // Table 0103 has D, P and T; Mindray's BC hematology analyzers mark QC
+  // with Q (the BC-5380 manual's QC example, test/fixtures/hl7/
+  // mindray-bc5380-oru-r01-xr-qc-manual.txt): refused, the controls would
+  // never arrive; the dialect keeps them apart as QC.
+  if (!PROCESSING_IDS.includes(processing)) return { code: ERROR_CODES.unsupportedProcessingId, text: `MSH-11 (processing ID) is ${JSON.stringify(processing)}; P, D, T or Q are taken`, segment: 'MSH', field: 11 };
   return undefined;
 }
 

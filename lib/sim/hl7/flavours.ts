@@ -100,12 +100,23 @@ const GENERIC: Hl7Flavour = {
   rejectResends: 0,
 };
 
+/** Analyx Panca: analyx-panca-*.txt, MSH-3..6 empty, OBX-3 the parameter name alone (`WBC`). */
+const ANALYX_PANCA: Hl7Flavour = {
+  sendingApplication: '',
+  receivingApplication: '',
+  queryName: [],
+  queryTail: [],
+  testCode: (code) => [code],
+  rejectResends: 0,
+};
+
 const BY_ID: Readonly<Record<string, Hl7Flavour>> = {
   'mindray-cl-hl7': MINDRAY_CL,
   'ihe-law': LAW,
   'biosystems-ba': { ...LAW, sendingApplication: 'BA400' },
   'roche-cobas-pro': COBAS_PRO,
   'roche-cobas-6800': COBAS_6800,
+  'analyx-panca': ANALYX_PANCA,
 };
 
 export function hl7FlavourOf(profile: Hl7DialectProfile): Hl7Flavour {

@@ -101,7 +101,7 @@ function msh(profile: Hl7DialectProfile, type: string, opts: Hl7WriteOptions, ex
 
 // ----- queries -----
 
-/** QRY^Q02 (Mindray CL p.1-21/1-28) or QBP^Q11 (IHE LAW LAB-27) for one sample, the sample where the profile's query rule reads it. */
+/** QRY^Q02 (Mindray CL p.1-21/1-28), ORM^O01 (Analyx Panca's worklist query) or QBP^Q11 (IHE LAW LAB-27) for one sample, the sample where the profile's query rule reads it. */
 export function buildHl7Query(profile: Hl7DialectProfile, sample: string, opts: Hl7WriteOptions & { queryId: string; tag: string }): string {
   const rule = profile.query;
   if (rule === undefined) throw new Error(`dialect ${profile.id} has no host query: this analyzer does not query`);
@@ -112,6 +112,9 @@ export function buildHl7Query(profile: Hl7DialectProfile, sample: string, opts: 
   if (type === 'QRY^Q02') {
     // p.1-28: QRD|time|R|D|query ID|||RD|bar code|OTH|||T| and QRF||||||RCT|COR|ALL||.
     drafts = [msh(profile, type, opts), seg('QRD', { 1: stamp, 2: 'R', 3: 'D', 4: opts.queryId, 7: 'RD', 9: 'OTH', 12: 'T', 13: '' }), seg('QRF', { 6: 'RCT', 7: 'COR', 8: 'ALL', 9: '', 10: '' })];
+  } else if (type === 'ORM^O01') {
+    // analyx-panca-orm-o01-query.txt: `ORC|RF|C1|<tube>||IP`, the refill request for the tube's worklist.
+    drafts = [msh(profile, type, opts), seg('ORC', { 1: 'RF', 2: 'C1', 5: 'IP' })];
   } else {
     const qpd: Record<number, Hl7FieldValue> = { 1: f.queryName };
     f.queryTail.forEach((v, i) => (qpd[4 + i] = v.split('^')));

@@ -5,16 +5,24 @@
  * - a BS-240's serial log, PrasoonPratham/astmio @2d79b20 :
  *   example_astm/Acquired/bs240_logs.txt (below: the log). Its QC transfers
  *   are the fixture mindray-bs240-qc-log.txt (lines 210-387, every checksum
- *   verified); its patient transfers carry a lab's real sample numbers, so
- *   they are read for the layout and cited here, not copied;
+ *   verified); two of its patient transfers (lines 6-15) are the fixture
+ *   mindray-bs240-result-calculated-log.txt: their P records hold no name,
+ *   birth date or ID (sex `U`), only the lab's sample numbers, as the
+ *   Access 2 fixture does; the rest are read for the layout only (the log
+ *   dropped non-ASCII bytes such as the µ of `µmol/L`, so their checksums
+ *   fail);
  * - the Mindray CL Host Interface Manual (2013, chapter 2; see mindray-cl.ts),
  *   whose H-12 message types and O-12 QC layout the BS-240 follows field for
  *   field.
  *
  * The BS-240 differs from the CL series where the test code sits: R-3 is
  * code^name^^result type with a text code (`P^Phosphorus^^F`), and calculated
- * items come without a code (`^Glo^^F`, `^A/G^^F`). Those are reported as
- * unassigned rather than filed under their display name.
+ * items come without a code, their name at component 2 the only name they
+ * have (`^Glo^^F`, `^A/G^^F`, `^AST/ALT^^F`, with no R-12 time), as does a
+ * measured test the lab set up without a code (`^RF^^F`, with its time).
+ * Those are filed under that name (`AST/ALT` in the fixture
+ * mindray-bs240-result-calculated-log.txt), which the test mapping then maps
+ * like any code; a result with neither is unassigned.
  *
  * Not covered: queries and downloads (none in the log).
  */
@@ -36,8 +44,9 @@ export const MINDRAY_BS: DialectProfile = {
   // sample no^tray^position, O-4 the bar code, as in the CL manual (p.2-15).
   sampleId: { record: 'O', field: 'instrumentSpecimenId', component: 1, trim: true, singleComponent: false },
   // R-3 `CREAS^Creatinine (Sarcosine Oxidase Method)^^F` and the QC orders'
-  // O-5 `P^P`: the code at component 1.
-  testId: { code: { component: 1, trim: true } },
+  // O-5 `P^P`: the code at component 1; calculated items `^A/G^^F`: their
+  // name at component 2, read only when component 1 is empty.
+  testId: { code: { component: 1, trim: true }, codeFallbacks: [{ component: 2, trim: true }] },
   // R-4 `3.216365^^^^` (the quantitative value first, CL manual p.2-20); R-12
   // the finish time (`|0|20250701154742||Mindry^`, CL manual p.2-22), R-13 empty.
   results: { value: { component: 'first-non-empty', trim: true, decimalComma: 'keep' }, completedAt: { record: 'R', field: 'startedAt' } },

@@ -126,7 +126,7 @@ export const DialectProfileSchema = z.strictObject({
   charset: z.enum(['latin1', 'utf8']),
   sampleId,
   query: query.optional(),
-  testId: z.strictObject({ code: locator, subCode: locator.optional(), subCodeIn: z.enum(['testId', 'value']).optional() }),
+  testId: z.strictObject({ code: locator, codeFallbacks: z.array(locator).optional(), subCode: locator.optional(), subCodeIn: z.enum(['testId', 'value']).optional() }),
   results,
   qc: z.array(qcRule),
   qcInOrder: qcInOrder.optional(),

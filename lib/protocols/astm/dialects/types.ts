@@ -85,6 +85,14 @@ export interface QueryRule {
 export interface TestIdRule {
   readonly code: Locator;
   /**
+   * Where else the code may be, tried in order when `code` reads empty: the
+   * Mindray BS-240 writes a measured test `P^Phosphorus^^F` but a calculated
+   * one (and some measured ones) with component 1 empty, `^A/G^^F`, its name
+   * at component 2 the only name it has. A result with no code in any of
+   * them stays unassigned.
+   */
+  readonly codeFallbacks?: readonly Locator[];
+  /**
    * A second part that tells results of one test apart: ARCHITECT's result
    * type F/I/P, Hologic's result name. It becomes `instrumentSubCode`, which
    * the test-mapper matches exactly, so only profiles whose sub-code names a

@@ -63,6 +63,7 @@ export function profileIssues(p: DialectProfile): ProfileIssue[] {
     if (p.query.bareRepeatComponent !== undefined) position('query.bareRepeatComponent', p.query.bareRepeatComponent, false);
   }
   locator('testId.code', p.testId.code);
+  (p.testId.codeFallbacks ?? []).forEach((l, i) => locator(`testId.codeFallbacks[${i}]`, l));
   if (p.testId.subCode !== undefined) locator('testId.subCode', p.testId.subCode);
   if (p.testId.subCodeIn === 'value') {
     // The value and its sub-code must be different components of R-4.

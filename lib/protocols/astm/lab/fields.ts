@@ -4,7 +4,7 @@
  * these helpers read any shape the same way.
  */
 import { COMMENT_FIELDS, HEADER_FIELDS, ORDER_FIELDS, PATIENT_FIELDS, QUERY_FIELDS, RESULT_FIELDS, encodeValue, repeatsOf, type AstmValue, type Delimiters } from '../records';
-import type { Locator } from '../dialects';
+import type { Locator, TestIdRule } from '../dialects';
 
 /** The field's text with escapes resolved: components joined by the component delimiter, repeats by the repeat delimiter. */
 export function fieldText(value: AstmValue | undefined, d: Delimiters): string {
@@ -42,6 +42,21 @@ export function locate(components: readonly string[], at: Locator): string {
     return parts.join(at.joinWith ?? '');
   }
   return at.trim ? text.trim() : text;
+}
+
+/** The test code of one universal test ID repeat: `code`, else the first fallback that reads a code; '' when none does. */
+export function locateCode(components: readonly string[], rule: Pick<TestIdRule, 'code' | 'codeFallbacks'>): string {
+  for (const at of [rule.code, ...(rule.codeFallbacks ?? [])]) {
+    const code = locate(components, at);
+    if (code !== '') return code;
+  }
+  return '';
+}
+
+/** `component 1`, or `component 1, 2 or -1` when a profile has fallbacks: where a missing code was looked for. */
+export function codePlaces(rule: Pick<TestIdRule, 'code' | 'codeFallbacks'>): string {
+  const all = [rule.code, ...(rule.codeFallbacks ?? [])].map((l) => String(l.component));
+  return all.length === 1 ? `component ${all[0] ?? ''}` : `components ${all.slice(0, -1).join(', ')} or ${all[all.length - 1] ?? ''}`;
 }
 
 const NUMBERS: Readonly<Record<string, Readonly<Record<string, number>>>> = {

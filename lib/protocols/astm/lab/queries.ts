@@ -1,7 +1,7 @@
 /** Host queries (Q records): which samples the analyzer asks about, and whether it cancels. */
 import { repeatsOf, type Delimiters, type QueryRecord } from '../records';
 import type { QueryRule, TestIdRule } from '../dialects';
-import { fieldLabel, locate } from './fields';
+import { fieldLabel, locateCode } from './fields';
 import type { QueriedSample } from '../../../lab/types';
 import { sampleNumberProblem } from '../../../conversation/sample-number';
 import { astmDelimiters } from './samples';
@@ -50,7 +50,7 @@ function testsOf(q: QueryRecord, rule: QueryRule, testId: TestIdRule, d: Delimit
   for (const r of repeatsOf(q.universalTestId)) {
     const text = r.join(d.component).trim();
     if (text === '' || rule.allTests.includes(text)) return [];
-    const code = locate(r, testId.code);
+    const code = locateCode(r, testId);
     if (rule.allTests.includes(code)) return [];
     if (code !== '' && !codes.includes(code)) codes.push(code);
   }

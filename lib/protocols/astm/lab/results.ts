@@ -5,7 +5,7 @@
  */
 import { parseAstmTimestamp, repeatsOf, type AstmValue, type Delimiters, type OrderRecord, type ResultRecord } from '../records';
 import type { DialectProfile, ResultsRule } from '../dialects';
-import { componentAt, fieldLabel, fieldText, isBlank, locate, sequenceOf, wireText } from './fields';
+import { codePlaces, componentAt, fieldLabel, fieldText, isBlank, locate, locateCode, sequenceOf, wireText } from './fields';
 import type { InstrumentResult } from '../../../lab/types';
 
 export interface ResultContext {
@@ -24,9 +24,9 @@ export function readResult(r: ResultRecord, record: number, profile: DialectProf
   const value = readValue(r.value, profile.results.value, ctx.d);
   if (tests.length > 1) return { unassigned: `R record ${record} names ${tests.length} tests in ${fieldLabel('R', 'universalTestId')}; one value cannot be filed under several tests`, Result: value.Result };
   const components = tests[0] ?? [];
-  const instrumentCode = locate(components, profile.testId.code);
+  const instrumentCode = locateCode(components, profile.testId);
   if (instrumentCode === '') {
-    return { unassigned: `R record ${record} has no instrument test code at component ${profile.testId.code.component} of ${fieldLabel('R', 'universalTestId')}`, Result: value.Result };
+    return { unassigned: `R record ${record} has no instrument test code at ${codePlaces(profile.testId)} of ${fieldLabel('R', 'universalTestId')}`, Result: value.Result };
   }
   const problems: string[] = [];
   const result: InstrumentResult = {
@@ -70,7 +70,7 @@ export function readResult(r: ResultRecord, record: number, profile: DialectProf
 export function resultParts(r: ResultRecord, profile: DialectProfile, d: Delimiters): { instrumentCode?: string; Result: string } {
   const Result = readValue(r.value, profile.results.value, d).Result;
   const tests = repeatsOf(r.universalTestId);
-  const instrumentCode = tests.length === 1 ? locate(tests[0] ?? [], profile.testId.code) : '';
+  const instrumentCode = tests.length === 1 ? locateCode(tests[0] ?? [], profile.testId) : '';
   return instrumentCode === '' ? { Result } : { instrumentCode, Result };
 }
 

@@ -14,7 +14,7 @@
  */
 import { encodeRecord, isKnownTimeZone, repeatsOf, type AstmMessage, type AstmRecord, type Delimiters, type HeaderRecord, type OrderRecord, type PatientRecord } from '../records';
 import { assertProfile, type DialectProfile } from '../dialects';
-import { componentAt, fieldLabel, fieldText, isBlank, locate, sequenceOf } from './fields';
+import { componentAt, fieldLabel, fieldText, isBlank, locateCode, sequenceOf } from './fields';
 import { headerIsQc, orderIsQc } from './qc';
 import { readQuery } from './queries';
 import { readResult, resultParts } from './results';
@@ -251,7 +251,7 @@ function qcInOrder(group: OrderGroup, profile: DialectProfile, unassigned: Unass
   const rule = profile.qcInOrder;
   if (rule === undefined) return [];
   const controls = repeatsOf(group.record[rule.field]);
-  const code = locate(repeatsOf(group.record.universalTestId)[0] ?? [], profile.testId.code);
+  const code = locateCode(repeatsOf(group.record.universalTestId)[0] ?? [], profile.testId);
   const out: InstrumentResult[] = [];
   controls.forEach((c, i) => {
     const at = (n: number) => (c[n - 1] ?? '').trim();

@@ -7,7 +7,9 @@
  * (lib/protocols/astm/dialects/mindray-bs.ts) stays the way to connect it.
  */
 import { deepFreeze } from '../../../util/freeze';
+import { HL7_ANALYX_PANCA } from './analyx-panca';
 import { HL7_BIOSYSTEMS } from './biosystems';
+import { HL7_EDAN_H30 } from './edan-h30';
 import { HL7_GENERIC_ORU } from './generic-oru';
 import { HL7_IHE_LAW } from './ihe-law';
 import { HL7_MINDRAY_BC } from './mindray-bc';
@@ -22,7 +24,7 @@ export type * from './types';
 export { Hl7ProfileError, assertHl7Profile, profileIssues, profileProblems } from './validate';
 export { applyHl7Overrides, hl7OverridesOf, mergeHl7Overrides, type Hl7SiteDialectResult } from './overrides';
 export { Hl7DialectProfileSchema } from './schema';
-export { HL7_BIOSYSTEMS, HL7_EDAN_I15, HL7_GENERIC_ORU, HL7_IHE_LAW, HL7_MINDRAY_BC, HL7_MINDRAY_CL, HL7_ROCHE_COBAS_6800, HL7_ROCHE_COBAS_PRO, HL7_SIEMENS_CLINITEK, HL7_URIT_8030, HL7_URIT_UT5160 };
+export { HL7_ANALYX_PANCA, HL7_BIOSYSTEMS, HL7_EDAN_H30, HL7_EDAN_I15, HL7_GENERIC_ORU, HL7_IHE_LAW, HL7_MINDRAY_BC, HL7_MINDRAY_CL, HL7_ROCHE_COBAS_6800, HL7_ROCHE_COBAS_PRO, HL7_SIEMENS_CLINITEK, HL7_URIT_8030, HL7_URIT_UT5160 };
 
 /** Every profile, the generic ones first. Frozen: a profile is shared data. */
 export const HL7_PROFILES: readonly Hl7DialectProfile[] = deepFreeze([
@@ -37,6 +39,8 @@ export const HL7_PROFILES: readonly Hl7DialectProfile[] = deepFreeze([
   HL7_URIT_UT5160,
   HL7_URIT_8030,
   HL7_EDAN_I15,
+  HL7_ANALYX_PANCA,
+  HL7_EDAN_H30,
 ]);
 
 export function findHl7Profile(id: string): Hl7DialectProfile | undefined {

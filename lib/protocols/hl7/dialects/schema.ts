@@ -23,6 +23,7 @@ const results = z.strictObject({
   messages: texts,
   code: obxPlace,
   codeFallbacks: z.array(obxPlace).optional(),
+  codeSkipsNumbers: z.boolean().optional(),
   subCode: obxPlace.optional(),
   value: reading,
   units: reading.optional(),
@@ -44,7 +45,7 @@ const qcInRequest = z.strictObject({
   control: z.strictObject({ id: int, name: int, lot: int, expiry: int, level: int, mean: int, sd: int }),
 });
 
-const query = z.strictObject({ messages: texts, sample: place, tag: place.optional() });
+const query = z.strictObject({ messages: texts, sample: place, sampleFallbacks: z.array(place).optional(), tag: place.optional() });
 
 const answer = z.discriminatedUnion('form', [
   z.strictObject({

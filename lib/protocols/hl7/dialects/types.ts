@@ -55,9 +55,18 @@ export interface Hl7ResultsRule {
    * in none of them is unassigned, naming them: never sent without a code.
    */
   readonly codeFallbacks?: readonly (Hl7Place & { readonly segment: 'OBX' })[];
+  /**
+   * Pass over a code place that holds only digits when a later place holds a
+   * name: the URIT-8030 writes a channel number in OBX-3 (`1`) and the test
+   * in OBX-4 (`GLI`), the EDAN i15 measured/calculated (`0`/`1`) in OBX-3 and
+   * the analyte in OBX-4 (`pH`). With every place a number (or empty), the
+   * first number is the code, as without this setting.
+   */
+  readonly codeSkipsNumbers?: boolean;
   /** A second part that tells results of one test apart (OBX-4 sub-ID on the cobas 6800); becomes instrumentSubCode. */
   readonly subCode?: Hl7Place & { readonly segment: 'OBX' };
   readonly value: Hl7FieldReading;
+  /** `{ field: 6, component: 'all' }` reads units written with an unescaped `^` whole (`10^9/L`, URIT UT-5160, Analyx Panca). */
   readonly units?: Hl7FieldReading;
   readonly referenceRange?: Hl7FieldReading;
   /** Component of each OBX-8 repetition that is the flag. */
@@ -91,10 +100,21 @@ export interface Hl7QcInRequest {
   readonly control: { readonly id: number; readonly name: number; readonly lot: number; readonly expiry: number; readonly level: number; readonly mean: number; readonly sd: number };
 }
 
-/** A host query: its message type and where it names the sample. */
+/**
+ * A host query: its message types and where it names the sample. The types
+ * a dialect may read: QRY^Q02 (Mindray CL, QRD-8), QBP^Q11 (IHE LAW,
+ * QPD-3), ORM^O01 as hematology analyzers send it to ask for their
+ * worklist (`ORC|RF|C1|wbl2506100001||IP`: ORC-3 the sample).
+ */
 export interface Hl7QueryRule {
   readonly messages: readonly string[];
   readonly sample: Hl7Place;
+  /**
+   * Where else the sample may be, tried in order when the message has no
+   * `sample` segment or it holds no value: one dialect reading QRY^Q02
+   * (QRD-8) and ORM^O01 (ORC-3).
+   */
+  readonly sampleFallbacks?: readonly Hl7Place[];
   /** Where the query's tag is, echoed in the answer (QPD-2 for LAW), if anywhere. */
   readonly tag?: Hl7Place;
 }

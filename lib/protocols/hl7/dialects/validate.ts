@@ -55,6 +55,7 @@ export function profileIssues(p: Hl7DialectProfile): ProfileIssue[] {
     place(`results.codeFallbacks[${i}]`, pl);
     if (pl.segment !== 'OBX') add(`results.codeFallbacks[${i}].segment`, `results.codeFallbacks[${i}] must be an OBX place, got ${JSON.stringify(pl.segment)}`);
   });
+  if (p.results.codeSkipsNumbers && (p.results.codeFallbacks ?? []).length === 0) add('results.codeSkipsNumbers', 'results.codeSkipsNumbers needs results.codeFallbacks: a number is only passed over for a later place');
   if (p.results.subCode) place('results.subCode', p.results.subCode);
   reading('results.value', p.results.value);
   reading('results.units', p.results.units);
@@ -72,6 +73,7 @@ export function profileIssues(p: Hl7DialectProfile): ProfileIssue[] {
   if (p.query) {
     messages('query.messages', p.query.messages);
     place('query.sample', p.query.sample);
+    p.query.sampleFallbacks?.forEach((pl, i) => place(`query.sampleFallbacks[${i}]`, pl));
     if (p.query.tag) place('query.tag', p.query.tag);
   }
   const answer = p.answer;

@@ -30,6 +30,21 @@ export function firstValueAt(current: Current, places: readonly Hl7Place[], trim
   return { value: '' };
 }
 
+/**
+ * The test code: the first place holding a value, except that with
+ * `skipNumbers` a value of digits alone gives way to a later place holding
+ * something else (a channel number before the test's name); when no later
+ * place does, the first value found is the code.
+ */
+export function codeAt(current: Current, places: readonly Hl7Place[], trim: boolean, skipNumbers: boolean): string {
+  const values = places.map((p) => (trim ? valueAt(current, p).trim() : valueAt(current, p))).filter(isValue);
+  if (skipNumbers) {
+    const named = values.find((v) => !/^\d+$/.test(v.trim()));
+    if (named !== undefined) return named;
+  }
+  return values[0] ?? '';
+}
+
 export function holds(current: Current, matches: readonly Hl7Match[]): boolean {
   return matches.some((m) => m.anyOf.includes(valueAt(current, m.place).trim()));
 }

@@ -10,7 +10,7 @@ import type { Hl7Message, Hl7Segment } from '../message';
 import type { Hl7DialectProfile } from '../dialects/types';
 import type { InstrumentResult, UnassignedResult } from '../../../lab/types';
 import type { EncapsulatedItem } from './types';
-import { firstValue, firstValueAt, holds, isValue, placeName, read, valueAt, type Current } from './places';
+import { codeAt, firstValue, firstValueAt, holds, isValue, placeName, read, valueAt, type Current } from './places';
 import { hl7SampleContext } from './sample-check';
 import { sampleNumberProblem, type SampleNumberContext } from '../../../conversation/sample-number';
 import { hl7Instant, hl7Offset } from './time';
@@ -61,7 +61,7 @@ export function readResults(message: Hl7Message, profile: Hl7DialectProfile, tim
     if (seg.name !== 'OBX') continue;
     lastKind = 'OBX';
     current.set('OBX', seg);
-    const code = firstValue(current, codePlaces, rule.trim);
+    const code = codeAt(current, codePlaces, rule.trim, rule.codeSkipsNumbers === true);
     const found = firstValueAt(current, profile.sampleId.places, profile.sampleId.trim);
     const sample = found.value;
     const valueType = seg.field(2);
