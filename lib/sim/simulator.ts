@@ -19,7 +19,8 @@ import { linkMachine } from '../protocols/astm/link-machine';
 import { randomStream } from './analytes';
 import { buildQuery, buildResults, queryRange, readHostMessage, type DownloadedOrder, type HostAnswer, type Tube } from './messages';
 import { WireShaper, linkOptionsFor, misbehaviourProblems, type Misbehaviour } from './misbehaviour';
-import { WireSplitter } from '../trace/wire-splitter';
+import type { WireSplitter } from '../trace/wire-splitter';
+import { astmTraceFraming } from '../protocols/astm/trace-framing';
 import type {
   Counters,
   MessageEvent,
@@ -94,7 +95,7 @@ export class AnalyzerSimulator extends SimulatorLifecycle<SimulatorEvents, Count
     // The link is made on each connection; a bad option must fail here, not inside a socket event.
     resolveOptions({ ...this.linkOptions, role: 'instrument' });
     this.shaper = this.framing === 'astm' ? new WireShaper(this.misbehaviour, randomStream(this.seed, 'misbehaviour'), () => this.handed[0]?.kind === 'results') : undefined;
-    this.splitter = new WireSplitter((unit) => this.frameEvent('in', unit), this.framing === 'astm');
+    this.splitter = astmTraceFraming(this.framing === 'astm').splitter((unit) => this.frameEvent('in', unit));
     this.wire = new Wire(this.transport, this.framing === 'astm', (unit) => this.frameEvent('out', unit));
   }
 

@@ -16,3 +16,5 @@ export { HL7_PROFILES, findHl7Profile } from './dialects';
 export { Hl7Host, hl7HostSettingsProblem } from './host';
 export { readHl7Capture } from './paste';
 export { HL7_RECENT } from './recent';
+export { MLLP_NAMING } from './trace-naming';
+export { MLLP_TRACE } from './trace-framing';
