@@ -11,7 +11,7 @@
  * Over TCP, one link per connection (lib/link/LinkSessions).
  */
 import type { Node, NodeAPI } from 'node-red';
-import { carriesResults, isLoneNak, linkMachine, messageSender, onlyQueries, readPaste } from '../lib/protocols/astm';
+import { astmTraceFraming, carriesResults, isLoneNak, linkMachine, messageSender, onlyQueries, readPaste } from '../lib/protocols/astm';
 import { readNodeSettings } from './shared/node-settings';
 import type { SettingFault } from '../lib/settings';
 import { refuseMisconfigured } from './shared/lis-request-node';
@@ -58,7 +58,7 @@ export = function register(RED: NodeAPI): void {
       identify: messageSender,
       carriesResults,
       storedBeforeAck,
-      framed,
+      traceFraming: astmTraceFraming(framed),
       messageTopic: ASTM_MESSAGE_TOPIC,
       sendTopic: ASTM_SEND_TOPIC,
       about: 'astm',

@@ -11,7 +11,7 @@
  * Output 3: each message sent, once the analyzer acknowledged it.
  */
 import type { Node, NodeAPI } from 'node-red';
-import { hl7CarriesResults, hl7IsQuery, Hl7Link, hl7Sender, isNegativeAck, LINK_CHARSETS, type LinkCharset, readHl7Capture, RecentControlIds } from '../lib/protocols/hl7';
+import { hl7CarriesResults, hl7IsQuery, Hl7Link, hl7Sender, isNegativeAck, LINK_CHARSETS, type LinkCharset, MLLP_TRACE, readHl7Capture, RecentControlIds } from '../lib/protocols/hl7';
 import { readNodeSettings } from './shared/node-settings';
 import { invalidSetting, type SettingFault, unresolvedSetting } from '../lib/settings';
 import { refuseMisconfigured } from './shared/lis-request-node';
@@ -55,7 +55,7 @@ export = function register(RED: NodeAPI): void {
       // As the machine holds them: everything but queries (lib/protocols/hl7/link-machine.ts).
       storedBeforeAck: (bytes) => !hl7IsQuery(bytes),
       readCapture: readHl7Capture,
-      framed: 'mllp',
+      traceFraming: MLLP_TRACE,
       coalesceWrites: true,
       messageTopic: HL7_MESSAGE_TOPIC,
       sendTopic: HL7_SEND_TOPIC,

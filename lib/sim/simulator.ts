@@ -9,7 +9,6 @@
  * Faults are injected only between the link and the wire (misbehaviour.ts),
  * so everything else the simulator does is by the standard.
  */
-import { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readable, STX } from '../protocols/astm/control';
 import { assertProfile, getProfile, type DialectProfile } from '../protocols/astm/dialects';
@@ -20,8 +19,8 @@ import { linkMachine } from '../protocols/astm/link-machine';
 import { randomStream } from './analytes';
 import { buildQuery, buildResults, queryRange, readHostMessage, type DownloadedOrder, type HostAnswer, type Tube } from './messages';
 import { WireShaper, linkOptionsFor, misbehaviourProblems, type Misbehaviour } from './misbehaviour';
-import { WireSplitter } from '../trace/wire-splitter';
-import { createTransport, Transport } from './transport';
+import type { WireSplitter } from '../trace/wire-splitter';
+import { astmTraceFraming } from '../protocols/astm/trace-framing';
 import type {
   Counters,
   MessageEvent,
@@ -35,7 +34,8 @@ import type {
   SimulatorOptions,
 } from './types';
 import { Wire } from './wire';
-import { SimulatorError, checkSample, failed, listenTo, rejectWaiting, runEach, nonNegative, unorderedTestFor, waitForConnect } from './common';
+import { SimulatorError, checkSample, failed, unorderedTestFor } from './common';
+import { SimulatorLifecycle } from './lifecycle';
 
 export { SimulatorError } from './common';
 
@@ -60,53 +60,33 @@ interface Waiter {
   reject: (err: Error) => void;
 }
 
-export class AnalyzerSimulator extends EventEmitter<SimulatorEvents> {
+/** The E1381/E1394 analyzer; start, stop, waiting for the host and pacing are SimulatorLifecycle's. */
+export class AnalyzerSimulator extends SimulatorLifecycle<SimulatorEvents, Counters, Waiter> {
   readonly profile: DialectProfile;
   readonly framing: 'astm' | 'records';
-  readonly timeZone: string;
-  readonly transport: Transport;
-  private readonly seed: string;
-  private readonly analysisMs: number;
-  private readonly intervalMs: number;
-  private readonly queryTimeoutMs: number;
-  private readonly defaultTests: string[];
   private readonly misbehaviour: Misbehaviour;
   private readonly linkOptions: Partial<AstmLinkOptions>;
-  private readonly now: () => Date;
-  private readonly senderName: string | undefined;
   private readonly shaper: WireShaper | undefined;
   private readonly splitter: WireSplitter;
   private driver: LinkDriver | undefined;
-  private readonly stats: Counters = { sent: 0, acked: 0, failed: 0, received: 0, framesOut: 0, framesIn: 0 };
+  protected readonly stats: Counters = { sent: 0, acked: 0, failed: 0, received: 0, framesOut: 0, framesIn: 0 };
   private readonly outbox: Outgoing[] = [];
   /** Messages in the order they were handed to the link: the head is the one in transfer. */
   private handed: Outgoing[] = [];
   private held: Outgoing | undefined;
   private holdTimer: NodeJS.Timeout | undefined;
-  private readonly waiters: Waiter[] = [];
   /** Orders that arrived with no scan waiting: used when the tube is scanned (an analyzer's worklist). */
   private readonly worklist = new Map<string, DownloadedOrder>();
   private readonly tubes = new Map<string, Tube>();
   private readonly wire: Wire;
-  private readonly abort = new AbortController();
   private messageCount = 0;
-  private started = false;
-  private stopped = false;
 
   constructor(options: SimulatorOptions) {
-    super();
-    this.profile = typeof options.dialect === 'string' ? getProfile(options.dialect) : options.dialect;
-    assertProfile(this.profile);
+    const profile = typeof options.dialect === 'string' ? getProfile(options.dialect) : options.dialect;
+    assertProfile(profile);
+    super(options, { queryDeadlineMs: profile.queryDeadlineMs, checkTimeZone: (zone) => formatAstmTimestamp(new Date(), zone) });
+    this.profile = profile;
     this.framing = options.framing ?? 'astm';
-    this.timeZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC';
-    // Fails now, with the zone's name, rather than in the middle of a result.
-    formatAstmTimestamp(new Date(), this.timeZone);
-    this.seed = String(options.seed ?? 1);
-    this.analysisMs = nonNegative('analysisMs', options.analysisMs ?? 1000);
-    this.intervalMs = nonNegative('intervalMs', options.intervalMs ?? 2000);
-    this.queryTimeoutMs = nonNegative('queryTimeoutMs', options.queryTimeoutMs ?? this.profile.queryDeadlineMs);
-    this.defaultTests = options.tests ?? ['GLU', 'CREA'];
-    this.senderName = options.senderName;
     this.misbehaviour = options.misbehaviour ?? {};
     const problems = misbehaviourProblems(this.misbehaviour, this.framing);
     if (problems.length > 0) throw new SimulatorError(problems.join('; '));
@@ -114,48 +94,13 @@ export class AnalyzerSimulator extends EventEmitter<SimulatorEvents> {
     this.linkOptions = { ...base, ...linkOptionsFor(this.misbehaviour, base) };
     // The link is made on each connection; a bad option must fail here, not inside a socket event.
     resolveOptions({ ...this.linkOptions, role: 'instrument' });
-    this.now = options.now ?? (() => new Date());
-    this.transport = options.transport instanceof Transport ? options.transport : createTransport(options.transport);
     this.shaper = this.framing === 'astm' ? new WireShaper(this.misbehaviour, randomStream(this.seed, 'misbehaviour'), () => this.handed[0]?.kind === 'results') : undefined;
-    this.splitter = new WireSplitter((unit) => this.frameEvent('in', unit), this.framing === 'astm');
+    this.splitter = astmTraceFraming(this.framing === 'astm').splitter((unit) => this.frameEvent('in', unit));
     this.wire = new Wire(this.transport, this.framing === 'astm', (unit) => this.frameEvent('out', unit));
   }
 
-  get counters(): Counters {
-    return { ...this.stats };
-  }
-
-  get connected(): boolean {
+  override get connected(): boolean {
     return this.driver !== undefined;
-  }
-
-  /** Opens the transport. For a TCP server, resolves once listening; waitConnected() waits for the host. */
-  async start(): Promise<void> {
-    if (this.started) throw new SimulatorError('the simulator was already started');
-    this.started = true;
-    listenTo(this.transport, { data: (c) => this.onData(c), connect: (p) => this.onConnect(p), disconnect: (r) => this.onDisconnect(r), warning: (w) => this.emit('warning', w) });
-    await this.transport.open();
-  }
-
-  /** Resolves when a peer is connected (at once on serial and TCP client lines). */
-  waitConnected(): Promise<void> {
-    return waitForConnect(this, { connected: this.driver !== undefined, stopped: this.stopped }, this.abort.signal);
-  }
-
-  /** Stops everything: pending scans and sends are rejected, timers cleared, the transport closed. */
-  async stop(): Promise<void> {
-    if (this.stopped) return;
-    this.stopped = true;
-    this.abort.abort();
-    if (this.holdTimer) clearTimeout(this.holdTimer);
-    this.wire.clear();
-    rejectWaiting(this.waiters.splice(0), this.outbox.splice(0));
-    this.handed = [];
-    this.held = undefined;
-    this.driver?.close();
-    this.driver = undefined;
-    this.splitter.flush();
-    await this.transport.close();
   }
 
   /**
@@ -204,9 +149,7 @@ export class AnalyzerSimulator extends EventEmitter<SimulatorEvents> {
    * fate is in the summary.
    */
   async runSamples(samples: readonly string[], opts: RunOptions = {}): Promise<RunSummary> {
-    const self = this;
-    const pace = { waitConnected: () => this.waitConnected(), get stopped() { return self.stopped; }, signal: this.abort.signal, intervalMs: opts.intervalMs ?? this.intervalMs };
-    const outcomes = await runEach<SampleOutcome>(samples, pace, (sample) => {
+    const outcomes = await this.runEach<SampleOutcome>(samples, opts, (sample) => {
       const run = this.processSample(sample, opts);
       // With contention to provoke, the next tube is scanned as soon as this
       // query is through, so its query can meet the host's download ENQ.
@@ -221,16 +164,7 @@ export class AnalyzerSimulator extends EventEmitter<SimulatorEvents> {
   private processSample(sample: string, opts: RunOptions): { scanning: boolean; queried: Promise<void>; outcome: Promise<SampleOutcome> } {
     const analysisMs = opts.analysisMs ?? this.analysisMs;
     const outcome: SampleOutcome = { sampleNumber: sample, resultsAcked: false, ok: false };
-    const finish = (p: Promise<void>) =>
-      p
-        .then(
-          (): SampleOutcome => outcome,
-          (err: Error): SampleOutcome => ({ ...outcome, ok: false, error: err.message }),
-        )
-        .then((done) => {
-          this.emit('outcome', done);
-          return done;
-        });
+    const finish = (p: Promise<void>) => this.outcomeOf(outcome, p);
     if (this.profile.query === undefined || this.profile.order === undefined) {
       // No download layout (or no query): nothing to ask the host; report the caller's tests.
       const tests = opts.tests ?? this.defaultTests;
@@ -312,14 +246,6 @@ export class AnalyzerSimulator extends EventEmitter<SimulatorEvents> {
       this.enqueue(text, 'cancel', w.sample, false).catch((err: Error) => this.emit('warning', `cancel of the query for ${w.sample} not sent: ${err.message}`));
     }
     w.reject(new SimulatorError(`no answer to the query for ${w.sample} within ${this.queryTimeoutMs} ms${cancel === undefined ? '' : '; the query was cancelled'}`));
-  }
-
-  private dropWaiter(w: Waiter): boolean {
-    const i = this.waiters.indexOf(w);
-    if (i < 0) return false;
-    this.waiters.splice(i, 1);
-    if (w.timer) clearTimeout(w.timer);
-    return true;
   }
 
   private takeWaiter(match: (w: Waiter) => boolean): Waiter | undefined {
@@ -455,17 +381,18 @@ export class AnalyzerSimulator extends EventEmitter<SimulatorEvents> {
 
   // ----- the line -----
 
-  private onConnect(peer: string): void {
-    if (this.stopped) return;
+  protected override attach(): void {
     this.driver?.close();
     // A fresh link per connection: nothing of an earlier session carries over.
     const link = linkMachine(this.framing !== 'records', { ...this.linkOptions, role: 'instrument', messageIdPrefix: 'host' });
     this.driver = new LinkDriver(link, (a) => this.onAction(a));
-    this.emit('connect', peer);
+  }
+
+  protected override resume(): void {
     for (const o of this.outbox) if (o !== this.held) this.hand(o);
   }
 
-  private onDisconnect(reason: string): void {
+  protected override detach(): void {
     this.driver?.close();
     this.driver = undefined;
     this.wire.clear();
@@ -473,10 +400,21 @@ export class AnalyzerSimulator extends EventEmitter<SimulatorEvents> {
     for (const o of this.handed) o.handed = false;
     this.handed = [];
     this.splitter.flush();
-    if (!this.stopped) this.emit('disconnect', reason);
   }
 
-  private onData(chunk: Buffer): void {
+  protected override halt(): Outgoing[] {
+    if (this.holdTimer) clearTimeout(this.holdTimer);
+    this.wire.clear();
+    const pending = this.outbox.splice(0);
+    this.handed = [];
+    this.held = undefined;
+    this.driver?.close();
+    this.driver = undefined;
+    this.splitter.flush();
+    return pending;
+  }
+
+  protected override onData(chunk: Buffer): void {
     this.splitter.push(chunk);
     const driver = this.driver;
     if (driver === undefined) return;
@@ -531,14 +469,5 @@ export class AnalyzerSimulator extends EventEmitter<SimulatorEvents> {
       else this.stats.framesOut++;
     }
     this.emit('frame', { direction, bytes: Buffer.from(bytes), text: readable(bytes), at: new Date() });
-  }
-
-  private summary(samples: SampleOutcome[]): RunSummary {
-    return { ok: samples.length > 0 && samples.every((s) => s.ok), samples, counters: this.counters };
-  }
-
-  private assertRunning(): void {
-    if (!this.started) throw new SimulatorError('start() the simulator first');
-    if (this.stopped) throw new SimulatorError('the simulator is stopped');
   }
 }

@@ -13,19 +13,23 @@
  *   ("N trace lines lost: reason").
  * - session: the TCP session id, when the link has one (characters other than
  *   [A-Za-z0-9._:@#/-] become '_').
- * - bytes: printable ASCII as is; the ASTM control bytes by name (<STX> <ETX>
- *   <ETB> <EOT> <ENQ> <ACK> <NAK> <CR> <LF>), or with MLLP <VT> <FS> <CR>
- *   <LF> (`<VT>MSH|…<CR>…<FS><CR>`); every other byte, including
- *   0x80-0xFF, as <0xNN>; and a '<' that would otherwise read as one of those
- *   tokens as <0x3C>. So the exact bytes can always be recovered from a line.
+ * - bytes: printable ASCII as is; the framing's control bytes by name (its
+ *   TraceNaming, framing.ts: ASTM <STX> <ETX> <ETB> <EOT> <ENQ> <ACK> <NAK>
+ *   <CR> <LF>, MLLP <VT> <FS> <CR> <LF> as in `<VT>MSH|…<CR>…<FS><CR>`);
+ *   every other byte, including 0x80-0xFF, as <0xNN>; and a '<' that would
+ *   otherwise read as one of those tokens as <0x3C>. So the exact bytes can
+ *   always be recovered from a line, with the framing's naming.
  *   (`readable()` in lib/protocols/astm/control shows bytes >= 0x80 as latin1 text, which
  *   loses that guarantee, hence this formatter.)
- * - ` [redacted]`: patient fields were blanked (option `redact`: ASTM P-6 to
- *   P-8, HL7 PID-5 to PID-7), so an ASTM checksum shown no longer matches the text shown.
+ * - ` [redacted]`: patient fields were blanked (option `redact`, by the
+ *   framing's redactor: ASTM P-6 to P-8, HL7 PID-5 to PID-7), so an ASTM
+ *   checksum shown no longer matches the text shown.
  *
  * The time is when the last bytes of the unit were recorded. Units are cut by
- * WireSplitter (shared with the simulator's log), one per direction and session, so reads that
- * split or join frames still give one line per frame.
+ * the framing's WireSplitter (shared with the simulator's log), one per
+ * direction and session, so reads that split or join frames still give one
+ * line per frame. The framing is the protocol's (TraceFraming, framing.ts),
+ * passed in by the link node: the trace knows no protocol.
  *
  * The file holds patient data and is written by a RotatingFile
  * (lib/util/rotating-file): owner-only, rotated by size and age, never in the
@@ -39,26 +43,24 @@
  * A process killed outright loses the lines of its last BATCH_MS; the trace is
  * never synced, so a power cut loses more anyway.
  */
-import { ACK, CR, ENQ, EOT, ETB, ETX, FS, LF, NAK, STX, VT } from '../link/control-bytes';
-import { type UnitFraming, WireSplitter } from './wire-splitter';
-import { type SegmentState, initialSegmentState, redactHl7 } from './redact-hl7';
+import type { TraceFraming, TraceNaming, UnitRedactor } from './framing';
+import type { WireSplitter } from './wire-splitter';
 import { RotatingFile } from '../util/rotating-file';
-import { initialUnitRedaction, redactUnit, type UnitRedaction } from './redact';
 
 export interface FrameTraceOptions {
   /** Directory; created with mode 0700 if missing. */
   dir: string;
   /** File base name, e.g. the link node id (characters other than [A-Za-z0-9._-] become '_'). */
   name: string;
-  /** E1381 framing (true), records only (false) or MLLP ('mllp'): how bytes are cut into units and named. */
-  framed: UnitFraming;
+  /** The protocol's framing: how bytes are cut into units, named and redacted. */
+  framing: TraceFraming;
   /** Rotate the current file when a line would take it past this size (default 10 MiB). */
   maxBytes?: number;
   /** Rotated files kept besides the current one (default 10). */
   maxFiles?: number;
   /** Rotated files whose mtime is older than this are deleted (default 30). */
   maxAgeDays?: number;
-  /** Blank patient name, mother's maiden name and birth date in P records (default false). */
+  /** Blank patient name, mother's maiden name and birth date (the framing's redactor; default false). */
   redact?: boolean;
   /** Told when writing or pruning fails, at most once a minute; tracing goes on. */
   onError?: (err: Error) => void;
@@ -74,38 +76,21 @@ const MOVED_CHECK_MS = 1000;
 /** A session not heard from for this long loses its splitter (TCP sessions come and go; the map must not grow). */
 const CHANNEL_IDLE_MS = 10 * 60_000;
 
-const NAMES = new Map<number, string>([
-  [STX, 'STX'], [ETX, 'ETX'], [ETB, 'ETB'], [EOT, 'EOT'], [ENQ, 'ENQ'], [ACK, 'ACK'], [NAK, 'NAK'], [CR, 'CR'], [LF, 'LF'],
-]);
-const TOKEN = /^<(?:STX|ETX|ETB|EOT|ENQ|ACK|NAK|CR|LF|0x[0-9A-F]{2})>/;
-const MLLP_NAMES = new Map<number, string>([[VT, 'VT'], [FS, 'FS'], [CR, 'CR'], [LF, 'LF']]);
-const MLLP_TOKEN = /^<(?:VT|FS|CR|LF|0x[0-9A-F]{2})>/;
 const LT = 0x3c;
+const ESCAPED_LT = '<0x3C>';
 
 const opposite = (d: 'in' | 'out'): 'in' | 'out' => (d === 'in' ? 'out' : 'in');
 
-const hex = (b: number): string => `<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`;
-
-/** How each byte is shown when not as itself: a control byte by name, other non-printable bytes as <0xNN>. */
-const shownTable = (names: ReadonlyMap<number, string>): ReadonlyArray<string | undefined> =>
-  Array.from({ length: 256 }, (_, b) => {
-    const name = names.get(b);
-    return name !== undefined ? `<${name}>` : b < 0x20 || b > 0x7e ? hex(b) : undefined;
-  });
-const SHOWN = shownTable(NAMES);
-const SHOWN_MLLP = shownTable(MLLP_NAMES);
-
-/** Bytes as one line of ASCII that can be read back to the same bytes (see the top comment). */
-export function traceText(bytes: Uint8Array, mllp = false): string {
-  const shownAs = mllp ? SHOWN_MLLP : SHOWN;
-  const token = mllp ? MLLP_TOKEN : TOKEN;
+/** Bytes as one line of ASCII that can be read back to the same bytes with the same naming (see the top comment). */
+export function traceText(bytes: Uint8Array, naming: TraceNaming): string {
+  const { shown: shownAs, token, window } = naming;
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   let out = '';
   let plain = 0; // start of the current run of bytes shown as they are (copied in one go: frames can be 26 kB)
   for (let i = 0; i < buf.length; i++) {
     const b = buf[i] as number;
     let shown = shownAs[b];
-    if (shown === undefined && b === LT && token.test(buf.toString('latin1', i, i + 6))) shown = hex(b);
+    if (shown === undefined && b === LT && token.test(buf.toString('latin1', i, i + window))) shown = ESCAPED_LT;
     if (shown === undefined) continue;
     out += buf.toString('latin1', plain, i) + shown;
     plain = i + 1;
@@ -126,8 +111,8 @@ interface Channel {
   readonly direction: 'in' | 'out';
   readonly session: string | undefined;
   readonly splitter: WireSplitter;
-  redaction: UnitRedaction;
-  segments: SegmentState;
+  /** Made with the channel when the trace redacts. */
+  readonly redact: UnitRedactor | undefined;
   /** When bytes last came: the time shown for the unit they complete. */
   at: Date;
 }
@@ -135,8 +120,8 @@ interface Channel {
 export class FrameTrace {
   readonly file: string;
 
-  /** How the link frames what it traces: ASTM frames (true), unframed records (false), MLLP ('mllp'); readers of the file go by it. */
-  readonly framed: UnitFraming;
+  /** How the link frames what it traces; readers of the file go by it. */
+  readonly framing: TraceFraming;
   private readonly redact: boolean;
   private readonly now: () => Date;
   private readonly out: RotatingFile;
@@ -148,7 +133,7 @@ export class FrameTrace {
   private closing: Promise<void> | undefined;
 
   constructor(options: FrameTraceOptions) {
-    this.framed = options.framed;
+    this.framing = options.framing;
     this.redact = options.redact ?? false;
     this.now = options.now ?? (() => new Date());
     this.out = new RotatingFile({
@@ -230,9 +215,8 @@ export class FrameTrace {
       const created: Channel = {
         direction,
         session: shown,
-        splitter: new WireSplitter((unit) => this.unit(created, unit), this.framed),
-        redaction: initialUnitRedaction(),
-        segments: initialSegmentState(),
+        splitter: this.framing.splitter((unit) => this.unit(created, unit)),
+        redact: this.redact ? this.framing.redactor() : undefined,
         at: this.now(),
       };
       ch = created;
@@ -258,19 +242,9 @@ export class FrameTrace {
     try {
       let bytes = unit;
       let redacted = false;
-      if (this.redact && this.framed === 'mllp') {
-        const r = redactHl7(unit, ch.segments);
-        ch.segments = r.state;
-        bytes = r.bytes;
-        redacted = r.redacted;
-      } else if (this.redact) {
-        const r = redactUnit(unit, this.framed === true, ch.redaction);
-        ch.redaction = r.state;
-        bytes = r.bytes;
-        redacted = r.redacted;
-      }
+      if (ch.redact !== undefined) ({ bytes, redacted } = ch.redact(unit));
       const session = ch.session === undefined ? '' : ` [${ch.session}]`;
-      this.out.append(`${ch.at.toISOString()} ${ch.direction}${session} ${traceText(bytes, this.framed === 'mllp')}${redacted ? ' [redacted]' : ''}\n`);
+      this.out.append(`${ch.at.toISOString()} ${ch.direction}${session} ${traceText(bytes, this.framing.naming)}${redacted ? ' [redacted]' : ''}\n`);
     } catch (err) {
       this.out.drop(1, err);
     }

@@ -1,8 +1,8 @@
-/** Raw, optionally redacted trace of the bytes on an analyzer link (see frame-trace.ts for the file format). */
+/** Raw, optionally redacted trace of the bytes on an analyzer link (see frame-trace.ts for the file format); the framing is the protocol's (framing.ts). */
 export { FrameTrace, traceText, type FrameTraceOptions } from './frame-trace';
-export { initialUnitRedaction, initialRecordState, redactRecords, redactUnit, type UnitRedaction, type RecordState } from './redact';
-export { readTraceLine, traceBytes, type TraceLine } from './trace-reader';
-export { readTrace, lastLines, type TraceEntry } from './trace-read';
+export { traceNaming, type TraceFraming, type TraceNaming, type UnitRedactor } from './framing';
+export { readTraceLine, traceBytes, traceLineAt, type TraceLine } from './trace-reader';
+export { readTrace, lastLines, piecesOf, type TraceEntry } from './trace-read';
 export { recentMessages } from './recent';
 export { traceRange } from './trace-range';
-export { type UnitFraming } from './wire-splitter';
+export { WireSplitter } from './wire-splitter';

@@ -7,7 +7,7 @@
  */
 import { readFile, readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { readTraceLine } from './trace-reader';
+import { traceLineAt } from './trace-reader';
 
 /** More than this is not read in one replay: a narrower range is asked for instead. */
 export const MAX_RANGE_BYTES = 32 * 1024 * 1024;
@@ -44,9 +44,9 @@ export async function traceRange(file: string, from: number, to: number, maxByte
       throw err;
     }
     for (const line of text.split('\n')) {
-      const t = readTraceLine(line);
-      if (t === undefined) continue;
-      const at = Date.parse(t.at);
+      const time = traceLineAt(line);
+      if (time === undefined) continue;
+      const at = Date.parse(time);
       if (at < from || at > to) continue;
       bytes += line.length + 1;
       if (bytes > maxBytes) throw new Error(`the trace holds more than ${Math.round(maxBytes / 1024 / 1024)} MiB between these times: replay a shorter range`);

@@ -6,12 +6,9 @@
  * setting was turned on); a line already redacted is shown as written.
  */
 import { open } from 'node:fs/promises';
-import { CR, ETB, ETX, FS, STX, VT } from '../link/control-bytes';
 import { traceText } from './frame-trace';
-import { initialUnitRedaction, redactUnit, type UnitRedaction } from './redact';
-import { initialSegmentState, redactHl7, type SegmentState } from './redact-hl7';
+import type { TraceFraming, TraceNaming, UnitRedactor } from './framing';
 import { readTraceLine } from './trace-reader';
-import type { UnitFraming } from './wire-splitter';
 
 export interface TraceEntry {
   /** ISO time the unit was recorded. */
@@ -28,15 +25,13 @@ export interface TraceEntry {
   redacted: boolean;
 }
 
-const BYTE_NAMES = new Map<number, string>([[0x02, 'STX'], [0x03, 'ETX'], [0x04, 'EOT'], [0x05, 'ENQ'], [0x06, 'ACK'], [0x0a, 'LF'], [0x0d, 'CR'], [0x15, 'NAK'], [0x17, 'ETB']]);
-
-/** Reads trace lines into entries; `redact` blanks patient fields of lines not redacted when written. */
-export function readTrace(lines: readonly string[], options: { framed: UnitFraming; redact: boolean }): TraceEntry[] {
-  const states = new Map<string, UnitRedaction>();
-  const hl7States = new Map<string, SegmentState>();
+/** Reads trace lines into entries, each unit as its framing reads it; `redact` blanks patient fields of lines not redacted when written. */
+export function readTrace(lines: readonly string[], options: { framing: TraceFraming; redact: boolean }): TraceEntry[] {
+  const { framing } = options;
+  const redactors = new Map<string, UnitRedactor>();
   const entries: TraceEntry[] = [];
   for (const line of lines) {
-    const t = readTraceLine(line, options.framed === 'mllp');
+    const t = readTraceLine(line, framing.naming);
     if (!t) continue;
     const { at, direction: dir, session } = t;
     if (dir === '!!') {
@@ -45,49 +40,26 @@ export function readTrace(lines: readonly string[], options: { framed: UnitFrami
     }
     let bytes = t.bytes;
     let redacted = t.redacted;
-    if (options.redact && !redacted && options.framed === 'mllp') {
+    if (options.redact && !redacted) {
       const key = `${dir} ${session ?? ''}`;
-      const r = redactHl7(bytes, hl7States.get(key) ?? initialSegmentState());
-      hl7States.set(key, r.state);
-      bytes = r.bytes;
-      redacted = r.redacted;
-    } else if (options.redact && !redacted) {
-      const key = `${dir} ${session ?? ''}`;
-      const r = redactUnit(bytes, options.framed === true, states.get(key) ?? initialUnitRedaction());
-      states.set(key, r.state);
+      let redact = redactors.get(key);
+      if (redact === undefined) redactors.set(key, (redact = framing.redactor()));
+      const r = redact(bytes);
       bytes = r.bytes;
       redacted = r.redacted;
     }
-    entries.push({ at, direction: dir, session, ...unitOf(bytes, options.framed), redacted });
+    entries.push({ at, direction: dir, session, ...framing.entry(bytes), redacted });
   }
   return entries;
 }
 
-function unitOf(bytes: Buffer, framed: UnitFraming): Pick<TraceEntry, 'kind' | 'frame' | 'records'> {
-  if (framed === 'mllp') {
-    // An HL7 message: its segments between VT and FS.
-    const from = bytes[0] === VT ? 1 : 0;
-    const fs = bytes.indexOf(FS);
-    return { kind: from === 1 ? 'message' : 'bytes', frame: undefined, records: recordsOf(bytes.subarray(from, fs === -1 ? bytes.length : fs), true) };
-  }
-  const name = bytes.length === 1 ? BYTE_NAMES.get(bytes[0]!) : undefined;
-  if (name !== undefined) return { kind: name, frame: undefined, records: [] };
-  if (framed && bytes[0] === STX) {
-    const d = bytes[1];
-    const frame = d !== undefined && d >= 0x30 && d <= 0x39 ? d - 0x30 : undefined;
-    let end = bytes.length;
-    for (let i = bytes.length - 1; i > 0; i--) if (bytes[i] === ETX || bytes[i] === ETB) end = i;
-    return { kind: 'frame', frame, records: recordsOf(bytes.subarray(frame === undefined ? 1 : 2, end)) };
-  }
-  return { kind: framed ? 'bytes' : 'records', frame: undefined, records: recordsOf(bytes) };
-}
-
-function recordsOf(text: Buffer, mllp = false): string[] {
+/** A unit's text cut at each `separator` byte (the record or segment end), each piece as trace text; empty pieces left out. */
+export function piecesOf(text: Buffer, separator: number, naming: TraceNaming): string[] {
   const out: string[] = [];
   let start = 0;
   for (let i = 0; i <= text.length; i++) {
-    if (i < text.length && text[i] !== CR) continue;
-    if (i > start) out.push(traceText(text.subarray(start, i), mllp));
+    if (i < text.length && text[i] !== separator) continue;
+    if (i > start) out.push(traceText(text.subarray(start, i), naming));
     start = i + 1;
   }
   return out;

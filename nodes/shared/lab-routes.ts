@@ -7,7 +7,7 @@
  *   frame trace, readable (lib/trace/trace-read), redacted when the link redacts.
  * Both need `lis.read`: the trace holds patient data.
  */
-import type { UnitFraming } from '../../lib/trace';
+import type { TraceFraming } from '../../lib/trace';
 import type { NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
 import { lastLines, readTrace } from '../../lib/trace';
@@ -18,7 +18,7 @@ import { configuredDialects, dialectLabel } from './link-dialect';
 
 interface TraceSource {
   file: string;
-  framed: UnitFraming;
+  framing: TraceFraming;
   redact: boolean;
 }
 

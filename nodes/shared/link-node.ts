@@ -10,7 +10,7 @@
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { type LinkMachine, LinkSessions, type SendOptions, type SessionLink, tcpSessionKey, type TransportMode } from '../../lib/link';
-import type { UnitFraming } from '../../lib/trace';
+import type { TraceFraming } from '../../lib/trace';
 import { LisError, invalidInput } from '../../lib/errors';
 import { fail } from './lis-request-node';
 import { lineBytes, linkTrace } from './link-trace';
@@ -46,8 +46,8 @@ export interface LinkProtocol {
   carriesResults(bytes: Uint8Array): boolean;
   /** Whether a message is stored in the journal before its final ACK (all but queries only: docs/design-notes.md). */
   storedBeforeAck(bytes: Uint8Array): boolean;
-  /** How the trace cuts and names units: E1381 frames (true), plain records (false), MLLP ('mllp'). */
-  framed: UnitFraming;
+  /** How the trace cuts, names and redacts units: the protocol's (ASTM E1381 frames or records only, MLLP). */
+  traceFraming: TraceFraming;
   /** What goes with a message to send (HL7: msg.hl7.expectAck). */
   sendOptions?(msg: Msg): SendOptions | undefined;
   /** msg.topic of a message received, and of one to send. */
@@ -97,9 +97,9 @@ export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: 
   const idleStatus = () => ({ fill: 'green', shape: 'dot', text: t('idle', { n: sentCount }) }) as const;
   // An alarm, stuck messages (and a dead transport) stay on the status over what the link does (nodes/shared/status.ts).
   const alarms = watchAlarms(RED, node, alarmSettings);
-  const trace = def.trace === false ? undefined : linkTrace(RED, node, { framed: protocol.framed, redact: def.traceRedact === true });
+  const trace = def.trace === false ? undefined : linkTrace(RED, node, { framing: protocol.traceFraming, redact: def.traceRedact === true });
   // The Lab sidebar shows the last units of the trace (read through a permissioned admin route).
-  const withdrawTrace = trace ? registerTrace(node.id, { file: trace.file, framed: protocol.framed, redact: def.traceRedact === true }) : () => undefined;
+  const withdrawTrace = trace ? registerTrace(node.id, { file: trace.file, framing: protocol.traceFraming, redact: def.traceRedact === true }) : () => undefined;
   const emit = (link: Pick<SessionLink, 'tcpSession'> | undefined, bytes: Buffer, about: object): void =>
     node.send([null, withSession({ payload: bytes, topic: protocol.messageTopic, [protocol.about]: { link: node.id, ...about } }, link), null] as never);
   // An operator's replay (nodes/shared/replay-routes.ts) enters the flow here, past the line and the journal.

@@ -6,7 +6,7 @@
 import type { Node, NodeAPI } from 'node-red';
 import { join } from 'node:path';
 import { FrameTrace } from '../../lib/trace';
-import type { UnitFraming } from '../../lib/trace';
+import type { TraceFraming } from '../../lib/trace';
 import { bridgeSettings } from './journal';
 import { sharedTexts } from './status';
 
@@ -17,13 +17,13 @@ export function deployedTrace(nodeId: string): FrameTrace | undefined {
   return deployed.get(nodeId);
 }
 
-export function linkTrace(RED: NodeAPI, node: Node, options: { framed: UnitFraming; redact: boolean }): FrameTrace {
+export function linkTrace(RED: NodeAPI, node: Node, options: { framing: TraceFraming; redact: boolean }): FrameTrace {
   const settings = bridgeSettings(RED);
   const r = sharedTexts(RED, 'runtime');
   const trace = new FrameTrace({
     dir: join(settings.dir, 'trace'),
     name: node.id,
-    framed: options.framed,
+    framing: options.framing,
     maxBytes: settings.trace.maxBytes,
     maxFiles: settings.trace.maxFiles,
     maxAgeDays: settings.retentionDays,

@@ -8,8 +8,6 @@ import type { NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
 import { traceText } from '../../lib/trace';
 import { recentMessages } from '../../lib/trace';
-import { ASTM_RECENT } from '../../lib/protocols/astm';
-import { HL7_RECENT } from '../../lib/protocols/hl7';
 import { LisError } from '../../lib/errors';
 import { answerError, installRoutesOnce } from './admin';
 import { deployedTrace } from './link-trace';
@@ -32,13 +30,13 @@ export function installTraceRoutes(RED: NodeAPI): void {
       }
       trace
         .flush()
-        .then(() => recentMessages(trace.file, asked, trace.framed === 'mllp' ? HL7_RECENT : ASTM_RECENT))
+        .then(() => recentMessages(trace.file, asked, trace.framing.recent))
         .then((recent) =>
           res.json({
             link: id,
             // The trace's readable form, a record a line: every byte exact whatever the dialect's character set, and read back by the preview.
             // `at`: when the message's H record came; `summary`: what tells it from the others in the picker.
-            messages: recent.messages.map((m) => ({ at: m.at ?? null, session: m.session ?? null, redacted: m.redacted === true, summary: m.summary, text: traceText(m.bytes).replace(/<CR>/g, '<CR>\n') })),
+            messages: recent.messages.map((m) => ({ at: m.at ?? null, session: m.session ?? null, redacted: m.redacted === true, summary: m.summary, text: traceText(m.bytes, trace.framing.naming).replace(/<CR>/g, '<CR>\n') })),
             notes: recent.notes,
             problems: recent.problems,
           }),

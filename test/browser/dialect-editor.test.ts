@@ -19,6 +19,7 @@ import { loadFixture } from '../support/fixtures';
 import { editNode } from '../support/browser';
 import { analyzerFlow, connectWhenListening, doneAndDeploy, keepScreenshot, resultsAtLis, startLisEditor, type LisEditor } from '../support/lis-editor';
 import { traceText } from '../../lib/trace';
+import { ASTM_NAMING } from '../../lib/protocols/astm';
 import { buildFrames } from '../../lib/protocols/astm/link';
 
 const TOKEN = 'browser-test-token';
@@ -80,7 +81,7 @@ describe('astm-message dialect section', () => {
 
     // The capture as the trace shows it, a record a line.
     const capture = loadFixture('roche-c311-result.txt').bytes;
-    await page.locator('#astm-message-dialect-editor .lis-dialect-paste').fill(traceText(capture).replace(/<CR>/g, '<CR>\n'));
+    await page.locator('#astm-message-dialect-editor .lis-dialect-paste').fill(traceText(capture, ASTM_NAMING).replace(/<CR>/g, '<CR>\n'));
     await waitForRows('unassigned', 7);
     assert.equal(await rows('results').count(), 0);
     assert.match((await rows('unassigned').first().textContent()) ?? '', /O-3 \(specimenId\)/);
@@ -120,7 +121,7 @@ describe('astm-message dialect section', () => {
   it('replays the capture through the deployed flow: a dry run, then "new" (confirmed), sends nothing twice', async () => {
     await editNode(page, 'am');
     const editor = '#astm-message-dialect-editor';
-    await page.locator(`${editor} .lis-dialect-paste`).fill(traceText(loadFixture('roche-c311-result.txt').bytes).replace(/<CR>/g, '<CR>\n'));
+    await page.locator(`${editor} .lis-dialect-paste`).fill(traceText(loadFixture('roche-c311-result.txt').bytes, ASTM_NAMING).replace(/<CR>/g, '<CR>\n'));
     await page.locator(`${editor} .lis-dialect-links`).selectOption('link');
     await page.locator(`${editor} .lis-dialect-replay-run`).click();
     await waitForRows('replay', 1);

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { collect, helper, nodeModules, waitUntil } from '../support/red';
 import { loadFixture } from '../support/fixtures';
 import { GENERIC_LIS2A2 } from '../../lib/protocols/astm/dialects';
-import { frameMllp, HL7_PROFILES } from '../../lib/protocols/hl7';
+import { frameMllp, HL7_PROFILES, readHl7Capture } from '../../lib/protocols/hl7';
 import { HL7_GENERIC_ORU } from '../../lib/protocols/hl7/dialects';
 import { loadHl7Fixture } from '../support/hl7-fixtures';
 
@@ -168,6 +168,25 @@ describe('dialect routes', () => {
     const refused = await preview({ protocol: 'dicom', base: 'generic-oru' }, 400);
     assert.match(refused.errors.join(), /protocol "dicom" is not one the dialect editor serves \(astm, hl7\)/);
     await helper.request().get('/lis-bridge/dialects?protocol=dicom').expect(400);
+  });
+
+  it('give an hl7-link\'s messages in its own naming, so the HL7 paste reader reads back the same bytes', async () => {
+    const flow = [
+      { id: 'hl7', type: 'hl7-link', transport: 'tcp', journal: false, wires: [['line'], ['messages'], []] },
+      { id: 'line', type: 'helper' },
+      { id: 'messages', type: 'helper' },
+    ];
+    await helper.load(nodeModules('astm-link', 'hl7-link') as never, flow as never);
+    const messages = collect('messages');
+    // Text that looks like MLLP tokens, and a byte ASTM names (STX): shown in ASTM's naming, the first read back as VT and FS, the second as text.
+    const oru = 'MSH|^~\\&|LAB1|FAC|HOST|HFAC|20240501101010||ORU^R01^ORU_R01|R-9|P|2.5.1\rPID|1||P1\rOBR|1|S-9\rOBX|1|NM|GLU||5.5|mmol/L|||||F\rNTE|1||see <VT> and <FS> \x02 here\r';
+    helper.getNode('hl7').receive({ payload: frameMllp(Buffer.from(oru, 'latin1')), _session: { type: 'tcp', id: 'a1' } } as never);
+    await waitUntil(() => messages.length === 1, 5000, 'the message');
+    const recent = (await helper.request().get('/lis-bridge/links/hl7/recent').expect(200)).body as { messages: Array<{ text: string }> };
+    assert.equal(recent.messages.length, 1);
+    const read = readHl7Capture(recent.messages[0]!.text);
+    assert.deepEqual(read.problems, []);
+    assert.equal(read.messages[0]?.toString('latin1'), oru);
   });
 
   it('give a redacting link\'s messages redacted', async () => {

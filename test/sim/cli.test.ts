@@ -16,7 +16,8 @@ import { findHl7Profile } from '../../lib/protocols/hl7/dialects';
 import { SerialTransport, TcpClientTransport, TcpServerTransport } from '../../lib/sim';
 import { parseCliOptions, UsageError } from '../../lib/sim/cli-options';
 import { Hl7TestHost } from './support/hl7-host';
-import { TestHost, labOrder, waitUntil } from './support/host';
+import { TestHost } from './support/host';
+import { labOrder, waitUntil } from './support/test-host';
 import { cable } from './support/pty';
 
 const CLI = join(__dirname, '..', '..', 'lib', 'sim', 'cli.js');

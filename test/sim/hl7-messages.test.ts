@@ -12,7 +12,7 @@ import { buildHl7NotFound, buildHl7Order, hl7LabEventsOf, splitBuiltMessages } f
 import { parseHl7 } from '../../lib/protocols/hl7/message';
 import type { InstrumentResult, QueriedSample } from '../../lib/protocols/astm/lab';
 import { buildHl7Ack, buildHl7Query, buildHl7Results, buildHl7Status, readHl7HostMessage, type GeneratedResult } from '../../lib/sim';
-import { labOrder } from './support/host';
+import { labOrder } from './support/test-host';
 
 const NOW = new Date('2026-11-21T08:30:15.000Z');
 const TZ = 'Europe/Berlin';

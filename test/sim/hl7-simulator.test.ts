@@ -12,7 +12,7 @@ import { buildHl7Order } from '../../lib/protocols/hl7/lab';
 import { Hl7AnalyzerSimulator, TcpClientTransport, TcpServerTransport, type FrameEvent, type Hl7SimulatorOptions } from '../../lib/sim';
 import type { LabOrder } from '../../lib/protocols/astm/lab';
 import { Hl7TestHost, type Hl7HostOptions } from './support/hl7-host';
-import { labOrder, waitUntil } from './support/host';
+import { labOrder, waitUntil } from './support/test-host';
 import { NOW, clock, record } from './support/setup';
 
 interface Rig {

@@ -12,7 +12,7 @@ import { buildNoInformation, buildOrderMessage, toLabEvents, type LabOrder, type
 import { decodeMessage, repeatsOf } from '../../lib/protocols/astm/records';
 import { buildQuery, buildResults, readHostMessage, type DownloadedOrder, type Tube } from '../../lib/sim';
 import { downloadSampleComponent, readPriority } from '../../lib/sim/messages';
-import { labOrder, waitUntil } from './support/host';
+import { labOrder, waitUntil } from './support/test-host';
 import { NOW, rig } from './support/setup';
 
 const TUBE: Tube = { sequence: 7, rack: 2, position: 1 };

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { ACK, ENQ, NAK } from '../../lib/protocols/astm/control';
 import { parseFrame } from '../../lib/protocols/astm/link';
 import { AnalyzerSimulator, MemoryTransport, type FrameEvent } from '../../lib/sim';
-import { labOrder, waitUntil } from './support/host';
+import { labOrder, waitUntil } from './support/test-host';
 import { rig } from './support/setup';
 
 const DIALECTS = ['generic-lis2a2', 'roche-cobas-e411', 'mindray-cl'] as const;

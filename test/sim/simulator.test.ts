@@ -11,7 +11,8 @@ import assert from 'node:assert/strict';
 import { PROFILES, getProfile } from '../../lib/protocols/astm/dialects';
 import { buildOrderMessage, type LabEvent } from '../../lib/protocols/astm/lab';
 import { AnalyzerSimulator, MemoryTransport, TcpClientTransport, TcpServerTransport, SerialTransport, simulateValue, type ScanResult } from '../../lib/sim';
-import { TestHost, labOrder, waitUntil } from './support/host';
+import { TestHost } from './support/host';
+import { labOrder, waitUntil } from './support/test-host';
 import { cable } from './support/pty';
 import { NOW, rig } from './support/setup';
 

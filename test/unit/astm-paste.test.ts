@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { ACK, EOT } from '../../lib/protocols/astm/control';
 import { readPaste, type PasteRead } from '../../lib/protocols/astm/paste';
 import { FrameTrace, traceText } from '../../lib/trace';
+import { ASTM_NAMING, E1381_TRACE } from '../../lib/protocols/astm';
 import { fixtureMessages, loadFixture } from '../support/fixtures';
 
 const texts = (r: PasteRead): string[] => r.messages.map((m) => m.bytes.toString('latin1'));
@@ -86,7 +87,7 @@ describe('reading a paste', () => {
 
   it('the readable form of the trace without its time and direction', () => {
     const f = loadFixture('roche-e411-result.txt');
-    const read = readPaste(traceText(f.bytes));
+    const read = readPaste(traceText(f.bytes, ASTM_NAMING));
     assert.equal(read.form, 'tokens');
     assert.deepEqual(texts(read), fixtureMessages(f));
     assert.deepEqual(read.problems, []);
@@ -96,7 +97,7 @@ describe('reading a paste', () => {
     const dir = await mkdtemp(join(tmpdir(), 'lis-paste-'));
     t.after(() => rm(dir, { recursive: true, force: true }));
     const f = loadFixture('sysmex-xn550-result-framed-session.txt');
-    const trace = new FrameTrace({ dir, name: 'link', framed: true });
+    const trace = new FrameTrace({ dir, name: 'link', framing: E1381_TRACE });
     trace.record('in', f.bytes.subarray(0, 1), 's1');
     trace.record('out', Buffer.of(ACK), 's1');
     trace.record('in', f.bytes.subarray(1), 's1');
@@ -114,7 +115,7 @@ describe('reading a paste', () => {
     const dir = await mkdtemp(join(tmpdir(), 'lis-paste-'));
     t.after(() => rm(dir, { recursive: true, force: true }));
     const f = loadFixture('roche-e411-result.txt');
-    const trace = new FrameTrace({ dir, name: 'link', framed: true, redact: true });
+    const trace = new FrameTrace({ dir, name: 'link', framing: E1381_TRACE, redact: true });
     trace.record('in', Buffer.concat([Buffer.from('\x02'), Buffer.from('1H|\\^&\rP|1||PID||Doe^Jane\rL|1\r\x03', 'latin1'), Buffer.from('00\r\n\x04', 'latin1')]));
     trace.record('in', f.bytes);
     await trace.close();

@@ -7,9 +7,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { frameMllp, parseHl7Bytes } from '../../lib/protocols/hl7';
+import { MLLP_NAMING, frameMllp, parseHl7Bytes } from '../../lib/protocols/hl7';
 import { readHl7Capture } from '../../lib/protocols/hl7/paste';
 import { traceBytes, traceText } from '../../lib/trace';
+import { ASTM_NAMING } from '../../lib/protocols/astm';
 import { hl7FixtureDir, loadHl7Fixture } from '../support/hl7-fixtures';
 
 const raw = (name: string) => readFileSync(join(hl7FixtureDir(), name), 'latin1');
@@ -20,7 +21,7 @@ describe('readHl7Capture', () => {
     const result = loadHl7Fixture('mindray-cl2000i-oru-r01-result.txt').messages[0]!.bytes;
     const query = loadHl7Fixture('mindray-cl2000i-qry-q02.txt').messages[0]!.bytes;
     const wire = frameMllp(result);
-    const line = (dir: string, session: string, bytes: Buffer) => `2026-11-23T10:00:00.000Z ${dir} [${session}] ${traceText(bytes, true)}`;
+    const line = (dir: string, session: string, bytes: Buffer) => `2026-11-23T10:00:00.000Z ${dir} [${session}] ${traceText(bytes, MLLP_NAMING)}`;
     const text = [
       line('in', 'a', wire.subarray(0, 40)),
       line('in', 'b', frameMllp(query)),
@@ -56,7 +57,7 @@ describe('readHl7Capture', () => {
   });
 
   it("keeps an ASTM trace's `<VT>` text as text: only the MLLP reading names VT and FS", () => {
-    assert.equal(traceBytes('<VT>x<FS>').toString('latin1'), '<VT>x<FS>');
-    assert.deepEqual([...traceBytes('<VT>x<FS><CR>', true)], [0x0b, 0x78, 0x1c, 0x0d]);
+    assert.equal(traceBytes('<VT>x<FS>', ASTM_NAMING).toString('latin1'), '<VT>x<FS>');
+    assert.deepEqual([...traceBytes('<VT>x<FS><CR>', MLLP_NAMING)], [0x0b, 0x78, 0x1c, 0x0d]);
   });
 });

@@ -13,6 +13,7 @@ import { ACK, ENQ, EOT } from '../../lib/protocols/astm/control';
 import { buildFrames } from '../../lib/protocols/astm/link';
 import { FrameTrace } from '../../lib/trace';
 import { recentMessages } from '../../lib/trace/recent';
+import { E1381_TRACE } from '../../lib/protocols/astm';
 import { ASTM_RECENT, summarize } from '../../lib/protocols/astm/recent';
 
 const T0 = Date.parse('2026-11-21T09:00:00.000Z');
@@ -28,7 +29,7 @@ async function traceOf(t: TestContext, write: (send: (session: string, atMs: num
   const dir = await mkdtemp(join(tmpdir(), 'lis-recent-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   let now = T0;
-  const trace = new FrameTrace({ dir, name: 'link', framed: true, now: () => new Date(now) });
+  const trace = new FrameTrace({ dir, name: 'link', framing: E1381_TRACE, now: () => new Date(now) });
   // One transfer: ENQ, then each message's frames 10 ms apart (its H frame 10 ms after the transfer's start, the next message 500 ms later), EOT.
   write((session, atMs, ...messages) => {
     now = T0 + atMs;

@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { ACK, ENQ, EOT, ETB, ETX, NAK, STX } from '../../lib/protocols/astm/control';
 import { checksum } from '../../lib/protocols/astm/link/frame';
 import { FrameTrace, readTraceLine, traceBytes, traceText } from '../../lib/trace';
-import { initialUnitRedaction, initialRecordState, redactRecords, redactUnit, type UnitRedaction } from '../../lib/trace/redact';
+import { ASTM_NAMING, E1381_TRACE, RECORDS_TRACE, astmTraceFraming } from '../../lib/protocols/astm';
+import { MLLP_TRACE } from '../../lib/protocols/hl7';
+import { initialUnitRedaction, initialRecordState, redactRecords, redactUnit, type UnitRedaction } from '../../lib/protocols/astm/trace-redact';
 import { fixtureDir } from '../support/fixtures';
 
 const T0 = Date.parse('2024-05-01T10:00:00.000Z');
@@ -68,18 +70,18 @@ function feed(trace: FrameTrace, direction: 'in' | 'out', data: Buffer, size: nu
 
 describe('traceText', () => {
   it('names ASTM control bytes, writes other bytes as <0xNN>, keeps printable ASCII', () => {
-    const text = traceText(Buffer.from([STX, 0x31, 0x48, 0x7c, 0x1b, 0x7f, 0x80, 0xfc, 0x0d, ETX, 0x0a]));
+    const text = traceText(Buffer.from([STX, 0x31, 0x48, 0x7c, 0x1b, 0x7f, 0x80, 0xfc, 0x0d, ETX, 0x0a]), ASTM_NAMING);
     assert.equal(text, '<STX>1H|<0x1B><0x7F><0x80><0xFC><CR><ETX><LF>');
   });
 
   it("escapes only a '<' that would read as a token, so '<0.5' stays readable", () => {
-    assert.equal(traceText(bytes('R|1|^^^CRP|<0.5|')), 'R|1|^^^CRP|<0.5|');
-    assert.equal(traceText(bytes('<CR> <0x41> <STX')), '<0x3C>CR> <0x3C>0x41> <STX');
+    assert.equal(traceText(bytes('R|1|^^^CRP|<0.5|'), ASTM_NAMING), 'R|1|^^^CRP|<0.5|');
+    assert.equal(traceText(bytes('<CR> <0x41> <STX'), ASTM_NAMING), '<0x3C>CR> <0x3C>0x41> <STX');
   });
 
   it('is one line and reads back to exactly the same bytes, for every byte value', () => {
     const all = Buffer.from([...Array(256).keys(), ...bytes('<CR><0x0D><ETX<STX>>')]);
-    const text = traceText(all);
+    const text = traceText(all, ASTM_NAMING);
     assert.match(text, /^[\x20-\x7e]*$/);
     assert.deepEqual(untrace(text), all);
   });
@@ -89,7 +91,7 @@ describe('FrameTrace file', () => {
   it('writes one timestamped line per unit, in order, with in/out directions', async (t) => {
     const dir = await tempDir(t);
     const c = clock();
-    const trace = new FrameTrace({ dir, name: 'link/1 a', framed: true, now: c.now });
+    const trace = new FrameTrace({ dir, name: 'link/1 a', framing: E1381_TRACE, now: c.now });
     assert.equal(trace.file, join(dir, 'link_1_a.trace.log'));
     const h = frame(1, 'H|\\^&|||ABX\r');
     trace.record('in', Buffer.from([ENQ]));
@@ -114,7 +116,7 @@ describe('FrameTrace file', () => {
   it('writes the answer after the frame it answers: a frame whose CR LF come after the ACK, or never, is shown once its checksum is read', async (t) => {
     const dir = await tempDir(t);
     const c = clock();
-    const trace = new FrameTrace({ dir, name: 'order', framed: true, now: c.now });
+    const trace = new FrameTrace({ dir, name: 'order', framing: E1381_TRACE, now: c.now });
     const h = frame(1, 'H|\\^&|||ABX\r');
     const p = frame(2, 'P|1\r');
     const l = frame(3, 'L|1|N\r');
@@ -132,12 +134,12 @@ describe('FrameTrace file', () => {
     trace.record('out', Buffer.from([ACK]), 'S1');
     await trace.close();
     assert.deepEqual((await lines(trace.file)).map(textOf), [
-      traceText(h.subarray(0, h.length - 2)),
+      traceText(h.subarray(0, h.length - 2), ASTM_NAMING),
       '<ACK>',
       '<CR><LF>',
-      traceText(p.subarray(0, p.length - 2)),
+      traceText(p.subarray(0, p.length - 2), ASTM_NAMING),
       '<ACK>',
-      traceText(l),
+      traceText(l, ASTM_NAMING),
       '<ACK>',
     ]);
     // Each line is written at the time of its last bytes: the frame's before its answer's.
@@ -147,7 +149,7 @@ describe('FrameTrace file', () => {
 
   it("keeps the host's frames before the analyzer's answers too, and a whole frame read at once as one line", async (t) => {
     const dir = await tempDir(t);
-    const trace = new FrameTrace({ dir, name: 'host', framed: true, now: clock().now });
+    const trace = new FrameTrace({ dir, name: 'host', framing: E1381_TRACE, now: clock().now });
     const o = frame(1, 'O|1|S1\r');
     trace.record('out', o.subarray(0, o.length - 1));
     trace.record('in', Buffer.from([ACK]));
@@ -156,12 +158,12 @@ describe('FrameTrace file', () => {
     trace.record('in', o);
     trace.record('out', Buffer.from([ACK]));
     await trace.close();
-    assert.deepEqual((await lines(trace.file)).map(textOf), [traceText(o.subarray(0, o.length - 1)), '<ACK>', '<LF>', '<EOT>', traceText(o), '<ACK>']);
+    assert.deepEqual((await lines(trace.file)).map(textOf), [traceText(o.subarray(0, o.length - 1), ASTM_NAMING), '<ACK>', '<LF>', '<EOT>', traceText(o, ASTM_NAMING), '<ACK>']);
   });
 
   it('keeps TCP sessions apart: interleaved reads still give whole frames, tagged by session', async (t) => {
     const dir = await tempDir(t);
-    const trace = new FrameTrace({ dir, name: 'tcp', framed: true, now: clock().now });
+    const trace = new FrameTrace({ dir, name: 'tcp', framing: E1381_TRACE, now: clock().now });
     const a = frame(1, 'H|\\^&|||A\r');
     const b = frame(1, 'H|\\^&|||B\r');
     trace.record('in', a.subarray(0, 5), 's1');
@@ -172,13 +174,13 @@ describe('FrameTrace file', () => {
     await trace.close();
     assert.deepEqual(
       (await lines(trace.file)).map((l) => l.slice(25)),
-      ['out [s1] <ACK>', `in [s1] ${traceText(a)}`, `in [s_2] ${traceText(b)}`],
+      ['out [s1] <ACK>', `in [s1] ${traceText(a, ASTM_NAMING)}`, `in [s_2] ${traceText(b, ASTM_NAMING)}`],
     );
   });
 
   it('cuts records at CR when unframed', async (t) => {
     const dir = await tempDir(t);
-    const trace = new FrameTrace({ dir, name: 'rec', framed: false, now: clock().now });
+    const trace = new FrameTrace({ dir, name: 'rec', framing: RECORDS_TRACE, now: clock().now });
     feed(trace, 'in', bytes('H|\\^&\rP|1\rL|1\r'), 4);
     await trace.close();
     assert.deepEqual((await lines(trace.file)).map(textOf), ['H|\\^&<CR>', 'P|1<CR>', 'L|1<CR>']);
@@ -186,18 +188,18 @@ describe('FrameTrace file', () => {
 
   it('cuts MLLP at each message (VT … FS CR), names VT and FS, and shows bytes between messages as their own unit', async (t) => {
     const dir = await tempDir(t);
-    const trace = new FrameTrace({ dir, name: 'mllp', framed: 'mllp', now: clock().now });
+    const trace = new FrameTrace({ dir, name: 'mllp', framing: MLLP_TRACE, now: clock().now });
     const wire = bytes('\x0bMSH|^~\\&|A\rPID|1||x<VT>\r\x1c\r\r\n\x0bMSH|^~\\&|B\r\x1c\r');
     feed(trace, 'in', wire, 5);
     await trace.close();
     const shown = (await lines(trace.file)).map(textOf);
     assert.deepEqual(shown, ['<VT>MSH|^~\\&|A<CR>PID|1||x<0x3C>VT><CR><FS><CR>', '<CR><LF>', '<VT>MSH|^~\\&|B<CR><FS><CR>']);
-    assert.equal(traceText(bytes('\x0b\x1c'), false), '<0x0B><0x1C>', 'ASTM traces name them as before');
+    assert.equal(traceText(bytes('\x0b\x1c'), ASTM_NAMING), '<0x0B><0x1C>', 'ASTM traces name them as before');
   });
 
   it('blanks PID-5 to PID-7 of HL7 messages with redact, whatever the reads, in the message\'s own field separator', async (t) => {
     const dir = await tempDir(t);
-    const trace = new FrameTrace({ dir, name: 'mllp-r', framed: 'mllp', redact: true, now: clock().now });
+    const trace = new FrameTrace({ dir, name: 'mllp-r', framing: MLLP_TRACE, redact: true, now: clock().now });
     feed(trace, 'in', bytes('\x0bMSH#^~\\&#A\rPID#1##P9##Doe^Jane#Mother#19700101#F\rOBX#1#NM#GLU##5\r\x1c\r'), 7);
     trace.record('in', bytes('\x0bMSH|^~\\&|A\nPID|1||P9||||19700101\n\x1c\r'));
     await trace.close();
@@ -209,7 +211,7 @@ describe('FrameTrace file', () => {
 
   it('writes a partial frame on close', async (t) => {
     const dir = await tempDir(t);
-    const trace = new FrameTrace({ dir, name: 'p', framed: true, now: clock().now });
+    const trace = new FrameTrace({ dir, name: 'p', framing: E1381_TRACE, now: clock().now });
     trace.record('in', frame(1, 'H|\\^&\r'));
     trace.record('in', bytes('\x022O|1|S1'));
     await trace.close();
@@ -218,18 +220,18 @@ describe('FrameTrace file', () => {
 
   it('writes a partial frame after an idle pause, and what follows as a unit of its own', async (t) => {
     const dir = await tempDir(t);
-    const trace = new FrameTrace({ dir, name: 'idle', framed: true, now: clock().now });
+    const trace = new FrameTrace({ dir, name: 'idle', framing: E1381_TRACE, now: clock().now });
     const f = frame(2, 'O|1|S1\r');
     trace.record('in', f.subarray(0, 5));
     await new Promise((resolve) => setTimeout(resolve, 350));
     trace.record('in', f.subarray(5));
     await trace.close();
-    assert.deepEqual((await lines(trace.file)).map(textOf), [traceText(f.subarray(0, 5)), traceText(f.subarray(5))]);
+    assert.deepEqual((await lines(trace.file)).map(textOf), [traceText(f.subarray(0, 5), ASTM_NAMING), traceText(f.subarray(5), ASTM_NAMING)]);
   });
 
   it('ignores records after close', async (t) => {
     const dir = await tempDir(t);
-    const trace = new FrameTrace({ dir, name: 'c', framed: true, now: clock().now });
+    const trace = new FrameTrace({ dir, name: 'c', framing: E1381_TRACE, now: clock().now });
     trace.record('in', Buffer.from([ENQ]));
     await trace.close();
     assert.doesNotThrow(() => trace.record('in', Buffer.from([EOT])));
@@ -243,11 +245,11 @@ describe('FrameTrace rotation and pruning', () => {
 
   it('rotates by size, with unique names within one second, and keeps maxFiles', async (t) => {
     const dir = await tempDir(t);
-    const trace = new FrameTrace({ dir, name: 'r', framed: true, maxBytes: 300, maxFiles: 2, now: clock().now });
+    const trace = new FrameTrace({ dir, name: 'r', framing: E1381_TRACE, maxBytes: 300, maxFiles: 2, now: clock().now });
     const sent: string[] = [];
     for (let i = 0; i < 20; i++) {
       const f = frame(i % 8, `R|${i}|^^^GLU|${100 + i}|mg/dL\r`);
-      sent.push(traceText(f));
+      sent.push(traceText(f, ASTM_NAMING));
       trace.record('in', f);
     }
     await trace.close();
@@ -271,7 +273,7 @@ describe('FrameTrace rotation and pruning', () => {
   it('never overwrites a rotated file left from before with the same second', async (t) => {
     const dir = await tempDir(t);
     await writeFile(join(dir, 'r.trace.20240501T100000Z.log'), 'from an earlier run\n');
-    const trace = new FrameTrace({ dir, name: 'r', framed: true, maxBytes: 100, now: clock().now });
+    const trace = new FrameTrace({ dir, name: 'r', framing: E1381_TRACE, maxBytes: 100, now: clock().now });
     for (let i = 0; i < 3; i++) trace.record('in', frame(i, `R|${i}|^^^GLU|1|mg/dL\r`));
     await trace.close();
     assert.equal(await readFile(join(dir, 'r.trace.20240501T100000Z.log'), 'latin1'), 'from an earlier run\n');
@@ -294,7 +296,7 @@ describe('FrameTrace rotation and pruning', () => {
     const otherLink = await at('n2.trace.20240301T000000Z.log', 40);
     const unrelated = await at('notes.txt', 40);
     const c = clock();
-    const trace = new FrameTrace({ dir, name: 'n', framed: true, now: c.now });
+    const trace = new FrameTrace({ dir, name: 'n', framing: E1381_TRACE, now: c.now });
     await trace.flush();
     assert.deepEqual([old, oldSecond, recent, current, otherLink, unrelated].map(existsSync), [false, false, true, true, true, true]);
 
@@ -315,7 +317,7 @@ describe('FrameTrace rotation and pruning', () => {
     const dir = await tempDir(t);
     const names = ['m.trace.20240102T000000Z.log', 'm.trace.20240101T000000Z-1.log', 'm.trace.20240101T000000Z.log', 'm.trace.20240103T000000Z.log'];
     for (const name of names) await writeFile(join(dir, name), 'x\n');
-    const trace = new FrameTrace({ dir, name: 'm', framed: true, maxFiles: 2, now: clock().now });
+    const trace = new FrameTrace({ dir, name: 'm', framing: E1381_TRACE, maxFiles: 2, now: clock().now });
     await trace.close();
     assert.deepEqual((await readdir(dir)).sort(), ['m.trace.20240102T000000Z.log', 'm.trace.20240103T000000Z.log', 'm.trace.log']);
   });
@@ -327,7 +329,7 @@ describe('FrameTrace file modes', () => {
     const dir = join(root, 'a', 'b');
     const umask = process.umask(0);
     try {
-      const trace = new FrameTrace({ dir, name: 'mode', framed: true, now: clock().now });
+      const trace = new FrameTrace({ dir, name: 'mode', framing: E1381_TRACE, now: clock().now });
       trace.record('in', Buffer.from([ENQ]));
       await trace.close();
     } finally {
@@ -342,7 +344,7 @@ describe('FrameTrace file modes', () => {
     const file = join(dir, 'w.trace.log');
     await writeFile(file, 'older line\n');
     await chmod(file, 0o644);
-    const trace = new FrameTrace({ dir, name: 'w', framed: true, now: clock().now });
+    const trace = new FrameTrace({ dir, name: 'w', framing: E1381_TRACE, now: clock().now });
     trace.record('in', Buffer.from([ENQ]));
     await trace.close();
     assert.equal((await stat(file)).mode & 0o777, 0o600);
@@ -359,7 +361,7 @@ describe('FrameTrace write failures', () => {
     const dir = join(blocker, 'trace');
     const errors: Error[] = [];
     const c = clock();
-    const trace = new FrameTrace({ dir, name: 'f', framed: true, now: c.now, onError: (e) => errors.push(e) });
+    const trace = new FrameTrace({ dir, name: 'f', framing: E1381_TRACE, now: c.now, onError: (e) => errors.push(e) });
     assert.doesNotThrow(() => {
       trace.record('in', Buffer.from([ENQ]));
       trace.record('in', frame(1, 'H|\\^&\r'));
@@ -388,7 +390,7 @@ describe('FrameTrace write failures', () => {
   it('opens afresh when its directory was removed, so lines do not vanish into a deleted file', async (t) => {
     const root = await tempDir(t);
     const dir = join(root, 'trace');
-    const trace = new FrameTrace({ dir, name: 'g', framed: true, now: clock().now });
+    const trace = new FrameTrace({ dir, name: 'g', framing: E1381_TRACE, now: clock().now });
     trace.record('in', Buffer.from([ENQ]));
     await trace.flush();
     await rm(dir, { recursive: true });
@@ -400,7 +402,7 @@ describe('FrameTrace write failures', () => {
 
   it('drops and counts lines beyond 8 MiB waiting to be written', async (t) => {
     const dir = await tempDir(t);
-    const trace = new FrameTrace({ dir, name: 'big', framed: false, now: clock().now });
+    const trace = new FrameTrace({ dir, name: 'big', framing: RECORDS_TRACE, now: clock().now });
     const record = Buffer.alloc(64 * 1024, 0x41);
     record[record.length - 1] = 0x0d;
     const total = 140; // 8.75 MiB, recorded before the writer gets a turn
@@ -488,7 +490,7 @@ describe('redact.ts', () => {
 describe('FrameTrace redaction', () => {
   async function traced(t: TestContext, units: Buffer[], redact: boolean, framed = true): Promise<string[]> {
     const dir = await tempDir(t);
-    const trace = new FrameTrace({ dir, name: 'x', framed, redact, now: clock().now });
+    const trace = new FrameTrace({ dir, name: 'x', framing: astmTraceFraming(framed), redact, now: clock().now });
     for (const u of units) feed(trace, 'in', u, 5, 'tcp-1');
     await trace.close();
     return (await lines(trace.file)).map(textOf);
@@ -497,7 +499,7 @@ describe('FrameTrace redaction', () => {
 
   it('blanks name, maiden name and birth date of a P record in one frame, and marks the line', async (t) => {
     const out = await traced(t, [h, frame(2, 'P|1||PID||Smith^John|Maiden|19650101|M\r')], true);
-    assert.equal(out[0], traceText(h), 'H untouched, not marked');
+    assert.equal(out[0], traceText(h, ASTM_NAMING), 'H untouched, not marked');
     assert.match(out[1] ?? '', /^<STX>2P\|1\|\|PID\|\|\*\*\*\|\*\*\*\|\*\*\*\|M<CR><ETX>[0-9A-F]{2}<CR><LF> \[redacted\]$/);
   });
 
@@ -526,7 +528,7 @@ describe('FrameTrace redaction', () => {
   it('does not redact when redact is false', async (t) => {
     const p = frame(2, 'P|1||PID||Smith^John|Maiden|19650101|M\r');
     const out = await traced(t, [h, p], false);
-    assert.deepEqual(out, [traceText(h), traceText(p)]);
+    assert.deepEqual(out, [traceText(h, ASTM_NAMING), traceText(p, ASTM_NAMING)]);
   });
 
   it('real capture (HORIBA Pentra XLR, framed): only the P frame changes', async (t) => {
@@ -538,7 +540,7 @@ describe('FrameTrace redaction', () => {
     assert.ok(capture.includes('Mohale^Rita||19771201'), 'the fixture has the name this test looks for');
     for (const [i, f] of frames.entries()) {
       if (f.includes('P|1||')) assert.equal(out[i], '<STX>2P|1||||***||***|F<CR><ETX>C9<LF> [redacted]');
-      else assert.equal(out[i], traceText(f), `frame ${i + 1}`);
+      else assert.equal(out[i], traceText(f, ASTM_NAMING), `frame ${i + 1}`);
     }
     assert.ok((await traced(t, [capture], false)).some((l) => l.includes('Mohale^Rita||19771201')));
   });
@@ -558,7 +560,7 @@ describe('FrameTrace redaction', () => {
     const capture = bytes(fixture('biorad-ihcom-bloodtype-result.txt').toString('latin1').replace(/\r?\n/g, '\r'));
     const out = await traced(t, [capture], true, false);
     const p = /P\|1\|\|1010868845\|\|Testus\^Test\|\|19400607\|M[^\r]*\r/.exec(capture.toString('latin1'))?.[0] ?? 'missing';
-    assert.equal(out[1], traceText(bytes(p.replace('Testus^Test', '***').replace('19400607', '***'))) + ' [redacted]');
+    assert.equal(out[1], traceText(bytes(p.replace('Testus^Test', '***').replace('19400607', '***')), ASTM_NAMING) + ' [redacted]');
     assert.equal(out.filter((l) => l.endsWith('[redacted]')).length, 1);
   });
 });
@@ -567,18 +569,18 @@ describe('readTraceLine', () => {
   it('gives back the exact bytes of every byte value, with time, direction and session', () => {
     const all = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
     const mixed = Buffer.concat([all, bytes('<STX><0x41> < <'), all]);
-    const line = readTraceLine(`2024-05-01T10:00:00.000Z in [10.0.0.7:50412] ${traceText(mixed)}`);
+    const line = readTraceLine(`2024-05-01T10:00:00.000Z in [10.0.0.7:50412] ${traceText(mixed, ASTM_NAMING)}`, ASTM_NAMING);
     assert.ok(line);
     assert.ok(line.bytes.equals(mixed));
     assert.equal(line.direction, 'in');
     assert.equal(line.session, '10.0.0.7:50412');
     assert.equal(line.redacted, false);
-    assert.equal(traceBytes(traceText(all)).equals(all), true);
+    assert.equal(traceBytes(traceText(all, ASTM_NAMING), ASTM_NAMING).equals(all), true);
   });
 
   it('tells redacted lines and notes apart, and refuses what is no trace line', () => {
-    assert.equal(readTraceLine('2024-05-01T10:00:00.000Z out <ACK> [redacted]')?.redacted, true);
-    assert.equal(readTraceLine('2024-05-01T10:00:00.000Z !! 3 trace lines lost: disk full')?.direction, '!!');
-    assert.equal(readTraceLine('H|\\^&|||'), undefined);
+    assert.equal(readTraceLine('2024-05-01T10:00:00.000Z out <ACK> [redacted]', ASTM_NAMING)?.redacted, true);
+    assert.equal(readTraceLine('2024-05-01T10:00:00.000Z !! 3 trace lines lost: disk full', ASTM_NAMING)?.direction, '!!');
+    assert.equal(readTraceLine('H|\\^&|||', ASTM_NAMING), undefined);
   });
 });

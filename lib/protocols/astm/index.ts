@@ -9,3 +9,5 @@ export { readPaste } from './paste';
 export { previewSite } from './preview';
 export { ASTM_RECENT } from './recent';
 export { carriesResults, messageSender, onlyQueries } from './records/peek';
+export { ASTM_NAMING } from './trace-naming';
+export { E1381_TRACE, RECORDS_TRACE, astmTraceFraming } from './trace-framing';

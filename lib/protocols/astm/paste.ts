@@ -21,6 +21,7 @@ import { ACK, CR, ENQ, EOT, ETB, ETX, LF, NAK, STX } from './control';
 import { checksum } from './link/frame';
 import { isHeaderText } from './records';
 import { readTraceLine } from '../../trace/trace-reader';
+import { ASTM_NAMING } from './trace-naming';
 
 export type PasteForm = 'raw' | 'trace' | 'tokens' | 'lines';
 export type PasteFraming = 'framed' | 'records';
@@ -69,7 +70,7 @@ export function readPaste(input: string | Buffer, charset: 'latin1' | 'utf8' = '
   const problems: PasteProblem[] = [];
   const notes: string[] = [];
 
-  if (lines.some((l) => readTraceLine(l) !== undefined)) return fromTrace(lines, notes, problems);
+  if (lines.some((l) => readTraceLine(l, ASTM_NAMING) !== undefined)) return fromTrace(lines, notes, problems);
 
   let bytes: Buffer;
   let form: PasteForm;
@@ -94,7 +95,7 @@ function fromTrace(lines: string[], notes: string[], problems: PasteProblem[]): 
   let out = 0;
   lines.forEach((line, i) => {
     if (line.trim() === '') return;
-    const t = readTraceLine(line);
+    const t = readTraceLine(line, ASTM_NAMING);
     if (t === undefined) return problems.push({ line: i + 1, message: `line ${i + 1} is not a trace line: ${JSON.stringify(line.slice(0, 60))}` });
     if (t.direction === 'out') return out++;
     if (t.direction === '!!') return notes.push(`trace note at line ${i + 1}: ${t.bytes.toString('latin1')}`);

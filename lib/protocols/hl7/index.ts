@@ -17,3 +17,5 @@ export { Hl7Host, hl7HostProfile } from './host';
 export { readHl7Capture } from './paste';
 export { previewHl7Site } from './preview';
 export { HL7_RECENT } from './recent';
+export { MLLP_NAMING } from './trace-naming';
+export { MLLP_TRACE } from './trace-framing';

@@ -9,6 +9,7 @@
  * unread is a problem.
  */
 import { readTraceLine } from '../../trace/trace-reader';
+import { MLLP_NAMING } from './trace-naming';
 import { MllpDeframer, type MllpEvent } from './mllp';
 
 export interface Hl7CaptureRead {
@@ -28,7 +29,7 @@ export function readHl7Capture(text: string): Hl7CaptureRead {
   const notes: string[] = [];
   const problems: string[] = [];
   const lines = text.split(/\r\n|\n|\r/);
-  const traced = lines.map((l) => readTraceLine(l, true));
+  const traced = lines.map((l) => readTraceLine(l, MLLP_NAMING));
   if (traced.some((t) => t !== undefined)) {
     notes.push('read as hl7-link trace lines (what the analyzer sent)');
     const bySession = new Map<string, Buffer[]>();

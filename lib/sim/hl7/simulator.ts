@@ -14,16 +14,15 @@
  * Faults are injected only between the messages and the wire
  * (misbehaviour.ts), so everything else is by the standard.
  */
-import { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { findHl7Profile, assertHl7Profile, type Hl7DialectProfile } from '../../protocols/hl7/dialects';
 import { encodeText } from '../../protocols/hl7/charset';
 import { MllpDeframer, readable, type MllpEvent } from '../../protocols/hl7/mllp';
 import { hl7Timestamp } from '../../protocols/hl7/lab/time';
 import { randomStream } from '../analytes';
-import { createTransport, Transport } from '../transport';
 import { Wire } from '../wire';
-import { SimulatorError, checkSample, failed, listenTo, rejectWaiting, runEach, nonNegative, unorderedTestFor, waitForConnect } from '../common';
+import { SimulatorError, checkSample, failed, nonNegative, unorderedTestFor } from '../common';
+import { SimulatorLifecycle } from '../lifecycle';
 import { hl7FlavourOf } from './flavours';
 import { buildHl7Ack, buildHl7Query, buildHl7Results, buildHl7Status } from './messages';
 import { Hl7WireShaper, hl7MisbehaviourProblems, type Hl7Misbehaviour } from './misbehaviour';
@@ -70,99 +69,48 @@ interface Waiter {
   reject: (err: Error) => void;
 }
 
-export class Hl7AnalyzerSimulator extends EventEmitter<Hl7SimulatorEvents> {
+/** The HL7 v2 analyzer over MLLP; start, stop, waiting for the host and pacing are SimulatorLifecycle's. */
+export class Hl7AnalyzerSimulator extends SimulatorLifecycle<Hl7SimulatorEvents, Hl7Counters, Waiter> {
   readonly protocol = 'hl7' as const;
   readonly profile: Hl7DialectProfile;
-  readonly timeZone: string;
-  readonly transport: Transport;
-  private readonly seed: string;
-  private readonly analysisMs: number;
-  private readonly intervalMs: number;
-  private readonly queryTimeoutMs: number;
   private readonly ackTimeoutMs: number;
   private readonly retries: number;
-  private readonly defaultTests: string[];
   private readonly misbehaviour: Hl7Misbehaviour;
   private readonly sendStatus: boolean;
-  private readonly senderName: string | undefined;
-  private readonly now: () => Date;
   private readonly shaper: Hl7WireShaper;
   private readonly wire: Wire;
-  private readonly stats: Hl7Counters = { sent: 0, acked: 0, failed: 0, received: 0, framesOut: 0, framesIn: 0, aeReceived: 0, arReceived: 0, acksSent: 0 };
+  protected readonly stats: Hl7Counters = { sent: 0, acked: 0, failed: 0, received: 0, framesOut: 0, framesIn: 0, aeReceived: 0, arReceived: 0, acksSent: 0 };
   private readonly outbox: Outgoing[] = [];
   private inFlight: Outgoing | undefined;
   private ackTimer: NodeJS.Timeout | undefined;
-  private readonly waiters: Waiter[] = [];
   private readonly worklist = new Map<string, Hl7DownloadedOrder>();
   private deframer: MllpDeframer | undefined;
-  private readonly abort = new AbortController();
   private controlIds = 0;
   private messages = 0;
   private queries = 0;
   /** Host messages that wanted an acknowledgement (noAck / errorAck count these). */
   private hostMessages = 0;
-  private started = false;
-  private stopped = false;
 
   constructor(options: Hl7SimulatorOptions) {
-    super();
     const profile = typeof options.dialect === 'string' ? findHl7Profile(options.dialect) : options.dialect;
     if (profile === undefined) throw new SimulatorError(`unknown HL7 dialect ${JSON.stringify(options.dialect)}`);
     assertHl7Profile(profile);
+    super(options, { queryDeadlineMs: profile.queryDeadlineMs, checkTimeZone: (zone) => hl7Timestamp(new Date(), zone) });
     this.profile = profile;
-    this.timeZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC';
-    // Fails now, with the zone's name, rather than in the middle of a result.
-    hl7Timestamp(new Date(), this.timeZone);
-    this.seed = String(options.seed ?? 1);
-    this.analysisMs = nonNegative('analysisMs', options.analysisMs ?? 1000);
-    this.intervalMs = nonNegative('intervalMs', options.intervalMs ?? 2000);
-    this.queryTimeoutMs = nonNegative('queryTimeoutMs', options.queryTimeoutMs ?? profile.queryDeadlineMs);
     this.ackTimeoutMs = nonNegative('ackTimeoutMs', options.ackTimeoutMs ?? 10_000);
     this.retries = options.retries ?? 2;
     if (!Number.isInteger(this.retries) || this.retries < 0) throw new SimulatorError(`retries must be a whole number >= 0, got ${String(options.retries)}`);
-    this.defaultTests = options.tests ?? ['GLU', 'CREA'];
     this.misbehaviour = options.misbehaviour ?? {};
     const problems = hl7MisbehaviourProblems(this.misbehaviour);
     if (problems.length > 0) throw new SimulatorError(problems.join('; '));
     this.sendStatus = options.status ?? true;
-    this.senderName = options.senderName;
-    this.now = options.now ?? (() => new Date());
-    this.transport = options.transport instanceof Transport ? options.transport : createTransport(options.transport);
     this.shaper = new Hl7WireShaper(this.misbehaviour, randomStream(this.seed, 'misbehaviour'));
     // Frames are logged whole by send(); the wire only keeps the pieces of a split frame in order.
     this.wire = new Wire(this.transport, true, () => undefined);
   }
 
-  get counters(): Hl7Counters {
-    return { ...this.stats };
-  }
-
-  get connected(): boolean {
+  override get connected(): boolean {
     return this.deframer !== undefined;
-  }
-
-  async start(): Promise<void> {
-    if (this.started) throw new SimulatorError('the simulator was already started');
-    this.started = true;
-    listenTo(this.transport, { data: (c) => this.onData(c), connect: (p) => this.onConnect(p), disconnect: (r) => this.onDisconnect(r), warning: (w) => this.emit('warning', w) });
-    await this.transport.open();
-  }
-
-  /** Resolves when a peer is connected (at once on a TCP client line). */
-  waitConnected(): Promise<void> {
-    return waitForConnect(this, { connected: this.deframer !== undefined, stopped: this.stopped }, this.abort.signal);
-  }
-
-  async stop(): Promise<void> {
-    if (this.stopped) return;
-    this.stopped = true;
-    this.abort.abort();
-    this.clearAckTimer();
-    this.wire.clear();
-    rejectWaiting(this.waiters.splice(0), [...(this.inFlight ? [this.inFlight] : []), ...this.outbox.splice(0)]);
-    this.inFlight = undefined;
-    this.deframer = undefined;
-    await this.transport.close();
   }
 
   /**
@@ -221,9 +169,7 @@ export class Hl7AnalyzerSimulator extends EventEmitter<Hl7SimulatorEvents> {
 
   /** As AnalyzerSimulator.runSamples: scan, download, analyse, report, per sample, overlapping; never rejects. */
   async runSamples(samples: readonly string[], opts: RunOptions = {}): Promise<Hl7RunSummary> {
-    const self = this;
-    const pace = { waitConnected: () => this.waitConnected(), get stopped() { return self.stopped; }, signal: this.abort.signal, intervalMs: opts.intervalMs ?? this.intervalMs };
-    return this.summary(await runEach<Hl7SampleOutcome>(samples, pace, (sample) => ({ outcome: this.processSample(sample, opts) }), failed));
+    return this.summary(await this.runEach<Hl7SampleOutcome>(samples, opts, (sample) => ({ outcome: this.processSample(sample, opts) }), failed));
   }
 
   // ----- samples -----
@@ -251,15 +197,7 @@ export class Hl7AnalyzerSimulator extends EventEmitter<Hl7SimulatorEvents> {
       outcome.resultsAcked = true;
       outcome.ok = true;
     };
-    return work()
-      .then(
-        (): Hl7SampleOutcome => outcome,
-        (err: Error): Hl7SampleOutcome => ({ ...outcome, ok: false, error: err.message }),
-      )
-      .then((done) => {
-        this.emit('outcome', done);
-        return done;
-      });
+    return this.outcomeOf(outcome, work());
   }
 
   private startScan(sample: string): Promise<Hl7ScanResult> {
@@ -289,14 +227,6 @@ export class Hl7AnalyzerSimulator extends EventEmitter<Hl7SimulatorEvents> {
     if (!this.dropWaiter(w)) return;
     const what = w.found ? 'the host answered OK but sent no order' : 'no answer to the query';
     w.reject(new SimulatorError(`${what} for ${w.sample} within ${this.queryTimeoutMs} ms; the analyzer gives up (the dialect has no query cancel)`));
-  }
-
-  private dropWaiter(w: Waiter): boolean {
-    const i = this.waiters.indexOf(w);
-    if (i < 0) return false;
-    this.waiters.splice(i, 1);
-    if (w.timer) clearTimeout(w.timer);
-    return true;
   }
 
   private nextControlId(): string {
@@ -403,7 +333,7 @@ export class Hl7AnalyzerSimulator extends EventEmitter<Hl7SimulatorEvents> {
 
   // ----- what the host sent -----
 
-  private onData(chunk: Buffer): void {
+  protected override onData(chunk: Buffer): void {
     const deframer = this.deframer;
     if (deframer === undefined) return;
     for (const e of deframer.push(chunk)) this.onMllp(e);
@@ -511,11 +441,12 @@ export class Hl7AnalyzerSimulator extends EventEmitter<Hl7SimulatorEvents> {
 
   // ----- the line -----
 
-  private onConnect(peer: string): void {
-    if (this.stopped) return;
+  protected override attach(): void {
     // A fresh deframer per connection: half a frame of an earlier session does not carry over.
     this.deframer = new MllpDeframer();
-    this.emit('connect', peer);
+  }
+
+  protected override resume(): void {
     // A message whose ACK was outstanding goes out again, whole, on the new connection.
     const unacknowledged = this.inFlight;
     if (unacknowledged !== undefined) this.transmit(unacknowledged);
@@ -525,25 +456,24 @@ export class Hl7AnalyzerSimulator extends EventEmitter<Hl7SimulatorEvents> {
     this.pump();
   }
 
-  private onDisconnect(reason: string): void {
+  protected override detach(): void {
     this.deframer = undefined;
     this.clearAckTimer();
     this.wire.clear();
-    if (!this.stopped) this.emit('disconnect', reason);
+  }
+
+  protected override halt(): Outgoing[] {
+    this.clearAckTimer();
+    this.wire.clear();
+    const pending = [...(this.inFlight ? [this.inFlight] : []), ...this.outbox.splice(0)];
+    this.inFlight = undefined;
+    this.deframer = undefined;
+    return pending;
   }
 
   private clearAckTimer(): void {
     if (this.ackTimer) clearTimeout(this.ackTimer);
     this.ackTimer = undefined;
-  }
-
-  private summary(samples: Hl7SampleOutcome[]): Hl7RunSummary {
-    return { ok: samples.length > 0 && samples.every((s) => s.ok), samples, counters: this.counters };
-  }
-
-  private assertRunning(): void {
-    if (!this.started) throw new SimulatorError('start() the simulator first');
-    if (this.stopped) throw new SimulatorError('the simulator is stopped');
   }
 }
 

@@ -5,23 +5,18 @@
  * the dialect's ACK. It records everything it saw on the wire (frames with or
  * without VT, discarded bytes, control IDs, ACKs), so each misbehaviour can be
  * checked from the host's side. A repeated MSH-10 is acknowledged again and
- * not processed twice, as HL7 v2.5.1 2.10.3.1 asks of a receiver.
+ * not processed twice, as HL7 v2.5.1 2.10.3.1 asks of a receiver. Taking
+ * connections, orders, queries and stopping are TestHostBase's (test-host.ts).
  */
 import type { Hl7DialectProfile } from '../../../lib/protocols/hl7/dialects';
 import { buildHl7NotFound, buildHl7Order, hl7LabEventsOf, messageType, parseForProfile, splitBuiltMessages, type Hl7LabEvent } from '../../../lib/protocols/hl7/lab';
 import { encodeText } from '../../../lib/protocols/hl7/charset';
 import { MllpDeframer, frameMllp, readable } from '../../../lib/protocols/hl7/mllp';
-import type { InstrumentResult, LabOrder, QueriedSample } from '../../../lib/protocols/astm/lab';
-import { buildHl7Ack, type Transport } from '../../../lib/sim';
+import type { InstrumentResult, LabOrder, QueriedSample } from '../../../lib/lab';
+import { buildHl7Ack } from '../../../lib/sim';
+import { TestHostBase, type TestHostOptions } from './test-host';
 
-export interface Hl7HostOptions {
-  profile: Hl7DialectProfile;
-  transport: Transport;
-  orders?: LabOrder[];
-  timeZone?: string;
-  now?: () => Date;
-  /** Read queries but never answer them. */
-  silent?: boolean;
+export interface Hl7HostOptions extends TestHostOptions<Hl7DialectProfile> {
   /** How the host acknowledges the analyzer's messages: AA (default), AE or AR with a text, or not at all for the first n. */
   answer?: { code: 'AE' | 'AR'; text: string } | { withhold: number };
 }
@@ -33,53 +28,32 @@ export interface ReceivedFrame {
   missingStart: boolean;
 }
 
-export class Hl7TestHost {
-  readonly profile: Hl7DialectProfile;
-  readonly orders = new Map<string, LabOrder>();
+export class Hl7TestHost extends TestHostBase<Hl7DialectProfile, Hl7HostOptions> {
   readonly frames: ReceivedFrame[] = [];
   readonly discarded: { reason: string; excerpt: string }[] = [];
   /** Raw reads, to see a frame arrive in pieces. */
   readonly reads: Buffer[] = [];
   readonly events: Hl7LabEvent[] = [];
-  readonly results: InstrumentResult[] = [];
   readonly qc: InstrumentResult[] = [];
-  readonly queries: QueriedSample[] = [];
   /** ACKs the analyzer sent: MSA-1, MSA-2 and the text (MSA-3 or ERR). */
   readonly acks: { code: string; acknowledges: string; text: string }[] = [];
   /** Messages the host sent, with their type and MSH-10. */
   readonly sent: { type: string; controlId: string; text: string }[] = [];
   readonly repeats: string[] = [];
-  readonly errors: string[] = [];
   private readonly seen = new Set<string>();
   private deframer = new MllpDeframer();
-  private count = 0;
   private withheld = 0;
-  private readonly timeZone: string;
-  private readonly now: () => Date;
 
-  constructor(private readonly options: Hl7HostOptions) {
-    this.profile = options.profile;
-    this.timeZone = options.timeZone ?? 'Europe/Berlin';
-    this.now = options.now ?? (() => new Date());
-    for (const o of options.orders ?? []) this.orders.set(o.SampleNumber, o);
+  protected override connected(): void {
+    this.deframer = new MllpDeframer();
   }
 
-  async start(): Promise<void> {
-    const t = this.options.transport;
-    t.on('connect', () => (this.deframer = new MllpDeframer()));
-    t.on('data', (chunk) => {
-      this.reads.push(Buffer.from(chunk));
-      for (const e of this.deframer.push(chunk)) {
-        if (e.kind === 'discarded') this.discarded.push({ reason: e.reason, excerpt: e.excerpt });
-        else if (e.kind === 'frame') this.onFrame(e.message, e.missingStart === true);
-      }
-    });
-    t.on('error', (err) => this.errors.push(err.message));
-    await t.open();
-  }
-
-  async stop(): Promise<void> {
-    await this.options.transport.close();
+  protected override received(chunk: Buffer): void {
+    this.reads.push(Buffer.from(chunk));
+    for (const e of this.deframer.push(chunk)) {
+      if (e.kind === 'discarded') this.discarded.push({ reason: e.reason, excerpt: e.excerpt });
+      else if (e.kind === 'frame') this.onFrame(e.message, e.missingStart === true);
+    }
   }
 
   /** Frames of a type, in order. */
@@ -87,12 +61,12 @@ export class Hl7TestHost {
     return this.frames.filter((f) => f.type === type);
   }
 
-  trace(): string {
+  override trace(): string {
     return this.frames.map((f) => `A->H ${f.missingStart ? '' : '<VT>'}${readable(Buffer.from(f.text), 200)}`).join('\n');
   }
 
   /** Sends a message of the host's (an unsolicited download) in one frame per message. */
-  send(text: string): void {
+  override send(text: string): void {
     for (const m of splitBuiltMessages(text)) {
       const msh = m.text.split('\r')[0]!.split('|');
       this.sent.push({ type: m.type, controlId: msh[9] ?? '', text: m.text });
@@ -132,10 +106,7 @@ export class Hl7TestHost {
       if (e.type === 'results') this.results.push(...e.results);
       if (e.type === 'qc') this.qc.push(...e.results);
       if (e.type !== 'query') continue;
-      for (const q of e.samples) {
-        this.queries.push(q);
-        if (this.options.silent !== true) this.answerQuery(q);
-      }
+      for (const q of e.samples) this.queried(q);
     }
   }
 
@@ -152,13 +123,8 @@ export class Hl7TestHost {
     this.options.transport.write(frameMllp(encodeText(ack, this.profile.charset)));
   }
 
-  private answerQuery(query: QueriedSample): void {
-    const order = this.orders.get(query.sampleNumber);
+  protected override answerFor(query: QueriedSample, order: LabOrder | undefined): string {
     const at = { now: this.now(), timeZone: this.timeZone, controlId: () => `H${++this.count}` };
-    try {
-      this.send(order === undefined ? buildHl7NotFound(this.profile, query.sampleNumber, { ...at, query }) : buildHl7Order(this.profile, order, { ...at, queried: true, query }));
-    } catch (err) {
-      this.errors.push(`cannot answer ${query.sampleNumber}: ${(err as Error).message}`);
-    }
+    return order === undefined ? buildHl7NotFound(this.profile, query.sampleNumber, { ...at, query }) : buildHl7Order(this.profile, order, { ...at, queried: true, query });
   }
 }

@@ -1,15 +1,18 @@
 /**
+ * The trace's redaction for HL7 (trace-framing.ts gives it to lib/trace).
  * Blanks the patient-identifying fields of HL7 v2 PID segments in a byte
  * trace: PID-5 patient name, PID-6 mother's maiden name and PID-7 birth date
  * (v2.5.1 3.4.2; the same positions in v2.3.1). A non-empty field becomes
- * `***`, an empty one stays empty, as for ASTM P records (redact.ts).
+ * `***`, an empty one stays empty, as the ASTM trace does for P records.
  *
  * The scan carries its state from one trace unit to the next, because a unit
  * cut by the trace's idle timer may end inside a PID segment. Segments end at
  * CR or LF (analyzers send both); the MLLP bytes VT and FS start and end a
  * message. The field separator is MSH's fourth byte. For a log only.
  */
-import { CR, FS, LF, VT } from '../link/control-bytes';
+import { CR, FS, VT } from './mllp';
+
+const LF = 0x0a;
 
 const STAR = Buffer.from('***', 'latin1');
 const HIDDEN = new Set([5, 6, 7]);

@@ -1,4 +1,5 @@
 /**
+ * The trace's redaction for ASTM (trace-framing.ts gives it to lib/trace).
  * Blanks the patient-identifying fields of ASTM E1394 / LIS2-A2 P records in a
  * byte trace: P-6 patient name, P-7 mother's maiden name and P-8 birth date
  * (field 1 is the record type letter). A non-empty field becomes `***`; an
@@ -13,7 +14,7 @@
  * When in doubt it errs towards blanking (a record it cannot place is
  * treated as it reads), never towards showing more.
  */
-import { CR, ENQ, EOT, ETB, ETX, STX } from '../link/control-bytes';
+import { CR, ENQ, EOT, ETB, ETX, STX } from './control';
 
 const P = 0x50; // 'P'
 const H = 0x48; // 'H'
