@@ -9,6 +9,8 @@ import { AstmRecordError, decodeMessage, splitMessages } from './records';
 import { findProfile, overridesOf, siteProfile, type DialectProfile, type ProfileIssue, type ProfileOverrides } from './dialects';
 import { toLabEvents, type FieldAt, type InstrumentResult } from './lab';
 import { readPaste, type PasteRead } from './paste';
+import { captureOf, recordTexts } from './capture';
+import { POINT_ROLES, type Capture, type PointRole } from '../../lab/capture';
 
 /** What the preview shows of a result as the LIS would get it (the fields mean what they mean on InstrumentResult). */
 const SHOWN = ['units', 'referenceRange', 'flags', 'status', 'completedAt', 'completedAtRaw'] as const;
@@ -105,6 +107,9 @@ export interface SitePreview {
   /** What the paste was taken for, what was repaired, and what could not be read. */
   paste?: Omit<PasteRead, 'messages'>;
   preview?: Preview;
+  /** The paste drawn for pointing at (lib/lab/capture.ts), and what may be pointed at. */
+  capture?: Capture;
+  roles?: readonly PointRole[];
 }
 
 /**
@@ -120,6 +125,14 @@ export function previewSite(site: { base: string; overrides?: unknown }, text: s
   if (text === undefined || text.trim() === '') return out;
   const { messages, ...paste } = readPaste(text, (built.profile ?? base)?.charset ?? 'latin1');
   out.paste = paste;
+  const charset = (built.profile ?? base)?.charset ?? 'latin1';
+  out.capture = captureOf(
+    recordTexts(
+      messages.map((m) => m.bytes),
+      charset,
+    ),
+  );
+  out.roles = POINT_ROLES;
   if (built.profile !== undefined) out.preview = previewMessages(built.profile, messages.map((m) => m.bytes), timeZone);
   return out;
 }
