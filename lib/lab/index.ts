@@ -7,4 +7,3 @@
 export { nameComponents } from './patient-name';
 export { AstmTimestampError, formatAstmTimestamp, isKnownTimeZone, parseAstmDate, parseAstmTimestamp, type Disambiguation, type ParseTimestampOptions } from './timestamp';
 export type * from './types';
-export { CAPTURE_LIMITS, POINT_ROLES, changedResults, isPointRole, type Capture, type CaptureLine, type CaptureToken, type ComparedResult, type PointChoice, type PointRole } from './capture';

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import type { NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
 import { depthIssue, findProfile, pointAt, previewSite, PROFILES } from '../../lib/protocols/astm';
-import { isPointRole } from '../../lib/lab';
+import { isPointRole } from '../../lib/dialect';
 import { HL7_PROFILES } from '../../lib/protocols/hl7';
 import { LisError, invalidInput } from '../../lib/errors';
 import { answerError, installRoutesOnce } from './admin';

@@ -12,7 +12,7 @@ import { previewSite } from '../../lib/protocols/astm/preview';
 import { siteProfile } from '../../lib/protocols/astm/dialects';
 import { previewMessages } from '../../lib/protocols/astm/preview';
 import { readPaste } from '../../lib/protocols/astm/paste';
-import { changedResults } from '../../lib/lab';
+import { changedResults } from '../../lib/dialect';
 import { traceText } from '../../lib/trace';
 import { loadFixture } from '../support/fixtures';
 

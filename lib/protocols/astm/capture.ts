@@ -4,7 +4,7 @@
  * point.ts reads (lib/lab/capture.ts). Messages and records are numbered as the
  * preview numbers them, so a place and a preview row name the same record.
  */
-import { CAPTURE_LIMITS, type Capture, type CaptureToken } from '../../lab/capture';
+import { CAPTURE_LIMITS, type Capture, type CaptureToken } from '../../dialect/capture';
 import { DEFAULT_DELIMITERS, isHeaderText, readHeaderDelimiters, splitMessages, type Delimiters } from './records';
 
 /** Where a token sits: field numbered as the standard does (O-3 is 3), repetition and component 1-based, present when the field has several. */

@@ -13,11 +13,13 @@
  * A place the model cannot read a role from (a second repetition, a field no
  * setting names) is refused with the reason, never approximated.
  */
-import { changedResults, POINT_ROLES, type ComparedResult, type PointChoice, type PointRole } from '../../lab/capture';
+import { changedResults, POINT_ROLES, type ComparedResult, type PointChoice, type PointRole } from '../../dialect/capture';
 import { findProfile, overridesOf, siteProfile, type DialectProfile, type ProfileIssue, type ProfileOverrides } from './dialects';
 import { delimitersOf, piecesOf, recordTexts, type AstmPlace } from './capture';
 import { readPaste } from './paste';
-import { previewMessages, previewSite, type Preview, type SitePreview } from './preview';
+import { previewMessages, previewSite, type Preview } from './preview';
+import type { SitePreview } from '../../dialect/preview';
+import type { PasteRead } from './paste';
 import { ORDER_FIELDS, PATIENT_FIELDS, QUERY_FIELDS, RESULT_FIELDS, unescapeText } from './records';
 
 export { POINT_ROLES };
@@ -36,7 +38,7 @@ export interface AstmPointRequest {
 }
 
 export type PointAnswer =
-  | { overrides: ProfileOverrides; changed: number; setting: string; place: AstmPlace; preview: SitePreview; issues: ProfileIssue[] }
+  | { overrides: ProfileOverrides; changed: number; setting: string; place: AstmPlace; preview: SitePreview<Omit<PasteRead, 'messages'>>; issues: ProfileIssue[] }
   | { choices: PointChoice[] }
   | { refused: string; issues?: ProfileIssue[] };
 
