@@ -88,3 +88,36 @@ export function changedResults(before: readonly ComparedResult[], after: readonl
   }
   return changed;
 }
+
+/** A place of the capture and its text with escapes resolved, as point.ts looks values up. */
+export interface CapturePiece<Place> {
+  place: Place;
+  text: string;
+}
+
+/**
+ * Where a value clicked in the decoded table is in the capture, among the
+ * places a setting can read `roleName` from (`readable`): one place, or the
+ * choices to ask about (the same setting met at several records is one
+ * choice, `key` says which are the same), or why none.
+ */
+export function findValue<Place extends object>(
+  pieces: readonly CapturePiece<Place>[],
+  value: string,
+  roleName: string,
+  readable: (p: CapturePiece<Place>) => boolean,
+  key: (p: Place) => string,
+  label: (p: Place) => string,
+): { piece: CapturePiece<Place> } | { choices: PointChoice[] } | { refused: string } {
+  const wanted = value.trim();
+  const found = pieces.filter((p) => p.text.trim() === wanted);
+  const distinct = new Map<string, CapturePiece<Place>>();
+  for (const p of found.filter(readable)) if (!distinct.has(key(p.place))) distinct.set(key(p.place), p);
+  const list = [...distinct.values()];
+  if (list.length === 1 && list[0] !== undefined) return { piece: list[0] };
+  if (list.length > 1) return { choices: list.map((p) => ({ place: { ...p.place } as Record<string, unknown>, label: label(p.place) })) };
+  if (found.length === 0) return { refused: `${JSON.stringify(wanted)} is not in the capture` };
+  return { refused: `${JSON.stringify(wanted)} is at ${found.map((p) => label(p.place)).join(', ')}, where no setting reads a ${roleName}` };
+}
+
+export const ROLE_NAMES: Readonly<Record<PointRole, string>> = { sampleNumber: 'sample number', testCode: 'test code', value: 'value', units: 'units' };

@@ -13,7 +13,7 @@
  * A place the model cannot read a role from (a second repetition, a field no
  * setting names) is refused with the reason, never approximated.
  */
-import { changedResults, POINT_ROLES, type ComparedResult, type PointChoice, type PointRole } from '../../dialect/capture';
+import { changedResults, findValue, POINT_ROLES, ROLE_NAMES, type ComparedResult, type PointChoice, type PointRole } from '../../dialect/capture';
 import { findProfile, overridesOf, siteProfile, type DialectProfile, type ProfileIssue, type ProfileOverrides } from './dialects';
 import { delimitersOf, piecesOf, recordTexts, type AstmPlace } from './capture';
 import { readPaste } from './paste';
@@ -73,17 +73,10 @@ export function pointAt(request: AstmPointRequest): PointAnswer {
     piece = pieces.find((p) => samePlace(p.place, asked));
     if (piece === undefined) return { refused: `${labelOf(asked)} is not in the capture: preview it again` };
   } else if (typeof request.value === 'string' && request.value.trim() !== '') {
-    const wanted = request.value.trim();
-    const found = pieces.filter((p) => p.text.trim() === wanted && (request.message === undefined || p.place.message === request.message));
-    const readable = found.filter((p) => typeof setRole(structuredClone(current) as Mutable, request.role, p) === 'string');
-    // The same setting read at several records (each R-3) is one choice.
-    const distinct = new Map<string, Piece>();
-    for (const p of readable) distinct.set(settingKey(p.place), distinct.get(settingKey(p.place)) ?? p);
-    if (distinct.size === 0) {
-      return { refused: found.length === 0 ? `${JSON.stringify(wanted)} is not in the capture` : `${JSON.stringify(wanted)} is at ${found.map((p) => labelOf(p.place)).join(', ')}, where no setting reads a ${ROLE_NAMES[request.role]}` };
-    }
-    if (distinct.size > 1) return { choices: [...distinct.values()].map((p) => ({ place: { ...p.place }, label: labelOf(p.place) })) };
-    piece = [...distinct.values()][0];
+    const inMessage = pieces.filter((p) => request.message === undefined || p.place.message === request.message);
+    const found = findValue(inMessage, request.value, ROLE_NAMES[request.role], (p) => typeof setRole(structuredClone(current) as Mutable, request.role, p as Piece) === 'string', settingKey, labelOf);
+    if (!('piece' in found)) return found;
+    piece = found.piece as Piece;
   } else return { refused: 'say where: a place in the capture, or a value' };
   if (piece === undefined) return { refused: 'no place' };
 
@@ -99,7 +92,6 @@ export function pointAt(request: AstmPointRequest): PointAnswer {
   return { overrides, changed, setting, place: piece.place, preview, issues: preview.issues };
 }
 
-const ROLE_NAMES: Readonly<Record<PointRole, string>> = { sampleNumber: 'sample number', testCode: 'test code', value: 'value', units: 'units' };
 
 function compared(p: Preview): ComparedResult[] {
   return [...p.results, ...p.qc];
