@@ -103,7 +103,8 @@ function settingKey(p: Hl7CapturePlace): string {
 
 /** `OBX-3.2, message 1 segment 4` (`OBX-3 repeat 2 …` for a repetition): how the dialog names a place. */
 export function labelOf(p: Hl7CapturePlace): string {
-  const at = `${p.segment}-${p.field}${p.component === undefined ? '' : `.${p.component}`}${p.subcomponent === undefined ? '' : `.${p.subcomponent}`}`;
+  const component = p.component ?? (p.subcomponent === undefined ? undefined : 1);
+  const at = `${p.segment}-${p.field}${component === undefined ? '' : `.${component}`}${p.subcomponent === undefined ? '' : `.${p.subcomponent}`}`;
   return `${at}${p.repetition === undefined ? '' : ` repeat ${p.repetition}`}, message ${p.message} segment ${p.index}`;
 }
 
@@ -126,24 +127,25 @@ function placeText(p: Hl7Place): string {
 function setRole(profile: Mutable, role: PointRole, piece: Hl7Piece): string | { refused: string } {
   const p = piece.place;
   const at = `${p.segment}-${p.field}`;
-  if (p.repetition !== undefined && p.repetition > 1) {
-    return { refused: `${at} holds ${piece.repetitions} repetitions; the dialect reads the first one only, and never guesses which` };
-  }
+  const repeated = p.repetition !== undefined && p.repetition > 1 ? { refused: `${at} holds ${piece.repetitions} repetitions; the dialect reads the first one only, and never guesses which` } : undefined;
   const place = profilePlace(p);
   switch (role) {
     case 'sampleNumber': {
       if (QUERY_SEGMENTS.has(p.segment)) {
         const query = profile.query as Record<string, unknown> | undefined;
         if (query === undefined) return { refused: 'this dialect reads no queries (query); choose a base dialect that does' };
+        if (repeated) return repeated;
         profile.query = { ...query, sample: place };
         return `query.sample: ${placeText(place)}`;
       }
       if (!SAMPLE_SEGMENTS.has(p.segment)) return { refused: `a sample number is read from ${[...SAMPLE_SEGMENTS].join(', ')} (or ${[...QUERY_SEGMENTS].join(', ')} in a query), not ${at}` };
+      if (repeated) return repeated;
       profile.sampleId = { ...profile.sampleId, places: [place] };
       return `sampleId.places: ${placeText(place)}`;
     }
     case 'testCode': {
       if (p.segment !== 'OBX' || (p.field !== 3 && p.field !== 4)) return { refused: `a test code is read from OBX-3 or OBX-4, not ${at}` };
+      if (repeated) return repeated;
       const results: Record<string, unknown> = { ...profile.results, code: place };
       delete results.codeFallbacks;
       profile.results = results;
@@ -153,6 +155,7 @@ function setRole(profile: Mutable, role: PointRole, piece: Hl7Piece): string | {
     case 'units': {
       const field = role === 'value' ? 5 : 6;
       if (p.segment !== 'OBX' || p.field !== field) return { refused: `${role === 'value' ? 'a value is' : 'units are'} read from OBX-${field}, not ${at}` };
+      if (repeated) return repeated;
       if (p.subcomponent !== undefined) return { refused: `${role === 'value' ? 'the value' : 'the units'} are read as a component of OBX-${field}, not a subcomponent` };
       const reading = piece.components > 1 ? { field, component: p.component ?? 1 } : { field };
       profile.results = { ...profile.results, [role]: reading };
