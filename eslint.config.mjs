@@ -20,11 +20,14 @@ const editorGlobals = {
   RED: 'readonly',
 };
 
-// The functions the nodes/_include/*.js fragments declare: a dialog names one as
+// The functions (and the dialect section's property definition) the nodes/_include/*.js fragments declare: a dialog names one as
 // a slash-star `@include` comment and uses what it declares, which only exist
 // once scripts/build.mjs has pasted the fragment in.
 const includedFunctions = {
   dialectPicker: 'readonly',
+  dialectOverrides: 'readonly',
+  mountDialectSection: 'readonly',
+  closeDialectSection: 'readonly',
   linkText: 'readonly',
   registerLink: 'readonly',
   prepareLinkRows: 'readonly',

@@ -11,7 +11,7 @@
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { Hl7Host, hl7HostProfile } from '../lib/protocols/hl7';
 import { refuseMisconfigured } from './shared/lis-request-node';
-import { installHl7DialectRoutes } from './shared/dialect-routes';
+import { installDialectRoutes } from './shared/dialect-routes';
 import { runMessageNode, unresolvedMessageSettings } from './shared/message-node';
 import { StatusReporter } from './shared/status';
 import { HL7_MESSAGE_TOPIC, HL7_SEND_TOPIC, type Msg } from './shared/types';
@@ -24,7 +24,7 @@ interface Def extends NodeDef {
 }
 
 export = function register(RED: NodeAPI): void {
-  installHl7DialectRoutes(RED);
+  installDialectRoutes(RED);
 
   function Hl7MessageNode(this: Node, def: Def) {
     RED.nodes.createNode(this, def);

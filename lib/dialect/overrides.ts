@@ -24,6 +24,7 @@
  */
 import { MAX_JSON_DEPTH, tooDeepAt } from '../lis/json-depth';
 import { formatPath } from './paths';
+import type { SettingFault } from '../settings/unresolved';
 
 /**
  * One problem of a profile: `path` names the offending setting the way the
@@ -192,12 +193,15 @@ export function depthIssue(overrides: unknown): ProfileIssue | undefined {
 
 /**
  * What a message node runs with: the site's profile, or every reason it
- * cannot, each naming the setting at fault (an override's path, the base, the
- * time zone) for the node's status and its error to Catch.
+ * cannot, each naming the node's setting at fault (`dialect`,
+ * `dialectOverrides.<path>` for an override, `timeZone`) for the node's red
+ * status, and saying what is wrong for its error to Catch.
  */
-export function siteHostProfile<P>(site: SiteDialectResult<P>, timeZoneProblem: string | undefined): { profile: P; problems: [] } | { profile?: undefined; problems: string[] } {
-  const problems = site.issues.map((issue) => (issue.path === 'base' ? issue.message : `dialect overrides: ${issue.message}`));
-  if (timeZoneProblem) problems.push(timeZoneProblem);
+export function siteHostProfile<P>(site: SiteDialectResult<P>, timeZoneProblem: string | undefined): { profile: P; problems: [] } | { profile?: undefined; problems: SettingFault[] } {
+  const problems: SettingFault[] = site.issues.map((issue) =>
+    issue.path === 'base' ? { setting: 'dialect', message: issue.message } : { setting: issue.path === '' ? 'dialectOverrides' : `dialectOverrides.${issue.path}`, message: `dialect overrides: ${issue.message}` },
+  );
+  if (timeZoneProblem) problems.push({ setting: 'timeZone', message: timeZoneProblem });
   return site.profile !== undefined && problems.length === 0 ? { profile: site.profile, problems: [] } : { problems };
 }
 

@@ -1,6 +1,6 @@
 /*
- * The dialect section of an analyzer-message node's dialog (astm-message now,
- * the HL7 message node next): the site's overrides as JSON with the problems
+ * The dialect section of an analyzer-message node's dialog (astm-message,
+ * hl7-message): the site's overrides as JSON with the problems
  * of each setting, the base dialect's values, a pasted capture (or a message
  * the deployed link received lately) and the live preview of what the edited
  * dialect makes of it; and the capture replayed through the deployed flow
@@ -12,11 +12,13 @@
  *     overrides: $("#node-input-dialectOverrides"), // the node's own textarea (saved by Node-RED)
  *     base: function () { return "generic-lis2a2"; },
  *     timeZone: function () { return "Europe/Berlin"; },
+ *     protocol: "astm",                    // or "hl7": sent with every request (default "astm")
  *     linkType: "astm-link",               // nodes whose recent messages can be picked
  *     api: "lis-bridge/dialects",          // GET <api>/<id>, POST <api>/preview
  *   }) -> { refresh(), close() }
  *
- * Texts come from the shared catalog (lis-config's common.dialectEditor).
+ * Texts come from the shared catalog (lis-config's common.dialectEditor); a text
+ * that differs per protocol is the key with `_<protocol>` (i18next's context).
  * Every call goes through $.ajax, which carries the editor's credentials.
  */
 (function () {
@@ -27,6 +29,10 @@
 
     function t(key, vars) {
         return RED._("@lis-bridge/node-red-lis-bridge/lis-config:common.dialectEditor." + key, vars);
+    }
+    /** A text that may differ per protocol: `key_hl7` for HL7, `key` when a protocol has none of its own. */
+    function tp(protocol, key, vars) {
+        return t(key, $.extend({ context: protocol === "astm" ? undefined : protocol }, vars));
     }
 
     function cell(tag, text, css) {
@@ -76,6 +82,7 @@
     function mount(opts) {
         var root = $("<div>").addClass("lis-dialect-editor").appendTo(opts.container.empty());
         var api = opts.api || "lis-bridge/dialects";
+        var protocol = opts.protocol || "astm";
 
         // The built-in values the overrides start from.
         var baseRow = $("<div>").css({ "margin-bottom": "4px" }).appendTo(root);
@@ -91,7 +98,7 @@
         $("<span>").text(t("paste")).appendTo(pasteRow);
         var links = $("<select>").addClass("lis-dialect-links").css({ "margin-left": "8px", width: "auto" }).appendTo(pasteRow);
         var recent = $("<select>").addClass("lis-dialect-recent").css({ "margin-left": "4px", width: "auto", display: "none" }).appendTo(pasteRow);
-        var paste = $('<textarea rows="6">').addClass("lis-dialect-paste").attr("placeholder", t("pastePlaceholder"))
+        var paste = $('<textarea rows="6">').addClass("lis-dialect-paste").attr("placeholder", tp(protocol, "pastePlaceholder"))
             .css({ width: "100%", "font-family": "monospace", "font-size": "smaller", "white-space": "pre" }).appendTo(root);
         var pasteInfo = $("<div>").addClass("lis-dialect-paste-info").css({ "font-size": "smaller", color: "var(--red-ui-secondary-text-color)" }).appendTo(root);
         var view = $("<div>").addClass("lis-dialect-preview").css({ overflow: "auto" }).appendTo(root);
@@ -110,7 +117,7 @@
         var pointing = null;
         function attachPointing() {
             pointing = window.LisBridgeDialectPointing.attach({ before: view, table: view, api: api, t: t,
-                request: function () { return { base: opts.base(), overrides: opts.overrides.val(), text: paste.val(), timeZone: opts.timeZone() }; },
+                request: function () { return { protocol: protocol, base: opts.base(), overrides: opts.overrides.val(), text: paste.val(), timeZone: opts.timeZone() }; },
                 written: function (answer) { opts.overrides.val(JSON.stringify(answer.overrides, null, 2)); sequence++; last = answer.preview; render(answer.preview); } });
             if (last) { pointing.render(last); }
         }
@@ -124,7 +131,7 @@
 
         function refresh() {
             var asked = ++sequence;
-            var body = { base: opts.base(), overrides: opts.overrides.val(), text: paste.val(), timeZone: opts.timeZone() };
+            var body = { protocol: protocol, base: opts.base(), overrides: opts.overrides.val(), text: paste.val(), timeZone: opts.timeZone() };
             $.ajax({ url: api + "/preview", method: "POST", contentType: "application/json", data: JSON.stringify(body), dataType: "json" })
                 .done(function (answer) {
                     if (asked !== sequence) { return; } // an older answer arriving late
@@ -156,18 +163,18 @@
             var p = answer.preview;
             if (!p) { return; }
             var row = function (r) { return [r.message + ":" + r.record, r.sampleNumber, r.subCode ? { list: [r.testCode, r.subCode], separator: " / " } : r.testCode, r.value, r.units, { list: r.flags || [], separator: " " }, r.status, r.completedAt || r.completedAtRaw]; };
-            var columns = [t("col.record"), t("col.sample"), t("col.test"), t("col.value"), t("col.units"), t("col.flags"), t("col.status"), t("col.completed")];
+            var columns = [tp(protocol, "col.record"), t("col.sample"), t("col.test"), t("col.value"), t("col.units"), t("col.flags"), t("col.status"), t("col.completed")];
             view.append(heading(t("results", { n: p.results.length })));
             if (p.results.length) { view.append(table("results", columns, p.results.map(row))); }
             if (p.unassigned.length) {
                 view.append(heading(t("unassigned", { n: p.unassigned.length })));
-                view.append(table("unassigned", [t("col.record"), t("col.field"), t("col.test"), t("col.value"), t("col.reason")], p.unassigned.map(function (u) {
+                view.append(table("unassigned", [tp(protocol, "col.record"), t("col.field"), t("col.test"), t("col.value"), t("col.reason")], p.unassigned.map(function (u) {
                     return [u.message + ":" + u.record, u.at ? u.at.label + " · " + u.at.record + " " + u.at.index : "", u.testCode, u.value, u.reason];
                 })));
             }
             if (p.queries.length) {
                 view.append(heading(t("queries", { n: p.queries.length })));
-                view.append(table("queries", [t("col.record"), t("col.sample"), t("col.tests"), t("col.cancel")], p.queries.map(function (q) {
+                view.append(table("queries", [tp(protocol, "col.record"), t("col.sample"), t("col.tests"), t("col.cancel")], p.queries.map(function (q) {
                     return [q.message + ":" + q.record, q.sampleNumber, q.tests.length ? q.tests : t("allTests"), q.cancel ? t("yes") : ""];
                 })));
             }
@@ -182,7 +189,7 @@
 
         showBase.on("click", function () {
             if (baseView.is(":visible")) { baseView.hide(); return; }
-            $.getJSON(api + "/" + encodeURIComponent(opts.base()), function (profile) {
+            $.getJSON(api + "/" + encodeURIComponent(opts.base()), { protocol: protocol }, function (profile) {
                 baseView.text(JSON.stringify(profile, null, 2)).show();
             });
         });
@@ -215,8 +222,8 @@
             parts.push(s.samples.join(", "));
             if (s.firstResult) { parts.push(s.firstResult + (s.results > 1 ? " +" + (s.results - 1) : "")); }
             if (s.samples.length === 0 && !s.firstResult) {
-                // Neither sample nor result: its first record after H says what it is.
-                parts.push((m.text.split("\n").filter(function (r) { return r !== "" && r.charAt(0) !== "H"; })[0] || "").replace(/<CR>$/, "").slice(0, 40));
+                // Neither sample nor result: its first record after H (segment after MSH) says what it is.
+                parts.push((m.text.split("\n").filter(function (r) { return r !== "" && r.charAt(0) !== "H" && r.indexOf("MSH") !== 0; })[0] || "").replace(/<CR>$/, "").slice(0, 40));
             }
             var text = parts.filter(function (p) { return p !== ""; }).join(" ");
             return text.length > 70 ? text.slice(0, 69) + "\u2026" : text;
@@ -241,7 +248,7 @@
 
         replayButton.on("click", function () {
             var link = links.val();
-            if (!link) { replayView.text(t("replayNoLink")); return; }
+            if (!link) { replayView.text(tp(protocol, "replayNoLink")); return; }
             var mode = replayMode.val();
             if (mode !== "none" && !window.confirm(t("replayConfirm", { mode: t("replayMode." + mode) }))) { return; }
             replayView.empty();

@@ -1,14 +1,15 @@
 /**
- * Admin endpoints behind astm-message's dialect section (permission lis.read):
+ * Admin endpoints behind the message nodes' dialect section (permission lis.read),
+ * for each protocol of the registry (./dialect-protocols.ts), named by
+ * `protocol` ('astm' when absent):
  *
- * GET  /lis-bridge/editor/dialect-editor.js   the dialog's dialect section (nodes/editor), one script for every message node
- * GET  /lis-bridge/dialects           the built-in dialects, for the picker
- * GET  /lis-bridge/dialects/:id       one built-in profile as JSON (the values an override starts from)
- * GET  /lis-bridge/hl7-dialects       the built-in HL7 dialects (hl7-message's picker)
- * POST /lis-bridge/dialects/preview   { base, overrides?, text?, timeZone? } -> { issues, overrides, paste, preview, capture, roles }
+ * GET  /lis-bridge/editor/dialect-editor.js       the dialog's dialect section (nodes/editor), one script for every message node
+ * GET  /lis-bridge/dialects?protocol=             the built-in dialects, for the picker
+ * GET  /lis-bridge/dialects/:id?protocol=         one built-in profile as JSON (the values an override starts from)
+ * GET  /lis-bridge/editor/dialect-pointing.js    the clickable capture, role menu and choices prompt (nodes/editor)
+ * POST /lis-bridge/dialects/preview   { protocol?, base, overrides?, text?, timeZone? } -> { issues, overrides, paste, preview, capture, roles }
  * POST /lis-bridge/dialects/point     { protocol?, base, overrides?, text, timeZone?, role, place? | value? (message?) }
  *                                     -> { overrides, changed, setting, place, preview, issues } | { choices } | { refused, issues? }
- * GET  /lis-bridge/editor/dialect-pointing.js  the clickable capture, role menu and choices prompt (nodes/editor)
  *
  * The preview answers 200 whatever the dialect's problems (they are the
  * answer, each with the path of its setting); 400 for a request that is not
@@ -17,11 +18,10 @@
 import { join } from 'node:path';
 import type { NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
-import { depthIssue, findProfile, pointAt, previewSite, PROFILES } from '../../lib/protocols/astm';
-import { isPointRole } from '../../lib/dialect';
-import { HL7_PROFILES } from '../../lib/protocols/hl7';
+import { depthIssue, isPointRole } from '../../lib/dialect';
 import { LisError, invalidInput } from '../../lib/errors';
 import { answerError, installRoutesOnce } from './admin';
+import { DIALECT_PROTOCOL_NAMES, dialectProtocol } from './dialect-protocols';
 
 /** A paste larger than this is not a capture someone means to read in a dialog. */
 const MAX_TEXT = 4 * 1024 * 1024;
@@ -37,40 +37,41 @@ export function installDialectRoutes(RED: NodeAPI): void {
     admin.get('/lis-bridge/editor/dialect-pointing.js', read, (_req: Request, res: Response) => {
       res.type('application/javascript').sendFile(join(__dirname, '..', 'editor', 'dialect-pointing.js'));
     });
-    admin.get('/lis-bridge/dialects', read, (_req: Request, res: Response) => {
-      res.json(PROFILES.map((p) => ({ id: p.id, label: p.label, vendor: p.vendor, model: p.model, transport: p.transport, queryDeadlineMs: p.queryDeadlineMs, orders: p.order !== undefined })));
+    admin.get('/lis-bridge/dialects', read, (req: Request, res: Response) => {
+      const protocol = protocolOf(req.query.protocol, res);
+      if (protocol) res.json(protocol.builtIns());
     });
     admin.get('/lis-bridge/dialects/:id', read, (req: Request, res: Response) => {
-      const profile = findProfile(String(req.params.id));
+      const protocol = protocolOf(req.query.protocol, res);
+      if (!protocol) return;
+      const profile = protocol.profile(String(req.params.id));
       if (profile === undefined) return answerError(res, 404, new LisError(`unknown dialect ${JSON.stringify(req.params.id)}`, { code: 'INVALID_INPUT' }));
       res.json(profile);
     });
     admin.post('/lis-bridge/dialects/preview', read, (req: Request, res: Response) => {
       try {
         const checked = checkRequest(req.body, false);
-        const errors = checked.errors;
-        if (errors.length > 0) return answerError(res, 400, invalidInput('not a dialect preview request', errors));
-        res.json(previewSite({ base: checked.base, overrides: checked.overrides }, checked.text, checked.timeZone));
+        if (checked.errors.length > 0 || !checked.protocol) return answerError(res, 400, invalidInput('not a dialect preview request', checked.errors));
+        res.json(checked.protocol.preview({ base: checked.base, overrides: checked.overrides }, checked.text, checked.timeZone));
       } catch (err) {
         answerError(res, 500, err);
       }
     });
-    // Pointing: what a clicked value is, written as the override that reads it from there (lib/protocols/astm/point.ts).
+    // Pointing: what a clicked value is, written as the override that reads it from there (lib/protocols/<p>/point.ts).
     admin.post('/lis-bridge/dialects/point', read, (req: Request, res: Response) => {
       try {
-        const body = (req.body ?? {}) as { protocol?: unknown; role?: unknown; place?: unknown; value?: unknown; message?: unknown; text?: unknown };
+        const body = (req.body ?? {}) as { role?: unknown; place?: unknown; value?: unknown; message?: unknown };
         const checked = checkRequest(req.body, true);
         const errors = [...checked.errors];
-        if (body.protocol !== undefined && body.protocol !== 'astm') errors.push(`protocol ${JSON.stringify(body.protocol)} has no pointing here; use 'astm'`);
         if (!isPointRole(body.role)) errors.push('role must be one of sampleNumber, testCode, value, units');
         if (body.place === undefined && (typeof body.value !== 'string' || body.value.trim() === '')) errors.push('give the place clicked in the capture, or the value clicked in the table');
         if (body.message !== undefined && !(typeof body.message === 'number' && Number.isInteger(body.message) && body.message >= 1)) errors.push('message must be the 1-based message of the capture');
-        if (errors.length > 0 || !isPointRole(body.role)) return answerError(res, 400, invalidInput('not a pointing request', errors));
+        if (errors.length > 0 || !checked.protocol || !isPointRole(body.role)) return answerError(res, 400, invalidInput('not a pointing request', errors));
         res.json(
-          pointAt({
+          checked.protocol.point({
             base: checked.base,
             overrides: checked.overrides,
-            text: body.text as string,
+            text: checked.text ?? '',
             timeZone: checked.timeZone,
             role: body.role,
             ...(body.place === undefined ? {} : { place: body.place }),
@@ -85,10 +86,12 @@ export function installDialectRoutes(RED: NodeAPI): void {
   });
 }
 
-/** What a preview and a pointing request share: the base, the overrides, the capture and the zone, checked. */
-function checkRequest(raw: unknown, textRequired: boolean): { errors: string[]; base: string; overrides: unknown; text: string | undefined; timeZone: string } {
-  const body = (raw ?? {}) as { base?: unknown; overrides?: unknown; text?: unknown; timeZone?: unknown };
+/** What a preview and a pointing request share: the protocol, the base, the overrides, the capture and the zone, checked. */
+function checkRequest(raw: unknown, textRequired: boolean) {
+  const body = (raw ?? {}) as { protocol?: unknown; base?: unknown; overrides?: unknown; text?: unknown; timeZone?: unknown };
   const errors: string[] = [];
+  const protocol = dialectProtocol(body.protocol);
+  if (!protocol) errors.push(protocolProblem(body.protocol));
   if (typeof body.base !== 'string' || body.base === '') errors.push('base must be the id of a built-in dialect');
   if (body.text !== undefined && typeof body.text !== 'string') errors.push('text must be the pasted capture as text');
   if (textRequired && (typeof body.text !== 'string' || body.text.trim() === '')) errors.push('text must be the capture pointed at');
@@ -102,15 +105,16 @@ function checkRequest(raw: unknown, textRequired: boolean): { errors: string[]; 
   } catch {
     errors.push(`timeZone ${JSON.stringify(timeZone)} is not an IANA zone such as Europe/Berlin`);
   }
-  return { errors, base: typeof body.base === 'string' ? body.base : '', overrides: body.overrides, text: typeof body.text === 'string' ? body.text : undefined, timeZone };
+  return { errors, protocol, base: typeof body.base === 'string' ? body.base : '', overrides: body.overrides, text: typeof body.text === 'string' ? body.text : undefined, timeZone };
 }
 
-/** GET /lis-bridge/hl7-dialects: the built-in HL7 dialects, for hl7-message's picker. */
-export function installHl7DialectRoutes(RED: NodeAPI): void {
-  installRoutesOnce(RED, 'hl7-dialects', () => {
-    const admin = RED.httpAdmin as unknown as { get: (path: string, ...h: unknown[]) => void };
-    admin.get('/lis-bridge/hl7-dialects', RED.auth.needsPermission('lis.read'), (_req: Request, res: Response) => {
-      res.json(HL7_PROFILES.map((p) => ({ id: p.id, label: p.label, vendor: p.vendor, model: p.model, versions: p.versions, queryDeadlineMs: p.queryDeadlineMs, queries: p.query !== undefined, orders: p.answer !== undefined })));
-    });
-  });
+function protocolProblem(name: unknown): string {
+  return `protocol ${JSON.stringify(name)} is not one the dialect editor serves (${DIALECT_PROTOCOL_NAMES.join(', ')})`;
+}
+
+/** The protocol a query names, or a 400 answered. */
+function protocolOf(name: unknown, res: Response) {
+  const protocol = dialectProtocol(name);
+  if (!protocol) answerError(res, 400, invalidInput('not a dialect request', [protocolProblem(name)]));
+  return protocol;
 }

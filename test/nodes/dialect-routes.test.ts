@@ -1,14 +1,17 @@
 /**
  * The dialect editor's admin routes through the real admin HTTP of a Node-RED
  * runtime: a built-in profile as JSON, the preview of a pasted capture with an
- * edited dialect, and the recent messages of a deployed astm-link from its trace.
+ * edited dialect, and the recent messages of a deployed astm-link from its trace;
+ * the same for HL7 with `protocol: 'hl7'`.
  */
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { collect, helper, nodeModules, waitUntil } from '../support/red';
 import { loadFixture } from '../support/fixtures';
 import { GENERIC_LIS2A2 } from '../../lib/protocols/astm/dialects';
-import { frameMllp } from '../../lib/protocols/hl7';
+import { frameMllp, HL7_PROFILES } from '../../lib/protocols/hl7';
+import { HL7_GENERIC_ORU } from '../../lib/protocols/hl7/dialects';
+import { loadHl7Fixture } from '../support/hl7-fixtures';
 
 beforeEach(() => helper.startServer());
 afterEach(async () => {
@@ -139,7 +142,7 @@ describe('dialect routes', () => {
       { id: 'line', type: 'helper' },
       { id: 'messages', type: 'helper' },
     ];
-    await helper.load(nodeModules('astm-link', 'hl7-link') as never, flow as never);
+    await helper.load(nodeModules('astm-link', 'hl7-link', 'hl7-message') as never, flow as never);
     const messages = collect('messages');
     const line = collect('line');
     const oru = (id: string, sample: string) => `MSH|^~\\&|LAB1|FAC|HOST|HFAC|20240501101010||ORU^R01^ORU_R01|${id}|P|2.5.1\rPID|1||P1\rOBR|1|${sample}\rOBX|1|NM|GLU||5.5|mmol/L|||||F\r`;
@@ -157,6 +160,35 @@ describe('dialect routes', () => {
     assert.equal(recent.messages.length, 2, 'the ACKs sent are not listed');
     assert.match(recent.messages[0]!.text, /^MSH\|\^~\\&\|LAB1\|.*\|R-1\|/);
     assert.match(recent.messages[1]!.text, /OBR\|1\|S-2<CR>/);
+    // Picked in hl7-message's dialog, it previews as hl7-message reads it.
+    const shown = await preview({ protocol: 'hl7', base: 'generic-oru', text: recent.messages[1]!.text, timeZone: 'UTC' });
+    assert.deepEqual(shown.paste.problems, []);
+    assert.deepEqual(shown.preview.results.map((r: Record<string, unknown>) => [r.sampleNumber, r.testCode, r.value, r.units]), [['S-2', 'GLU', '5.5', 'mmol/L']]);
+  });
+
+  it('serve HL7 with protocol "hl7": the built-in list, a profile, the preview with overrides; an unknown protocol is refused', async () => {
+    await load();
+    const list = (await helper.request().get('/lis-bridge/dialects?protocol=hl7').expect(200)).body as Array<{ id: string; versions: string[] }>;
+    assert.deepEqual(list.map((p) => p.id), HL7_PROFILES.map((p) => p.id));
+    assert.deepEqual(list[0]!.versions, HL7_GENERIC_ORU.versions);
+    const astm = (await helper.request().get('/lis-bridge/dialects').expect(200)).body as Array<{ id: string }>;
+    assert.equal(astm[0]!.id, 'generic-lis2a2', 'no protocol is ASTM, as before');
+    assert.deepEqual((await helper.request().get('/lis-bridge/dialects/generic-oru?protocol=hl7').expect(200)).body, JSON.parse(JSON.stringify(HL7_GENERIC_ORU)));
+    await helper.request().get('/lis-bridge/dialects/generic-oru').expect(404);
+
+    const edan = loadHl7Fixture('edan-i15-oru-r01.txt').messages[0]!.bytes.toString('latin1');
+    const before = await preview({ protocol: 'hl7', base: 'generic-oru', text: edan, timeZone: 'UTC' });
+    assert.deepEqual(before.preview.results.slice(0, 2).map((r: Record<string, unknown>) => r.testCode), ['0', '0']);
+    const overrides = { results: { code: { segment: 'OBX', field: 4 } } };
+    const after = await preview({ protocol: 'hl7', base: 'generic-oru', overrides: JSON.stringify(overrides), text: edan, timeZone: 'UTC' });
+    assert.deepEqual(after.preview.results.slice(0, 2).map((r: Record<string, unknown>) => r.testCode), ['pH', 'pO2']);
+    assert.deepEqual(after.overrides, overrides);
+    const bad = await preview({ protocol: 'hl7', base: 'generic-oru', overrides: { results: { code: { segment: 'OBX', field: 0 } } } });
+    assert.deepEqual(bad.issues.map((i: { path: string }) => i.path), ['results.code.field']);
+
+    const refused = await preview({ protocol: 'dicom', base: 'generic-oru' }, 400);
+    assert.match(refused.errors.join(), /protocol "dicom" is not one the dialect editor serves \(astm, hl7\)/);
+    await helper.request().get('/lis-bridge/dialects?protocol=dicom').expect(400);
   });
 
   it('give a redacting link\'s messages redacted', async () => {

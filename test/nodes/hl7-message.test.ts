@@ -2,13 +2,15 @@
  * hl7-message in a Node-RED runtime: the Mindray CL manual's query in, the
  * sample out on output 1; the LIS order in, QCK^Q02 (expectAck false) and
  * DSR^Q03 out on output 3 with msg.hl7; a result message through test-mapper
- * and lis-send-results to the loopback LIS stand-in.
+ * and lis-send-results to the loopback LIS stand-in; the site's overrides of
+ * its dialect read a capture differently, and overrides that make no usable
+ * dialect are refused naming the setting.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { anOrder } from '../support/lis-stub';
 import { useLisStub } from '../support/lifecycle';
-import { ALL_LIS_NODES, collect, helper, nodeModules, waitUntil } from '../support/red';
+import { ALL_LIS_NODES, collect, helper, lastStatus, nodeModules, waitUntil } from '../support/red';
 import { loadHl7Fixture } from '../support/hl7-fixtures';
 
 const ctx = useLisStub();
@@ -74,4 +76,47 @@ describe('hl7-message', () => {
       ],
     });
   });
+
+  it('reads with the site\'s overrides of its dialect: the EDAN i15 codes from OBX-4 instead of the generic OBX-3', async () => {
+    await loadSite('generic-oru');
+    const before = collect('results');
+    helper.getNode('m').receive(received('edan-i15-oru-r01.txt') as never);
+    await waitUntil(() => before.length === 1);
+    // OBX-3 of the EDAN is its result group, the same for every analyte.
+    assert.deepEqual(codesOf(before[0]!).slice(0, 3), ['0', '0', '0']);
+    await helper.unload();
+
+    await loadSite('generic-oru', JSON.stringify({ results: { code: { segment: 'OBX', field: 4 } } }));
+    const after = collect('results');
+    helper.getNode('m').receive(received('edan-i15-oru-r01.txt') as never);
+    await waitUntil(() => after.length === 1);
+    assert.deepEqual(codesOf(after[0]!).slice(0, 3), ['pH', 'pO2', 'pCO2']);
+    assert.equal(lastStatus(helper.getNode('m'))?.fill === 'red', false);
+  });
+
+  it('refuses overrides that do not make a usable dialect: a red status and an error to Catch naming the setting', async () => {
+    await loadSite('generic-oru', JSON.stringify({ results: { code: { segment: 'OBX', field: 0 } } }));
+    const node = helper.getNode('m');
+    assert.equal(lastStatus(node)?.fill, 'red');
+    assert.equal(lastStatus(node)?.text, 'set dialectOverrides.results.code.field');
+    const caught = collect('caught');
+    await waitUntil(() => caught.length === 1);
+    node.receive(received('edan-i15-oru-r01.txt') as never);
+    await waitUntil(() => caught.length === 2);
+    const error = caught[1]!.error as Record<string, unknown>;
+    assert.equal(error.code, 'NOT_CONFIGURED');
+    assert.match(String(error.message), /dialect overrides: results\.code\.field must be a positive integer, got 0/);
+  });
 });
+
+async function loadSite(dialect: string, dialectOverrides = ''): Promise<void> {
+  const flow = [
+    { id: 'm', type: 'hl7-message', dialect, dialectOverrides, timeZone: 'UTC', wires: [[], ['results'], [], []] },
+    { id: 'results', type: 'helper' },
+    { id: 'catcher', type: 'catch', scope: null, uncaught: false, wires: [['caught']] },
+    { id: 'caught', type: 'helper' },
+  ];
+  await helper.load(nodeModules('hl7-message') as never, flow as never);
+}
+
+const codesOf = (msg: Record<string, unknown>) => (msg.payload as Array<Record<string, unknown>>).map((r) => r.instrumentCode);

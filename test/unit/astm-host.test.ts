@@ -42,13 +42,18 @@ describe('AstmHost', () => {
     assert.equal(h.bytes('Ka\u017Ca Ş\u{1F600}|').toString('latin1'), 'Ka?a ??|');
   });
 
-  it('names a bad dialect, override or time zone', () => {
-    assert.match(hostProfile({ dialect: 'no-such', timeZone: 'UTC' }).problems.join(), /unknown dialect "no-such"/);
-    assert.match(hostProfile({ dialect: 'generic-lis2a2', timeZone: 'Mars/Olympus' }).problems.join(), /unknown time zone/);
+  it('names a bad dialect, override or time zone, with the node setting at fault', () => {
+    const messages = (p: { problems: Array<{ message: string }> }) => p.problems.map((f) => f.message).join();
+    assert.match(messages(hostProfile({ dialect: 'no-such', timeZone: 'UTC' })), /unknown dialect "no-such"/);
+    assert.match(messages(hostProfile({ dialect: 'generic-lis2a2', timeZone: 'Mars/Olympus' })), /unknown time zone/);
     const bad = hostProfile({ dialect: 'generic-lis2a2', overrides: '{"results": {"value": {"component": 0}}, "sampleID": {}}', timeZone: 'UTC' }).problems;
     assert.equal(bad.length, 1, 'the shape is checked first; its problems are named before the rules run');
-    assert.match(bad[0]!, /^dialect overrides: sampleID: not a setting/);
-    assert.match(hostProfile({ dialect: 'generic-lis2a2', overrides: { results: { value: { component: 0 } } }, timeZone: 'UTC' }).problems.join(), /results\.value\.component must be a non-zero integer/);
+    assert.match(bad[0]!.message, /^dialect overrides: sampleID: not a setting/);
+    assert.equal(bad[0]!.setting, 'dialectOverrides.sampleID');
+    const rule = hostProfile({ dialect: 'generic-lis2a2', overrides: { results: { value: { component: 0 } } }, timeZone: 'UTC' });
+    assert.match(messages(rule), /results\.value\.component must be a non-zero integer/);
+    assert.deepEqual(rule.problems.map((f) => f.setting), ['dialectOverrides.results.value.component']);
+    assert.deepEqual(hostProfile({ dialect: 'no-such', timeZone: 'Mars/Olympus' }).problems.map((f) => f.setting), ['dialect', 'timeZone']);
     const ok = hostProfile({ dialect: 'generic-lis2a2', overrides: '', timeZone: 'Europe/Berlin' });
     assert.deepEqual(ok.problems, []);
     assert.equal(ok.profile?.id, 'generic-lis2a2');

@@ -8,6 +8,7 @@
 import { latin1Bytes } from '../../util/latin1';
 import { siteProfile, type DialectProfile } from './dialects';
 import { siteHostProfile } from '../../dialect/overrides';
+import type { SettingFault } from '../../settings/unresolved';
 import { buildNoInformation, buildOrderMessage, labEventsOf } from './lab';
 import { HostConversation, type ConversationRules } from '../../conversation/host-conversation';
 import { timeZoneProblem, type HostOutput, type MessageHost, type ReadMessage } from '../../conversation/message-host';
@@ -75,7 +76,7 @@ export interface HostSettings {
  * merged on (lib/protocols/astm/dialects/overrides.ts), or every reason it cannot be
  * made, each naming the setting at fault.
  */
-export function hostProfile(settings: HostSettings): { profile: DialectProfile; problems: [] } | { profile?: undefined; problems: string[] } {
+export function hostProfile(settings: HostSettings): { profile: DialectProfile; problems: [] } | { profile?: undefined; problems: SettingFault[] } {
   return siteHostProfile(siteProfile({ base: settings.dialect, overrides: settings.overrides }), timeZoneProblem(settings.timeZone));
 }
 

@@ -8,6 +8,7 @@
  */
 import { hl7SiteProfile, type Hl7DialectProfile } from './dialects';
 import { siteHostProfile } from '../../dialect/overrides';
+import type { SettingFault } from '../../settings/unresolved';
 import { buildHl7NotFound, buildHl7Order, hl7LabEventsOf, splitBuiltMessages } from './lab';
 import { encodeText } from './charset';
 import { HostConversation } from '../../conversation/host-conversation';
@@ -92,6 +93,6 @@ export class Hl7Host<C> implements MessageHost<C> {
  * overrides merged on (./dialects/overrides.ts), or every reason it cannot be
  * made, each naming the setting at fault.
  */
-export function hl7HostProfile(settings: { dialect: string; overrides?: unknown; timeZone: string }): { profile: Hl7DialectProfile; problems: [] } | { profile?: undefined; problems: string[] } {
+export function hl7HostProfile(settings: { dialect: string; overrides?: unknown; timeZone: string }): { profile: Hl7DialectProfile; problems: [] } | { profile?: undefined; problems: SettingFault[] } {
   return siteHostProfile(hl7SiteProfile({ base: settings.dialect, overrides: settings.overrides }), timeZoneProblem(settings.timeZone));
 }

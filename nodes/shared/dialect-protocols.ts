@@ -1,0 +1,43 @@
+/**
+ * The protocols the dialect editor serves (docs/dialect editor contract): each
+ * gives its built-in dialects for the picker, a built-in profile as JSON, and
+ * the preview of a site's dialect on a paste. The functions live in
+ * lib/protocols/<p>; this registry only dispatches on the request's
+ * `protocol` ('astm' when none is given, as before there were others).
+ */
+import { findProfile, pointAt, previewSite, PROFILES } from '../../lib/protocols/astm';
+import { findHl7Profile, HL7_PROFILES, pointAtHl7, previewHl7Site } from '../../lib/protocols/hl7';
+import type { PointRole } from '../../lib/dialect';
+
+export interface DialectProtocol {
+  /** The built-in dialects, as the picker lists and describes them. */
+  builtIns(): unknown[];
+  profile(id: string): unknown;
+  /** `{ issues, overrides, paste, preview }` for a site's dialect and a paste (lib/dialect/preview.ts). */
+  preview(site: { base: string; overrides?: unknown }, text: string | undefined, timeZone: string): unknown;
+  /** Pointing (lib/protocols/<p>/point.ts): `{ overrides, changed, setting, place, preview, issues }`, `{ choices }` or `{ refused }`. */
+  point(request: { base: string; overrides?: unknown; text: string; timeZone: string; role: PointRole; place?: unknown; value?: string; message?: number }): unknown;
+}
+
+const PROTOCOLS: Readonly<Record<string, DialectProtocol>> = {
+  astm: {
+    builtIns: () => PROFILES.map((p) => ({ id: p.id, label: p.label, vendor: p.vendor, model: p.model, transport: p.transport, queryDeadlineMs: p.queryDeadlineMs, orders: p.order !== undefined })),
+    profile: findProfile,
+    preview: previewSite,
+    point: pointAt,
+  },
+  hl7: {
+    builtIns: () => HL7_PROFILES.map((p) => ({ id: p.id, label: p.label, vendor: p.vendor, model: p.model, versions: p.versions, queryDeadlineMs: p.queryDeadlineMs, queries: p.query !== undefined, orders: p.answer !== undefined })),
+    profile: findHl7Profile,
+    preview: previewHl7Site,
+    point: pointAtHl7,
+  },
+};
+
+export const DIALECT_PROTOCOL_NAMES = Object.keys(PROTOCOLS);
+
+/** The protocol a request names (absent or empty: 'astm'), or undefined for one the package does not have. */
+export function dialectProtocol(name: unknown): DialectProtocol | undefined {
+  if (name === undefined || name === '') return PROTOCOLS.astm;
+  return typeof name === 'string' && Object.hasOwn(PROTOCOLS, name) ? PROTOCOLS[name] : undefined;
+}
