@@ -8,14 +8,18 @@
  * the preview fills in and says how many results changed each time. Deployed,
  * the capture sent over TCP through the flow reaches a loopback LIS once. A
  * value clicked in the results table that sits at two places (ARCHITECT's
- * sample in O-3 and O-4) is asked about.
+ * sample in O-3 and O-4) is asked about. The same for hl7-message on the
+ * generic ORU dialect with a URIT 8030 capture: it takes the run number in
+ * OBR-3 for the sample and the OBX-3 sequence for the code; pointed at the bar
+ * code in OBR-2 and the test name in OBX-4, the deployed flow sends GLI for the
+ * right tube, once; the cobas pro's sample number in SPM-2 and SAC-3 is asked about.
  *
  * Keeps screenshots in test/artifacts/pointing-*.png; with UPDATE_SCREENSHOTS=1
  * also in docs/images/.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,10 +30,12 @@ import { loadFixture } from '../support/fixtures';
 import { deploy, editNode, startEditorSession, type EditorSession } from '../support/browser';
 import { traceText } from '../../lib/trace';
 import { buildFrames } from '../../lib/protocols/astm/link';
+import { frameMllp } from '../../lib/protocols/hl7';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const TOKEN = 'browser-test-token';
 const ASTM = '#astm-message-dialect-editor';
+const HL7 = '#hl7-message-dialect-editor';
 
 let work: string;
 let stub: LisStub;
@@ -37,8 +43,11 @@ let session: EditorSession | undefined;
 let page: Page;
 let pageErrors: string[];
 let astmPort: number;
+let hl7Port: number;
 
 const MAPPING = ['CA125', 'TPSA'].map((code) => ({ lisTestId: `T-${code}`, lisCode: `L-${code}`, lisName: code, instrumentCode: code }));
+const HL7_MAPPING = [{ lisTestId: 'T-GLU', lisCode: 'L-GLU', lisName: 'glucose', instrumentCode: 'GLI' }];
+const hl7Fixture = (name: string) => readFileSync(join(ROOT, 'test', 'fixtures', 'hl7', name), 'latin1');
 
 function flows(): Array<Record<string, unknown>> {
   return [
@@ -50,6 +59,12 @@ function flows(): Array<Record<string, unknown>> {
     { id: 'am', type: 'astm-message', z: 'tab1', name: '', dialect: 'generic-lis2a2', dialectOverrides: '', timeZone: 'UTC', x: 500, y: 120, wires: [[], ['tm'], ['link'], []] },
     { id: 'tm', type: 'test-mapper', z: 'tab1', name: '', lis: 'cfg', instrument: 'CL-2000i', direction: 'toLis', unmapped: 'warn', mapping: MAPPING, x: 700, y: 120, wires: [['send'], []] },
     { id: 'send', type: 'lis-send-results', z: 'tab1', name: '', lis: 'cfg', autoResend: false, x: 900, y: 120, wires: [[]] },
+    { id: 'htcpin', type: 'tcp in', z: 'tab1', server: 'server', host: '', port: String(hl7Port), datamode: 'stream', datatype: 'buffer', newline: '', topic: '', x: 100, y: 280, wires: [['hlink']] },
+    { id: 'hlink', type: 'hl7-link', z: 'tab1', name: 'URIT 8030', transport: 'tcp', charset: 'msh18', journal: true, trace: true, x: 300, y: 280, wires: [['htcpout'], ['hm'], []] },
+    { id: 'htcpout', type: 'tcp out', z: 'tab1', host: '', port: '', beserver: 'reply', base64: false, end: false, x: 500, y: 240, wires: [] },
+    { id: 'hm', type: 'hl7-message', z: 'tab1', name: '', dialect: 'generic-oru', dialectOverrides: '', timeZone: 'UTC', x: 500, y: 320, wires: [[], ['htm'], ['hlink'], []] },
+    { id: 'htm', type: 'test-mapper', z: 'tab1', name: '', lis: 'cfg', instrument: 'URIT 8030', direction: 'toLis', unmapped: 'warn', mapping: HL7_MAPPING, x: 700, y: 320, wires: [['hsend'], []] },
+    { id: 'hsend', type: 'lis-send-results', z: 'tab1', name: '', lis: 'cfg', autoResend: false, x: 900, y: 320, wires: [[]] },
   ];
 }
 
@@ -58,6 +73,7 @@ before(async () => {
   stub = await new LisStub().start();
   stub.reply('/results', { status: 200, body: {} });
   astmPort = await freePort();
+  hl7Port = await freePort();
   const userDir = join(work, 'userDir');
   mkdirSync(userDir);
   session = await startEditorSession(userDir, flows(), 'am', { width: 1280, height: 1200 });
@@ -113,6 +129,27 @@ async function sendAstm(port: number, bytes: Buffer): Promise<void> {
   socket.write(Buffer.of(0x04));
   await new Promise((r) => setTimeout(r, 50));
   socket.end();
+}
+
+/** Sends one HL7 message in an MLLP frame over TCP, as the analyzer would, and waits for the link's acknowledgement. */
+async function sendHl7(port: number, text: string): Promise<string> {
+  let socket: Socket | undefined;
+  for (let attempt = 0; socket === undefined; attempt++) {
+    const s = connect(port, '127.0.0.1');
+    const ok = await new Promise<boolean>((resolve) => s.once('connect', () => resolve(true)).once('error', () => resolve(false)));
+    if (ok) socket = s;
+    else if (attempt > 100) throw new Error(`tcp in does not listen on ${port}`);
+    else await new Promise((r) => setTimeout(r, 100));
+  }
+  const got: Buffer[] = [];
+  socket.on('data', (d: Buffer) => got.push(d));
+  socket.write(frameMllp(Buffer.from(text, 'latin1')));
+  await new Promise<void>((resolve) => {
+    const check = () => (Buffer.concat(got).includes(0x1c) ? resolve() : setTimeout(check, 20));
+    check();
+  });
+  socket.end();
+  return Buffer.concat(got).toString('latin1');
 }
 
 async function shoot(name: string): Promise<void> {
@@ -182,6 +219,67 @@ describe('pointing in the dialect section', () => {
         ['SAMPLE123', 'L-TPSA', '5547.808063'],
       ],
     );
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('hl7-message: the bar code in OBR-2 and the test name in OBX-4 pointed at in a URIT 8030 capture; deployed, the result reaches the LIS once', async () => {
+    await editNode(page, 'hm');
+    await page.locator(`${HL7} .lis-dialect-paste`).waitFor({ state: 'visible' });
+    const text = hl7Fixture('urit-8030-oru-r01.txt');
+    await page.locator(`${HL7} .lis-dialect-paste`).fill(text);
+    await waitForRows(HL7, 'results', 1);
+    // The generic dialect reads the run number (OBR-3) as the sample and the OBX-3 sequence as the code.
+    assert.deepEqual(await column(HL7, 1), ['202508090002']);
+    assert.deepEqual(await column(HL7, 2), ['1']);
+    await page.locator(`${HL7} .lis-dialect-capture .lis-dialect-token`).first().waitFor();
+
+    await pointAt(HL7, '0000966134', 'sampleNumber', /^1 result changed \(sampleId\.places: OBR-2\)/);
+    await page.waitForFunction(`document.querySelector(${JSON.stringify(`${HL7} .lis-dialect-results tbody tr td:nth-child(2)`)})?.textContent === '0000966134'`);
+    await pointAt(HL7, 'GLI', 'testCode', /^1 result changed \(results\.code: OBX-4\)/);
+    await page.waitForFunction(`document.querySelector(${JSON.stringify(`${HL7} .lis-dialect-results tbody tr td:nth-child(3)`)})?.textContent === 'GLI'`);
+    assert.deepEqual(await column(HL7, 3), ['111']);
+    assert.deepEqual(await column(HL7, 4), ['mg/dL']);
+    assert.deepEqual(JSON.parse(await page.locator('#node-input-dialectOverrides').inputValue()), {
+      sampleId: { places: [{ segment: 'OBR', field: 2 }] },
+      results: { code: { segment: 'OBX', field: 4 } },
+    });
+    await page.locator(`${HL7} .lis-dialect-capture .lis-dialect-token`, { hasText: /^mg\/dL$/ }).click();
+    await page.locator(`${HL7} .lis-dialect-role-menu .lis-dialect-role-units`).waitFor();
+    await shoot('pointing-hl7');
+    await page.locator(`${HL7} .lis-dialect-role-menu .lis-dialect-role-cancel`).click();
+
+    await page.locator('#node-dialog-ok').click();
+    await page.locator('#node-dialog-ok').waitFor({ state: 'detached' });
+    const before = stub.to('/results').length;
+    await deploy(page);
+    const ack = await sendHl7(hl7Port, text.replace(/\r?\n/g, '\r'));
+    assert.match(ack, /MSA\|AA\|202508090002/);
+    await waitForLis(before + 1);
+    await new Promise((r) => setTimeout(r, 300));
+    const sent = stub.to('/results').slice(before);
+    assert.equal(sent.length, 1, 'the result reached the LIS once');
+    const results = (sent[0]!.json as { results: Array<Record<string, unknown>> }).results;
+    assert.deepEqual(
+      results.map((r) => [r.SampleNumber, r.TestCode, r.Result]),
+      [['0000966134', 'L-GLU', '111']],
+    );
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('hl7-message: a sample number clicked in the results table that is in SPM-2 and SAC-3 is asked about', async () => {
+    await editNode(page, 'hm');
+    await page.locator('#node-input-dialectOverrides').fill('');
+    await page.locator(`${HL7} .lis-dialect-paste`).fill(hl7Fixture('roche-cobaspro-oul-r22-e801.txt'));
+    await waitForRows(HL7, 'results', 13);
+    await page.locator(`${HL7} .lis-dialect-results tbody tr`).first().locator('td').nth(1).click();
+    await page.locator(`${HL7} .lis-dialect-role-menu .lis-dialect-role-sampleNumber`).click();
+    const choices = page.locator(`${HL7} .lis-dialect-role-menu .lis-dialect-choice`);
+    await choices.first().waitFor();
+    assert.deepEqual(await choices.allTextContents(), ['SPM-2.1.1, message 1 segment 3', 'SAC-3.1, message 1 segment 4']);
+    await choices.nth(1).click();
+    await page.locator(`${HL7} .lis-dialect-pointed`, { hasText: /^0 results changed \(sampleId\.places: SAC-3\)/ }).waitFor();
+    assert.deepEqual(JSON.parse(await page.locator('#node-input-dialectOverrides').inputValue()), { sampleId: { places: [{ segment: 'SAC', field: 3 }] } });
+    await page.locator('#node-dialog-cancel').click();
     assert.deepEqual(pageErrors, []);
   });
 
