@@ -6,6 +6,8 @@
  */
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { collect, helper, nodeModules, waitUntil } from '../support/red';
 import { loadFixture } from '../support/fixtures';
 import { GENERIC_LIS2A2 } from '../../lib/protocols/astm/dialects';
@@ -90,6 +92,16 @@ describe('dialect routes', () => {
     assert.match(refused.errors.join(' '), /role must be one of/);
     const nowhere = await point({ base: 'generic-lis2a2', text, role: 'value' }, 400);
     assert.match(nowhere.errors.join(' '), /give the place/);
+    // HL7 through the same route: the URIT 8030 bar code in OBR-2.
+    const urit = readFileSync(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'hl7', 'urit-8030-oru-r01.txt'), 'latin1');
+    const hl7 = await point({ protocol: 'hl7', base: 'generic-oru', text: urit, role: 'sampleNumber', value: '0000966134' });
+    assert.deepEqual(hl7.overrides, { sampleId: { places: [{ segment: 'OBR', field: 2 }] } });
+    assert.equal(hl7.changed, 1);
+    assert.equal(hl7.preview.preview.results[0].sampleNumber, '0000966134');
+    const shown = await preview({ protocol: 'hl7', base: 'generic-oru', text: urit });
+    assert.deepEqual(shown.capture.messages[0].lines.map((l: { label: string }) => l.label), ['MSH 1', 'PID 2', 'OBR 3', 'OBX 4']);
+    const unknown = await point({ protocol: 'dicom', base: 'x', text, role: 'value', value: '1' }, 400);
+    assert.match(unknown.errors.join(' '), /protocol "dicom"/);
   });
 
   it('answer a dialect\'s problems with their paths and no preview, and refuse what is no request', async () => {
