@@ -12,7 +12,7 @@ import { previewSite } from '../../lib/protocols/astm/preview';
 import { siteProfile } from '../../lib/protocols/astm/dialects';
 import { previewMessages } from '../../lib/protocols/astm/preview';
 import { readPaste } from '../../lib/protocols/astm/paste';
-import { changedResults } from '../../lib/dialect';
+import { CAPTURE_LIMITS, changedResults } from '../../lib/dialect';
 import { traceText } from '../../lib/trace';
 import { loadFixture } from '../support/fixtures';
 
@@ -184,6 +184,21 @@ describe('pointing at an ASTM capture', () => {
     const bad = point({ text: mindray, overrides: { sampleId: { component: 0 } }, role: 'value', place: { message: 1, record: 4, type: 'R', field: 4, component: 1 } });
     assert.ok('refused' in bad);
     assert.equal(bad.issues?.[0]?.path, 'sampleId.component');
+  });
+});
+
+describe('a capture too large to draw', () => {
+  it('is drawn up to the token budget, said to be truncated, and still pointed at in full', () => {
+    const many = Array.from({ length: 20000 }, (_, i) => `^^^T${i}`).join('\\');
+    const text = `H|\\^&|||X<CR>\nP|1<CR>\nO|1|S1||${many}<CR>\nR|1|^^^^GLU|5.4|mmol/L<CR>\nL|1|N<CR>\n`;
+    const p = previewSite({ base: 'generic-lis2a2' }, text, 'UTC');
+    assert.equal(p.capture?.truncated, true);
+    const drawn = p.capture!.messages[0]!.lines.reduce((n, l) => n + l.tokens.length, 0);
+    assert.ok(drawn <= CAPTURE_LIMITS.tokens, `${drawn} tokens drawn`);
+    // The R record is past the budget, not past pointing: a value clicked in the table is found in the whole capture.
+    const a = written(point({ text, role: 'testCode', value: 'GLU' }));
+    assert.deepEqual(a.place, { message: 1, record: 4, type: 'R', field: 3, component: 5 });
+    assert.deepEqual(readsWith(a.overrides, text), [['S1', 'GLU', '5.4', 'mmol/L']]);
   });
 });
 

@@ -13,6 +13,7 @@ import { pointAtHl7, type Hl7PointAnswer, type Hl7PointRequest } from '../../lib
 import { previewHl7Messages, previewHl7Site } from '../../lib/protocols/hl7/preview';
 import { hl7SiteProfile } from '../../lib/protocols/hl7/dialects';
 import { readHl7Capture } from '../../lib/protocols/hl7/paste';
+import { CAPTURE_LIMITS } from '../../lib/dialect';
 
 /** This file runs as dist/test/unit/...: the fixtures are the repository's. */
 const capture = (name: string): string => readFileSync(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'hl7', name), 'latin1');
@@ -161,5 +162,19 @@ describe('pointing at an HL7 capture', () => {
     const qpd = previewHl7Site({ base: 'generic-oru' }, qbp, 'UTC').capture!.messages[0]!.lines.find((l) => l.label.startsWith('QPD'))!;
     const place = qpd.tokens.find((t) => t.place !== undefined)!.place;
     assert.match(refused(point({ text: qbp, role: 'sampleNumber', place })), /reads no queries/);
+  });
+});
+
+describe('an HL7 capture too large to draw', () => {
+  it('is drawn up to the token budget, said to be truncated, and still pointed at in full', () => {
+    const many = Array.from({ length: 20000 }, (_, i) => `N${i}`).join('~');
+    const text = `MSH|^~\\&|X|Y|||20250101||ORU^R01|1|P|2.5.1\rPID|1||${many}\rOBR|1||S-77\rOBX|1|NM|GLU^Glucose||5.4|mmol/L\r`;
+    const p = previewHl7Site({ base: 'generic-oru' }, text, 'UTC');
+    assert.equal(p.capture?.truncated, true);
+    const drawn = p.capture!.messages[0]!.lines.reduce((n, l) => n + l.tokens.length, 0);
+    assert.ok(drawn <= CAPTURE_LIMITS.tokens, `${drawn} tokens drawn`);
+    const a = written(point({ text, role: 'testCode', value: 'Glucose' }));
+    assert.deepEqual(a.place, { message: 1, segment: 'OBX', index: 4, field: 3, component: 2 });
+    assert.deepEqual(readsWith(a.overrides, text), [['S-77', 'Glucose', '5.4', 'mmol/L']]);
   });
 });

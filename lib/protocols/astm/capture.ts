@@ -91,8 +91,14 @@ export function captureOf(messages: readonly string[][]): Capture {
         last = p;
         if (p.text !== '') tokens.push({ text: p.text, place: { message: m + 1, record: r + 1, type, field: p.field, ...(p.repetition === undefined ? {} : { repetition: p.repetition }), ...(p.component === undefined ? {} : { component: p.component }) } });
       }
-      budget -= tokens.length;
-      lines.push({ label: `${type} ${r + 1}`, tokens: mergeSeparators(tokens) });
+      const merged = mergeSeparators(tokens);
+      // A record of 20,000 repeats is drawn up to what is left of the budget.
+      if (merged.length > budget) {
+        merged.length = budget;
+        capture.truncated = true;
+      }
+      budget -= merged.length;
+      lines.push({ label: `${type} ${r + 1}`, tokens: merged });
     });
   });
   return capture;

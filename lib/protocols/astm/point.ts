@@ -105,10 +105,17 @@ function allPieces(messages: readonly string[][]): Piece[] {
       const d = delimiters[r];
       if (d === undefined) return;
       const list = piecesOf(record, d);
+      // Counted once per record: a field of 20,000 repeats must not be scanned once per repeat.
+      const repeatsIn = new Map<number, number>();
+      const componentsIn = new Map<string, number>();
+      for (const q of list) {
+        repeatsIn.set(q.field, Math.max(repeatsIn.get(q.field) ?? 1, q.repetition ?? 1));
+        const k = `${q.field}.${q.repetition ?? ''}`;
+        componentsIn.set(k, (componentsIn.get(k) ?? 0) + 1);
+      }
       for (const p of list) {
-        const same = list.filter((q) => q.field === p.field);
-        const repetitions = Math.max(1, ...same.map((q) => q.repetition ?? 1));
-        const components = same.filter((q) => q.repetition === p.repetition).length;
+        const repetitions = repeatsIn.get(p.field) ?? 1;
+        const components = componentsIn.get(`${p.field}.${p.repetition ?? ''}`) ?? 1;
         const place: AstmPlace = { message: m + 1, record: r + 1, type: record.charAt(0), field: p.field };
         if (p.repetition !== undefined) place.repetition = p.repetition;
         if (p.component !== undefined) place.component = p.component;

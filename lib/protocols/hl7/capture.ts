@@ -109,6 +109,11 @@ export function hl7CaptureOf(parsed: ReadonlyArray<Hl7Message | undefined>): Cap
           else tokens.push({ text: t.sep });
         } else tokens.push({ text: t.raw, place: { ...t.place } });
       }
+      // A segment of 20,000 repetitions is drawn up to what is left of the budget.
+      if (tokens.length > budget) {
+        tokens.length = budget;
+        capture.truncated = true;
+      }
       budget -= tokens.length;
       lines.push({ label: `${seg.name} ${seg.index}`, tokens });
     });
