@@ -13,60 +13,36 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { LisStub } from '../support/lis-stub';
-import { freePort } from '../support/ports';
+import type { LisStub } from '../support/lis-stub';
 import { loadFixture } from '../support/fixtures';
-import { deploy, editNode, startEditorSession, type EditorSession } from '../support/browser';
+import { editNode } from '../support/browser';
+import { analyzerFlow, connectWhenListening, doneAndDeploy, keepScreenshot, resultsAtLis, startLisEditor, type LisEditor } from '../support/lis-editor';
 import { traceText } from '../../lib/trace';
 import { buildFrames } from '../../lib/protocols/astm/link';
 
-const ROOT = join(__dirname, '..', '..', '..');
 const TOKEN = 'browser-test-token';
 const SAMPLE = 'CL-PL-24-0370';
 
-let work: string;
+let world: LisEditor | undefined;
 let stub: LisStub;
-let session: EditorSession | undefined;
 let page: Page;
 let pageErrors: string[];
-let analyzerPort: number;
 
 /** The cobas c 311 capture's codes (R-3 `^^^685/` ...) mapped to LIS tests. */
 const MAPPING = ['685', '687', '712', '158', '735', '717', '690'].map((code) => ({ lisTestId: `T-${code}`, lisCode: `L${code}`, lisName: `test ${code}`, instrumentCode: code }));
 
-function flows(): Array<Record<string, unknown>> {
-  return [
-    { id: 'tab1', type: 'tab', label: 'Analyzer' },
-    { id: 'cfg', type: 'lis-config', name: 'LIS', labTestsApiUrl: stub.url('/tests'), transactionInfoApiUrl: stub.url('/orders'), resultApiUrl: stub.url('/results'), timeout: 5000, credentials: { bearerToken: TOKEN } },
-    { id: 'tcpin', type: 'tcp in', z: 'tab1', server: 'server', host: '', port: String(analyzerPort), datamode: 'stream', datatype: 'buffer', newline: '', topic: '', x: 100, y: 80, wires: [['link']] },
-    { id: 'link', type: 'astm-link', z: 'tab1', name: 'c 311', transport: 'tcp', framing: 'framed', checksums: true, journal: true, trace: true, x: 300, y: 80, wires: [['tcpout'], ['am'], []] },
-    { id: 'tcpout', type: 'tcp out', z: 'tab1', host: '', port: '', beserver: 'reply', base64: false, end: false, x: 500, y: 40, wires: [] },
-    { id: 'am', type: 'astm-message', z: 'tab1', name: '', dialect: 'generic-lis2a2', dialectOverrides: '', timeZone: 'UTC', x: 500, y: 120, wires: [[], ['tm'], ['link'], []] },
-    { id: 'tm', type: 'test-mapper', z: 'tab1', name: '', lis: 'cfg', instrument: 'cobas c 311', direction: 'toLis', unmapped: 'warn', mapping: MAPPING, x: 700, y: 120, wires: [['send'], []] },
-    { id: 'send', type: 'lis-send-results', z: 'tab1', name: '', lis: 'cfg', autoResend: false, x: 900, y: 120, wires: [[]] },
-  ];
+function flows(lis: LisStub, analyzerPort: number): Array<Record<string, unknown>> {
+  return analyzerFlow(lis, analyzerPort, TOKEN, { link: { type: 'astm-link', name: 'c 311', framing: 'framed', checksums: true }, message: { id: 'am', type: 'astm-message', dialect: 'generic-lis2a2' }, instrument: 'cobas c 311', mapping: MAPPING });
 }
 
 before(async () => {
-  work = mkdtempSync(join(tmpdir(), 'lis-dialect-ui-'));
-  stub = await new LisStub().start();
-  stub.reply('/results', { status: 200, body: {} });
-  analyzerPort = await freePort();
-  const userDir = join(work, 'userDir');
-  mkdirSync(userDir);
-  session = await startEditorSession(userDir, flows(), 'am', { width: 1280, height: 1100 });
-  ({ page, pageErrors } = session);
+  world = await startLisEditor('dialect-ui', flows, 'am');
+  ({ stub, page, pageErrors } = world);
 });
 
 after(async () => {
-  await session?.stop();
-  await stub?.stop();
-  rmSync(work, { recursive: true, force: true });
+  await world?.stop();
 });
 
 const rows = (table: string) => page.locator(`#astm-message-dialect-editor .lis-dialect-${table} tbody tr`);
@@ -78,15 +54,7 @@ async function waitForRows(table: string, n: number): Promise<void> {
 
 /** Sends the capture as one ENQ ... EOT transfer over TCP, as the analyzer would, and waits for its last ACK. */
 async function sendCapture(bytes: Buffer): Promise<void> {
-  // The deploy restarts tcp in: it listens again a moment later.
-  let socket: Socket | undefined;
-  for (let attempt = 0; socket === undefined; attempt++) {
-    const s = connect(analyzerPort, '127.0.0.1');
-    const ok = await new Promise<boolean>((resolve) => s.once('connect', () => resolve(true)).once('error', () => resolve(false)));
-    if (ok) socket = s;
-    else if (attempt > 100) throw new Error(`tcp in does not listen on ${analyzerPort}`);
-    else await new Promise((r) => setTimeout(r, 100));
-  }
+  const socket = await connectWhenListening(world!.analyzerPort);
   const acks: number[] = [];
   socket.on('data', (d: Buffer) => acks.push(...d));
   socket.write(Buffer.of(0x05));
@@ -134,20 +102,13 @@ describe('astm-message dialect section', () => {
     const first = await rows('results').first().locator('td').allTextContents();
     assert.deepEqual(first.slice(1), [SAMPLE, '685', '22.4', 'U/l', 'A', 'F', '2024-02-03T13:20:11.000Z']);
 
-    mkdirSync(join(ROOT, 'test', 'artifacts'), { recursive: true });
-    const shot = join(ROOT, 'test', 'artifacts', 'dialect-editor.png');
-    await page.locator('#red-ui-editor-stack .red-ui-tray').last().screenshot({ path: shot });
-    if (process.env.UPDATE_SCREENSHOTS) copyFileSync(shot, join(ROOT, 'docs', 'dialect-editor.png'));
+    await keepScreenshot(page, 'dialect-editor.png');
 
-    await page.locator('#node-dialog-ok').click();
-    await page.locator('#node-dialog-ok').waitFor({ state: 'detached' });
-    await deploy(page);
+    await doneAndDeploy(page);
     assert.deepEqual(pageErrors, []);
 
     await sendCapture(capture);
-    const deadline = Date.now() + 15000;
-    while (stub.to('/results').length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    const sent = stub.to('/results');
+    const sent = await resultsAtLis(stub);
     assert.equal(sent.length, 1, 'the results reached the LIS once');
     const results = (sent[0]!.json as { results: Array<Record<string, unknown>> }).results;
     assert.deepEqual(

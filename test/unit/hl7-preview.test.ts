@@ -21,7 +21,7 @@ describe('the HL7 dialect preview', () => {
   it('shows the generic dialect reading the EDAN i15 codes from the wrong place, and an override reading them right', () => {
     const generic = previewHl7Site({ base: 'generic-oru' }, EDAN, 'UTC');
     assert.deepEqual(generic.issues, []);
-    assert.deepEqual(generic.paste, { form: 'segments', framing: 'segments', notes: ['read as segments, one per line; a message begins at each MSH'], problems: [] });
+    assert.deepEqual(generic.paste, { form: 'segments', framing: 'unframed', notes: ['read as segments, one per line; a message begins at each MSH'], problems: [] });
     const before = generic.preview!;
     assert.equal(before.messages, 1);
     // OBX-3 is the EDAN's result group ("0" or "1"), not a test code.
@@ -56,7 +56,7 @@ describe('the HL7 dialect preview', () => {
       assert.deepEqual(p.paste?.problems, [], form);
       return [p.paste?.framing, p.preview?.results];
     });
-    assert.deepEqual(seen.map(([framing]) => framing), ['segments', 'framed', 'framed']);
+    assert.deepEqual(seen.map(([framing]) => framing), ['unframed', 'framed', 'framed']);
     assert.deepEqual(seen[1]![1], seen[0]![1]);
     assert.deepEqual(seen[2]![1], seen[0]![1]);
   });

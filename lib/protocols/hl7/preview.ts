@@ -17,7 +17,7 @@ import { emptyPreview, previewEvents, previewSiteOf, type Preview, type PreviewA
 /** What the paste was taken for (`framing`: MLLP frames or bare segments), what was repaired, and what could not be read. */
 export interface Hl7PasteInfo {
   form: 'trace' | 'mllp' | 'segments';
-  framing: 'framed' | 'segments';
+  framing: 'framed' | 'unframed';
   notes: string[];
   problems: Array<{ message: string }>;
 }
@@ -60,7 +60,7 @@ const HL7: PreviewProtocol<Hl7DialectProfile, Hl7PasteInfo> = {
   diff: hl7OverridesOf,
   read(text) {
     const { messages, form, notes, problems } = readHl7Capture(text);
-    return { messages, paste: { form, framing: form === 'segments' ? 'segments' : 'framed', notes, problems: problems.map((message) => ({ message })) } };
+    return { messages, paste: { form, framing: form === 'segments' ? 'unframed' : 'framed', notes, problems: problems.map((message) => ({ message })) } };
   },
   preview: previewHl7Messages,
   capture: (messages, profile) => hl7CaptureOf(parseAll(messages, profile?.charset ?? 'latin1')),

@@ -1,0 +1,109 @@
+/**
+ * A browser test's world for a message node's dialog: a loopback LIS stub
+ * that takes results, a free TCP port the flow's analyzer end listens on,
+ * Node-RED running `flows` in a temporary user directory, and Chromium on
+ * its editor. Shared by the dialect-section tests of each protocol.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { LisStub } from './lis-stub';
+import { freePort } from './ports';
+import { deploy, startEditorSession } from './browser';
+
+export interface LisEditor {
+  stub: LisStub;
+  /** Where the flow's `tcp in` listens for the analyzer. */
+  analyzerPort: number;
+  page: Page;
+  pageErrors: string[];
+  stop(): Promise<void>;
+}
+
+export async function startLisEditor(name: string, flows: (stub: LisStub, analyzerPort: number) => unknown[], nodeId: string): Promise<LisEditor> {
+  const work = mkdtempSync(join(tmpdir(), `lis-${name}-`));
+  const stub = await new LisStub().start();
+  stub.reply('/results', { status: 200, body: {} });
+  const analyzerPort = await freePort();
+  const userDir = join(work, 'userDir');
+  mkdirSync(userDir);
+  const session = await startEditorSession(userDir, flows(stub, analyzerPort), nodeId, { width: 1280, height: 1100 }).catch(async (err: unknown) => {
+    await stub.stop();
+    rmSync(work, { recursive: true, force: true });
+    throw err;
+  });
+  return {
+    stub,
+    analyzerPort,
+    page: session.page,
+    pageErrors: session.pageErrors,
+    async stop() {
+      await session.stop();
+      await stub.stop();
+      rmSync(work, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A connection to the flow's `tcp in`, once it listens: a deploy restarts it, and it listens again a moment later. */
+export async function connectWhenListening(port: number): Promise<Socket> {
+  for (let attempt = 0; ; attempt++) {
+    const s = connect(port, '127.0.0.1');
+    const ok = await new Promise<boolean>((resolve) => s.once('connect', () => resolve(true)).once('error', () => resolve(false)));
+    if (ok) return s;
+    if (attempt > 100) throw new Error(`tcp in does not listen on ${port}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** What differs between protocols in the analyzer's flow: its link and message nodes (type and settings), and the test mapping. */
+export interface AnalyzerFlow {
+  link: { type: string; name: string } & Record<string, unknown>;
+  message: { id: string; type: string; dialect: string } & Record<string, unknown>;
+  instrument: string;
+  mapping: ReadonlyArray<Record<string, string>>;
+}
+
+/**
+ * tcp in -> <link> (`link`) -> <message> -> test-mapper -> lis-send-results to
+ * the stub, the link's writes back through tcp out, as an integrator wires an
+ * analyzer on TCP.
+ */
+export function analyzerFlow(lis: LisStub, analyzerPort: number, token: string, f: AnalyzerFlow): Array<Record<string, unknown>> {
+  return [
+    { id: 'tab1', type: 'tab', label: 'Analyzer' },
+    { id: 'cfg', type: 'lis-config', name: 'LIS', labTestsApiUrl: lis.url('/tests'), transactionInfoApiUrl: lis.url('/orders'), resultApiUrl: lis.url('/results'), timeout: 5000, credentials: { bearerToken: token } },
+    { id: 'tcpin', type: 'tcp in', z: 'tab1', server: 'server', host: '', port: String(analyzerPort), datamode: 'stream', datatype: 'buffer', newline: '', topic: '', x: 100, y: 80, wires: [['link']] },
+    { id: 'link', z: 'tab1', transport: 'tcp', journal: true, trace: true, x: 300, y: 80, wires: [['tcpout'], [f.message.id], []], ...f.link },
+    { id: 'tcpout', type: 'tcp out', z: 'tab1', host: '', port: '', beserver: 'reply', base64: false, end: false, x: 500, y: 40, wires: [] },
+    { z: 'tab1', name: '', dialectOverrides: '', timeZone: 'UTC', x: 500, y: 120, wires: [[], ['tm'], ['link'], []], ...f.message },
+    { id: 'tm', type: 'test-mapper', z: 'tab1', name: '', lis: 'cfg', instrument: f.instrument, direction: 'toLis', unmapped: 'warn', mapping: f.mapping, x: 700, y: 120, wires: [['send'], []] },
+    { id: 'send', type: 'lis-send-results', z: 'tab1', name: '', lis: 'cfg', autoResend: false, x: 900, y: 120, wires: [[]] },
+  ];
+}
+
+/** Closes the dialog with Done and deploys. */
+export async function doneAndDeploy(page: Page): Promise<void> {
+  await page.locator('#node-dialog-ok').click();
+  await page.locator('#node-dialog-ok').waitFor({ state: 'detached' });
+  await deploy(page);
+}
+
+/** The result requests the LIS got, once there is one (or after 15 s), and a moment more: a second one would be a duplicate. */
+export async function resultsAtLis(stub: LisStub): Promise<ReturnType<LisStub['to']>> {
+  const deadline = Date.now() + 15000;
+  while (stub.to('/results').length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  await new Promise((r) => setTimeout(r, 300));
+  return stub.to('/results');
+}
+
+/** The open dialog in test/artifacts/<name>; with UPDATE_SCREENSHOTS=1 also in docs/ for the README. */
+export async function keepScreenshot(page: Page, name: string): Promise<void> {
+  const root = join(__dirname, '..', '..', '..');
+  mkdirSync(join(root, 'test', 'artifacts'), { recursive: true });
+  const shot = join(root, 'test', 'artifacts', name);
+  await page.locator('#red-ui-editor-stack .red-ui-tray').last().screenshot({ path: shot });
+  if (process.env.UPDATE_SCREENSHOTS) copyFileSync(shot, join(root, 'docs', name));
+}
