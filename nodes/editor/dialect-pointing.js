@@ -35,7 +35,19 @@
         var roles = ["sampleNumber", "testCode", "value", "units"];
         var chosen = null; // the span or cell clicked, to mark it
 
+        /** What the line and an open menu belong to: a preview of other overrides or another paste makes them stale. */
+        var shownFor = null;
+        function signature() {
+            var r = opts.request();
+            return JSON.stringify([r.base, r.overrides, r.text, r.timeZone]);
+        }
+
         function render(answer) {
+            // Previews come for the same inputs too (a debounced refresh after a pointing): those keep the line and the menu.
+            var now = signature();
+            if (shownFor !== null && now !== shownFor) { pointed.empty(); menu.hide().empty(); }
+            shownFor = now;
+            chosen = null;
             capture.empty();
             if (answer && answer.roles) { roles = answer.roles.map(function (r) { return typeof r === "string" ? r : r.id; }); }
             var c = answer && answer.capture;
@@ -87,6 +99,7 @@
                         return;
                     }
                     opts.written(answer);
+                    shownFor = signature();
                     pointed.css("color", "").text(t("changed", { count: answer.changed, setting: answer.setting, interpolation: { escapeValue: false } }));
                 })
                 .fail(function (xhr) {

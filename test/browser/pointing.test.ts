@@ -297,6 +297,9 @@ describe('pointing in the dialect section', () => {
     await choices.nth(1).click();
     await page.locator(`${ASTM} .lis-dialect-pointed`, { hasText: /^0 results changed \(sampleId: O-4/ }).waitFor();
     assert.deepEqual(JSON.parse(await page.locator('#node-input-dialectOverrides').inputValue()), { sampleId: { field: 'instrumentSpecimenId', singleComponent: false } });
+    // Edited by hand afterwards, the preview is no longer the pointing's: its line goes.
+    await page.locator('#node-input-dialectOverrides').fill('{}');
+    await page.waitForFunction(`document.querySelector(${JSON.stringify(`${ASTM} .lis-dialect-pointed`)}).textContent === ''`);
     await page.locator('#node-dialog-cancel').click();
     assert.deepEqual(pageErrors, []);
   });
