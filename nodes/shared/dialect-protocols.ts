@@ -15,8 +15,8 @@ export interface DialectProtocol {
   profile(id: string): unknown;
   /** `{ issues, overrides, paste, preview }` for a site's dialect and a paste (lib/dialect/preview.ts). */
   preview(site: { base: string; overrides?: unknown }, text: string | undefined, timeZone: string): unknown;
-  /** Pointing (lib/protocols/<p>/point.ts): `{ overrides, changed, setting, place, preview, issues }`, `{ choices }` or `{ refused }`. */
-  point(request: { base: string; overrides?: unknown; text: string; timeZone: string; role: PointRole; place?: unknown; value?: string; message?: number }): unknown;
+  /** Pointing (lib/protocols/<p>/point.ts; absent: the protocol offers none, and the route says so): `{ overrides, changed, setting, place, preview, issues }`, `{ choices }` or `{ refused }`. */
+  point?(request: { base: string; overrides?: unknown; text: string; timeZone: string; role: PointRole; place?: unknown; value?: string; message?: number }): unknown;
 }
 
 const PROTOCOLS: Readonly<Record<string, DialectProtocol>> = {

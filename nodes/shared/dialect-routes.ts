@@ -66,9 +66,11 @@ export function installDialectRoutes(RED: NodeAPI): void {
         if (!isPointRole(body.role)) errors.push('role must be one of sampleNumber, testCode, value, units');
         if (body.place === undefined && (typeof body.value !== 'string' || body.value.trim() === '')) errors.push('give the place clicked in the capture, or the value clicked in the table');
         if (body.message !== undefined && !(typeof body.message === 'number' && Number.isInteger(body.message) && body.message >= 1)) errors.push('message must be the 1-based message of the capture');
-        if (errors.length > 0 || !checked.protocol || !isPointRole(body.role)) return answerError(res, 400, invalidInput('not a pointing request', errors));
+        const point = checked.protocol?.point;
+        if (checked.protocol && !point) errors.push(`protocol ${JSON.stringify((req.body as { protocol?: unknown }).protocol)} offers no pointing`);
+        if (errors.length > 0 || !point || !isPointRole(body.role)) return answerError(res, 400, invalidInput('not a pointing request', errors));
         res.json(
-          checked.protocol.point({
+          point({
             base: checked.base,
             overrides: checked.overrides,
             text: checked.text ?? '',
