@@ -93,4 +93,11 @@ describe('the HL7 dialect preview', () => {
     assert.equal(bad.preview, undefined);
     assert.equal(bad.paste?.form, 'segments');
   });
+
+  it('reads a pasted UTF-8 message whose text goes beyond Latin-1 as UTF-8, not by the low byte of each character', () => {
+    const text = 'MSH|^~\\&|A|B|||20250101120000||ORU^R01|1|P|2.5||||||UNICODE UTF-8\nOBR|1||S-1\nOBX|1|NM|ALB||4.1|μmol/L 血清\n';
+    const p = previewHl7Site({ base: 'generic-oru' }, text, 'UTC');
+    assert.deepEqual(p.preview?.results.map((r) => [r.sampleNumber, r.testCode, r.value, r.units]), [['S-1', 'ALB', '4.1', 'μmol/L 血清']]);
+    assert.ok(p.paste?.notes.includes('characters beyond Latin-1 read as UTF-8'));
+  });
 });

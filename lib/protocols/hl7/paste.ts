@@ -45,14 +45,16 @@ export function readHl7Capture(text: string): Hl7CaptureRead {
     return { form: 'trace', messages, notes, problems };
   }
   let tokens = 0;
-  const bytes = Buffer.from(
-    text.replace(TOKEN, (_m, name: string) => {
-      tokens++;
-      return String.fromCharCode(name.startsWith('0x') ? Number.parseInt(name.slice(2), 16) : (TOKEN_BYTES[name] ?? 0));
-    }),
-    'latin1',
-  );
+  const replaced = text.replace(TOKEN, (_m, name: string) => {
+    tokens++;
+    return String.fromCharCode(name.startsWith('0x') ? Number.parseInt(name.slice(2), 16) : (TOKEN_BYTES[name] ?? 0));
+  });
+  // Pasted text has lost its bytes: a character beyond Latin-1 (`μmol/L`, a name in Chinese) was UTF-8 on the
+  // wire, the only charset of HL7's three that carries it; Latin-1 would keep its low byte only.
+  const wide = /[^\u0000-\u00ff]/.test(replaced);
+  const bytes = Buffer.from(replaced, wide ? 'utf8' : 'latin1');
   if (tokens > 0) notes.push(`${tokens} control-character tokens read as bytes`);
+  if (wide) notes.push('characters beyond Latin-1 read as UTF-8');
   if (bytes.includes(0x0b) || bytes.includes(0x1c)) {
     notes.push('read as MLLP frames');
     // Token forms put a line break after each `<CR>` token for the eye; the segment ends are the tokens.
