@@ -9,7 +9,7 @@ export const GENERIC_CSV: FileDialectProfile = {
   encoding: 'utf8',
   delimiter: 'comma',
   table: { skipRows: 0, header: true, endsAtEmptyRow: false },
-  layout: { form: 'row-per-result', sample: 'Sample', test: 'Test', value: 'Result', units: 'Units' },
+  layout: { form: 'row-per-result', sample: 'Sample', test: 'Test', value: 'Result' },
   decimalComma: false,
   noResult: ['---', 'N/A'],
   sampleNumber: { pattern: '[A-Za-z0-9][A-Za-z0-9._/-]*' },
