@@ -73,9 +73,20 @@ export function readText(text: string, profile: FileDialectProfile, options: Fil
   const runDate = readRunDate(profile, rows, options.fileName, zone, problems);
   const items = cellsOf(profile, rows);
   const sep = separatorOf(profile.delimiter);
+  // A row with a cell per test may leave every cell unassigned: its text is made once, and only its start.
+  const texts = new Map<FileRow, string>();
   const rowText = (row: FileRow) => {
-    const t = row.cells.join(typeof sep === 'string' ? sep : '');
-    return t.length > MAX_ROW_TEXT ? `${t.slice(0, MAX_ROW_TEXT)}…` : t;
+    let t = texts.get(row);
+    if (t === undefined) {
+      t = '';
+      for (const [i, cell] of row.cells.entries()) {
+        t += (i > 0 && typeof sep === 'string' ? sep : '') + (cell.length > MAX_ROW_TEXT ? cell.slice(0, MAX_ROW_TEXT) : cell);
+        if (t.length > MAX_ROW_TEXT) break;
+      }
+      t = t.length > MAX_ROW_TEXT ? `${t.slice(0, MAX_ROW_TEXT)}…` : t;
+      texts.set(row, t);
+    }
+    return t;
   };
   const take = profile.sampleNumber.take === undefined ? undefined : new RegExp(profile.sampleNumber.take, 'u');
   const pattern = new RegExp(`^(?:${profile.sampleNumber.pattern})$`, 'u');
