@@ -86,6 +86,11 @@ describe('Applied Biosystems QuantStudio exports (allotropy test data)', () => {
     ]);
     assert.deepEqual(of(events, 'results').map((r) => r.record), [23, 24, 25, 26, 27, 28, 29, 30, 31, 35, 36, 37, 38, 39, 40, 41, 42, 43]);
     assert.ok(of(events, 'results').every((r) => r.completedAt === '2024-10-01T19:02:50.000Z' && r.completedAtRaw === '2024-10-01 15:02:50'));
+    // Triplicate wells: all three sent (as ASTM does with a test reported twice), and the batch says so.
+    assert.deepEqual((events[0] as Extract<LabEvent, { type: 'results' }>).problems, [
+      "lines 23 and 24 both report test 3'UTR for sample 5000018696625",
+      "lines 23 and 25 both report test 3'UTR for sample 5000018696625",
+    ]);
     assert.deepEqual(brief(of(events, 'qc')), [
       ['Standard 1 (1e8)', "3'UTR", '16.484'], ['Standard 1 (1e8)', "3'UTR", '16.442'], ['Standard 1 (1e8)', "3'UTR", '16.458'],
       ['Standard 2 (1e7)', "3'UTR", '19.525'], ['Standard 2 (1e7)', "3'UTR", '19.704'], ['Standard 2 (1e7)', "3'UTR", '19.561'],

@@ -93,7 +93,7 @@ export function readText(text: string, profile: FileDialectProfile, options: Fil
   const noResult = new Set(profile.noResult.map((v) => v.trim().toUpperCase()));
   const timeFormat = profile.layout.form === 'plate' ? undefined : profile.layout.time?.format;
 
-  const bySample = new Map<string, InstrumentResult[]>();
+  const bySample = new Map<string, { results: InstrumentResult[]; problems: string[]; seen: Map<string, number> }>();
   const qc: InstrumentResult[] = [];
   const unassigned: UnassignedResult[] = [];
   let n = 0;
@@ -149,15 +149,19 @@ export function readText(text: string, profile: FileDialectProfile, options: Fil
       continue;
     }
     result.SampleNumber = sample;
-    const list = bySample.get(sample);
-    if (list) list.push(result);
-    else bySample.set(sample, [result]);
+    let batch = bySample.get(sample);
+    if (batch === undefined) bySample.set(sample, (batch = { results: [], problems: [], seen: new Map() }));
+    // Both are sent, as the ASTM reading does, and the batch says so: replicate wells, or a sample run twice.
+    const earlier = batch.seen.get(test);
+    if (earlier !== undefined) batch.problems.push(`lines ${earlier} and ${item.row.line} both report test ${test} for sample ${sample}`);
+    else batch.seen.set(test, item.row.line);
+    batch.results.push(result);
   }
 
   const events: LabEvent[] = [];
   let first = true;
-  for (const results of bySample.values()) {
-    events.push({ type: 'results', qc: false, results, problems: first ? problems : [] });
+  for (const batch of bySample.values()) {
+    events.push({ type: 'results', qc: false, results: batch.results, problems: first ? [...problems, ...batch.problems] : batch.problems });
     first = false;
   }
   if (qc.length > 0) events.push({ type: 'qc', results: qc, problems: first ? problems : [] });
