@@ -42,7 +42,7 @@ describe('file dialect routes', () => {
     assert.deepEqual(body.overrides, { layout: { value: 'Ct Mean' } });
     assert.deepEqual(body.preview.results.slice(0, 3).map((r: Record<string, unknown>) => r.value), ['25.612', '25.612', '25.612']);
     assert.equal(body.capture.messages[0].lines[0].label, 'line 19');
-    assert.deepEqual(body.roles.map((r: { id: string }) => r.id), ['sampleNumber', 'testCode', 'value', 'units']);
+    assert.deepEqual(body.roles, ['sampleNumber', 'testCode', 'value', 'units']);
   });
 
   it('point at a cell to set the value column', async () => {

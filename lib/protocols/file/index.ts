@@ -5,6 +5,6 @@ export { FILE_OVERRIDE_RULES, siteFileDialectOf, siteFileProfile } from './overr
 export { FileDialectProfileSchema } from './schema';
 export { FileDialectError, fileProfileIssues, fileProfileProblems } from './validate';
 export { fileLabEvents, FileReadError, readFile, type FileReadOptions } from './read';
-export { captureOf, FILE_CAPTURE_LIMITS, FILE_POINT_ROLES, previewFile, previewFileSite, type FileCapture, type FilePlace, type FilePointRole, type FilePreview, type FileSitePreview } from './preview';
+export { captureOf, previewFile, previewFileSite, type FilePaste, type FilePlace, type FileSitePreview } from './preview';
 export { pointFileAt, type FilePointAnswer, type FilePointRequest } from './point';
 export { FileHost, fileHostSettings } from './host';
