@@ -47,11 +47,11 @@ export function previewFile(profile: FileDialectProfile, bytes: Buffer, timeZone
 
 /** The rows from the table's start (or the file's, when the table is not found) as clickable cells, capped. */
 export function captureOf(profile: FileDialectProfile, rows: readonly FileRow[]): Capture {
-  let from = 0;
+  let from: number;
   try {
     from = tableStart(profile, rows as FileRow[]).index;
   } catch {
-    from = 0;
+    from = 0; // no table where the dialect looks: the file from its start
   }
   const sep = separatorOf(profile.delimiter);
   const lines: CaptureLine[] = [];
