@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   APPBIO_QUANTSTUDIO,
+  BECKMAN_ACCESS_2,
   FILE_PROFILES,
   FileDialectProfileSchema,
   fileLabEvents,
@@ -191,5 +192,29 @@ describe('SENAITE two-dimension CSV', () => {
       events.flatMap((e) => (e.type === 'unassigned' ? e.items.map((i) => i.reason) : [])),
       ['line 2: Pentachloronitrobenzene is "-----", a value the dialect reads as no result (noResult): not sent', 'line 3: Pentachloronitrobenzene is "ND", a value the dialect reads as no result (noResult): not sent'],
     );
+  });
+});
+
+describe('Beckman Coulter Access 2 results export (SENAITE sample)', () => {
+  it('every row: the result as written (">822.00" with its OVR flag), "No Value" never sent, the completion time day first', () => {
+    const text = fixture('beckman-access-2-results.csv').toString('latin1');
+    const rows = text
+      .split('\n')
+      .filter((l) => l !== '')
+      .slice(1)
+      .map((l) => l.split(','));
+    const events = read('beckman-access-2-results.csv', BECKMAN_ACCESS_2, 'Africa/Johannesburg');
+    const sent = rows.filter((r) => r[6] !== 'No Value');
+    assert.equal(rows.length, 48);
+    assert.deepEqual(
+      of(events, 'results').map((r) => [r.SampleNumber, r.instrumentCode, r.Result, r.units, r.flags?.[0] ?? '', r.completedAtRaw]),
+      // Grouped by sample in the order the file first names each, rows kept in file order within a sample.
+      [...new Set(sent.map((r) => r[1]!))].flatMap((s) => sent.filter((r) => r[1] === s).map((r) => [r[1]!, r[4]!, r[6]!, r[7]!, r[9]!, r[8]!])),
+    );
+    assert.equal(of(events, 'results').length, 47);
+    const over = of(events, 'results').find((r) => r.SampleNumber === 'HUS1')!;
+    assert.deepEqual([over.instrumentCode, over.Result, over.units, over.flags, over.completedAt], ['HBAb3', '>822.00', 'mIU/mL', ['OVR'], '2015-02-21T12:43:42.000Z']);
+    const items = events.flatMap((e) => (e.type === 'unassigned' ? e.items : []));
+    assert.deepEqual(items.map((i) => [i.record, i.reason]), [[48, 'line 48: HIVco is "No Value", a value the dialect reads as no result (noResult): not sent']]);
   });
 });
