@@ -67,10 +67,12 @@ describe('file reading: one row per result', () => {
   });
 
   it('reads a decimal comma as a point and keeps the text as written', () => {
-    const events = read('Sample;Test;Result\nS-1;GLU;5,4\nS-1;TXT;1,2,3\n', dialect({ delimiter: 'semicolon', decimalComma: true }));
+    const events = read('Sample;Test;Result\nS-1;GLU;5,4\nS-1;TXT;1,2,3\nS-1;CRP;<0,5\nS-1;PLT;1.234,5\n', dialect({ delimiter: 'semicolon', decimalComma: true }));
     assert.deepEqual(results(events).map((r) => [r.Result, r.rawResult]), [
       ['5.4', '5,4'],
       ['1,2,3', undefined],
+      ['<0.5', '<0,5'],
+      ['1.234,5', undefined],
     ]);
   });
 

@@ -37,6 +37,8 @@ export interface FileReadOptions {
 
 /** A cell longer than this is no sample number, test code or date: patterns are not run over it. */
 const MAX_CELL = 256;
+/** A number with a decimal comma, an operator before it or not (`<0,5`), as the ASTM reading takes it; `1.234,5` is no such number and stays as written. */
+const DECIMAL_COMMA = /^([<>]=?\s*|=\s*)?[+-]?\d+,\d+$/;
 /** A row's text kept in an unassigned item, for the operator. */
 const MAX_ROW_TEXT = 500;
 
@@ -114,7 +116,7 @@ export function readText(text: string, profile: FileDialectProfile, options: Fil
       continue;
     }
     const result: InstrumentResult = { SampleNumber: label, instrumentCode: test, Result: value, sequence: { patient: 0, order: 0, result: ++n }, record: item.row.line };
-    if (profile.decimalComma && /^[+-]?\d+,\d+$/.test(value)) result.Result = value.replace(',', '.');
+    if (profile.decimalComma && DECIMAL_COMMA.test(value)) result.Result = value.replace(',', '.');
     if (result.Result !== item.value) result.rawResult = item.value;
     const units = item.units?.trim();
     if (units) result.units = units;
