@@ -64,7 +64,22 @@ export function fileLabEvents(bytes: Buffer, profile: FileDialectProfile, option
 
 /** The file's text (decoded) read into events; its rows come back for the editor's capture. */
 export function readFile(bytes: Buffer, profile: FileDialectProfile, options: FileReadOptions): { events: LabEvent[]; rows: FileRow[] } {
+  const binary = notText(bytes, profile.encoding);
+  if (binary !== undefined) throw new FileReadError(binary, { setting: 'encoding' });
   return readText(decodeFile(bytes, profile.encoding), profile, options);
+}
+
+/**
+ * Why bytes are no text export the dialect can read, before any cell is cut:
+ * a workbook read as text would only fail later, naming a column instead of
+ * the file's kind.
+ */
+function notText(bytes: Buffer, encoding: FileDialectProfile['encoding']): string | undefined {
+  const starts = (...b: number[]) => b.every((x, i) => bytes[i] === x);
+  if (starts(0x50, 0x4b, 0x03, 0x04)) return 'the file is a ZIP archive (an Excel .xlsx workbook?): file-message reads text exports; export CSV or text from the instrument software';
+  if (starts(0xd0, 0xcf, 0x11, 0xe0)) return 'the file is an Excel 97-2003 workbook (.xls): file-message reads text exports; export CSV or text from the instrument software';
+  if (encoding !== 'utf16le' && (starts(0xff, 0xfe) || starts(0xfe, 0xff))) return `the file starts with a UTF-16 byte-order mark but the dialect reads ${encoding}: set encoding to utf16le`;
+  return undefined;
 }
 
 /** The same from text already decoded (a file pasted into the dialect editor). */
