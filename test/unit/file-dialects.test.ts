@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  ABBOTT_M2000RT,
   APPBIO_QUANTSTUDIO,
   BECKMAN_ACCESS_2,
   FILE_PROFILES,
@@ -216,5 +217,25 @@ describe('Beckman Coulter Access 2 results export (SENAITE sample)', () => {
     assert.deepEqual([over.instrumentCode, over.Result, over.units, over.flags, over.completedAt], ['HBAb3', '>822.00', 'mIU/mL', ['OVR'], '2015-02-21T12:43:42.000Z']);
     const items = events.flatMap((e) => (e.type === 'unassigned' ? e.items : []));
     assert.deepEqual(items.map((i) => [i.record, i.reason]), [[48, 'line 48: HIVco is "No Value", a value the dialect reads as no result (noResult): not sent']]);
+  });
+});
+
+describe('Abbott m2000rt results log (SENAITE sample)', () => {
+  it('the Result Information table past its banner: every patient result as reported ("< 40 Copies / mL", never FinalResult 18), controls apart, the run end time', () => {
+    const lines = fixture('abbott-m2000rt-results.log').toString('utf8').split('\r\n');
+    const results = lines.slice(lines.findIndex((l) => l.includes('Result Information')));
+    const header = results.find((l) => l.startsWith('Location'))!.split('\t');
+    const rows = results.slice(results.findIndex((l) => l.startsWith('Location')) + 1).filter((l) => l.includes('\t')).map((l) => l.split('\t'));
+    const col = (name: string) => header.indexOf(name);
+    const events = read('abbott-m2000rt-results.log', ABBOTT_M2000RT, 'UTC');
+    const expected = (type: string) => rows.filter((r) => r[col('SampleType')] === type).map((r) => [r[col('SampleId')]!, r[col('AssayName')]!, r[col('InvariantReportedResult')]!]);
+    assert.equal(rows.length, 24);
+    assert.deepEqual(brief(of(events, 'results')), expected('Patient'));
+    assert.deepEqual(brief(of(events, 'qc')), expected('Control'));
+    const below = of(events, 'results').find((r) => r.SampleNumber === 'IIIIIIII')!;
+    assert.equal(below.Result, '< 40 Copies / mL');
+    assert.equal(rows.find((r) => r[col('SampleId')] === 'IIIIIIII')![col('FinalResult')], '18', 'the number the report does not give');
+    assert.ok(of(events, 'results').every((r) => r.completedAt === '2012-11-23T15:49:09.000Z' && r.completedAtRaw === '2012/11/23 03:49:09 PM'));
+    assert.equal(events.filter((e) => e.type === 'unassigned').length, 0);
   });
 });

@@ -87,6 +87,18 @@ describe('file reading: one row per result', () => {
     assert.deepEqual(first.problems, ['line 3: time "2016-02-08 14:22" is not written as layout.time.format "DD/MM/YYYY HH:mm:ss"']);
   });
 
+  it('sends a patient row only when validWhen holds, and finds the header row past a banner by its first cell', () => {
+    const text = ['== Results ==', '=================', 'Well\tSample\tTest\tResult\tStatus', 'A1\tS-1\tHIV\t213 cp/mL\tValid', 'A2\tS-2\tHIV\t40 cp/mL\tInvalid', 'A3\tS-3\tHIV\tNot detected\tValid'].join('\n');
+    const p2 = dialect({ delimiter: 'tab', table: { skipRows: 0, startsAfter: '== Results ==', header: true, headerFirstCell: 'Well', endsAtEmptyRow: true }, validWhen: [{ column: 'Status', anyOf: ['Valid'] }] });
+    const events = read(text, p2);
+    assert.deepEqual(brief(results(events)), [
+      ['S-1', 'HIV', '213 cp/mL'],
+      ['S-3', 'HIV', 'Not detected'],
+    ]);
+    assert.deepEqual(unassigned(events).map((u) => u.reason), ['line 5: Status is "Invalid", not one of validWhen[0].anyOf ["Valid"]: not sent']);
+    assert.throws(() => read(text, { ...p2, table: { ...p2.table, headerFirstCell: 'Position' } }), /no row after line 1 starts with "Position" \(table\.headerFirstCell\)/);
+  });
+
   it('names columns by position when the table has no header row', () => {
     const events = read('S-1|GLU|5\n'.replaceAll('|', ','), dialect({ table: { skipRows: 0, header: false, endsAtEmptyRow: false }, layout: { form: 'row-per-result', sample: 1, test: 2, value: 3 } }));
     assert.deepEqual(brief(results(events)), [['S-1', 'GLU', '5']]);

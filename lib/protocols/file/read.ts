@@ -56,6 +56,8 @@ interface Cellular {
   qc: boolean;
   /** A column per test (or a plate well): an empty cell is a test not done, passed over without a word. */
   optional?: boolean;
+  /** Why the row is not valid by the dialect's validWhen, when it is not. */
+  invalid?: string;
 }
 
 export function fileLabEvents(bytes: Buffer, profile: FileDialectProfile, options: FileReadOptions): LabEvent[] {
@@ -150,6 +152,10 @@ export function readText(text: string, profile: FileDialectProfile, options: Fil
     }
     if (item.qc) {
       qc.push(result);
+      continue;
+    }
+    if (item.invalid !== undefined) {
+      keep(item.invalid);
       continue;
     }
     if (noResult.has(value.toUpperCase())) {
@@ -287,6 +293,12 @@ function columnIndex(ref: ColumnRef, header: Header | undefined, setting: string
 export function tableOf(profile: FileDialectProfile, rows: FileRow[]): { header?: Header; data: FileRow[] } {
   let index = tableStart(profile, rows).index;
   while (index < rows.length && isEmpty(rows[index]!)) index++;
+  const first = profile.table.headerFirstCell?.trim();
+  if (first !== undefined && profile.table.header) {
+    const from = index;
+    while (index < rows.length && (rows[index]!.cells[0] ?? '').trim() !== first) index++;
+    if (index >= rows.length) throw new FileReadError(`no row${from > 0 ? ` after line ${rows[from - 1]!.line}` : ''} starts with ${JSON.stringify(first)} (table.headerFirstCell): the file has no such header row; set table.headerFirstCell to the first column name of its results table`, { setting: 'table.headerFirstCell' });
+  }
   if (!profile.table.header) return { data: tableRows(profile, rows, index) };
   const row = rows[index];
   if (row === undefined) throw new FileReadError(`the file ends before its table's header row (table.skipRows ${profile.table.skipRows}${profile.table.startsAfter ? `, table.startsAfter ${JSON.stringify(profile.table.startsAfter)}` : ''}): check the dialect's table settings`, { setting: 'table.skipRows' });
@@ -308,6 +320,14 @@ function cellsOf(profile: FileDialectProfile, rows: FileRow[]): Cellular[] {
     return (label.length <= MAX_CELL && bySample.some((r) => r.test(label.trim()))) || byColumn.some((r) => r.anyOf.has((row.cells[r.column] ?? '').trim()));
   };
   const timeOf = (row: FileRow) => (timeCols.length === 0 ? undefined : timeCols.map((c) => (row.cells[c] ?? '').trim()).join(' '));
+  const valid = (profile.validWhen ?? []).map((rule, i) => ({ at: `validWhen[${i}]`, column: at(rule.column, `validWhen[${i}].column`)!, name: String(rule.column), anyOf: new Set(rule.anyOf.map((v) => v.trim())) }));
+  const invalidOf = (row: FileRow): string | undefined => {
+    for (const v of valid) {
+      const cell = (row.cells[v.column] ?? '').trim();
+      if (!v.anyOf.has(cell)) return `${v.name} is ${JSON.stringify(cell.slice(0, 40))}, not one of ${v.at}.anyOf ${JSON.stringify([...v.anyOf])}: not sent`;
+    }
+    return undefined;
+  };
   const out: Cellular[] = [];
   if (l.form === 'row-per-result') {
     const test = at(l.test, 'layout.test')!;
@@ -315,11 +335,11 @@ function cellsOf(profile: FileDialectProfile, rows: FileRow[]): Cellular[] {
     const units = at(l.units, 'layout.units');
     const flags = at(l.flags, 'layout.flags');
     for (const row of data) {
-      out.push({ sample: cell(row, sample)!, test: cell(row, test)!, value: cell(row, value)!, units: cell(row, units), flags: cell(row, flags), time: timeOf(row), row, valueColumn: value, qc: isQc(row) });
+      out.push({ sample: cell(row, sample)!, test: cell(row, test)!, value: cell(row, value)!, units: cell(row, units), flags: cell(row, flags), time: timeOf(row), row, valueColumn: value, qc: isQc(row), invalid: invalidOf(row) });
     }
     return out;
   }
-  const used = new Set<number>([sample, ...timeCols, ...byColumn.map((r) => r.column)]);
+  const used = new Set<number>([sample, ...timeCols, ...byColumn.map((r) => r.column), ...valid.map((v) => v.column)]);
   const width = header?.names.length ?? 0;
   const tests =
     l.tests === 'rest'
@@ -328,9 +348,10 @@ function cellsOf(profile: FileDialectProfile, rows: FileRow[]): Cellular[] {
   for (const row of data) {
     const qc = isQc(row);
     const time = timeOf(row);
+    const invalid = invalidOf(row);
     for (const i of tests) {
       const code = header?.names[i] || `C${i + 1}`;
-      out.push({ sample: cell(row, sample)!, test: code, value: cell(row, i)!, units: l.units?.[code], time, row, valueColumn: i, qc, optional: true });
+      out.push({ sample: cell(row, sample)!, test: code, value: cell(row, i)!, units: l.units?.[code], time, row, valueColumn: i, qc, optional: true, invalid });
     }
   }
   return out;
