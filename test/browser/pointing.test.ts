@@ -29,6 +29,7 @@ import { freePort } from '../support/ports';
 import { loadFixture } from '../support/fixtures';
 import { deploy, editNode, startEditorSession, type EditorSession } from '../support/browser';
 import { traceText } from '../../lib/trace';
+import { ASTM_NAMING } from '../../lib/protocols/astm';
 import { buildFrames } from '../../lib/protocols/astm/link';
 import { frameMllp } from '../../lib/protocols/hl7';
 
@@ -171,7 +172,7 @@ describe('pointing in the dialect section', () => {
   it('astm-message: the sample number, test code and value pointed at in a Mindray CL capture; deployed, the results reach the LIS once', async () => {
     await editNode(page, 'am');
     await page.locator(`${ASTM} .lis-dialect-paste`).waitFor({ state: 'visible' });
-    const records = traceText(loadFixture('mindray-cl2000i-result.txt').bytes);
+    const records = traceText(loadFixture('mindray-cl2000i-result.txt').bytes, ASTM_NAMING);
     await page.locator(`${ASTM} .lis-dialect-paste`).fill(records.replace(/<CR>/g, '<CR>\n'));
     await waitForRows(ASTM, 'unassigned', 2);
     assert.equal(await rows(ASTM, 'results').count(), 0);
@@ -286,7 +287,7 @@ describe('pointing in the dialect section', () => {
   it('astm-message: a sample number clicked in the results table that is at two places is asked about', async () => {
     await editNode(page, 'am');
     await page.locator('#node-input-dialectOverrides').fill('');
-    await page.locator(`${ASTM} .lis-dialect-paste`).fill(traceText(loadFixture('abbott-architect-i-result-multi.txt').bytes).replace(/<CR>/g, '<CR>\n'));
+    await page.locator(`${ASTM} .lis-dialect-paste`).fill(traceText(loadFixture('abbott-architect-i-result-multi.txt').bytes, ASTM_NAMING).replace(/<CR>/g, '<CR>\n'));
     await waitForRows(ASTM, 'results', 14);
     await page.locator(`${ASTM} .lis-dialect-results tbody tr`).first().locator('td').nth(1).click();
     await page.locator(`${ASTM} .lis-dialect-role-menu .lis-dialect-role-sampleNumber`).click();

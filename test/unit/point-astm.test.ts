@@ -14,10 +14,11 @@ import { previewMessages } from '../../lib/protocols/astm/preview';
 import { readPaste } from '../../lib/protocols/astm/paste';
 import { CAPTURE_LIMITS, changedResults } from '../../lib/dialect';
 import { traceText } from '../../lib/trace';
+import { ASTM_NAMING } from '../../lib/protocols/astm';
 import { loadFixture } from '../support/fixtures';
 
 /** The capture as the integrator pastes it: the trace's text, a record a line. */
-const capture = (name: string): string => traceText(loadFixture(name).bytes).replace(/<CR>/g, '<CR>\n');
+const capture = (name: string): string => traceText(loadFixture(name).bytes, ASTM_NAMING).replace(/<CR>/g, '<CR>\n');
 
 function point(request: Omit<AstmPointRequest, 'timeZone' | 'base'> & { base?: string }): PointAnswer {
   return pointAt({ base: 'generic-lis2a2', timeZone: 'UTC', ...request });
