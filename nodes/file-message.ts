@@ -14,7 +14,6 @@ import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { FileHost, fileHostSettings } from '../lib/protocols/file';
 import { refuseMisconfigured } from './shared/lis-request-node';
 import { installDialectRoutes } from './shared/dialect-routes';
-import { installFileDialectRoutes } from './shared/file-dialect-routes';
 import { runMessageNode, unresolvedMessageSettings } from './shared/message-node';
 import { StatusReporter } from './shared/status';
 import type { Msg } from './shared/types';
@@ -33,7 +32,6 @@ const fileOf = (msg: Msg) => msg.file as { name?: unknown } | undefined;
 
 export = function register(RED: NodeAPI): void {
   installDialectRoutes(RED);
-  installFileDialectRoutes(RED);
 
   function FileMessageNode(this: Node, def: Def) {
     RED.nodes.createNode(this, def);

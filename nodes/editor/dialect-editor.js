@@ -12,9 +12,8 @@
  *     overrides: $("#node-input-dialectOverrides"), // the node's own textarea (saved by Node-RED)
  *     base: function () { return "generic-lis2a2"; },
  *     timeZone: function () { return "Europe/Berlin"; },
- *     protocol: "astm",                    // or "hl7": sent with every request (default "astm")
  *     linkType: "astm-link",               // nodes whose recent messages can be picked
- *     api: "lis-bridge/dialects",          // GET <api>/<id>, POST <api>/preview
+ *     api: "lis-bridge/dialects",          // GET <api>/<id>, POST <api>/preview and <api>/point (the default)
  *     protocol: "astm",                    // "astm" (default), "hl7", "file": sent with every request
  *   }) -> { refresh(), close() }
  *

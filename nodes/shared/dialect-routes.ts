@@ -52,7 +52,8 @@ export function installDialectRoutes(RED: NodeAPI): void {
       try {
         const checked = checkRequest(req.body, false);
         if (checked.errors.length > 0 || !checked.protocol) return answerError(res, 400, invalidInput('not a dialect preview request', checked.errors));
-        res.json(checked.protocol.preview({ base: checked.base, overrides: checked.overrides }, checked.text, checked.timeZone));
+        const fileName = (req.body as { fileName?: unknown } | undefined)?.fileName;
+        res.json(checked.protocol.preview({ base: checked.base, overrides: checked.overrides }, checked.text, checked.timeZone, typeof fileName === 'string' ? fileName : undefined));
       } catch (err) {
         answerError(res, 500, err);
       }

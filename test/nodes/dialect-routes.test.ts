@@ -199,7 +199,7 @@ describe('dialect routes', () => {
     assert.deepEqual(bad.issues.map((i: { path: string }) => i.path), ['results.code.field']);
 
     const refused = await preview({ protocol: 'dicom', base: 'generic-oru' }, 400);
-    assert.match(refused.errors.join(), /protocol "dicom" is not one the dialect editor serves \(astm, hl7\)/);
+    assert.match(refused.errors.join(), /protocol "dicom" is not one the dialect editor serves \(astm, hl7, file\)/);
     await helper.request().get('/lis-bridge/dialects?protocol=dicom').expect(400);
   });
 
