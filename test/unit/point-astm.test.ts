@@ -103,6 +103,22 @@ describe('pointing at an ASTM capture', () => {
     ]);
   });
 
+  it('a field: the Ortho VISION test name is all of R-3 (ABO, Rh), where the generic dialect looks for component 4', () => {
+    const vision = capture('ortho-vision-result.txt');
+    assert.deepEqual(readsWith({}, vision), []);
+    const a = written(point({ text: vision, role: 'testCode', place: { message: 1, record: 4, type: 'R', field: 3 } }));
+    assert.deepEqual(a.overrides, { testId: { code: { component: 1, trim: true } } });
+    assert.equal(a.setting, 'testId.code: R-3 component 1');
+    assert.equal(a.changed, 2);
+    assert.deepEqual(
+      readsWith(a.overrides, vision).map((r) => r.slice(0, 3)),
+      [
+        ['SID101', 'ABO', 'A'],
+        ['SID101', 'Rh', 'NEG'],
+      ],
+    );
+  });
+
   it('units pointed at R-5 as a whole take back a site setting that read one component of it (Siemens IMMULITE)', () => {
     const immulite = capture('siemens-immulite-result.txt');
     const wrong = { results: { units: { component: 2 } } };
