@@ -119,7 +119,7 @@ describe('pointing at an ASTM capture', () => {
     );
   });
 
-  it('units pointed at R-5 as a whole take back a site setting that read one component of it (Siemens IMMULITE)', () => {
+  it('fields: units and value pointed at R-5 and R-4 as a whole take back site settings that read one component of them (Siemens IMMULITE)', () => {
     const immulite = capture('siemens-immulite-result.txt');
     const wrong = { results: { units: { component: 2 } } };
     assert.ok(readsWith(wrong, immulite).every((r) => r[3] === ''));
@@ -127,9 +127,14 @@ describe('pointing at an ASTM capture', () => {
     assert.deepEqual(a.overrides, {});
     assert.equal(a.changed, 9);
     assert.deepEqual(readsWith(a.overrides, immulite)[0], ['130000445', 'TT4', '10.3', 'ug/dL']);
-    // And the component setting itself reads the component, trimmed.
-    const one = written(point({ text: immulite, role: 'units', place: { message: 1, record: 4, type: 'R', field: 5 } }));
-    assert.equal(one.changed, 0);
+    // The same for a value: R-4 as a whole takes back a component setting that read nothing there.
+    const noValue = { results: { value: { component: 2 } } };
+    assert.ok(readsWith(noValue, immulite).every((r) => r[2] === ''));
+    const value = written(point({ text: immulite, overrides: noValue, role: 'value', place: { message: 1, record: 4, type: 'R', field: 4 } }));
+    assert.deepEqual(value.overrides, {});
+    assert.equal(value.setting, 'results.value: R-4 whole');
+    assert.equal(value.changed, 9);
+    assert.deepEqual(readsWith(value.overrides, immulite)[0], ['130000445', 'TT4', '10.3', 'ug/dL']);
   });
 
   it('repetitions: the second tube of an ERBA EM 200 query is refused under "first repeat only", the first is the query component', () => {
