@@ -104,7 +104,23 @@ describe('pointing at an ASTM capture', () => {
     ]);
   });
 
-  it('units pointed at R-5 as a whole take back a site setting that read one component of it (Siemens IMMULITE)', () => {
+  it('a field: the Ortho VISION test name is all of R-3 (ABO, Rh), where the generic dialect looks for component 4', () => {
+    const vision = capture('ortho-vision-result.txt');
+    assert.deepEqual(readsWith({}, vision), []);
+    const a = written(point({ text: vision, role: 'testCode', place: { message: 1, record: 4, type: 'R', field: 3 } }));
+    assert.deepEqual(a.overrides, { testId: { code: { component: 1, trim: true } } });
+    assert.equal(a.setting, 'testId.code: R-3 component 1');
+    assert.equal(a.changed, 2);
+    assert.deepEqual(
+      readsWith(a.overrides, vision).map((r) => r.slice(0, 3)),
+      [
+        ['SID101', 'ABO', 'A'],
+        ['SID101', 'Rh', 'NEG'],
+      ],
+    );
+  });
+
+  it('fields: units and value pointed at R-5 and R-4 as a whole take back site settings that read one component of them (Siemens IMMULITE)', () => {
     const immulite = capture('siemens-immulite-result.txt');
     const wrong = { results: { units: { component: 2 } } };
     assert.ok(readsWith(wrong, immulite).every((r) => r[3] === ''));
@@ -112,9 +128,14 @@ describe('pointing at an ASTM capture', () => {
     assert.deepEqual(a.overrides, {});
     assert.equal(a.changed, 9);
     assert.deepEqual(readsWith(a.overrides, immulite)[0], ['130000445', 'TT4', '10.3', 'ug/dL']);
-    // And the component setting itself reads the component, trimmed.
-    const one = written(point({ text: immulite, role: 'units', place: { message: 1, record: 4, type: 'R', field: 5 } }));
-    assert.equal(one.changed, 0);
+    // The same for a value: R-4 as a whole takes back a component setting that read nothing there.
+    const noValue = { results: { value: { component: 2 } } };
+    assert.ok(readsWith(noValue, immulite).every((r) => r[2] === ''));
+    const value = written(point({ text: immulite, overrides: noValue, role: 'value', place: { message: 1, record: 4, type: 'R', field: 4 } }));
+    assert.deepEqual(value.overrides, {});
+    assert.equal(value.setting, 'results.value: R-4 whole');
+    assert.equal(value.changed, 9);
+    assert.deepEqual(readsWith(value.overrides, immulite)[0], ['130000445', 'TT4', '10.3', 'ug/dL']);
   });
 
   it('repetitions: the second tube of an ERBA EM 200 query is refused under "first repeat only", the first is the query component', () => {
