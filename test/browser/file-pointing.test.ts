@@ -11,7 +11,7 @@
  * never does.
  *
  * Keeps a screenshot in test/artifacts/pointing-file.png; with
- * UPDATE_SCREENSHOTS=1 also in docs/images/.
+ * UPDATE_SCREENSHOTS=1 also in docs/.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -111,8 +111,7 @@ describe('pointing in the file dialect section', () => {
     const shot = join(ROOT, 'test', 'artifacts', 'pointing-file.png');
     await page.locator('#red-ui-editor-stack .red-ui-tray').last().screenshot({ path: shot });
     if (process.env.UPDATE_SCREENSHOTS) {
-      mkdirSync(join(ROOT, 'docs', 'images'), { recursive: true });
-      copyFileSync(shot, join(ROOT, 'docs', 'images', 'pointing-file.png'));
+      copyFileSync(shot, join(ROOT, 'docs', 'pointing-file.png'));
     }
 
     await page.locator('#node-dialog-ok').click();

@@ -15,7 +15,7 @@
  * right tube, once; the cobas pro's sample number in SPM-2 and SAC-3 is asked about.
  *
  * Keeps screenshots in test/artifacts/pointing-*.png; with UPDATE_SCREENSHOTS=1
- * also in docs/images/.
+ * also in docs/.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -158,8 +158,7 @@ async function shoot(name: string): Promise<void> {
   const shot = join(ROOT, 'test', 'artifacts', `${name}.png`);
   await page.locator('#red-ui-editor-stack .red-ui-tray').last().screenshot({ path: shot });
   if (process.env.UPDATE_SCREENSHOTS) {
-    mkdirSync(join(ROOT, 'docs', 'images'), { recursive: true });
-    copyFileSync(shot, join(ROOT, 'docs', 'images', `${name}.png`));
+    copyFileSync(shot, join(ROOT, 'docs', `${name}.png`));
   }
 }
 
