@@ -165,7 +165,7 @@ export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: 
       },
       warning: (text) => node.warn(text),
       state(_link, state, detail) {
-        status.showSoon(state === 'idle' ? idleStatus() : { fill: 'blue', shape: 'ring', text: detail });
+        status.show(state === 'idle' ? idleStatus() : { fill: 'blue', shape: 'ring', text: detail });
       },
     },
   );

@@ -115,9 +115,6 @@ export function clearStatus(node: Node): void {
 
 export class StatusReporter {
   private readonly t: Texts;
-  /** A passing state waiting for showSoon's write, and that write. */
-  private soon: NodeStatus | undefined;
-  private soonWrite: NodeJS.Immediate | undefined;
 
   constructor(
     RED: NodeAPI,
@@ -165,26 +162,7 @@ export class StatusReporter {
 
   /** What the node does: shown unless a condition stands (a node's every status goes through here or condition()). */
   show(status: NodeStatus): void {
-    this.soon = undefined;
     showActivity(this.node, status);
-  }
-
-  /**
-   * A state the node passes through within an exchange (a link's "ENQ
-   * acknowledged", "frame 1 accepted", "ENQ for ..."), written after what this
-   * turn of the event loop sends: Node-RED delivers each message in its own
-   * setImmediate, so the write this one queues comes after theirs, and a
-   * byte the link answers with (ACK, ENQ) reaches tcp out first. Several in
-   * one turn make one write, of the last; a show() after it supersedes it.
-   */
-  showSoon(status: NodeStatus): void {
-    this.soon = status;
-    this.soonWrite ??= setImmediate(() => {
-      this.soonWrite = undefined;
-      const s = this.soon;
-      this.soon = undefined;
-      if (s) showActivity(this.node, s);
-    });
   }
 
   /** A condition that stays on the status until resolved (undefined). */
@@ -193,9 +171,6 @@ export class StatusReporter {
   }
 
   clear(): void {
-    if (this.soonWrite) clearImmediate(this.soonWrite);
-    this.soonWrite = undefined;
-    this.soon = undefined;
     clearStatus(this.node);
   }
 }
