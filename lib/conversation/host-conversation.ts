@@ -17,6 +17,7 @@
 import type { LabOrder, QueriedSample } from '../lab/types';
 import { AnswerOrder } from './answer-order';
 import { QueryBook } from './query-book';
+import { RecentEntries } from './recent-entries';
 
 export interface ConversationRules {
   id: string;
@@ -74,7 +75,7 @@ export class HostConversation<C> {
   private readonly book: QueryBook;
   private readonly answerOrder: AnswerOrder;
   private readonly held: Held<C>[] = [];
-  private readonly ordered = new Map<string, { tests: string[]; at: number }>();
+  private readonly ordered = new RecentEntries<{ tests: string[]; at: number }>();
   private readonly orderedRetainMs: number;
   private readonly orderedMax: number;
   readonly counts = { queries: 0, orders: 0 };
@@ -204,11 +205,7 @@ export class HostConversation<C> {
 
   private remember(order: LabOrder, now: number): void {
     if (!order.Tests || order.Tests.length === 0) return;
-    this.ordered.delete(order.SampleNumber);
-    this.ordered.set(order.SampleNumber, { tests: [...order.Tests], at: now });
-    for (const [key, v] of this.ordered) {
-      if (this.ordered.size <= this.orderedMax && now - v.at <= this.orderedRetainMs) break;
-      this.ordered.delete(key);
-    }
+    this.ordered.set(order.SampleNumber, { tests: [...order.Tests], at: now }, now);
+    this.ordered.prune(now, this.orderedRetainMs, this.orderedMax);
   }
 }

@@ -16,6 +16,7 @@
  * counts as never queried.
  */
 import type { LabEvent, QueriedSample } from '../lab/types';
+import { RecentEntries } from './recent-entries';
 
 /**
  * What the book needs of a dialect, in no protocol's terms: an ASTM or HL7
@@ -54,7 +55,7 @@ interface Entry {
 }
 
 export class QueryBook {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new RecentEntries<Entry>();
   private readonly retainMs: number;
   private readonly maxEntries: number;
 
@@ -125,23 +126,12 @@ export class QueryBook {
   }
 
   private put(sampleNumber: string, entry: Entry): void {
-    // Delete first so that Map order stays oldest-change-first for pruning.
-    this.entries.delete(sampleNumber);
-    this.entries.set(sampleNumber, entry);
+    this.entries.set(sampleNumber, entry, entry.changedAt);
     this.prune(entry.changedAt);
   }
 
   private prune(now: number): void {
-    // Map order is change order, so the expired entries come first.
-    for (const [key, e] of this.entries) {
-      if (now - e.changedAt <= this.retainMs) break;
-      this.entries.delete(key);
-    }
-    while (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (oldest.done === true) break;
-      this.entries.delete(oldest.value);
-    }
+    this.entries.prune(now, this.retainMs, this.maxEntries);
   }
 }
 

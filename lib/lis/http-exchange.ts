@@ -30,7 +30,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import zlib from 'node:zlib';
-import axios, { type AxiosProxyConfig, type AxiosRequestConfig, type InternalAxiosRequestConfig } from 'axios';
+import axios, { AxiosHeaders, type AxiosProxyConfig, type AxiosRequestConfig, type InternalAxiosRequestConfig } from 'axios';
 import { HttpsProxyAgent } from 'https-proxy-agent';
 
 export interface ExchangeRequest {
@@ -200,7 +200,10 @@ export class HttpExchange {
     const config: AxiosRequestConfig = Object.create(/^https:/i.test(req.url) ? this.secureConfig : this.plainConfig);
     config.url = headers.Authorization !== undefined ? withoutUserInfo(req.url) : req.url;
     config.data = req.body;
-    config.headers = headers;
+    // Handed over as AxiosHeaders: axios takes an instance as it is, where it would copy a plain object through
+    // its set() first (each name compared with every other, lower-cased, each value sanitised), before its
+    // normalize() and its byte-string copy do the same once more each.
+    config.headers = Object.assign(new AxiosHeaders(), headers);
     // The signal ends the request itself rather than through axios's `signal` option, which would add listeners
     // to it (and take an AbortSignal): destroyed, the request fails (ERR_CANCELED), or its answer breaks off.
     let request: http.ClientRequest | undefined;

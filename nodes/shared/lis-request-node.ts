@@ -82,21 +82,30 @@ export function setupLisRequestNode(
       signal: abort,
       onRetry: ({ attempt, maxAttempts }) => status.retrying(attempt, maxAttempts),
     };
-    status.waiting();
+    let settled = false;
     const work: Promise<void> = handler(msg, { client: config.client, hooks, status })
       .then((outcome) => {
+        settled = true;
         status.ok(outcome.elapsedMs);
         if (outcome.warning) node.warn(outcome.warning);
         if (outcome.send) send(outcome.send as never);
         done();
       })
-      .catch((err: unknown) => fail(status, msg, err, done))
+      .catch((err: unknown) => {
+        settled = true;
+        fail(status, msg, err, done);
+      })
       .finally(() => {
         inFlight.delete(abort);
         working.delete(work);
         options.afterEach?.();
       });
     working.add(work);
+    // The blue ring once the request is on its way: Node's HTTP client writes it in a process.nextTick after this
+    // handler returns, and microtasks run after those, so the status no longer stands between a query and the LIS.
+    queueMicrotask(() => {
+      if (!settled) status.waiting();
+    });
   });
 
   node.on('close', (_removed: boolean, done: () => void) => {

@@ -50,6 +50,8 @@ describe('lis-get-order', () => {
     assert.equal(req.headers['x-expected-sample'], 'S100');
     assert.equal(req.headers.authorization, `Bearer ${TOKEN}`);
     assert.equal(lastStatus(helper.getNode('n'))?.fill, 'green');
+    // "requesting" is written once the request is on its way (a microtask after Node's HTTP client wrote it), still before the answer's.
+    assert.deepEqual(statuses(helper.getNode('n')).map((s) => s.fill), ['blue', 'green']);
   });
 
   it('sends no Authorization header when the Bearer Token is empty', async () => {
