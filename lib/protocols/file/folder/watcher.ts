@@ -46,6 +46,8 @@ export interface FolderEvents {
   problem(text: string, code: FolderProblem): void;
   /** What an operator may want to know, nothing to fix (a file read again because it changed). */
   warn(text: string): void;
+  /** A poll ended: what waits now (status, Lab sidebar, metrics). */
+  polled?(counts: FolderCounts): void;
 }
 
 export type FolderProblem = 'FILE_NOT_MOVED' | 'FILE_CHANGED' | 'JOURNAL';
@@ -110,6 +112,11 @@ export class FolderWatcher {
 
   /** One look at the folder (exported for tests, which pass their own clock to skip the settle time's wait). */
   async poll(now = Date.now()): Promise<void> {
+    await this.scan(now);
+    if (!this.closed) this.events.polled?.(this.counts);
+  }
+
+  private async scan(now: number): Promise<void> {
     const { folder } = this.options;
     let entries;
     try {
