@@ -14,6 +14,7 @@
  *     timeZone: function () { return "Europe/Berlin"; },
  *     linkType: "astm-link",               // nodes whose recent messages can be picked
  *     api: "lis-bridge/dialects",          // GET <api>/<id>, POST <api>/preview
+ *     protocol: "astm",                    // "astm" (default), "hl7", "file": sent with every request
  *   }) -> { refresh(), close() }
  *
  * Texts come from the shared catalog (lis-config's common.dialectEditor).
@@ -76,6 +77,7 @@
     function mount(opts) {
         var root = $("<div>").addClass("lis-dialect-editor").appendTo(opts.container.empty());
         var api = opts.api || "lis-bridge/dialects";
+        var protocol = opts.protocol || "astm";
 
         // The built-in values the overrides start from.
         var baseRow = $("<div>").css({ "margin-bottom": "4px" }).appendTo(root);
@@ -114,7 +116,7 @@
 
         function refresh() {
             var asked = ++sequence;
-            var body = { base: opts.base(), overrides: opts.overrides.val(), text: paste.val(), timeZone: opts.timeZone() };
+            var body = { protocol: protocol, base: opts.base(), overrides: opts.overrides.val(), text: paste.val(), timeZone: opts.timeZone() };
             $.ajax({ url: api + "/preview", method: "POST", contentType: "application/json", data: JSON.stringify(body), dataType: "json" })
                 .done(function (answer) {
                     if (asked !== sequence) { return; } // an older answer arriving late
