@@ -209,7 +209,7 @@ describe('crash run, file-exporting instrument: SIGKILL while files are being re
     assert.deepEqual([...byHash.values()].filter((rs) => rs.length > 1).map((rs) => rs.map((r) => r.source.name)), []);
     assert.equal(originals.length, FILES);
     const repeats = rx.filter((r) => r.repeatOf !== undefined);
-    assert.equal(repeats.length, COPIES.length);
+    assert.equal(repeats.length, COPIES.length, JSON.stringify(rx.map((r) => ({ id: r.id.slice(0, 8), name: r.source.name, hash: r.source.hash.slice(0, 8), repeatOf: r.repeatOf?.slice(0, 8) }))) + red.tail(200));
     // Which of a file and its copy is taken first depends on when each looked complete: either may be the original.
     assert.deepEqual([...originals, ...repeats].map((r) => r.source.name).sort(), [...names, ...copyNames].sort(), 'each name stored once');
     for (const r of repeats) assert.equal(originals.find((o) => o.id === r.repeatOf)?.source.hash, r.source.hash, `${r.source.name} repeats a file of the same bytes`);

@@ -247,6 +247,25 @@ describe('exactly once', () => {
     assert.equal(journalLines().filter((l) => l.e === 'rx').length, 1, 'stored once');
   });
 
+  it('a duplicate still in the folder after a restart (stored, not yet moved) is not recorded a second time', async () => {
+    write('run1 copy.csv');
+    write('run1.csv');
+    // The first life stored both, the copy first (its name sorts first), and died before moving the duplicate.
+    const first = new FolderStore(journal, LINK);
+    const facts = (name: string): FileFacts => ({ name, path: join(inbox, name), size: CSV.length, mtime: new Date().toISOString(), hash: sha256(Buffer.from(CSV)) });
+    assert.equal((await first.take(Buffer.from(CSV), facts('run1 copy.csv'))).kind, 'new');
+    assert.equal((await first.take(Buffer.from(CSV), facts('run1.csv'))).kind, 'duplicate');
+    await journal.close();
+    journal = await openJournal();
+    const second = watcher();
+    await second.w.poll(0);
+    await second.w.poll(SETTLE);
+    assert.deepEqual(second.seen.duplicates, [], 'known as the duplicate it was');
+    assert.deepEqual(second.seen.files, [], 'and the file as the file it was');
+    assert.equal(journalLines().filter((l) => l.e === 'rx').length, 2, 'each stored once');
+    assert.deepEqual(inDir('done'), ['run1.csv'], 'the duplicate moved on');
+  });
+
   it('a file that grows after it looked complete is not moved as delivered: the change is reported and the grown file is taken as a new one', async () => {
     const { w, seen } = watcher();
     write('run1.csv', 'Sample,Test,Value\nS1,GLU,5.4\n');

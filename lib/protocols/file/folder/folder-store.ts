@@ -20,7 +20,7 @@ export const FILE_END = 'file';
 export type TakeOutcome =
   /** Stored: hand it on. */
   | { kind: 'new'; id: string }
-  /** The journal has this file (same name, same bytes): stored before a restart, or a re-export of it. Not handed on again. */
+  /** The journal has this file (same name, same bytes, as a file or as a duplicate): stored before a restart, or a re-export of it. Not handed on again. */
   | { kind: 'known'; id: string }
   /** The same bytes came before under another name: stored as a repeat of that file, not handed on. */
   | { kind: 'duplicate'; id: string; of: string; ofName: string };
@@ -41,6 +41,12 @@ interface Original {
 export class FolderStore {
   /** Content hash -> the first message stored with it. */
   private readonly byHash = new Map<string, Original>();
+  /**
+   * Hash and name -> the message that stored that file (an original or a
+   * repeat): a file still in the folder after a restart is the same file, not
+   * a duplicate of itself, whichever it was.
+   */
+  private readonly byFile = new Map<string, string>();
 
   constructor(
     private readonly journal: ResultJournal,
@@ -49,16 +55,21 @@ export class FolderStore {
   ) {
     for (const m of journal.messagesOf(link)) {
       const hash = m.source?.hash;
-      if (typeof hash === 'string' && m.repeatOf === undefined && !this.byHash.has(hash)) this.byHash.set(hash, { id: m.id, name: String(m.source?.name ?? '') });
+      if (typeof hash !== 'string') continue;
+      const name = String(m.source?.name ?? '');
+      if (m.repeatOf === undefined && !this.byHash.has(hash)) this.byHash.set(hash, { id: m.id, name });
+      if (!this.byFile.has(fileKey(hash, name))) this.byFile.set(fileKey(hash, name), m.id);
     }
   }
 
   /** Resolves once the journal holds the file (or knew it): only then may it be handed on. */
   async take(bytes: Buffer, facts: FileFacts): Promise<TakeOutcome> {
+    const known = this.byFile.get(fileKey(facts.hash, facts.name));
+    if (known !== undefined) return { kind: 'known', id: known };
     const original = this.byHash.get(facts.hash);
-    if (original && original.name === facts.name) return { kind: 'known', id: original.id };
     const id = randomUUID();
     await this.journal.received(this.link, id, bytes, FILE_END, original?.id, { ...facts });
+    this.byFile.set(fileKey(facts.hash, facts.name), id);
     if (original) return { kind: 'duplicate', id, of: original.id, ofName: original.name };
     this.byHash.set(facts.hash, { id, name: facts.name });
     return { kind: 'new', id };
@@ -83,4 +94,8 @@ export class FolderStore {
     }
     return { kind: 'done' };
   }
+}
+
+function fileKey(hash: string, name: string): string {
+  return `${hash}/${name}`;
 }
