@@ -9,7 +9,7 @@
  * ("hl7:send", to hl7-link), 4 QC, unassigned, encapsulated data and other messages.
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
-import { findHl7Profile, Hl7Host, hl7HostSettingsProblem } from '../lib/protocols/hl7';
+import { Hl7Host, hl7HostProfile } from '../lib/protocols/hl7';
 import { refuseMisconfigured } from './shared/lis-request-node';
 import { installHl7DialectRoutes } from './shared/dialect-routes';
 import { runMessageNode, unresolvedMessageSettings } from './shared/message-node';
@@ -18,6 +18,8 @@ import { HL7_MESSAGE_TOPIC, HL7_SEND_TOPIC, type Msg } from './shared/types';
 
 interface Def extends NodeDef {
   dialect?: string;
+  /** JSON of what this site changes of the dialect (lib/protocols/hl7/dialects/overrides.ts); stored with the flow. */
+  dialectOverrides?: string;
   timeZone?: string;
 }
 
@@ -32,9 +34,9 @@ export = function register(RED: NodeAPI): void {
     const unset = unresolvedMessageSettings(def);
     if (unset.length > 0) return refuseMisconfigured(RED, node, status, unset);
     const timeZone = (def.timeZone ?? '').trim() || Intl.DateTimeFormat().resolvedOptions().timeZone;
-    const problem = hl7HostSettingsProblem(dialectId, timeZone);
-    if (problem) return refuseMisconfigured(RED, node, status, [problem]);
-    runMessageNode(RED, node, status, new Hl7Host<Msg>(findHl7Profile(dialectId)!, timeZone), { message: HL7_MESSAGE_TOPIC, send: HL7_SEND_TOPIC, about: 'hl7' });
+    const settings = hl7HostProfile({ dialect: dialectId, overrides: def.dialectOverrides, timeZone });
+    if (settings.profile === undefined) return refuseMisconfigured(RED, node, status, settings.problems);
+    runMessageNode(RED, node, status, new Hl7Host<Msg>(settings.profile, timeZone), { message: HL7_MESSAGE_TOPIC, send: HL7_SEND_TOPIC, about: 'hl7' });
   }
 
   RED.nodes.registerType('hl7-message', Hl7MessageNode as never);

@@ -200,3 +200,16 @@ export function siteHostProfile<P>(site: SiteDialectResult<P>, timeZoneProblem: 
   if (timeZoneProblem) problems.push(timeZoneProblem);
   return site.profile !== undefined && problems.length === 0 ? { profile: site.profile, problems: [] } : { problems };
 }
+
+/** The shared rules bound to one protocol's: what its dialects module exports. */
+export function siteOverrides<P>(rules: OverrideRules<P>): {
+  merge: (base: P, overrides: ProfileOverrides) => unknown;
+  diff: (base: P, profile: P) => ProfileOverrides;
+  apply: (base: P, stored: unknown) => SiteDialectResult<P>;
+} {
+  return {
+    merge: (base, overrides) => mergeOverrides(base, overrides, rules),
+    diff: (base, profile) => overridesOf(base, profile, rules),
+    apply: (base, stored) => applyOverrides(base, stored, rules),
+  };
+}

@@ -5,7 +5,10 @@
  * GET  /lis-bridge/dialects           the built-in dialects, for the picker
  * GET  /lis-bridge/dialects/:id       one built-in profile as JSON (the values an override starts from)
  * GET  /lis-bridge/hl7-dialects       the built-in HL7 dialects (hl7-message's picker)
- * POST /lis-bridge/dialects/preview   { base, overrides?, text?, timeZone? } -> { issues, overrides, paste, preview }
+ * POST /lis-bridge/dialects/preview   { base, overrides?, text?, timeZone? } -> { issues, overrides, paste, preview, capture, roles }
+ * POST /lis-bridge/dialects/point     { protocol?, base, overrides?, text, timeZone?, role, place? | value? (message?) }
+ *                                     -> { overrides, changed, setting, place, preview, issues } | { choices } | { refused, issues? }
+ * GET  /lis-bridge/editor/dialect-pointing.js  the clickable capture, role menu and choices prompt (nodes/editor)
  *
  * The preview answers 200 whatever the dialect's problems (they are the
  * answer, each with the path of its setting); 400 for a request that is not
@@ -14,7 +17,8 @@
 import { join } from 'node:path';
 import type { NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
-import { depthIssue, findProfile, previewSite, PROFILES } from '../../lib/protocols/astm';
+import { depthIssue, findProfile, pointAt, previewSite, PROFILES } from '../../lib/protocols/astm';
+import { isPointRole } from '../../lib/dialect';
 import { HL7_PROFILES } from '../../lib/protocols/hl7';
 import { LisError, invalidInput } from '../../lib/errors';
 import { answerError, installRoutesOnce } from './admin';
@@ -30,6 +34,9 @@ export function installDialectRoutes(RED: NodeAPI): void {
     admin.get('/lis-bridge/editor/dialect-editor.js', read, (_req: Request, res: Response) => {
       res.type('application/javascript').sendFile(join(__dirname, '..', 'editor', 'dialect-editor.js'));
     });
+    admin.get('/lis-bridge/editor/dialect-pointing.js', read, (_req: Request, res: Response) => {
+      res.type('application/javascript').sendFile(join(__dirname, '..', 'editor', 'dialect-pointing.js'));
+    });
     admin.get('/lis-bridge/dialects', read, (_req: Request, res: Response) => {
       res.json(PROFILES.map((p) => ({ id: p.id, label: p.label, vendor: p.vendor, model: p.model, transport: p.transport, queryDeadlineMs: p.queryDeadlineMs, orders: p.order !== undefined })));
     });
@@ -40,27 +47,62 @@ export function installDialectRoutes(RED: NodeAPI): void {
     });
     admin.post('/lis-bridge/dialects/preview', read, (req: Request, res: Response) => {
       try {
-        const body = (req.body ?? {}) as { base?: unknown; overrides?: unknown; text?: unknown; timeZone?: unknown };
-        const errors: string[] = [];
-        if (typeof body.base !== 'string' || body.base === '') errors.push('base must be the id of a built-in dialect');
-        if (body.text !== undefined && typeof body.text !== 'string') errors.push('text must be the pasted capture as text');
-        if (typeof body.text === 'string' && body.text.length > MAX_TEXT) errors.push(`text is longer than ${MAX_TEXT} characters`);
-        // Refused before anything recurses into it (a stack overflow answered 500); the error names the setting's path.
-        const deep = depthIssue(body.overrides);
-        if (deep) errors.push(`overrides.${deep.message}`);
-        const timeZone = typeof body.timeZone === 'string' && body.timeZone.trim() !== '' ? body.timeZone.trim() : Intl.DateTimeFormat().resolvedOptions().timeZone;
-        try {
-          new Intl.DateTimeFormat('en', { timeZone });
-        } catch {
-          errors.push(`timeZone ${JSON.stringify(timeZone)} is not an IANA zone such as Europe/Berlin`);
-        }
+        const checked = checkRequest(req.body, false);
+        const errors = checked.errors;
         if (errors.length > 0) return answerError(res, 400, invalidInput('not a dialect preview request', errors));
-        res.json(previewSite({ base: body.base as string, overrides: body.overrides }, body.text as string | undefined, timeZone));
+        res.json(previewSite({ base: checked.base, overrides: checked.overrides }, checked.text, checked.timeZone));
+      } catch (err) {
+        answerError(res, 500, err);
+      }
+    });
+    // Pointing: what a clicked value is, written as the override that reads it from there (lib/protocols/astm/point.ts).
+    admin.post('/lis-bridge/dialects/point', read, (req: Request, res: Response) => {
+      try {
+        const body = (req.body ?? {}) as { protocol?: unknown; role?: unknown; place?: unknown; value?: unknown; message?: unknown; text?: unknown };
+        const checked = checkRequest(req.body, true);
+        const errors = [...checked.errors];
+        if (body.protocol !== undefined && body.protocol !== 'astm') errors.push(`protocol ${JSON.stringify(body.protocol)} has no pointing here; use 'astm'`);
+        if (!isPointRole(body.role)) errors.push('role must be one of sampleNumber, testCode, value, units');
+        if (body.place === undefined && (typeof body.value !== 'string' || body.value.trim() === '')) errors.push('give the place clicked in the capture, or the value clicked in the table');
+        if (body.message !== undefined && !(typeof body.message === 'number' && Number.isInteger(body.message) && body.message >= 1)) errors.push('message must be the 1-based message of the capture');
+        if (errors.length > 0 || !isPointRole(body.role)) return answerError(res, 400, invalidInput('not a pointing request', errors));
+        res.json(
+          pointAt({
+            base: checked.base,
+            overrides: checked.overrides,
+            text: body.text as string,
+            timeZone: checked.timeZone,
+            role: body.role,
+            ...(body.place === undefined ? {} : { place: body.place }),
+            ...(typeof body.value === 'string' ? { value: body.value } : {}),
+            ...(typeof body.message === 'number' ? { message: body.message } : {}),
+          }),
+        );
       } catch (err) {
         answerError(res, 500, err);
       }
     });
   });
+}
+
+/** What a preview and a pointing request share: the base, the overrides, the capture and the zone, checked. */
+function checkRequest(raw: unknown, textRequired: boolean): { errors: string[]; base: string; overrides: unknown; text: string | undefined; timeZone: string } {
+  const body = (raw ?? {}) as { base?: unknown; overrides?: unknown; text?: unknown; timeZone?: unknown };
+  const errors: string[] = [];
+  if (typeof body.base !== 'string' || body.base === '') errors.push('base must be the id of a built-in dialect');
+  if (body.text !== undefined && typeof body.text !== 'string') errors.push('text must be the pasted capture as text');
+  if (textRequired && (typeof body.text !== 'string' || body.text.trim() === '')) errors.push('text must be the capture pointed at');
+  if (typeof body.text === 'string' && body.text.length > MAX_TEXT) errors.push(`text is longer than ${MAX_TEXT} characters`);
+  // Refused before anything recurses into it (a stack overflow answered 500); the error names the setting's path.
+  const deep = depthIssue(body.overrides);
+  if (deep) errors.push(`overrides.${deep.message}`);
+  const timeZone = typeof body.timeZone === 'string' && body.timeZone.trim() !== '' ? body.timeZone.trim() : Intl.DateTimeFormat().resolvedOptions().timeZone;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone });
+  } catch {
+    errors.push(`timeZone ${JSON.stringify(timeZone)} is not an IANA zone such as Europe/Berlin`);
+  }
+  return { errors, base: typeof body.base === 'string' ? body.base : '', overrides: body.overrides, text: typeof body.text === 'string' ? body.text : undefined, timeZone };
 }
 
 /** GET /lis-bridge/hl7-dialects: the built-in HL7 dialects, for hl7-message's picker. */

@@ -12,8 +12,8 @@
  */
 import type { NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
-import { depthIssue } from '../../lib/dialect';
-import { FILE_POINT_ROLES, FILE_PROFILES, findFileProfile, pointFileAt, previewFileSite, type FilePointRole } from '../../lib/protocols/file';
+import { depthIssue, isPointRole, POINT_ROLES, type PointRole } from '../../lib/dialect';
+import { FILE_PROFILES, findFileProfile, pointFileAt, previewFileSite } from '../../lib/protocols/file';
 import { LisError, invalidInput } from '../../lib/errors';
 import { answerError, installRoutesOnce } from './admin';
 
@@ -23,7 +23,7 @@ const MAX_TEXT = 4 * 1024 * 1024;
 export const FILE_DIALECT_PROTOCOL = {
   builtIns: () => FILE_PROFILES.map((p) => ({ id: p.id, label: p.label, vendor: p.vendor, model: p.model, layout: p.layout.form, delimiter: typeof p.delimiter === 'string' ? p.delimiter : 'fixed widths' })),
   profile: (id: string) => findFileProfile(id),
-  preview: (site: { base: string; overrides?: unknown }, text: string | undefined, timeZone: string, fileName?: string) => ({ ...previewFileSite(site, text, timeZone, fileName), roles: FILE_POINT_ROLES.map((id) => ({ id })) }),
+  preview: previewFileSite,
   point: pointFileAt,
 };
 
@@ -72,10 +72,10 @@ export function installFileDialectRoutes(RED: NodeAPI): void {
         const errors: string[] = [];
         const r = readRequest(body, errors);
         if (typeof r.text !== 'string') errors.push('text must be the pasted file as text');
-        if (!(FILE_POINT_ROLES as readonly unknown[]).includes(body.role)) errors.push(`role must be one of ${FILE_POINT_ROLES.join(', ')}`);
+        if (!isPointRole(body.role)) errors.push(`role must be one of ${POINT_ROLES.join(', ')}`);
         if (body.place === undefined && typeof body.value !== 'string') errors.push('give the place of a cell of the capture, or a value of the table');
         if (errors.length > 0) return answerError(res, 400, invalidInput('not a file dialect point request', errors));
-        res.json(FILE_DIALECT_PROTOCOL.point({ base: r.base, overrides: body.overrides, text: r.text!, timeZone: r.timeZone, role: body.role as FilePointRole, place: body.place, value: typeof body.value === 'string' ? body.value : undefined }));
+        res.json(FILE_DIALECT_PROTOCOL.point({ base: r.base, overrides: body.overrides, text: r.text!, timeZone: r.timeZone, role: body.role as PointRole, place: body.place, value: typeof body.value === 'string' ? body.value : undefined }));
       } catch (err) {
         answerError(res, 500, err);
       }

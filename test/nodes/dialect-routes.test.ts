@@ -68,6 +68,27 @@ describe('dialect routes', () => {
     assert.deepEqual(after.overrides, C311_SITE);
   });
 
+  it('point: write what reads a clicked place, ask which place for an ambiguous table value, and refuse what is no request', async () => {
+    await load();
+    const script = await helper.request().get('/lis-bridge/editor/dialect-pointing.js').expect(200);
+    assert.match(script.text, /window\.LisBridgeDialectPointing = \{ attach: attach \}/);
+    const text = loadFixture('mindray-cl2000i-result.txt').file.toString('latin1');
+    const point = async (body: Record<string, unknown>, status = 200) => (await helper.request().post('/lis-bridge/dialects/point').send(body).expect(status)).body as Record<string, any>;
+    const sample = await point({ protocol: 'astm', base: 'generic-lis2a2', text, timeZone: 'UTC', role: 'sampleNumber', place: { message: 1, record: 3, type: 'O', field: 4 } });
+    assert.deepEqual(sample.overrides, { sampleId: { field: 'instrumentSpecimenId' } });
+    assert.equal(sample.changed, 2);
+    assert.deepEqual(sample.preview.preview.results.map((r: { sampleNumber: string }) => r.sampleNumber), ['SAMPLE123', 'SAMPLE123']);
+    const code = await point({ base: 'generic-lis2a2', overrides: JSON.stringify(sample.overrides), text, role: 'testCode', value: 'CA125', message: 1 });
+    assert.deepEqual(code.overrides.testId, { code: { component: 2, trim: true } });
+    const architect = loadFixture('abbott-architect-i-result-multi.txt').file.toString('latin1');
+    const ask = await point({ base: 'generic-lis2a2', text: architect, role: 'sampleNumber', value: '276056250158121' });
+    assert.equal(ask.choices.length, 2);
+    const refused = await point({ protocol: 'astm', base: 'generic-lis2a2', text, role: 'colour' }, 400);
+    assert.match(refused.errors.join(' '), /role must be one of/);
+    const nowhere = await point({ base: 'generic-lis2a2', text, role: 'value' }, 400);
+    assert.match(nowhere.errors.join(' '), /give the place/);
+  });
+
   it('answer a dialect\'s problems with their paths and no preview, and refuse what is no request', async () => {
     await load();
     const bad = await preview({ base: 'generic-lis2a2', overrides: { sampleId: { component: 0 }, results: { valeu: {} } }, text: c311Paste() });

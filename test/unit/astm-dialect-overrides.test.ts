@@ -17,20 +17,14 @@ import {
   profileIssues,
   siteDialectOf,
   siteProfile,
-  type DialectProfile,
 } from '../../lib/protocols/astm/dialects';
+import { assertRoundTripsEveryPair, assertSchemaTakesEvery, overrideAsserts } from '../support/dialect-overrides';
 
-const apply = (base: DialectProfile, overrides: unknown): DialectProfile => {
-  const r = applyOverrides(base, overrides);
-  assert.deepEqual(r.issues, []);
-  assert.ok(r.profile);
-  return r.profile;
-};
-const pathsOf = (base: DialectProfile, overrides: unknown): string[] => applyOverrides(base, overrides).issues.map((i) => i.path);
+const { apply, pathsOf } = overrideAsserts(applyOverrides);
 
 describe('the profile schema', () => {
   it('accepts every built-in profile as it is', () => {
-    for (const p of PROFILES) assert.deepEqual(DialectProfileSchema.safeParse(p).error?.issues ?? [], [], p.id);
+    assertSchemaTakesEvery(DialectProfileSchema, PROFILES);
   });
 });
 
@@ -164,15 +158,6 @@ describe('exporting a site dialect', () => {
   });
 
   it('gives the same profile back through JSON, for every built-in profile as base and as target', () => {
-    for (const base of PROFILES) {
-      for (const target of PROFILES) {
-        const json = JSON.stringify(siteDialectOf(base, target));
-        const site = JSON.parse(json) as { base: string; overrides: unknown };
-        assert.equal(site.base, base.id);
-        const back = siteProfile(site);
-        assert.deepEqual(back.issues, [], `${base.id} -> ${target.id}`);
-        assert.deepEqual(back.profile, target, `${base.id} -> ${target.id}`);
-      }
-    }
+    assertRoundTripsEveryPair(PROFILES, siteDialectOf, siteProfile);
   });
 });

@@ -7,6 +7,7 @@
  */
 import { latin1Bytes } from '../../util/latin1';
 import { siteProfile, type DialectProfile } from './dialects';
+import { siteHostProfile } from '../../dialect/overrides';
 import { buildNoInformation, buildOrderMessage, labEventsOf } from './lab';
 import { HostConversation, type ConversationRules } from '../../conversation/host-conversation';
 import { timeZoneProblem, type HostOutput, type MessageHost, type ReadMessage } from '../../conversation/message-host';
@@ -75,12 +76,7 @@ export interface HostSettings {
  * made, each naming the setting at fault.
  */
 export function hostProfile(settings: HostSettings): { profile: DialectProfile; problems: [] } | { profile?: undefined; problems: string[] } {
-  const problems: string[] = [];
-  const site = siteProfile({ base: settings.dialect, overrides: settings.overrides });
-  for (const issue of site.issues) problems.push(issue.path === 'base' ? issue.message : `dialect overrides: ${issue.message}`);
-  const zone = timeZoneProblem(settings.timeZone);
-  if (zone) problems.push(zone);
-  return site.profile !== undefined && problems.length === 0 ? { profile: site.profile, problems: [] } : { problems };
+  return siteHostProfile(siteProfile({ base: settings.dialect, overrides: settings.overrides }), timeZoneProblem(settings.timeZone));
 }
 
 /** What the conversation needs of a dialect. */

@@ -6,7 +6,8 @@
  * conversation answers with the dialect's messages. hl7-message is the
  * Node-RED adapter of this.
  */
-import { findHl7Profile, type Hl7DialectProfile } from './dialects';
+import { hl7SiteProfile, type Hl7DialectProfile } from './dialects';
+import { siteHostProfile } from '../../dialect/overrides';
 import { buildHl7NotFound, buildHl7Order, hl7LabEventsOf, splitBuiltMessages } from './lab';
 import { encodeText } from './charset';
 import { HostConversation } from '../../conversation/host-conversation';
@@ -86,8 +87,11 @@ export class Hl7Host<C> implements MessageHost<C> {
   }
 }
 
-/** Why a dialect id and site time zone cannot make a host, or undefined when they can. */
-export function hl7HostSettingsProblem(dialectId: string, timeZone: string): string | undefined {
-  if (!findHl7Profile(dialectId)) return `unknown HL7 dialect ${JSON.stringify(dialectId)}`;
-  return timeZoneProblem(timeZone);
+/**
+ * The profile an HL7 host runs with: the base dialect with the site's
+ * overrides merged on (./dialects/overrides.ts), or every reason it cannot be
+ * made, each naming the setting at fault.
+ */
+export function hl7HostProfile(settings: { dialect: string; overrides?: unknown; timeZone: string }): { profile: Hl7DialectProfile; problems: [] } | { profile?: undefined; problems: string[] } {
+  return siteHostProfile(hl7SiteProfile({ base: settings.dialect, overrides: settings.overrides }), timeZoneProblem(settings.timeZone));
 }

@@ -12,7 +12,9 @@ export { type AckPlan, ackPlan, enhancedMode, failurePlan, isQuery } from './ack
 export { RecentControlIds, contentHash, controlKey } from './recent-ids';
 export { DEFAULT_HL7_LINK, Hl7Link, type Hl7LinkOptions, LINK_CHARSETS, type LinkCharset } from './link-machine';
 export { hl7CarriesResults, hl7IsQuery, hl7Sender, isNegativeAck } from './peek';
-export { HL7_PROFILES, findHl7Profile } from './dialects';
-export { Hl7Host, hl7HostSettingsProblem } from './host';
+export { HL7_PROFILES, findHl7Profile, hl7OverridesOf, hl7SiteDialectOf, hl7SiteProfile, type Hl7DialectProfile } from './dialects';
+export { Hl7Host, hl7HostProfile } from './host';
 export { readHl7Capture } from './paste';
+export { previewHl7Site } from './preview';
+export { pointAtHl7, type Hl7PointAnswer, type Hl7PointRequest } from './point';
 export { HL7_RECENT } from './recent';

@@ -12,6 +12,8 @@ import { readTraceLine } from '../../trace/trace-reader';
 import { MllpDeframer, type MllpEvent } from './mllp';
 
 export interface Hl7CaptureRead {
+  /** What the capture was taken for: the link's trace, MLLP frames (as bytes or `<VT>` tokens), or segments one per line. */
+  form: 'trace' | 'mllp' | 'segments';
   messages: Buffer[];
   /** What form was found and what was repaired. */
   notes: string[];
@@ -40,7 +42,7 @@ export function readHl7Capture(text: string): Hl7CaptureRead {
       bySession.set(key, [...(bySession.get(key) ?? []), t.bytes]);
     });
     const messages = [...bySession.values()].flatMap((chunks) => deframe(Buffer.concat(chunks), problems));
-    return { messages, notes, problems };
+    return { form: 'trace', messages, notes, problems };
   }
   let tokens = 0;
   const bytes = Buffer.from(
@@ -55,10 +57,10 @@ export function readHl7Capture(text: string): Hl7CaptureRead {
     notes.push('read as MLLP frames');
     // Token forms put a line break after each `<CR>` token for the eye; the segment ends are the tokens.
     const framed = tokens > 0 ? Buffer.from(bytes.toString('latin1').replace(/\r(?:\r?\n)/g, '\r'), 'latin1') : bytes;
-    return { messages: deframe(framed, problems), notes, problems };
+    return { form: 'mllp', messages: deframe(framed, problems), notes, problems };
   }
   notes.push('read as segments, one per line; a message begins at each MSH');
-  return { messages: segmentsToMessages(bytes.toString('latin1'), problems), notes, problems };
+  return { form: 'segments', messages: segmentsToMessages(bytes.toString('latin1'), problems), notes, problems };
 }
 
 function deframe(bytes: Buffer, problems: string[]): Buffer[] {

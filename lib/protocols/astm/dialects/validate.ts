@@ -4,7 +4,8 @@
  * used (and by the profile tests), not in the middle of a patient's results.
  */
 import { checkDelimiters, formatAstmTimestamp } from '../records';
-import { formatPath } from './paths';
+import { formatPath } from '../../../dialect/paths';
+import type { ProfileIssue } from '../../../dialect/overrides';
 import type { DialectProfile, Locator } from './types';
 
 export class DialectProfileError extends Error {
@@ -19,15 +20,7 @@ export class DialectProfileError extends Error {
 
 const ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-/**
- * One problem of a profile: `path` names the offending setting the way the
- * profile (and a site's overrides of it) spell it, e.g. `results.value.component`
- * or `qc[1].anyOf`, so an editor can show the problem next to its field.
- */
-export interface ProfileIssue {
-  readonly path: string;
-  readonly message: string;
-}
+export type { ProfileIssue };
 
 /** Every problem of a profile, as sentences; [] when it is usable. */
 export function profileProblems(p: DialectProfile): string[] {
@@ -80,6 +73,7 @@ export function profileIssues(p: DialectProfile): ProfileIssue[] {
     }
   }
   if (typeof p.results.value.component === 'number') position('results.value.component', p.results.value.component, true);
+  if (p.results.units !== undefined) position('results.units.component', p.results.units.component, true);
   p.qc.forEach((rule, i) => {
     position(`qc[${i}].component`, rule.component, false);
     if (rule.anyOf.length === 0) add(`qc[${i}].anyOf`, `qc[${i}].anyOf must list at least one value`);
