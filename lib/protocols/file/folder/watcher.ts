@@ -176,7 +176,8 @@ export class FolderWatcher {
     }
     const { marker } = this.options;
     const complete = marker !== '' ? markerNames(name, marker).some((m) => names.has(m)) : this.tracker.observe(name, look, now, this.options.settleMs);
-    if (!complete) {
+    // An empty file is a file about to be written (some instruments create it at the run's start): never taken.
+    if (!complete || look.size === 0) {
       if (marker !== '') this.tracker.observe(name, look, now, Infinity);
       return;
     }
