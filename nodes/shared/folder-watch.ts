@@ -23,7 +23,12 @@ export function runFolderLink(RED: NodeAPI, node: Node, status: StatusReporter, 
   health.add(node.id, { name: node.name || analyzer || node.id, protocol: 'file' }, Date.now());
   if (analyzer !== '') health.identified(node.id, undefined, { text: analyzer, name: analyzer }, Date.now());
   const clock = (ms: number) => new Date(ms).toLocaleTimeString('sv-SE').slice(0, 5);
-  const alarms = watchAlarms(RED, node, alarmSettings, { quiet: (vars) => t('alarm.quiet', vars), quietStatus: (time) => t('status.quiet', { time }) });
+  const alarms = watchAlarms(RED, node, alarmSettings, {
+    quiet: (vars) => t('alarm.quiet', vars),
+    quietStatus: (time) => t('status.quiet', { time }),
+    down: (vars) => t('alarm.down', { ...vars, folder: options.folder }),
+    downStatus: (time) => t('status.down', { time }),
+  });
   let store: FolderStore | undefined;
   let lastFile: { name: string; at: number } | undefined;
   // Totals since first deployed (Prometheus counters never go down): a redeploy goes on from the board's.

@@ -193,4 +193,13 @@ describe('folder-link', () => {
     const metrics = await helper.request().get('/lis-bridge/metrics').expect(200);
     assert.match(metrics.text, /lisbridge_folder_duplicate_files_total\{link="folder",link_name="QuantStudio 5"\} 2/);
   });
+
+  it('LINK_DOWN for a folder that stays unreadable says so in a folder\'s words', async () => {
+    rmSync(inbox, { recursive: true });
+    await load({ downMinutes: '0.02', alarmCheckSeconds: '1' });
+    const caught = collect('caught');
+    await waitUntil(() => codes(caught).includes('LINK_DOWN'), 10_000, 'LINK_DOWN');
+    const down = caught.find((m) => (m.error as { code: string }).code === 'LINK_DOWN')!;
+    assert.match((down.error as { message: string }).message, new RegExp(`^QuantStudio 5 \\(instrument QS5-LAB2\\) cannot read its folder ${inbox.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} since .+: check that the share is mounted`));
+  });
 });
