@@ -13,6 +13,7 @@ import { tcpSessionKey } from '../../lib/link';
 import { boardFor } from './health';
 import { fail } from './lis-request-node';
 import { journalFor } from './journal';
+import { NOT_UNDERSTOOD } from '../../lib/journal';
 import { sharedTexts, type StatusReporter } from './status';
 import { replayOf, type ReplayOf } from './replays';
 import { type SettingFault, unresolvedSetting } from '../../lib/settings';
@@ -80,7 +81,7 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
       // Replayed (after a restart, or by an operator): its queries were answered when it came.
       read = host.read(msg.payload, linkOf(msg), now, msg, about.replay === true || replay !== undefined);
     } catch (err) {
-      if (journalId !== undefined) void note(0, [], `not understood: ${messageOf(err)}`);
+      if (journalId !== undefined) void note(0, [], `${NOT_UNDERSTOOD}: ${messageOf(err)}`);
       if (linkNode !== undefined) health.error(linkNode, tcpSessionKey(msg._session), now);
       throw err;
     }

@@ -1,4 +1,4 @@
-/** Instruments that export result files: file dialects, reading a file into lab events, the host and the editor's preview. What nodes/ uses of it. */
+/** Instruments that export result files: file dialects, reading a file into lab events, the host and the editor's preview, and the watched folder. What nodes/ uses of it. */
 export type * from './types';
 export { ABBOTT_M2000RT, APPBIO_QUANTSTUDIO, BECKMAN_ACCESS_2, FILE_PROFILES, findFileProfile, GENERIC_CSV, SENAITE_TWO_DIMENSION, THERMO_MULTISKAN_GO, VARIAN_VISTA_PRO } from './dialects';
 export { FILE_OVERRIDE_RULES, siteFileDialectOf, siteFileProfile } from './overrides';
@@ -8,3 +8,5 @@ export { fileLabEvents, FileReadError, readFile, type FileReadOptions } from './
 export { captureOf, previewFile, previewFileSite, type FilePaste, type FilePlace, type FileSitePreview } from './preview';
 export { pointFileAt, type FilePointAnswer, type FilePointRequest } from './point';
 export { FileHost, fileHostSettings } from './host';
+// The watched folder (folder-link).
+export * from './folder';
