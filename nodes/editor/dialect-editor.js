@@ -79,6 +79,35 @@
         return $("<div>").css({ "font-weight": "bold", "margin-top": "6px" }).text(text);
     }
 
+    var FSI = "\u2068", PDI = "\u2069";
+    /**
+     * What an analyzer sent, for an <option> (which cannot hold a <bdi>): each value between FSI and PDI, so a
+     * right-to-left override in one sample number cannot reverse the rest of the line. Cut before it is wrapped.
+     */
+    function isolatedText(value, max) {
+        var v = String(value === undefined || value === null ? "" : value);
+        return FSI + (v.length > max ? v.slice(0, max - 1) + "\u2026" : v) + PDI;
+    }
+
+    /**
+     * A recent message in the picker, by its own time and what tells it from the others (the H record reads the
+     * same in all): "09:41:02 S-100 GLU 5.4 mmol/L +1", a query "09:41:05 ? S-101".
+     */
+    function recentEntry(m) {
+        var s = m.summary || { samples: [], results: 0, queries: 0 };
+        var parts = [m.at ? new Date(m.at).toLocaleTimeString() : ""];
+        if (s.queries > 0 && s.results === 0) { parts.push("?"); }
+        var samples = s.samples.slice(0, 3).map(function (x) { return isolatedText(x, 32); });
+        if (s.samples.length > 3) { samples.push("+" + (s.samples.length - 3)); }
+        parts.push(samples.join(", "));
+        if (s.firstResult) { parts.push(isolatedText(s.firstResult, 32) + (s.results > 1 ? " +" + (s.results - 1) : "")); }
+        if (s.samples.length === 0 && !s.firstResult) {
+            // Neither sample nor result: its first record after H (segment after MSH) says what it is.
+            parts.push(isolatedText((m.text.split("\n").filter(function (r) { return r !== "" && r.charAt(0) !== "H" && r.indexOf("MSH") !== 0; })[0] || "").replace(/<CR>$/, ""), 40));
+        }
+        return parts.filter(function (p) { return p !== ""; }).join(" ");
+    }
+
     function mount(opts) {
         var root = $("<div>").addClass("lis-dialect-editor").appendTo(opts.container.empty());
         var api = opts.api || "lis-bridge/dialects";
@@ -213,21 +242,6 @@
             if (n.type === opts.linkType) { $("<option>").val(n.id).text(n.name || n.id).appendTo(links); }
         });
         if (links.children().length === 1) { links.hide(); }
-        // Each message by its own time and what tells it from the others (the H record reads the same in all):
-        // "09:41:02 S-100 GLU 5.4 mmol/L +1", a query "09:41:05 ? S-101".
-        function recentEntry(m) {
-            var s = m.summary || { samples: [], results: 0, queries: 0 };
-            var parts = [m.at ? new Date(m.at).toLocaleTimeString() : ""];
-            if (s.queries > 0 && s.results === 0) { parts.push("?"); }
-            parts.push(s.samples.join(", "));
-            if (s.firstResult) { parts.push(s.firstResult + (s.results > 1 ? " +" + (s.results - 1) : "")); }
-            if (s.samples.length === 0 && !s.firstResult) {
-                // Neither sample nor result: its first record after H (segment after MSH) says what it is.
-                parts.push((m.text.split("\n").filter(function (r) { return r !== "" && r.charAt(0) !== "H" && r.indexOf("MSH") !== 0; })[0] || "").replace(/<CR>$/, "").slice(0, 40));
-            }
-            var text = parts.filter(function (p) { return p !== ""; }).join(" ");
-            return text.length > 70 ? text.slice(0, 69) + "\u2026" : text;
-        }
         links.on("change", function () {
             recent.empty().hide();
             if (!links.val()) { return; }
@@ -282,5 +296,5 @@
         };
     }
 
-    window.LisBridgeDialectEditor = { mount: mount };
+    window.LisBridgeDialectEditor = { mount: mount, recentEntry: recentEntry };
 })();
