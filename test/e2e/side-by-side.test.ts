@@ -27,7 +27,7 @@ import { findHl7Profile } from '../../lib/protocols/hl7/dialects';
 import { AnalyzerSimulator, Hl7AnalyzerSimulator, TcpServerTransport, type Hl7RunSummary, type RunSummary } from '../../lib/sim';
 import { LisStub, anOrder } from '../support/lis-stub';
 import { startNodeRed, type NodeRedProcess } from '../support/node-red-process';
-import { freePort } from '../support/ports';
+import { freeListeningPorts } from '../support/ports';
 import { LineLog, itemsOf, withTimeout } from './harness';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -107,6 +107,8 @@ before(async () => {
   lis.reply('/processed', { body: { status: 'success' } });
 
   const flows: FlowNode[][] = [];
+  // Below the ephemeral range, so no connection Node-RED or a simulator opens meanwhile can take one.
+  const pushPorts = await freeListeningPorts(EXAMPLES.length);
   for (const [i, spec] of EXAMPLES.entries()) {
     const flow = JSON.parse(readFileSync(join(ROOT, 'examples', `${examplePath(spec)}.json`), 'utf8')) as FlowNode[];
     const sample = `SBS${String(i + 1).padStart(2, '0')}01`;
@@ -117,7 +119,7 @@ before(async () => {
       sample,
       lisCodes: spec.tests.map((t) => catalog.find((c) => c.ID === t.lisTestId)!.Code),
       queries: queriesFor(spec),
-      pushPort: await freePort(),
+      pushPort: pushPorts[i]!,
       log: new LineLog(200),
     };
     analyzers.push(a);

@@ -55,7 +55,7 @@ describe('dialect routes', () => {
     await load();
     const res = await helper.request().get('/lis-bridge/editor/dialect-editor.js').expect(200);
     assert.match(String(res.headers['content-type']), /javascript/);
-    assert.match(res.text, /window\.LisBridgeDialectEditor = \{ mount: mount \}/);
+    assert.match(res.text, /window\.LisBridgeDialectEditor = \{ mount: mount,/);
   });
 
   it('preview a pasted capture: unassigned with the base, results with the site\'s overrides', async () => {
