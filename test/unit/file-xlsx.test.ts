@@ -227,7 +227,9 @@ describe('file reading: Excel workbooks (format xlsx)', () => {
     refused(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]), QS, 'format', /Excel 97-2003 workbook \(\.xls\), and the dialect reads \.xlsx \(format xlsx\): save or export it as \.xlsx/);
     refused(Buffer.alloc(0), QS, 'format', /the file is empty/);
     refused(zip([{ name: 'results.csv', data: Buffer.from('a,b\n') }]), QS, 'format', /a ZIP archive but holds no Excel workbook \(no xl\/workbook\.xml\)/);
-    refused(FIXTURE.subarray(0, FIXTURE.length >> 1), QS, 'format', /has no ZIP directory at its end \(a file still being written, or cut short\?\)/);
+    refused(FIXTURE.subarray(0, FIXTURE.length >> 1), QS, 'format', /has no ZIP directory at its end: the file is damaged: cut short, or read as text on its way \(a workbook must arrive as bytes/);
+    // A workbook decoded as UTF-8 text on its way (file-in's default) has lost its bytes: said so, not guessed at.
+    refused(Buffer.from(FIXTURE.toString('utf8'), 'utf8'), QS, 'format', /read as text on its way \(a workbook must arrive as bytes: Node-RED's file-in node set to "a single Buffer object"\)/);
     // And the other way round: the workbook under a text dialect names format too.
     refused(FIXTURE, GENERIC_CSV, 'format', /ZIP archive \(an Excel \.xlsx workbook\?\) and the dialect reads text \(format text\): set format to xlsx/);
   });

@@ -40,6 +40,9 @@ export class WorkbookError extends Error {
   }
 }
 
+/** Why a workbook's ZIP may not hold together: besides a damaged file, one decoded as text on its way (its bytes are lost). */
+const DAMAGED = 'the file is damaged: cut short, or read as text on its way (a workbook must arrive as bytes: Node-RED\'s file-in node set to "a single Buffer object")';
+
 const LOCAL = 0x04034b50;
 const CENTRAL = 0x02014b50;
 const END = 0x06054b50;
@@ -62,17 +65,17 @@ function centralDirectory(bytes: Buffer): Entry[] {
       break;
     }
   }
-  if (end < 0) throw new WorkbookError('the file starts like a ZIP archive but has no ZIP directory at its end (a file still being written, or cut short?)', 'format');
+  if (end < 0) throw new WorkbookError(`the file starts like a ZIP archive but has no ZIP directory at its end: ${DAMAGED}`, 'format');
   const count = bytes.readUInt16LE(end + 10);
   const size = bytes.readUInt32LE(end + 12);
   const offset = bytes.readUInt32LE(end + 16);
   if (count === 0xffff || offset === 0xffffffff) throw new WorkbookError('the workbook is a ZIP64 archive (over 4 GB or 65535 entries), which no results export needs: not read', 'format');
   if (count > MAX_ENTRIES) throw new WorkbookError(`the workbook's ZIP holds ${count} entries, more than the ${MAX_ENTRIES} a workbook needs: not read`, 'format');
-  if (offset + size > end) throw new WorkbookError('the workbook\'s ZIP directory points past its end: the file is damaged', 'format');
+  if (offset + size > end) throw new WorkbookError(`the workbook's ZIP directory points past its end: ${DAMAGED}`, 'format');
   const entries: Entry[] = [];
   let at = offset;
   for (let k = 0; k < count; k++) {
-    if (at + 46 > end || bytes.readUInt32LE(at) !== CENTRAL) throw new WorkbookError('the workbook\'s ZIP directory is damaged', 'format');
+    if (at + 46 > end || bytes.readUInt32LE(at) !== CENTRAL) throw new WorkbookError(`the workbook's ZIP directory does not hold together: ${DAMAGED}`, 'format');
     const nameLength = bytes.readUInt16LE(at + 28);
     entries.push({
       method: bytes.readUInt16LE(at + 10),
@@ -102,7 +105,7 @@ export function checkUnpackedSize(bytes: Buffer, limitMB: number): void {
   if (!entries.some((e) => e.name === 'xl/workbook.xml')) throw new WorkbookError('the file is a ZIP archive but holds no Excel workbook (no xl/workbook.xml): not an .xlsx file', 'format');
   let used = 0;
   for (const e of entries) {
-    if (e.local + 30 > bytes.length || bytes.readUInt32LE(e.local) !== LOCAL) throw new WorkbookError(`the workbook's ZIP entry ${JSON.stringify(e.name.slice(0, 60))} is damaged`, 'format');
+    if (e.local + 30 > bytes.length || bytes.readUInt32LE(e.local) !== LOCAL) throw new WorkbookError(`the workbook's ZIP entry ${JSON.stringify(e.name.slice(0, 60))} is not where its directory says: ${DAMAGED}`, 'format');
     const data = e.local + 30 + bytes.readUInt16LE(e.local + 26) + bytes.readUInt16LE(e.local + 28);
     if (e.method === 0) {
       used += e.compressed;
@@ -111,7 +114,7 @@ export function checkUnpackedSize(bytes: Buffer, limitMB: number): void {
         used += inflateRawSync(bytes.subarray(data), { maxOutputLength: Math.max(1, limit - used) }).length;
       } catch (err) {
         if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw refuse(`more than its directory says (${JSON.stringify(e.name.slice(0, 60))} alone fills the allowance)`);
-        throw new WorkbookError(`the workbook's ZIP entry ${JSON.stringify(e.name.slice(0, 60))} does not inflate (${(err as Error).message}): the file is damaged`, 'format');
+        throw new WorkbookError(`the workbook's ZIP entry ${JSON.stringify(e.name.slice(0, 60))} does not inflate (${(err as Error).message}): ${DAMAGED}`, 'format');
       }
     } else {
       throw new WorkbookError(`the workbook's ZIP entry ${JSON.stringify(e.name.slice(0, 60))} uses compression method ${e.method}, which Excel never writes: not read`, 'format');
