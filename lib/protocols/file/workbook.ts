@@ -20,9 +20,16 @@
  * code (`#N/A`), text as written.
  */
 import { inflateRawSync } from 'node:zlib';
-import * as XLSX from '@e965/xlsx';
+import type * as Xlsx from '@e965/xlsx';
 import type { FileRow } from './table';
 import type { FileDialectProfile } from './types';
+
+let loaded: typeof Xlsx | undefined;
+/** SheetJS is a megabyte of script (about 0.2 s to load): loaded with the first workbook, not with every Node-RED start. */
+function sheetjs(): typeof Xlsx {
+  // The package builds to CommonJS: require is the lazy load.
+  return (loaded ??= require('@e965/xlsx') as typeof Xlsx);
+}
 
 /** The unpacked size a dialect allows when it does not say (a results export is a few MB at most). */
 export const DEFAULT_MAX_UNPACKED_MB = 100;
@@ -132,7 +139,7 @@ export function notWorkbook(bytes: Buffer): string | undefined {
   return 'the file is not an .xlsx workbook (it does not start as a ZIP archive), and the dialect reads .xlsx (format xlsx): a text export needs a dialect with format text; a workbook cannot be pasted as text';
 }
 
-function cellText(cell: XLSX.CellObject | undefined, date1904: boolean): string {
+function cellText(XLSX: typeof Xlsx, cell: Xlsx.CellObject | undefined, date1904: boolean): string {
   if (cell === undefined || cell.v === undefined || cell.v === null) return '';
   switch (cell.t) {
     case 'n':
@@ -153,7 +160,8 @@ export function workbookRows(bytes: Buffer, profile: FileDialectProfile): FileRo
   if (problem !== undefined) throw new WorkbookError(problem, 'format');
   checkUnpackedSize(bytes, profile.maxUnpackedMB ?? DEFAULT_MAX_UNPACKED_MB);
   const sheet = profile.sheet ?? 1;
-  let book: XLSX.WorkBook;
+  const XLSX = sheetjs();
+  let book: Xlsx.WorkBook;
   // The library writes to console.error when a ZIP's data descriptor disagrees with its directory (Apache POI,
   // which the Design & Analysis software uses, writes such files): harmless here, since the sizes were checked
   // above, and noise in a Node-RED log per file. The read is synchronous, so nothing else writes meanwhile.
@@ -174,13 +182,13 @@ export function workbookRows(bytes: Buffer, profile: FileDialectProfile): FileRo
     throw new WorkbookError(`the workbook has no sheet ${JSON.stringify(sheet)} (sheet); its sheets are ${listed}; set sheet to one of their names or positions`, 'sheet');
   }
   const date1904 = book.Workbook?.WBProps?.date1904 === true;
-  const data = (ws['!data'] ?? []) as Array<Array<XLSX.CellObject | undefined> | undefined>;
+  const data = (ws['!data'] ?? []) as Array<Array<Xlsx.CellObject | undefined> | undefined>;
   const rows: FileRow[] = [];
   let emptyBefore = false;
   for (let r = 0; r < data.length; r++) {
     const row = data[r];
     const cells: string[] = [];
-    if (row !== undefined) for (let c = 0; c < row.length; c++) cells.push(cellText(row[c], date1904));
+    if (row !== undefined) for (let c = 0; c < row.length; c++) cells.push(cellText(XLSX, row[c], date1904));
     while (cells.length > 0 && cells[cells.length - 1] === '') cells.pop();
     // A run of empty rows is kept as one (it ends a table all the same), so a sheet with one far-off cell costs nothing.
     if (cells.length === 0) {
