@@ -94,7 +94,7 @@ export interface FileDialectProfile {
   readonly format?: 'text' | 'xlsx';
   /** The workbook's sheet (format xlsx): its name (exact), or its 1-based position; absent: the first sheet. */
   readonly sheet?: string | number;
-  /** The most a workbook may unpack to, in MB (format xlsx; absent: 100): a larger one is refused unread (a ZIP bomb). */
+  /** The most a workbook may unpack to, in MB (format xlsx; absent: 50): a larger one is refused unread (a ZIP bomb). */
   readonly maxUnpackedMB?: number;
   /** The file's character set; a UTF-8 or UTF-16LE byte-order mark is read and dropped. */
   readonly encoding: 'utf8' | 'latin1' | 'utf16le';

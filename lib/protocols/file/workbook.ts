@@ -31,8 +31,8 @@ function sheetjs(): typeof Xlsx {
   return (loaded ??= require('@e965/xlsx') as typeof Xlsx);
 }
 
-/** The unpacked size a dialect allows when it does not say (a results export is a few MB at most). */
-export const DEFAULT_MAX_UNPACKED_MB = 100;
+/** The unpacked size a dialect allows when it does not say: the largest Design & Analysis workbook seen (21 MB, with its amplification and raw data sheets) and room to spare; SheetJS holds several times that in memory while reading. */
+export const DEFAULT_MAX_UNPACKED_MB = 50;
 /** More entries than any workbook needs: each costs an inflate. */
 const MAX_ENTRIES = 10_000;
 
