@@ -217,7 +217,7 @@ describe('file reading: Excel workbooks (format xlsx)', () => {
       { name: 'xl/workbook.xml', data: Buffer.from('<workbook/>') },
       { name: 'xl/worksheets/sheet1.xml', data: Buffer.alloc(3 * 1024 * 1024, 0x20), declared: 100 },
     ]);
-    refused(liar, site({ maxUnpackedMB: 1 }), 'maxUnpackedMB', /unpacks to more than its directory says \("xl\/worksheets\/sheet1\.xml" alone fills the allowance\), more than maxUnpackedMB 1 MB allows/);
+    refused(liar, site({ maxUnpackedMB: 1 }), 'maxUnpackedMB', /unpacks to more than its directory says \(the allowance ran out inflating "xl\/worksheets\/sheet1\.xml"\), more than maxUnpackedMB 1 MB allows/);
     // The real workbook is far under the default.
     assert.equal(of(read(FIXTURE, site({ maxUnpackedMB: 1 })), 'results').length, 1);
   });

@@ -120,7 +120,7 @@ export function checkUnpackedSize(bytes: Buffer, limitMB: number): void {
       try {
         used += inflateRawSync(bytes.subarray(data), { maxOutputLength: Math.max(1, limit - used) }).length;
       } catch (err) {
-        if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw refuse(`more than its directory says (${JSON.stringify(e.name.slice(0, 60))} alone fills the allowance)`);
+        if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw refuse(`more than its directory says (the allowance ran out inflating ${JSON.stringify(e.name.slice(0, 60))})`);
         throw new WorkbookError(`the workbook's ZIP entry ${JSON.stringify(e.name.slice(0, 60))} does not inflate (${(err as Error).message}): ${DAMAGED}`, 'format');
       }
     } else {
