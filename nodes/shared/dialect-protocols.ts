@@ -37,7 +37,7 @@ const PROTOCOLS: Readonly<Record<string, DialectProtocol>> = {
     point: pointAtHl7,
   },
   file: {
-    builtIns: () => FILE_PROFILES.map((p) => ({ id: p.id, label: p.label, vendor: p.vendor, model: p.model, layout: p.layout.form, delimiter: typeof p.delimiter === 'string' ? p.delimiter : 'fixed widths' })),
+    builtIns: () => FILE_PROFILES.map((p) => ({ id: p.id, label: p.label, vendor: p.vendor, model: p.model, layout: p.layout.form, delimiter: p.format === 'xlsx' ? 'xlsx workbook' : typeof p.delimiter === 'string' ? p.delimiter : 'fixed widths' })),
     profile: findFileProfile,
     preview: previewFileSite,
     point: pointFileAt,

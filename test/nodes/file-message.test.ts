@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { deflateRawSync } from 'node:zlib';
 import { useLisStub } from '../support/lifecycle';
 import { ALL_LIS_NODES, collect, helper, lastStatus, nodeModules, waitUntil } from '../support/red';
 
@@ -103,6 +104,49 @@ describe('file-message', () => {
     assert.ok(Buffer.isBuffer(caught[0]!.payload), 'the file travels with the error');
     assert.equal(lastStatus(helper.getNode('m'))?.fill, 'red');
     assert.equal(results.length, 0);
+  });
+
+  it('reads an Excel workbook (QuantStudio 7 Pro / Diomni) handed on as bytes, and sends a ZIP bomb to Catch naming maxUnpackedMB', async () => {
+    await load('appbio-quantstudio-design-analysis-xlsx', JSON.stringify({ maxUnpackedMB: 1 }));
+    const results = collect('hResults');
+    const other = collect('hOther');
+    const caught = collect('caught');
+    helper.getNode('m').receive(fileMsg('RUN-01.xlsx', fixture('quantstudio-7-pro-diomni-presence-absence.xlsx')) as never);
+    await waitUntil(() => results.length === 1 && other.length === 2);
+    assert.deepEqual((results[0]!.payload as Array<Record<string, unknown>>).map((r) => [r.SampleNumber, r.instrumentCode, r.Result, r.completedAt]), [['Sample001', 'T4', '39.54', '2026-02-13T19:39:53.000Z']]);
+    assert.deepEqual(other.map((m) => [m.topic, (m.payload as unknown[]).length]), [['qc', 4], ['unassigned', 3]]);
+    // 2 MB of spaces that the ZIP directory declares as 100 bytes.
+    const entry = (name: string, data: Buffer, declared: number, offset: number) => {
+      const packed = deflateRawSync(data);
+      const local = Buffer.alloc(30);
+      local.writeUInt32LE(0x04034b50, 0);
+      local.writeUInt16LE(8, 8);
+      local.writeUInt32LE(packed.length, 18);
+      local.writeUInt16LE(name.length, 26);
+      const central = Buffer.alloc(46);
+      central.writeUInt32LE(0x02014b50, 0);
+      central.writeUInt16LE(8, 10);
+      central.writeUInt32LE(packed.length, 20);
+      central.writeUInt32LE(declared, 24);
+      central.writeUInt16LE(name.length, 28);
+      central.writeUInt32LE(offset, 42);
+      return { local: Buffer.concat([local, Buffer.from(name), packed]), central: Buffer.concat([central, Buffer.from(name)]) };
+    };
+    const a = entry('xl/workbook.xml', Buffer.from('<workbook/>'), 11, 0);
+    const b = entry('xl/worksheets/sheet1.xml', Buffer.alloc(2 * 1024 * 1024, 0x20), 100, a.local.length);
+    const end = Buffer.alloc(22);
+    end.writeUInt32LE(0x06054b50, 0);
+    end.writeUInt16LE(2, 8);
+    end.writeUInt16LE(2, 10);
+    end.writeUInt32LE(a.central.length + b.central.length, 12);
+    end.writeUInt32LE(a.local.length + b.local.length, 16);
+    helper.getNode('m').receive(fileMsg('bomb.xlsx', Buffer.concat([a.local, b.local, a.central, b.central, end])) as never);
+    await waitUntil(() => caught.length === 1);
+    const error = caught[0]!.error as Record<string, unknown>;
+    assert.equal(error.code, 'INVALID_INPUT');
+    assert.match(String(error.message), /more than maxUnpackedMB 1 MB allows: not read/);
+    assert.equal(lastStatus(helper.getNode('m'))?.fill, 'red');
+    assert.equal(results.length, 1);
   });
 
   it('refuses to start with dialect changes that are no setting, naming the path', async () => {

@@ -12,8 +12,8 @@ import { emptyPreview, previewEvents, previewSiteOf, type Preview, type PreviewP
 import { findFileProfile } from './dialects';
 import { FILE_OVERRIDE_RULES, siteFileProfile } from './overrides';
 import { overridesOf } from '../../dialect/overrides';
-import { FileReadError, readFile, tableStart } from './read';
-import { decodeFile, rowsOf, separatorOf, type FileRow } from './table';
+import { FileReadError, fileRows, readFile, tableStart } from './read';
+import { cellJoiner, type FileRow } from './table';
 import type { FileDialectProfile } from './types';
 
 /** A file cell's place in the capture: its 1-based line and column. */
@@ -53,7 +53,7 @@ export function captureOf(profile: FileDialectProfile, rows: readonly FileRow[])
   } catch {
     from = 0; // no table where the dialect looks: the file from its start
   }
-  const sep = separatorOf(profile.delimiter);
+  const sep = cellJoiner(profile);
   const lines: CaptureLine[] = [];
   let tokens = 0;
   let truncated = false;
@@ -70,7 +70,7 @@ export function captureOf(profile: FileDialectProfile, rows: readonly FileRow[])
         truncated = true;
         break;
       }
-      if (c > 0 && typeof sep === 'string') line.tokens.push({ text: sep });
+      if (c > 0 && sep !== '') line.tokens.push({ text: sep });
       line.tokens.push({ text, place: { row: row.line, column: c + 1 } });
       tokens++;
     }
@@ -84,6 +84,25 @@ function bytesOf(text: string, profile: FileDialectProfile | undefined): Buffer 
   return Buffer.from(text, profile?.encoding ?? 'utf8');
 }
 
+/** The dialog's paste is text: a workbook's bytes cannot arrive through it. */
+const WORKBOOK_PASTE = 'the dialect reads .xlsx workbooks (format xlsx), and a paste is text: the preview cannot show a workbook pasted here; try the dialect on a real file through folder-link or file-message';
+
+function framingOf(profile: FileDialectProfile | undefined): string {
+  if (profile === undefined) return '';
+  if (profile.format === 'xlsx') return 'xlsx';
+  return typeof profile.delimiter === 'string' ? profile.delimiter : 'fixed widths';
+}
+
+/** The file's rows for the capture; none when the file cannot be cut at all (the preview says why). */
+function rowsOrNone(bytes: Buffer, profile: FileDialectProfile): FileRow[] {
+  try {
+    return fileRows(bytes, profile);
+  } catch (err) {
+    if (err instanceof FileReadError) return [];
+    throw err;
+  }
+}
+
 function fileProtocol(fileName: string | undefined): PreviewProtocol<FileDialectProfile, FilePaste> {
   return {
     find: findFileProfile,
@@ -91,10 +110,10 @@ function fileProtocol(fileName: string | undefined): PreviewProtocol<FileDialect
     diff: (base, profile) => overridesOf(base, profile, FILE_OVERRIDE_RULES),
     read: (text, profile) => ({
       messages: [bytesOf(text, profile)],
-      paste: { form: 'file', framing: profile === undefined ? '' : typeof profile.delimiter === 'string' ? profile.delimiter : 'fixed widths', notes: [], problems: [] },
+      paste: { form: 'file', framing: framingOf(profile), notes: profile?.format === 'xlsx' ? [WORKBOOK_PASTE] : [], problems: [] },
     }),
     preview: (profile, messages, timeZone) => previewFile(profile, messages[0]!, timeZone, fileName),
-    capture: (messages, profile) => (profile === undefined ? { messages: [] } : captureOf(profile, rowsOf(decodeFile(messages[0]!, profile.encoding), profile.delimiter))),
+    capture: (messages, profile) => (profile === undefined ? { messages: [] } : captureOf(profile, rowsOrNone(messages[0]!, profile))),
   };
 }
 

@@ -12,7 +12,8 @@
 import type { InstrumentResult, LabEvent, UnassignedResult } from '../../lab/types';
 import { parseAstmTimestamp } from '../../lab/timestamp';
 import { readDateTime } from './date';
-import { decodeFile, rowsOf, separatorOf, type FileRow } from './table';
+import { cellJoiner, decodeFile, rowsOf, type FileRow } from './table';
+import { WorkbookError, workbookRows } from './workbook';
 import type { ColumnRef, FileDialectProfile } from './types';
 
 export class FileReadError extends Error {
@@ -66,9 +67,22 @@ export function fileLabEvents(bytes: Buffer, profile: FileDialectProfile, option
 
 /** The file's text (decoded) read into events; its rows come back for the editor's capture. */
 export function readFile(bytes: Buffer, profile: FileDialectProfile, options: FileReadOptions): { events: LabEvent[]; rows: FileRow[] } {
+  return readRows(fileRows(bytes, profile), profile, options);
+}
+
+/** The file's rows of text cells: a workbook's sheet, or a text export decoded and cut. */
+export function fileRows(bytes: Buffer, profile: FileDialectProfile): FileRow[] {
+  if (profile.format === 'xlsx') {
+    try {
+      return workbookRows(bytes, profile);
+    } catch (err) {
+      if (err instanceof WorkbookError) throw new FileReadError(err.message, { setting: err.setting });
+      throw err;
+    }
+  }
   const binary = notText(bytes, profile.encoding);
-  if (binary !== undefined) throw new FileReadError(binary, { setting: 'encoding' });
-  return readText(decodeFile(bytes, profile.encoding), profile, options);
+  if (binary !== undefined) throw new FileReadError(binary, { setting: binary.startsWith('the file is a ZIP') ? 'format' : 'encoding' });
+  return rowsOf(decodeFile(bytes, profile.encoding), profile.delimiter);
 }
 
 /**
@@ -78,20 +92,23 @@ export function readFile(bytes: Buffer, profile: FileDialectProfile, options: Fi
  */
 function notText(bytes: Buffer, encoding: FileDialectProfile['encoding']): string | undefined {
   const starts = (...b: number[]) => b.every((x, i) => bytes[i] === x);
-  if (starts(0x50, 0x4b, 0x03, 0x04)) return 'the file is a ZIP archive (an Excel .xlsx workbook?): file-message reads text exports; export CSV or text from the instrument software';
-  if (starts(0xd0, 0xcf, 0x11, 0xe0)) return 'the file is an Excel 97-2003 workbook (.xls): file-message reads text exports; export CSV or text from the instrument software';
+  if (starts(0x50, 0x4b, 0x03, 0x04)) return 'the file is a ZIP archive (an Excel .xlsx workbook?) and the dialect reads text (format text): set format to xlsx (and sheet), or export CSV or text from the instrument software';
+  if (starts(0xd0, 0xcf, 0x11, 0xe0)) return 'the file is an Excel 97-2003 workbook (.xls): file-message reads text exports and .xlsx workbooks (format xlsx); save it as .xlsx, or export CSV or text from the instrument software';
   if (encoding !== 'utf16le' && (starts(0xff, 0xfe) || starts(0xfe, 0xff))) return `the file starts with a UTF-16 byte-order mark but the dialect reads ${encoding}: set encoding to utf16le`;
   return undefined;
 }
 
 /** The same from text already decoded (a file pasted into the dialect editor). */
 export function readText(text: string, profile: FileDialectProfile, options: FileReadOptions): { events: LabEvent[]; rows: FileRow[] } {
-  const rows = rowsOf(text, profile.delimiter);
+  return readRows(rowsOf(text, profile.delimiter), profile, options);
+}
+
+function readRows(rows: FileRow[], profile: FileDialectProfile, options: FileReadOptions): { events: LabEvent[]; rows: FileRow[] } {
   const zone = profile.timeZone ?? options.timeZone;
   const problems: string[] = [];
   const runDate = readRunDate(profile, rows, options.fileName, zone, problems);
   const items = cellsOf(profile, rows);
-  const sep = separatorOf(profile.delimiter);
+  const sep = cellJoiner(profile);
   // A row with a cell per test may leave every cell unassigned: its text is made once, and only its start.
   const texts = new Map<FileRow, string>();
   const rowText = (row: FileRow) => {
@@ -99,7 +116,7 @@ export function readText(text: string, profile: FileDialectProfile, options: Fil
     if (t === undefined) {
       t = '';
       for (const [i, cell] of row.cells.entries()) {
-        t += (i > 0 && typeof sep === 'string' ? sep : '') + (cell.length > MAX_ROW_TEXT ? cell.slice(0, MAX_ROW_TEXT) : cell);
+        t += (i > 0 ? sep : '') + (cell.length > MAX_ROW_TEXT ? cell.slice(0, MAX_ROW_TEXT) : cell);
         if (t.length > MAX_ROW_TEXT) break;
       }
       t = t.length > MAX_ROW_TEXT ? `${t.slice(0, MAX_ROW_TEXT)}…` : t;
@@ -232,11 +249,17 @@ function readRunDate(profile: FileDialectProfile, rows: FileRow[], fileName: str
   return undefined;
 }
 
-/** The text of each row before the table (where instruments write the run's date). */
+/** The text of each row before the table (where instruments write the run's date): before its header row when table.headerFirstCell finds it. */
 function headerTexts(profile: FileDialectProfile, rows: FileRow[]): string[] {
-  const start = tableStart(profile, rows);
-  const sep = separatorOf(profile.delimiter);
-  return rows.slice(0, start.index).map((r) => r.cells.join(typeof sep === 'string' ? sep : ''));
+  let end = tableStart(profile, rows).index;
+  const first = profile.table.header ? profile.table.headerFirstCell?.trim() : undefined;
+  if (first !== undefined) {
+    let i = end;
+    while (i < rows.length && (rows[i]!.cells[0] ?? '').trim() !== first) i++;
+    if (i < rows.length) end = i;
+  }
+  const sep = cellJoiner(profile);
+  return rows.slice(0, end).map((r) => r.cells.join(sep));
 }
 
 const isEmpty = (row: FileRow) => row.cells.every((c) => c.trim() === '');

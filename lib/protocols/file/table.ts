@@ -28,6 +28,13 @@ export function separatorOf(delimiter: FileDialectProfile['delimiter']): string 
   return typeof delimiter === 'string' ? SEPARATOR[delimiter] : delimiter.widths;
 }
 
+/** What a row's cells are joined with to show the row as text: the delimiter, nothing for fixed widths, a tab between a workbook's cells. */
+export function cellJoiner(profile: Pick<FileDialectProfile, 'format' | 'delimiter'>): string {
+  if (profile.format === 'xlsx') return '\t';
+  const sep = separatorOf(profile.delimiter);
+  return typeof sep === 'string' ? sep : '';
+}
+
 export function rowsOf(text: string, delimiter: FileDialectProfile['delimiter']): FileRow[] {
   const sep = separatorOf(delimiter);
   return typeof sep === 'string' ? delimitedRows(text, sep.charCodeAt(0)) : fixedRows(text, sep);

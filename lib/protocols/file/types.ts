@@ -87,6 +87,15 @@ export interface FileDialectProfile {
   readonly label: string;
   readonly vendor: string;
   readonly model: string;
+  /**
+   * `text` (absent: text): a text export, decoded in `encoding` and cut at `delimiter`. `xlsx`: an Excel workbook,
+   * one sheet read as cells (./workbook.ts); `encoding` and `delimiter` are then not used.
+   */
+  readonly format?: 'text' | 'xlsx';
+  /** The workbook's sheet (format xlsx): its name (exact), or its 1-based position; absent: the first sheet. */
+  readonly sheet?: string | number;
+  /** The most a workbook may unpack to, in MB (format xlsx; absent: 50): a larger one is refused unread (a ZIP bomb). */
+  readonly maxUnpackedMB?: number;
   /** The file's character set; a UTF-8 or UTF-16LE byte-order mark is read and dropped. */
   readonly encoding: 'utf8' | 'latin1' | 'utf16le';
   /** Cells are separated by a character (quoted per RFC 4180) or cut at fixed widths. */

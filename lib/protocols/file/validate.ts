@@ -9,6 +9,8 @@ import { formatProblem } from './date';
 import type { ColumnRef, FileDialectProfile } from './types';
 
 const ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** A workbook unpacking to more than this is no results export, whatever a site allows (the runtime's memory is shared). */
+const MAX_UNPACKED_MB = 1024;
 
 export class FileDialectError extends Error {
   readonly problems: readonly string[];
@@ -50,6 +52,12 @@ export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
   if (!ID.test(p.id)) add('id', `${JSON.stringify(p.id)} must be lower-case words joined by '-'`);
   for (const key of ['label', 'vendor', 'model'] as const) if (p[key].trim() === '') add(key, 'must not be empty');
   if (p.timeZone !== undefined && !isKnownTimeZone(p.timeZone)) add('timeZone', `${JSON.stringify(p.timeZone)} is not a known IANA zone`);
+  const xlsx = p.format === 'xlsx';
+  if (p.sheet !== undefined && !xlsx) add('sheet', 'names a workbook sheet: it needs format xlsx');
+  if (typeof p.sheet === 'number' && p.sheet < 1) add('sheet', `a sheet position counts from 1, got ${p.sheet}`);
+  if (typeof p.sheet === 'string' && p.sheet.trim() === '') add('sheet', 'a sheet name must not be empty');
+  if (p.maxUnpackedMB !== undefined && !xlsx) add('maxUnpackedMB', 'bounds a workbook: it needs format xlsx');
+  if (p.maxUnpackedMB !== undefined && !(p.maxUnpackedMB >= 1 && p.maxUnpackedMB <= MAX_UNPACKED_MB)) add('maxUnpackedMB', `must be from 1 to ${MAX_UNPACKED_MB} (MB), got ${p.maxUnpackedMB}`);
   if (typeof p.delimiter === 'object') {
     if (p.delimiter.widths.length === 0) add('delimiter.widths', 'list at least one column width');
     p.delimiter.widths.forEach((w, i) => {

@@ -7,7 +7,7 @@ import type { FileDialectProfile } from '../types';
  * same shape. One test per file: `Abs` here, the site names its own (or maps
  * it in test-mapper). Sample: senaite/senaite.core
  * src/senaite/core/exportimport/instruments/thermoscientific/multiskan/samples/.
- * SkanIt's newer exports are .xlsx workbooks, which this package does not read.
+ * SkanIt's newer exports are .xlsx workbooks: a dialect with format xlsx reads them (no sample here).
  */
 export const THERMO_MULTISKAN_GO: FileDialectProfile = {
   id: 'thermo-multiskan-go',

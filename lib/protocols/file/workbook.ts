@@ -1,0 +1,203 @@
+/**
+ * An Excel workbook (.xlsx) read into the same rows of text cells a text
+ * export gives (./table.ts), so tables, layouts, pointing and the preview
+ * work on it unchanged: one sheet, each spreadsheet row a FileRow whose
+ * `line` is the row's number in Excel, each cell in its column (A = 1).
+ *
+ * An .xlsx is a ZIP archive, and a few kilobytes of ZIP can inflate to
+ * gigabytes. Before any byte reaches the spreadsheet library its central
+ * directory is read here, and every entry is inflated with a bound on its
+ * output: the declared sizes (which a crafted file may understate) and the
+ * bytes actually inflated must both stay under the dialect's
+ * `maxUnpackedMB`, or the file is refused naming that setting. The library
+ * inflates the same streams afterwards, so what it holds is what was counted.
+ *
+ * Cells are read as raw values, not as Excel would display them: a number
+ * is its stored value in the shortest decimal that reads back the same
+ * (`28.53378323812079`, never rounded by a display format; a decimal point
+ * whatever the locale), a date or time cell is `YYYY-MM-DD HH:mm:ss` (the
+ * wall time written in the workbook), a boolean `TRUE`/`FALSE`, an error its
+ * code (`#N/A`), text as written.
+ */
+import { inflateRawSync } from 'node:zlib';
+import type * as Xlsx from '@e965/xlsx';
+import type { FileRow } from './table';
+import type { FileDialectProfile } from './types';
+
+let loaded: typeof Xlsx | undefined;
+/** SheetJS is a megabyte of script (about 0.2 s to load): loaded with the first workbook, not with every Node-RED start. */
+function sheetjs(): typeof Xlsx {
+  // The package builds to CommonJS: require is the lazy load.
+  return (loaded ??= require('@e965/xlsx') as typeof Xlsx);
+}
+
+/** The unpacked size a dialect allows when it does not say: the largest Design & Analysis workbook seen (21 MB, with its amplification and raw data sheets) and room to spare; SheetJS holds several times that in memory while reading. */
+export const DEFAULT_MAX_UNPACKED_MB = 50;
+/** More entries than any workbook needs: each costs an inflate. */
+const MAX_ENTRIES = 10_000;
+
+/** Why a workbook cannot be read, and the setting to change (the reader wraps it in its own error). */
+export class WorkbookError extends Error {
+  constructor(
+    message: string,
+    readonly setting: string,
+  ) {
+    super(message);
+    this.name = 'WorkbookError';
+  }
+}
+
+/** Why a workbook's ZIP may not hold together: besides a damaged file, one decoded as text on its way (its bytes are lost). */
+const DAMAGED = 'the file is damaged: cut short, or read as text on its way (a workbook must arrive as bytes: Node-RED\'s file-in node set to "a single Buffer object")';
+
+const LOCAL = 0x04034b50;
+const CENTRAL = 0x02014b50;
+const END = 0x06054b50;
+
+interface Entry {
+  name: string;
+  method: number;
+  compressed: number;
+  unpacked: number;
+  local: number;
+}
+
+/** The ZIP's central directory, or why the bytes are no ZIP the reader takes. */
+function centralDirectory(bytes: Buffer): Entry[] {
+  // The end record is in the last 22 + 65535 bytes (its comment is at most 64 KB).
+  let end = -1;
+  for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 0xffff); i--) {
+    if (bytes.readUInt32LE(i) === END) {
+      end = i;
+      break;
+    }
+  }
+  if (end < 0) throw new WorkbookError(`the file starts like a ZIP archive but has no ZIP directory at its end: ${DAMAGED}`, 'format');
+  const count = bytes.readUInt16LE(end + 10);
+  const size = bytes.readUInt32LE(end + 12);
+  const offset = bytes.readUInt32LE(end + 16);
+  if (count === 0xffff || offset === 0xffffffff) throw new WorkbookError('the workbook is a ZIP64 archive (over 4 GB or 65535 entries), which no results export needs: not read', 'format');
+  if (count > MAX_ENTRIES) throw new WorkbookError(`the workbook's ZIP holds ${count} entries, more than the ${MAX_ENTRIES} a workbook needs: not read`, 'format');
+  if (offset + size > end) throw new WorkbookError(`the workbook's ZIP directory points past its end: ${DAMAGED}`, 'format');
+  const entries: Entry[] = [];
+  let at = offset;
+  for (let k = 0; k < count; k++) {
+    if (at + 46 > end || bytes.readUInt32LE(at) !== CENTRAL) throw new WorkbookError(`the workbook's ZIP directory does not hold together: ${DAMAGED}`, 'format');
+    const nameLength = bytes.readUInt16LE(at + 28);
+    entries.push({
+      method: bytes.readUInt16LE(at + 10),
+      compressed: bytes.readUInt32LE(at + 20),
+      unpacked: bytes.readUInt32LE(at + 24),
+      local: bytes.readUInt32LE(at + 42),
+      name: bytes.toString('latin1', at + 46, at + 46 + nameLength),
+    });
+    at += 46 + nameLength + bytes.readUInt16LE(at + 30) + bytes.readUInt16LE(at + 32);
+  }
+  return entries;
+}
+
+/**
+ * Refuses a ZIP whose entries would unpack to more than `limit` bytes: first
+ * by the sizes the directory declares (a bomb is refused before anything is
+ * inflated), then by inflating each entry with its output capped at what is
+ * left of the allowance (a directory that understates is caught too).
+ */
+export function checkUnpackedSize(bytes: Buffer, limitMB: number): void {
+  const limit = limitMB * 1024 * 1024;
+  const entries = centralDirectory(bytes);
+  const refuse = (total: string) => new WorkbookError(`the workbook unpacks to ${total}, more than maxUnpackedMB ${limitMB} MB allows: not read (a damaged or hostile file; raise maxUnpackedMB only for a workbook you trust)`, 'maxUnpackedMB');
+  let declared = 0;
+  for (const e of entries) declared += e.unpacked;
+  if (declared > limit) throw refuse(`${Math.ceil(declared / (1024 * 1024))} MB by its directory`);
+  if (!entries.some((e) => e.name === 'xl/workbook.xml')) throw new WorkbookError('the file is a ZIP archive but holds no Excel workbook (no xl/workbook.xml): not an .xlsx file', 'format');
+  let used = 0;
+  for (const e of entries) {
+    if (e.local + 30 > bytes.length || bytes.readUInt32LE(e.local) !== LOCAL) throw new WorkbookError(`the workbook's ZIP entry ${JSON.stringify(e.name.slice(0, 60))} is not where its directory says: ${DAMAGED}`, 'format');
+    const data = e.local + 30 + bytes.readUInt16LE(e.local + 26) + bytes.readUInt16LE(e.local + 28);
+    if (e.method === 0) {
+      used += e.compressed;
+    } else if (e.method === 8) {
+      try {
+        used += inflateRawSync(bytes.subarray(data), { maxOutputLength: Math.max(1, limit - used) }).length;
+      } catch (err) {
+        if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw refuse(`more than its directory says (the allowance ran out inflating ${JSON.stringify(e.name.slice(0, 60))})`);
+        throw new WorkbookError(`the workbook's ZIP entry ${JSON.stringify(e.name.slice(0, 60))} does not inflate (${(err as Error).message}): ${DAMAGED}`, 'format');
+      }
+    } else {
+      throw new WorkbookError(`the workbook's ZIP entry ${JSON.stringify(e.name.slice(0, 60))} uses compression method ${e.method}, which Excel never writes: not read`, 'format');
+    }
+    if (used > limit) throw refuse(`more than its directory says`);
+  }
+}
+
+/** What the bytes are when they are no .xlsx workbook; undefined when they start as one. */
+export function notWorkbook(bytes: Buffer): string | undefined {
+  const starts = (...b: number[]) => b.every((x, i) => bytes[i] === x);
+  if (starts(0x50, 0x4b, 0x03, 0x04)) return undefined;
+  if (starts(0xd0, 0xcf, 0x11, 0xe0)) return 'the file is an Excel 97-2003 workbook (.xls), and the dialect reads .xlsx (format xlsx): save or export it as .xlsx';
+  if (bytes.length === 0) return 'the file is empty, and the dialect reads .xlsx workbooks (format xlsx)';
+  return 'the file is not an .xlsx workbook (it does not start as a ZIP archive), and the dialect reads .xlsx (format xlsx): a text export needs a dialect with format text; a workbook cannot be pasted as text';
+}
+
+function cellText(XLSX: typeof Xlsx, cell: Xlsx.CellObject | undefined, date1904: boolean): string {
+  if (cell === undefined || cell.v === undefined || cell.v === null) return '';
+  switch (cell.t) {
+    case 'n':
+      if (cell.z !== undefined && XLSX.SSF.is_date(cell.z)) return XLSX.SSF.format('yyyy-mm-dd hh:mm:ss', cell.v, { date1904 }) as string;
+      return String(cell.v);
+    case 'b':
+      return cell.v ? 'TRUE' : 'FALSE';
+    case 'e':
+      return cell.w ?? String(cell.v);
+    default:
+      return String(cell.v);
+  }
+}
+
+/** The sheet the dialect names (its name, or its 1-based position) as rows of text cells. */
+export function workbookRows(bytes: Buffer, profile: FileDialectProfile): FileRow[] {
+  const problem = notWorkbook(bytes);
+  if (problem !== undefined) throw new WorkbookError(problem, 'format');
+  checkUnpackedSize(bytes, profile.maxUnpackedMB ?? DEFAULT_MAX_UNPACKED_MB);
+  const sheet = profile.sheet ?? 1;
+  const XLSX = sheetjs();
+  let book: Xlsx.WorkBook;
+  // The library writes to console.error when a ZIP's data descriptor disagrees with its directory (Apache POI,
+  // which the Design & Analysis software uses, writes such files): harmless here, since the sizes were checked
+  // above, and noise in a Node-RED log per file. The read is synchronous, so nothing else writes meanwhile.
+  const log = console.error;
+  console.error = () => undefined;
+  try {
+    book = XLSX.read(bytes, { type: 'buffer', dense: true, cellNF: true, cellDates: false, cellFormula: false, cellHTML: false, cellStyles: false, bookVBA: false, sheets: typeof sheet === 'number' ? sheet - 1 : sheet });
+  } catch (err) {
+    throw new WorkbookError(`the workbook cannot be read (${(err as Error).message.slice(0, 200)}): the file is damaged or not an Excel workbook`, 'format');
+  } finally {
+    console.error = log;
+  }
+  const names = book.SheetNames;
+  const name = typeof sheet === 'number' ? names[sheet - 1] : names.includes(sheet) ? sheet : undefined;
+  const ws = name === undefined ? undefined : book.Sheets[name];
+  if (ws === undefined) {
+    const listed = names.slice(0, 40).map((n, i) => `${i + 1} ${JSON.stringify(n)}`).join(', ');
+    throw new WorkbookError(`the workbook has no sheet ${JSON.stringify(sheet)} (sheet); its sheets are ${listed}; set sheet to one of their names or positions`, 'sheet');
+  }
+  const date1904 = book.Workbook?.WBProps?.date1904 === true;
+  const data = (ws['!data'] ?? []) as Array<Array<Xlsx.CellObject | undefined> | undefined>;
+  const rows: FileRow[] = [];
+  let emptyBefore = false;
+  for (let r = 0; r < data.length; r++) {
+    const row = data[r];
+    const cells: string[] = [];
+    if (row !== undefined) for (let c = 0; c < row.length; c++) cells.push(cellText(XLSX, row[c], date1904));
+    while (cells.length > 0 && cells[cells.length - 1] === '') cells.pop();
+    // A run of empty rows is kept as one (it ends a table all the same), so a sheet with one far-off cell costs nothing.
+    if (cells.length === 0) {
+      if (!emptyBefore) rows.push({ line: r + 1, cells: [] });
+      emptyBefore = true;
+      continue;
+    }
+    emptyBefore = false;
+    rows.push({ line: r + 1, cells });
+  }
+  return rows;
+}
