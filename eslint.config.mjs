@@ -31,6 +31,7 @@ const includedFunctions = {
   linkText: 'readonly',
   registerLink: 'readonly',
   prepareLinkRows: 'readonly',
+  LINK_DEFAULTS: 'readonly',
 };
 
 // The editor code keeps Node-RED's callback signatures whole (a validator's `function (v, opt)`)

@@ -30,7 +30,11 @@ export type LisErrorCode =
   | 'STUCK' // astm-link: a message replayed after a restart never reached the LIS; an operator replays or dismisses it
   | 'HELD' // lis-send-results: results held (failed or uncertain) longer than the warning age, or not all resent
   | 'LINK_QUIET' // an analyzer link: no message for longer than its expected-activity rule allows, inside the rule's hours
-  | 'LINK_DOWN'; // an analyzer link: its transport (port, connection) down for longer than its limit
+  | 'LINK_DOWN' // an analyzer link: its transport (port, connection) down for longer than its limit
+  | 'FOLDER_MISSING' // folder-link: the watched folder cannot be listed (missing, not a folder, no permission)
+  | 'FILE_ERROR' // folder-link: a file put in error/ (unreadable, larger than the size cap)
+  | 'FILE_CHANGED' // folder-link: a file changed after it was taken; the new version is read as a new file
+  | 'FILE_NOT_MOVED'; // folder-link: a file could not be moved to done/ or error/
 
 /** What a transient failure allows: another attempt after the transient back-off. */
 export type RetryKind = 'transient' | 'mismatch';

@@ -91,6 +91,22 @@ export interface LinkHealth extends ConnectionHealth {
   totals: ReadonlyMap<string, AnalyzerTotals>;
   /** False between a stop and the next deploy (a snapshot of `all` links only). */
   deployed: boolean;
+  /** A folder link's files; undefined for a link over a line. */
+  files?: FileCounts;
+}
+
+/** A folder link's files (lib/protocols/file): what its sidebar row and metrics show beside the counts every link has. */
+export interface FileCounts {
+  /** Seen and not complete yet, or taken and their results not all delivered. */
+  waiting: number;
+  /** Of those taken, held for an operator (a batch failed or uncertain). */
+  held: number;
+  /** The same bytes again under another name, not sent again (since the link was first deployed in this process). */
+  duplicates: number;
+  /** Put in error/ (unreadable, too big, not understood), since first deployed. */
+  errorFiles: number;
+  /** The name of the last file taken. */
+  lastFile: string | undefined;
 }
 
 export interface LinkAlarm {
@@ -146,6 +162,7 @@ interface Link extends Row {
   alarms: Alarm[];
   byAnalyzer: Map<string, AnalyzerTotals>;
   deployed: boolean;
+  files: FileCounts | undefined;
 }
 
 const OTHER = '(other)';
@@ -178,7 +195,7 @@ export class LinkHealthBoard {
       const byAnalyzer = new Map<string, AnalyzerTotals>();
       const totals = newTotals();
       byAnalyzer.set('', totals);
-      this.links.set(node, { ...newRow(undefined, totals), node, name: info.name, protocol: info.protocol, dialect: undefined, base: 'unknown', sessions: new Map(), ended: new Set(), held: 0, stuck: 0, overdue: undefined, alarms: [], byAnalyzer, deployed: true });
+      this.links.set(node, { ...newRow(undefined, totals), node, name: info.name, protocol: info.protocol, dialect: undefined, base: 'unknown', sessions: new Map(), ended: new Set(), held: 0, stuck: 0, overdue: undefined, alarms: [], byAnalyzer, deployed: true, files: undefined });
     }
     this.changed(node);
   }
@@ -270,6 +287,17 @@ export class LinkHealthBoard {
     this.changed(node);
   }
 
+  /** A folder link's files as its watcher counts them now (kept over a redeploy: duplicates and errors are totals). */
+  files(node: string, counts: Partial<FileCounts>): void {
+    const link = this.links.get(node);
+    if (!link) return;
+    const next = { ...(link.files ?? { waiting: 0, held: 0, duplicates: 0, errorFiles: 0, lastFile: undefined }), ...counts };
+    const before = link.files;
+    if (before && (Object.keys(next) as Array<keyof FileCounts>).every((k) => before[k] === next[k])) return;
+    link.files = next;
+    this.changed(node);
+  }
+
   /** The link's LINK_QUIET / LINK_DOWN alarms as its alarm watch has them now. */
   alarms(node: string, alarms: Alarm[]): void {
     const link = this.links.get(node);
@@ -301,7 +329,7 @@ export class LinkHealthBoard {
     const connections = [...link.sessions.values()].sort((a, b) => Number(a.closedAt !== undefined) - Number(b.closedAt !== undefined)).map(viewOf);
     const alarms: LinkAlarm[] = link.alarms.map((a) => ({ code: a.code, since: a.since, ...(a.transport === undefined ? {} : { transport: a.transport }) }));
     if (link.overdue) alarms.push({ code: 'HELD', since: link.overdue.since, count: link.overdue.count });
-    return { ...viewOf(link), node: link.node, name: link.name, protocol: link.protocol, dialect: link.dialect, connections, held: link.held, stuck: link.stuck, alarms, deployed: link.deployed, totals: new Map([...link.byAnalyzer].map(([k, v]) => [k, { ...v }])) };
+    return { ...viewOf(link), node: link.node, name: link.name, protocol: link.protocol, dialect: link.dialect, connections, held: link.held, stuck: link.stuck, alarms, deployed: link.deployed, totals: new Map([...link.byAnalyzer].map(([k, v]) => [k, { ...v }])), ...(link.files ? { files: { ...link.files } } : {}) };
   }
 
   /** The ids of the link nodes known (deployed or stopped for a redeploy). */

@@ -27,6 +27,12 @@ const ReceivedSchema = z.object({
    * leave a repeat looking like a message of its own: it is settled at once.
    */
   repeatOf: z.string().optional(),
+  /**
+   * Where the message came from, as its link knows it, for its replay after a
+   * restart: a file's name, path, size, mtime and content hash (the folder
+   * link). Links that know no more than their line leave it out.
+   */
+  source: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
 });
 
 /** What became of a received message: how many result batches it made, whether it was replayed. (Handed batches are the tx lines naming it.) */

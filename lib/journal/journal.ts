@@ -38,7 +38,17 @@ export interface MessageRecord {
   samples: string[] | undefined;
   /** Why it was given up on after its replay; it is not replayed again by itself. */
   stuck: string | undefined;
+  /** Where it came from, when its link said (a file's name and content hash): kept in memory for as long as the record. */
+  source: MessageSource | undefined;
 }
+
+export type MessageSource = Readonly<Record<string, string | number>>;
+
+/**
+ * How a message node notes a message it could not read (`planned(id, 0, NOT_UNDERSTOOD + ': why')`):
+ * settled, with nothing for the LIS. A link that can put the message aside (a file into error/) looks for it.
+ */
+export const NOT_UNDERSTOOD = 'not understood';
 
 /** A message the analyzer may still repeat: its content, and the message a repeat of it repeats. */
 export interface RepeatCandidate {
@@ -124,10 +134,15 @@ export class ResultJournal {
    * Resolves once the message is on disk: only then may the analyzer hear the
    * final ACK. A repeat (`repeatOf`) is written settled, in the same line.
    */
-  async received(link: string, id: string, bytes: Buffer, end: string, repeatOf?: string): Promise<void> {
+  async received(link: string, id: string, bytes: Buffer, end: string, repeatOf?: string, source?: MessageSource): Promise<void> {
     const at = this.now();
-    await this.append({ e: 'rx', id, link, at, data: bytes.toString('base64'), end, ...(repeatOf === undefined ? {} : { repeatOf }) });
-    this.messages.set(id, newMessage({ id, link, at, end, data: bytes, repeatOf }));
+    await this.append({ e: 'rx', id, link, at, data: bytes.toString('base64'), end, ...(repeatOf === undefined ? {} : { repeatOf }), ...(source === undefined ? {} : { source: { ...source } }) });
+    this.messages.set(id, newMessage({ id, link, at, end, data: bytes, repeatOf, source }));
+  }
+
+  /** Every message of `link` the journal holds (within its retention), oldest first: what a link rebuilds its memory from at start. */
+  messagesOf(link: string): MessageRecord[] {
+    return [...this.messages.values()].filter((m) => m.link === link);
   }
 
   /** The message was translated into `parts` result batches (0: nothing for the LIS, e.g. a query), about `samples`. */
@@ -383,7 +398,7 @@ export class ResultJournal {
     }
     switch (entry.e) {
       case 'rx':
-        this.messages.set(entry.id, newMessage({ id: entry.id, link: entry.link, at: entry.at, end: entry.end, data: Buffer.from(entry.data, 'base64'), repeatOf: entry.repeatOf }));
+        this.messages.set(entry.id, newMessage({ id: entry.id, link: entry.link, at: entry.at, end: entry.end, data: Buffer.from(entry.data, 'base64'), repeatOf: entry.repeatOf, source: entry.source }));
         break;
       case 'rxu': {
         const m = this.messages.get(entry.id);
@@ -430,7 +445,7 @@ function forgetContentIfFinal(b: BatchRecord): void {
   b.msg = {};
 }
 
-function newMessage(init: { id: string; link: string; at: number; end: string; data: Buffer; repeatOf: string | undefined }): MessageRecord {
+function newMessage(init: { id: string; link: string; at: number; end: string; data: Buffer; repeatOf: string | undefined; source: MessageSource | undefined }): MessageRecord {
   const repeat = init.repeatOf !== undefined;
   return { ...init, parts: repeat ? 0 : undefined, handed: new Set(), replayed: false, note: repeat ? `repeat of ${init.repeatOf}` : undefined, unacked: false, samples: undefined, stuck: undefined };
 }

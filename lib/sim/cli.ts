@@ -14,6 +14,7 @@ import { Hl7AnalyzerSimulator } from './hl7/simulator';
 import type { Hl7RunSummary } from './hl7/types';
 import type { RunSummary } from './types';
 import { TcpServerTransport } from './transport';
+import { FOLDER_USAGE, isFolderRun, parseFolderOptions, runFolderExport } from './file/cli';
 
 type Print = (line: string) => void;
 
@@ -158,6 +159,17 @@ function signalNumber(s: NodeJS.Signals): number {
 }
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv, print: Print, printError: Print): Promise<number> {
+  // A file-exporting instrument has no line and no dialect: its own options.
+  if (isFolderRun(argv)) {
+    let folder;
+    try {
+      folder = parseFolderOptions(argv);
+    } catch (err) {
+      printError(`lis-analyzer-sim: ${(err as Error).message}\n\n${FOLDER_USAGE}`);
+      return 2;
+    }
+    return runFolderExport(folder, print);
+  }
   let config: CliConfig;
   try {
     config = parseCliOptions(argv, env);
@@ -167,7 +179,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, print: Print,
     return 2;
   }
   if (config.help) {
-    print(USAGE);
+    print(`${USAGE}\n${FOLDER_USAGE}`);
     return 0;
   }
   try {

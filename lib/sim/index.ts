@@ -14,3 +14,4 @@ export type * from './hl7/types';
 export { buildHl7Ack, buildHl7Query, buildHl7Results, buildHl7Status, type AckInput, type Hl7ResultsInput, type Hl7WriteOptions } from './hl7/messages';
 export { readHl7HostMessage, type Hl7DownloadedOrder, type Hl7HostMessage } from './hl7/read-host';
 export { hl7MisbehaviourProblems, type Hl7Misbehaviour } from './hl7/misbehaviour';
+export { FileExporter, fromTemplate, MALFORMED, type WriteOptions, type Written } from './file';

@@ -15,6 +15,7 @@
  *     protocol: "astm",                    // or "hl7": sent with every request (default "astm")
  *     linkType: "astm-link",               // nodes whose recent messages can be picked
  *     api: "lis-bridge/dialects",          // GET <api>/<id>, POST <api>/preview
+ *     protocol: "astm",                    // "astm" (default), "hl7", "file": sent with every request
  *   }) -> { refresh(), close() }
  *
  * Texts come from the shared catalog (lis-config's common.dialectEditor); a text

@@ -39,12 +39,20 @@ export function readAlarmSettings(RED: NodeAPI, def: LinkAlarmDef, numbers: { qu
   return { settings: { rules, checkEveryMs: numbers.alarmCheckSeconds * 1000 }, errors };
 }
 
+/** A kind of link's own words for its alarms (a folder link: "no run file since ..."); the line links' otherwise. */
+export interface AlarmTexts {
+  /** LINK_QUIET's error text; vars: link, analyzer, since, minutes. */
+  quiet?: (vars: Record<string, string | number>) => string;
+  /** LINK_QUIET's status text; `time` is HH:MM. */
+  quietStatus?: (time: string) => string;
+}
+
 export interface AlarmWatch {
   close(): void;
 }
 
 /** A raised alarm is a condition of the node's status (nodes/shared/status.ts): kept over what the link does until it clears. */
-export function watchAlarms(RED: NodeAPI, node: Node, settings: LinkAlarmSettings): AlarmWatch {
+export function watchAlarms(RED: NodeAPI, node: Node, settings: LinkAlarmSettings, texts: AlarmTexts = {}): AlarmWatch {
   const board = boardFor(RED);
   const { rules } = settings;
   if (!rules.quiet && rules.downMinutes === undefined) return { close: () => undefined };
@@ -56,13 +64,13 @@ export function watchAlarms(RED: NodeAPI, node: Node, settings: LinkAlarmSetting
 
   const describe = (a: Alarm, analyzer: string) => {
     const vars = { link: node.name || node.id, analyzer, since: time(a.since), minutes: Math.round((Date.now() - a.since) / 60_000), state: a.transport ?? '' };
-    return a.code === 'LINK_QUIET' ? r('linkQuiet', vars) : r('linkDown', vars);
+    return a.code === 'LINK_QUIET' ? (texts.quiet?.(vars) ?? r('linkQuiet', vars)) : r('linkDown', vars);
   };
   const statusOf = (list: Alarm[]): NodeStatus | undefined => {
     const a = list[list.length - 1];
     if (!a) return undefined;
     const at = time(a.since).slice(11, 16);
-    return a.code === 'LINK_DOWN' ? { fill: 'red', shape: 'ring', text: t('down', { state: a.transport ?? '', time: at }) } : { fill: 'yellow', shape: 'ring', text: t('quiet', { time: at }) };
+    return a.code === 'LINK_DOWN' ? { fill: 'red', shape: 'ring', text: t('down', { state: a.transport ?? '', time: at }) } : { fill: 'yellow', shape: 'ring', text: texts.quietStatus?.(at) ?? t('quiet', { time: at }) };
   };
   const whyCleared = (code: Alarm['code'], reason: ClearReason) => r(reason === 'recovered' ? (code === 'LINK_QUIET' ? 'alarmMessageCame' : 'alarmConnected') : reason === 'window-ended' ? 'alarmWindowEnded' : 'alarmLinkDown');
 

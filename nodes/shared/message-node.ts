@@ -13,6 +13,7 @@ import { tcpSessionKey } from '../../lib/link';
 import { boardFor } from './health';
 import { fail } from './lis-request-node';
 import { journalFor } from './journal';
+import { NOT_UNDERSTOOD } from '../../lib/journal';
 import { sharedTexts, type StatusReporter } from './status';
 import { replayOf, type ReplayOf } from './replays';
 import { type SettingFault, unresolvedSetting } from '../../lib/settings';
@@ -24,6 +25,10 @@ export interface MessageTopics {
   send: string;
   /** The msg property the link and this node describe a message in (msg.astm). */
   about: string;
+  /** A received message told by its shape rather than its topic (a file: Buffer payload and msg.file). */
+  isMessage?: (msg: Msg) => boolean;
+  /** Which of the four outputs (query, results, send, aside) the node has, when not all: file-message has [1, 3]. */
+  outputs?: readonly number[];
 }
 
 export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter, host: MessageHost<Msg>, topics: MessageTopics): void {
@@ -36,13 +41,14 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
   let results = 0;
   node.status({ fill: 'green', shape: 'dot', text: host.label });
 
+  const shape = (out: Parameters<Send>[0]): Parameters<Send>[0] => (topics.outputs && Array.isArray(out) ? topics.outputs.map((i) => out[i] ?? null) : out);
   node.on('input', (rawMsg, rawSend, rawDone) => {
     const msg = rawMsg as Msg;
-    const send = rawSend as Send;
+    const send: Send = (out) => (rawSend as Send)(shape(out));
     const done = rawDone as Done;
     try {
       const now = Date.now();
-      if (msg.topic === topics.message) fromAnalyzer(msg, send, now);
+      if (msg.topic === topics.message || topics.isMessage?.(msg)) fromAnalyzer(msg, send, now);
       else if (isLabOrder(msg.payload)) perform(conversation.order(linkOf(msg), msg.payload, now, msg), msg, send);
       else if (typeof msg.payload === 'string') perform(conversation.noOrder(linkOf(msg), msg.payload.trim(), now, msg), msg, send);
       else throw invalidInput('not understood', [`msg.payload must be a received message (msg.topic "${topics.message}"), a LIS order with instrumentTests, or a sample number with no order`]);
@@ -75,7 +81,7 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
       // Replayed (after a restart, or by an operator): its queries were answered when it came.
       read = host.read(msg.payload, linkOf(msg), now, msg, about.replay === true || replay !== undefined);
     } catch (err) {
-      if (journalId !== undefined) void note(0, [], `not understood: ${messageOf(err)}`);
+      if (journalId !== undefined) void note(0, [], `${NOT_UNDERSTOOD}: ${messageOf(err)}`);
       if (linkNode !== undefined) health.error(linkNode, tcpSessionKey(msg._session), now);
       throw err;
     }
@@ -101,7 +107,7 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
     const from = (i: number, context: Msg): Msg => (i === last ? context : (RED.util.cloneMessage(context) as Msg));
     const copy = (i: number, extra: Record<string, unknown>): Msg => Object.assign(from(i, msg), { [topics.about]: { ...(msg[topics.about] as object), dialect: host.id, ...extra } });
     for (const [i, a] of outputs.entries()) {
-      const sendFor = 'context' in a && a.context !== msg ? (m: unknown) => node.send(m as never) : send;
+      const sendFor = 'context' in a && a.context !== msg ? (m: Parameters<Send>[0]) => node.send(shape(m) as never) : send;
       switch (a.type) {
         case 'ask':
           sendFor([Object.assign(from(i, a.context), { payload: a.sample.sampleNumber, topic: 'query', [topics.about]: { ...(a.context[topics.about] as object), dialect: host.id, query: a.sample } }), null, null, null]);

@@ -179,6 +179,32 @@ export function createMetrics(RED: Pick<NodeAPI, 'settings'>): BridgeMetrics {
       for (const l of links()) this.set(nameOf(l), l.held);
     },
   });
+  // A folder link's files (folder-link): what waits in its folder, and what it kept apart.
+  new Gauge({
+    name: 'lisbridge_folder_files_waiting',
+    help: 'Files in a watched folder not yet complete, or taken and their results not all delivered to the LIS',
+    labelNames: LINK,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const l of links()) if (l.files && l.deployed) this.set(nameOf(l), l.files.waiting);
+    },
+  });
+  for (const [name, help, key] of [
+    ['lisbridge_folder_duplicate_files_total', 'Files whose bytes had come before under another name: recorded, not sent again', 'duplicates'],
+    ['lisbridge_folder_error_files_total', 'Files put in the error/ folder: unreadable, too big, or not understood', 'errorFiles'],
+  ] as const) {
+    new Counter({
+      name,
+      help,
+      labelNames: LINK,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const l of links()) if (l.files) this.inc(nameOf(l), l.files[key]);
+      },
+    });
+  }
   new Gauge({
     name: 'lisbridge_stuck_messages',
     help: 'Received messages that never reached the LIS after a replay, waiting for an operator',

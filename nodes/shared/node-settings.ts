@@ -8,6 +8,7 @@
  */
 import { DEFAULT_OPTIONS } from '../../lib/protocols/astm';
 import { DEFAULT_HL7_LINK } from '../../lib/protocols/hl7';
+import { FOLDER_DEFAULTS } from '../../lib/protocols/file';
 import { ALARM_SETTINGS, LIS_NODE_SETTINGS, type NumericSetting, readSettings, type SettingFault } from '../../lib/settings';
 
 export { ALARM_SETTINGS, type NumericSetting };
@@ -32,6 +33,13 @@ export const NODE_SETTINGS = {
     sendAttempts: { min: 1, max: 100, default: DEFAULT_HL7_LINK.sendAttempts },
     maxFrameBytes: { min: 1024, default: DEFAULT_HL7_LINK.maxFrameBytes },
     maxSegments: { min: 10, default: DEFAULT_HL7_LINK.maxSegments },
+    ...ALARM_SETTINGS,
+  },
+  'folder-link': {
+    // Polled, not watched: a network share delivers no reliable change events (lib/protocols/file/folder/watcher.ts).
+    pollMs: { min: 100, default: FOLDER_DEFAULTS.pollMs },
+    settleMs: { min: 0, default: FOLDER_DEFAULTS.settleMs },
+    maxSizeMB: { min: 1, default: FOLDER_DEFAULTS.maxBytes / (1024 * 1024) },
     ...ALARM_SETTINGS,
   },
 } as const satisfies Record<string, Record<string, NumericSetting>>;

@@ -227,5 +227,13 @@ export function shortReason(err: unknown): string {
       return 'quiet';
     case 'LINK_DOWN':
       return 'down';
+    case 'FOLDER_MISSING':
+      return 'no folder';
+    case 'FILE_ERROR':
+      return 'file to error/';
+    case 'FILE_CHANGED':
+      return 'file changed';
+    case 'FILE_NOT_MOVED':
+      return 'file not moved';
   }
 }

@@ -30,3 +30,5 @@ export const HL7_SEND_TOPIC = 'hl7:send';
 export const RESEND_TOPIC = 'lis:resend';
 /** msg.topic asking lis-send-results to give up held batches (payload: a key, keys, or "all"). */
 export const DISCARD_TOPIC = 'lis:discard';
+/** msg.topic of a file folder-link took from its folder (msg.file describes it). */
+export const FILE_MESSAGE_TOPIC = 'file:message';

@@ -18,6 +18,7 @@ import { decodeMessage } from '../../lib/protocols/astm/records';
 import { toLabEvents } from '../../lib/protocols/astm/lab';
 import { GENERIC_LIS2A2 } from '../../lib/protocols/astm/dialects';
 import { AstmLink, buildFrame, buildFrames } from '../../lib/protocols/astm/link';
+import { fileLabEvents, GENERIC_CSV, THERMO_MULTISKAN_GO, type FileDialectProfile } from '../../lib/protocols/file';
 
 const MAX = 5; // 4N over N: 4 when linear (plus what does not grow), 16 when quadratic
 
@@ -106,6 +107,26 @@ const ASTM_SHAPES: Record<string, (n: number) => () => unknown> = {
   },
 };
 
+const fileRead = (text: string, profile: FileDialectProfile) => () => fileLabEvents(Buffer.from(text, 'utf8'), profile, { timeZone: 'UTC', fileName: 'run.csv' });
+const CSV: FileDialectProfile = { ...GENERIC_CSV, layout: { form: 'row-per-result', sample: 'Sample', test: 'Test', value: 'Result', units: 'Units' }, noResult: ['---'] };
+const WIDE: FileDialectProfile = { ...GENERIC_CSV, layout: { form: 'row-per-sample', sample: 1, tests: 'rest' }, noResult: ['ND'] };
+
+/** File shapes: N of something in one export, read as file-message reads it. */
+const FILE_SHAPES: Record<string, (n: number) => () => unknown> = {
+  'quote-heavy cells (doubled quotes)': (n) => fileRead(`Sample,Test,Result,Units\nS-1,GLU,"${'""'.repeat(n)}",mmol/L\n`, CSV),
+  'quoted cells with line ends inside': (n) => fileRead(`Sample,Test,Result,Units\nS-1,GLU,5,"${many(n, 'u', '\r\n')}"\n`, CSV),
+  'one long line (a value of N characters)': (n) => fileRead(`Sample,Test,Result,Units\nS-1,GLU,${'7'.repeat(n)},mmol/L\n`, CSV),
+  'one long sample cell': (n) => fileRead(`Sample,Test,Result,Units\n${'S'.repeat(n)},GLU,5,mmol/L\n`, { ...CSV, sampleNumber: { take: '^(\\S+)', pattern: '[A-Z]+' }, qc: [{ by: 'sample', pattern: '^Q' }] }),
+  'empty cells in one row': (n) => fileRead(`Sample,Test,Result,Units\nS-1,GLU,5${','.repeat(n)}\n`, CSV),
+  'many result rows': (n) => fileRead(`Sample,Test,Result,Units\n${many(n / 8, 'S-1,GLU,5,mmol/L', '\n')}\n`, CSV),
+  'many no-result rows, each unassigned': (n) => fileRead(`Sample,Test,Result,Units\n${many(n / 8, 'S-1,GLU,---,mmol/L', '\n')}\n`, CSV),
+  'a column per test, every cell no result': (n) => fileRead(`ID,${many(n / 4, 'T', ',')}\nP-1,${many(n / 4, 'ND', ',')}\n`, WIDE),
+  'a header of N columns, the named one last': (n) => fileRead(`${many(n / 2, 'x', ',')},Sample,Test,Result,Units\n${','.repeat(n / 2)}S-1,GLU,5,mmol/L\n`, CSV),
+  'rows before the table': (n) => fileRead(`${many(n / 4, '* note = x', '\n')}\n[Results]\nSample,Test,Result,Units\nS-1,GLU,5,mmol/L\n`, { ...CSV, table: { skipRows: 0, startsAfter: '[Results]', header: true, endsAtEmptyRow: true }, runDate: { from: 'header', pattern: '^\\* Run = (.*)$', format: 'YYYY-MM-DD' } }),
+  'fixed widths, one long line': (n) => fileRead(`${'9'.repeat(n)}\n`, { ...GENERIC_CSV, delimiter: { widths: [4, 4, 4] }, table: { skipRows: 0, header: false, endsAtEmptyRow: false }, layout: { form: 'row-per-result', sample: 1, test: 2, value: 3 } }),
+  'a plate row of N wells': (n) => fileRead(`Sample;${many(n / 4, '1', ';')}\nA;${many(n / 4, 'S_1', ';')}\n\nAbs;${many(n / 4, '1', ';')}\nA;${many(n / 4, '0,5', ';')}\n`, { ...THERMO_MULTISKAN_GO, encoding: 'utf8' }),
+};
+
 function judge(shapes: Record<string, (n: number) => () => unknown>, n: number): void {
   const beyond: string[] = [];
   for (const [name, make] of Object.entries(shapes)) {
@@ -119,4 +140,5 @@ describe('parsing and reading is linear in the message whatever its shape (issue
   it('HL7: parse and every read hl7-message makes', () => judge(HL7_SHAPES, 2000));
   it('HL7: the MLLP link and deframer', () => judge(LINK_SHAPES, 4096));
   it('ASTM: decode and the lab reading', () => judge(ASTM_SHAPES, 2000));
+  it('result files: the table and the reading file-message makes (issue 26)', () => judge(FILE_SHAPES, 4000));
 });

@@ -1,0 +1,25 @@
+import type { FileDialectProfile } from '../types';
+
+/**
+ * Thermo Scientific Multiskan GO (SkanIt) plate export as CSV: semicolons,
+ * CR line ends, decimal comma; a `Sample` grid of well labels (`Un_0001 1/1`:
+ * the sample, then the dilution) and an `Abs` grid of absorbances of the
+ * same shape. One test per file: `Abs` here, the site names its own (or maps
+ * it in test-mapper). Sample: senaite/senaite.core
+ * src/senaite/core/exportimport/instruments/thermoscientific/multiskan/samples/.
+ * SkanIt's newer exports are .xlsx workbooks, which this package does not read.
+ */
+export const THERMO_MULTISKAN_GO: FileDialectProfile = {
+  id: 'thermo-multiskan-go',
+  label: 'Thermo Scientific Multiskan GO (plate CSV)',
+  vendor: 'Thermo Scientific',
+  model: 'Multiskan GO',
+  encoding: 'latin1',
+  delimiter: 'semicolon',
+  table: { skipRows: 0, header: false, endsAtEmptyRow: false },
+  layout: { form: 'plate', samples: 'Sample', values: 'Abs', test: 'Abs' },
+  decimalComma: true,
+  noResult: ['OVRFLW', 'N/A'],
+  sampleNumber: { take: '^\\S+', pattern: '[A-Za-z0-9][A-Za-z0-9._/-]*' },
+  qc: [{ by: 'sample', pattern: '^(?:Bl|Std|Ctrl)_' }],
+};

@@ -1,0 +1,31 @@
+import type { FileDialectProfile } from '../types';
+
+/**
+ * Applied Biosystems QuantStudio (6 and 7 Flex; the 7500 software's text
+ * export has the same sections): the "Export > Results" text file, tab
+ * separated, a `* key = value` header, then sections; results are the
+ * `[Results]` section, one row per well and target, the Ct in `CT`
+ * (`Undetermined` when the target did not amplify: no result).
+ * Controls by the `Task` column (standards, no-template and blocked-IPC
+ * controls; UNKNOWN and IPC rows are patient wells).
+ * The run date is `Experiment Run End Time`, written with a 24-hour clock
+ * and an AM/PM suffix (`2024-10-01 15:02:50 PM EST`): the hour is read as
+ * written and the zone name is not (the site's zone is).
+ * Samples: Benchling-Open-Source/allotropy tests/parsers/appbio_quantstudio/testdata
+ * (example_quantsudio_results_only.txt, appbio_quantstudio_example02.txt).
+ */
+export const APPBIO_QUANTSTUDIO: FileDialectProfile = {
+  id: 'appbio-quantstudio',
+  label: 'Applied Biosystems QuantStudio / 7500 (results text export)',
+  vendor: 'Applied Biosystems',
+  model: 'QuantStudio 6/7 Flex, 7500',
+  encoding: 'utf8',
+  delimiter: 'tab',
+  table: { skipRows: 0, startsAfter: '[Results]', header: true, endsAtEmptyRow: true },
+  layout: { form: 'row-per-result', sample: 'Sample Name', test: 'Target Name', value: 'CT' },
+  decimalComma: false,
+  noResult: ['Undetermined'],
+  sampleNumber: { pattern: '[A-Za-z0-9][A-Za-z0-9._/-]*' },
+  qc: [{ by: 'column', column: 'Task', anyOf: ['STANDARD', 'NTC', 'BlockedIPC', 'PC_ALLELE_1', 'PC_ALLELE_2', 'PC_ALLELE_BOTH'] }],
+  runDate: { from: 'header', pattern: '^\\* Experiment Run End Time = (\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2})', format: 'YYYY-MM-DD HH:mm:ss' },
+};

@@ -1,0 +1,62 @@
+/**
+ * The file name pattern a folder link takes: shell globs (`*`, `?`, `[abc]`,
+ * `[!abc]`, `{csv,txt}`), several separated by `;`. Matched without regard to
+ * case: the folder is often a Windows share, where `RUN1.CSV` and `run1.csv`
+ * are the same file.
+ */
+
+/** A test of a file name (no directory part) against `pattern`; an empty pattern takes every name. */
+export function globMatcher(pattern: string): (name: string) => boolean {
+  const parts = pattern
+    .split(';')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  if (parts.length === 0) return () => true;
+  const res = parts.map((p) => new RegExp(`^${globToRegExpSource(p)}$`, 'i'));
+  return (name) => res.some((re) => re.test(name));
+}
+
+/** Problems with a pattern, for the node's settings (an unclosed bracket or brace). */
+export function globProblem(pattern: string): string | undefined {
+  for (const p of pattern.split(';')) {
+    if (count(p, '[') !== count(p, ']')) return `the pattern ${JSON.stringify(p.trim())} has an unclosed [ ]`;
+    if (count(p, '{') !== count(p, '}')) return `the pattern ${JSON.stringify(p.trim())} has an unclosed { }`;
+    if (/[\\/]/.test(p)) return `the pattern ${JSON.stringify(p.trim())} names a folder: it matches file names only (set the folder in Folder)`;
+  }
+  return undefined;
+}
+
+function count(text: string, ch: string): number {
+  return text.split(ch).length - 1;
+}
+
+function globToRegExpSource(glob: string): string {
+  let out = '';
+  let inBraces = false;
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '*') out += '.*';
+    else if (c === '?') out += '.';
+    else if (c === '[') {
+      const end = glob.indexOf(']', i + 1);
+      if (end < 0) {
+        out += '\\[';
+        continue;
+      }
+      let body = glob.slice(i + 1, end);
+      const negated = body.startsWith('!');
+      if (negated) body = body.slice(1);
+      out += `[${negated ? '^' : ''}${body.replace(/[\\\]^]/g, '\\$&')}]`;
+      i = end;
+    } else if (c === '{' && !inBraces) {
+      inBraces = true;
+      out += '(?:';
+    } else if (c === '}' && inBraces) {
+      inBraces = false;
+      out += ')';
+    } else if (c === ',' && inBraces) out += '|';
+    else out += c.replace(/[.+^$()|\\{}]/g, '\\$&');
+  }
+  if (inBraces) out += ')';
+  return out;
+}

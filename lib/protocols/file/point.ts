@@ -1,0 +1,128 @@
+/**
+ * Shaping a file dialect by pointing: the integrator clicks a cell of the
+ * pasted export (a capture place `{ row, column }`) or a value in the decoded
+ * table, and says what it is; this sets the layout's column for that role,
+ * by the column's name when the table has a header row, else by position:
+ *
+ * - sampleNumber: layout.sample (every layout but a plate);
+ * - testCode: layout.test (one row per result);
+ * - value: layout.value (one row per result), or one more of layout.tests
+ *   (one row per sample);
+ * - units: layout.units (one row per result).
+ *
+ * A plate's grids are found by their titles (layout.samples, layout.values):
+ * pointing there is refused with the setting to change, never approximated.
+ */
+import type { ProfileIssue, ProfileOverrides } from '../../dialect/overrides';
+import { findFileProfile } from './dialects';
+import { siteFileDialectOf, siteFileProfile } from './overrides';
+import { previewFile, previewFileSite, type FilePlace, type FilePointRole, type FilePreview, type FileSitePreview } from './preview';
+import { tableOf } from './read';
+import { rowsOf, type FileRow } from './table';
+import type { ColumnRef, FileDialectProfile } from './types';
+
+export interface FilePointRequest {
+  base: string;
+  overrides?: unknown;
+  text: string;
+  timeZone: string;
+  role: FilePointRole;
+  place?: unknown;
+  value?: string;
+}
+
+export type FilePointAnswer =
+  | { overrides: ProfileOverrides; changed: number; setting: string; place: FilePlace; preview: FileSitePreview; issues: ProfileIssue[] }
+  | { choices: Array<{ place: FilePlace; label: string }> }
+  | { refused: string; issues?: ProfileIssue[] };
+
+type Writable = { -readonly [K in keyof FileDialectProfile]: FileDialectProfile[K] };
+
+function placeOf(value: unknown): FilePlace | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { row, column } = value as { row?: unknown; column?: unknown };
+  return Number.isInteger(row) && Number.isInteger(column) && (row as number) > 0 && (column as number) > 0 ? { row: row as number, column: column as number } : undefined;
+}
+
+export function pointFileAt(request: FilePointRequest): FilePointAnswer {
+  const site = { base: request.base, overrides: request.overrides };
+  const built = siteFileProfile(site);
+  const base = findFileProfile(request.base);
+  if (built.profile === undefined || base === undefined) return { refused: 'the dialect has problems: fix them before pointing', issues: built.issues };
+  const current = built.profile;
+  if (current.layout.form === 'plate') return { refused: 'a plate is read from two grids found by their titles: set layout.samples and layout.values to the first cell of the row above each grid' };
+  const rows = rowsOf(request.text, current.delimiter);
+  let table: { header?: { names: string[]; line: number }; data: FileRow[] };
+  try {
+    table = tableOf(current, rows);
+  } catch (err) {
+    return { refused: `the table cannot be found: ${(err as Error).message}` };
+  }
+
+  let place: FilePlace | undefined;
+  if (request.place !== undefined) {
+    place = placeOf(request.place);
+    if (place === undefined) return { refused: 'the place is not a cell of the capture ({ row, column }, both from 1)' };
+    const row = rows.find((r) => r.line === place!.row);
+    if (row === undefined || place.column > row.cells.length) return { refused: `line ${place.row}, column ${place.column} is not in the file: preview it again` };
+  } else if (typeof request.value === 'string' && request.value.trim() !== '') {
+    const wanted = request.value.trim();
+    const columns = new Map<number, FilePlace>();
+    for (const row of table.data) row.cells.forEach((c, i) => c.trim() === wanted && !columns.has(i) && columns.set(i, { row: row.line, column: i + 1 }));
+    if (columns.size === 0) return { refused: `${JSON.stringify(wanted)} is in no column of the table` };
+    if (columns.size > 1) return { choices: [...columns.values()].map((p) => ({ place: p, label: `${columnLabel(table.header?.names, p.column)}, line ${p.row}` })) };
+    place = [...columns.values()][0]!;
+  } else return { refused: 'point at a cell of the capture (place) or a value of the table (value)' };
+
+  const ref: ColumnRef = table.header?.names[place.column - 1] ? table.header.names[place.column - 1]! : place.column;
+  if (table.header !== undefined && typeof ref === 'string' && table.header.names.indexOf(ref) !== place.column - 1) {
+    return { refused: `two columns are named ${JSON.stringify(ref)}: the first is read by name; name this one by position in the overrides (${place.column})` };
+  }
+  const next = structuredClone(current) as Writable;
+  const layout = { ...next.layout } as Record<string, unknown>;
+  let setting: string;
+  if (next.layout.form === 'row-per-result') {
+    const key = ({ sampleNumber: 'sample', testCode: 'test', value: 'value', units: 'units' } as const)[request.role];
+    layout[key] = ref;
+    setting = `layout.${key}`;
+  } else {
+    if (request.role === 'sampleNumber') {
+      layout.sample = ref;
+      setting = 'layout.sample';
+    } else if (request.role === 'value') {
+      const tests = next.layout.form === 'row-per-sample' ? next.layout.tests : 'rest';
+      if (tests === 'rest') return { refused: 'layout.tests is "rest": every column after the sample column is read already' };
+      layout.tests = [...tests.filter((t) => t !== ref), ref];
+      setting = 'layout.tests';
+    } else return { refused: `with one row per sample, a column's name is its test code and units come from layout.units: ${request.role} is not read from a column` };
+  }
+  next.layout = layout as unknown as FileDialectProfile['layout'];
+  const overrides = siteFileDialectOf(base, next as FileDialectProfile).overrides;
+  const after = previewFileSite({ base: request.base, overrides }, request.text, request.timeZone);
+  if (after.issues.length > 0) return { refused: `${setting} cannot be read from there`, issues: after.issues };
+  const before = previewFile(current, request.text, request.timeZone).preview;
+  return { overrides, changed: changedResults(before, after.preview), setting, place, preview: after, issues: [] };
+}
+
+function columnLabel(names: string[] | undefined, column: number): string {
+  const name = names?.[column - 1];
+  return name ? `column ${column} (${JSON.stringify(name)})` : `column ${column}`;
+}
+
+/** How many results differ between two previews: added, lost, or read with another sample number, code, value or units. */
+function changedResults(before: FilePreview | undefined, after: FilePreview | undefined): number {
+  const seen = (p: FilePreview | undefined) => (p?.results ?? []).map((r) => JSON.stringify([r.record, r.sampleNumber, r.testCode, r.value, r.units ?? '']));
+  const was = seen(before);
+  const now = seen(after);
+  const left = new Map<string, number>();
+  for (const s of was) left.set(s, (left.get(s) ?? 0) + 1);
+  let same = 0;
+  for (const s of now) {
+    const n = left.get(s) ?? 0;
+    if (n > 0) {
+      left.set(s, n - 1);
+      same++;
+    }
+  }
+  return Math.max(was.length, now.length) - same;
+}

@@ -1,0 +1,353 @@
+/**
+ * One instrument export read into lab events: patient results (one batch per
+ * sample, in the order the file names them), QC results kept apart, and what
+ * is not sent with its reason (unassigned: no result, no sample number, a
+ * sample number that does not decode cleanly). A pure function of the bytes,
+ * the dialect, the file's name and the site's zone; linear in the file.
+ *
+ * A file the dialect cannot read at all (no table, a column the dialect names
+ * that the file does not have) throws FileReadError, which names the line,
+ * the column and the setting to change.
+ */
+import type { InstrumentResult, LabEvent, UnassignedResult } from '../../lab/types';
+import { parseAstmTimestamp } from '../../lab/timestamp';
+import { readDateTime } from './date';
+import { decodeFile, rowsOf, separatorOf, type FileRow } from './table';
+import type { ColumnRef, FileDialectProfile } from './types';
+
+export class FileReadError extends Error {
+  /** The 1-based line of the file, and the setting of the dialect to change. */
+  readonly line?: number;
+  readonly setting?: string;
+
+  constructor(message: string, at: { line?: number; setting?: string } = {}) {
+    super(message);
+    this.name = 'FileReadError';
+    this.line = at.line;
+    this.setting = at.setting;
+  }
+}
+
+export interface FileReadOptions {
+  /** The site's IANA zone, used unless the dialect names the instrument's own. */
+  timeZone: string;
+  /** The file's name (a run date may be read from it). */
+  fileName?: string;
+}
+
+/** A cell longer than this is no sample number, test code or date: patterns are not run over it. */
+const MAX_CELL = 256;
+/** A row's text kept in an unassigned item, for the operator. */
+const MAX_ROW_TEXT = 500;
+
+/** Where a result came from: its row, its cells, and the row's place in the file. */
+interface Cellular {
+  sample: string;
+  test: string;
+  value: string;
+  units?: string;
+  flags?: string;
+  time?: string;
+  row: FileRow;
+  /** The 0-based column the value was in (for the preview's capture). */
+  valueColumn: number;
+  qc: boolean;
+  /** A column per test (or a plate well): an empty cell is a test not done, passed over without a word. */
+  optional?: boolean;
+}
+
+export function fileLabEvents(bytes: Buffer, profile: FileDialectProfile, options: FileReadOptions): LabEvent[] {
+  return readFile(bytes, profile, options).events;
+}
+
+/** The file's text (decoded) read into events; its rows come back for the editor's capture. */
+export function readFile(bytes: Buffer, profile: FileDialectProfile, options: FileReadOptions): { events: LabEvent[]; rows: FileRow[] } {
+  return readText(decodeFile(bytes, profile.encoding), profile, options);
+}
+
+/** The same from text already decoded (a file pasted into the dialect editor). */
+export function readText(text: string, profile: FileDialectProfile, options: FileReadOptions): { events: LabEvent[]; rows: FileRow[] } {
+  const rows = rowsOf(text, profile.delimiter);
+  const zone = profile.timeZone ?? options.timeZone;
+  const problems: string[] = [];
+  const runDate = readRunDate(profile, rows, options.fileName, zone, problems);
+  const items = cellsOf(profile, rows);
+  const sep = separatorOf(profile.delimiter);
+  // A row with a cell per test may leave every cell unassigned: its text is made once, and only its start.
+  const texts = new Map<FileRow, string>();
+  const rowText = (row: FileRow) => {
+    let t = texts.get(row);
+    if (t === undefined) {
+      t = '';
+      for (const [i, cell] of row.cells.entries()) {
+        t += (i > 0 && typeof sep === 'string' ? sep : '') + (cell.length > MAX_ROW_TEXT ? cell.slice(0, MAX_ROW_TEXT) : cell);
+        if (t.length > MAX_ROW_TEXT) break;
+      }
+      t = t.length > MAX_ROW_TEXT ? `${t.slice(0, MAX_ROW_TEXT)}…` : t;
+      texts.set(row, t);
+    }
+    return t;
+  };
+  const take = profile.sampleNumber.take === undefined ? undefined : new RegExp(profile.sampleNumber.take, 'u');
+  const pattern = new RegExp(`^(?:${profile.sampleNumber.pattern})$`, 'u');
+  const noResult = new Set(profile.noResult.map((v) => v.trim().toUpperCase()));
+  const timeFormat = profile.layout.form === 'plate' ? undefined : profile.layout.time?.format;
+
+  const bySample = new Map<string, InstrumentResult[]>();
+  const qc: InstrumentResult[] = [];
+  const unassigned: UnassignedResult[] = [];
+  let n = 0;
+  for (const item of items) {
+    const value = item.value.trim();
+    const test = item.test.trim();
+    const label = item.sample.trim();
+    if (value === '' && label === '' && test === '') continue; // an empty well or row
+    const keep = (reason: string) =>
+      unassigned.push({ record: item.row.line, reason: `line ${item.row.line}: ${reason}`, text: rowText(item.row), ...(test !== '' ? { instrumentCode: test } : {}), ...(value !== '' ? { Result: value } : {}), ...(item.units?.trim() ? { units: item.units.trim() } : {}) });
+    if (test === '') {
+      keep('no test code: not sent');
+      continue;
+    }
+    if (value === '') {
+      if (item.optional) continue;
+      keep(`no value for ${test}: not sent`);
+      continue;
+    }
+    const result: InstrumentResult = { SampleNumber: label, instrumentCode: test, Result: value, sequence: { patient: 0, order: 0, result: ++n }, record: item.row.line };
+    if (profile.decimalComma && /^[+-]?\d+,\d+$/.test(value)) result.Result = value.replace(',', '.');
+    if (result.Result !== item.value) result.rawResult = item.value;
+    const units = item.units?.trim();
+    if (units) result.units = units;
+    const flags = item.flags?.trim();
+    if (flags) result.flags = [flags];
+    if (item.time !== undefined && item.time.trim() !== '' && timeFormat !== undefined) {
+      const raw = item.time.trim();
+      result.completedAtRaw = raw;
+      const wall = raw.length <= MAX_CELL ? readDateTime(raw, timeFormat) : undefined;
+      const instant = wall === undefined ? undefined : placed(wall, zone);
+      if (instant !== undefined) result.completedAt = instant;
+      else problems.push(`line ${item.row.line}: time ${JSON.stringify(raw.slice(0, 40))} is not written as layout.time.format ${JSON.stringify(timeFormat)}`);
+    } else if (runDate !== undefined) {
+      result.completedAt = runDate.instant;
+      result.completedAtRaw = runDate.raw;
+    }
+    if (item.qc) {
+      qc.push(result);
+      continue;
+    }
+    if (noResult.has(value.toUpperCase())) {
+      keep(`${test} is ${JSON.stringify(value)}, a value the dialect reads as no result (noResult): not sent`);
+      continue;
+    }
+    const sample = sampleNumberOf(label, take);
+    if (sample === undefined) {
+      keep(label === '' ? 'no sample number: not sent' : `sample ${JSON.stringify(label.slice(0, 40))} holds no sample number as sampleNumber.take reads it: not sent`);
+      continue;
+    }
+    if (!pattern.test(sample)) {
+      keep(`sample number ${JSON.stringify(sample.slice(0, 40))} does not match sampleNumber.pattern ${JSON.stringify(profile.sampleNumber.pattern)}: not sent`);
+      continue;
+    }
+    result.SampleNumber = sample;
+    const list = bySample.get(sample);
+    if (list) list.push(result);
+    else bySample.set(sample, [result]);
+  }
+
+  const events: LabEvent[] = [];
+  let first = true;
+  for (const results of bySample.values()) {
+    events.push({ type: 'results', qc: false, results, problems: first ? problems : [] });
+    first = false;
+  }
+  if (qc.length > 0) events.push({ type: 'qc', results: qc, problems: first ? problems : [] });
+  if (unassigned.length > 0) events.push({ type: 'unassigned', items: unassigned });
+  if (events.length === 0) events.push({ type: 'other', kind: 'empty-message', reason: `no result rows in the file (${items.length} rows read from its table)${problems.length ? `; ${problems.join('; ')}` : ''}` });
+  return { events, rows };
+}
+
+function sampleNumberOf(label: string, take: RegExp | undefined): string | undefined {
+  if (label === '' || label.length > MAX_CELL) return undefined;
+  if (take === undefined) return label;
+  const m = take.exec(label);
+  if (m === null) return undefined;
+  const s = (m[1] ?? m[0]).trim();
+  return s === '' ? undefined : s;
+}
+
+function placed(wall: string, zone: string): string | undefined {
+  try {
+    return parseAstmTimestamp(wall, zone);
+  } catch {
+    return undefined;
+  }
+}
+
+function readRunDate(profile: FileDialectProfile, rows: FileRow[], fileName: string | undefined, zone: string, problems: string[]): { instant: string; raw: string } | undefined {
+  const rd = profile.runDate;
+  if (rd === undefined) return undefined;
+  const pattern = new RegExp(rd.pattern, 'u');
+  const texts = rd.from === 'name' ? [fileName ?? ''] : headerTexts(profile, rows);
+  for (const text of texts) {
+    if (text.length > 4 * MAX_CELL) continue;
+    const m = pattern.exec(text);
+    if (m === null) continue;
+    const raw = (m[1] ?? m[0]).trim();
+    const wall = readDateTime(raw, rd.format);
+    const instant = wall === undefined ? undefined : placed(wall, zone);
+    if (instant === undefined) {
+      problems.push(`run date ${JSON.stringify(raw.slice(0, 40))} is not written as runDate.format ${JSON.stringify(rd.format)}`);
+      return undefined;
+    }
+    return { instant, raw };
+  }
+  problems.push(rd.from === 'name' ? `the file name ${JSON.stringify(fileName ?? '')} does not match runDate.pattern: results carry no run date` : 'no line before the table matches runDate.pattern: results carry no run date');
+  return undefined;
+}
+
+/** The text of each row before the table (where instruments write the run's date). */
+function headerTexts(profile: FileDialectProfile, rows: FileRow[]): string[] {
+  const start = tableStart(profile, rows);
+  const sep = separatorOf(profile.delimiter);
+  return rows.slice(0, start.index).map((r) => r.cells.join(typeof sep === 'string' ? sep : ''));
+}
+
+const isEmpty = (row: FileRow) => row.cells.every((c) => c.trim() === '');
+
+/** Where the table starts (its header row, or first data row), per table.skipRows and table.startsAfter. */
+export function tableStart(profile: FileDialectProfile, rows: FileRow[]): { index: number } {
+  const t = profile.table;
+  let index = Math.min(t.skipRows, rows.length);
+  if (t.startsAfter !== undefined) {
+    const title = t.startsAfter.trim();
+    let found = -1;
+    for (let i = index; i < rows.length; i++) {
+      if ((rows[i]!.cells[0] ?? '').trim() === title) {
+        found = i;
+        break;
+      }
+    }
+    if (found < 0) throw new FileReadError(`no row starts with ${JSON.stringify(title)} (table.startsAfter): this file has no such section; check the dialect or set table.startsAfter`, { setting: 'table.startsAfter' });
+    index = found + 1;
+  }
+  return { index };
+}
+
+/** The table's rows after its header, up to an empty row when the table ends there. */
+function tableRows(profile: FileDialectProfile, rows: FileRow[], from: number): FileRow[] {
+  const out: FileRow[] = [];
+  for (let i = from; i < rows.length; i++) {
+    const row = rows[i]!;
+    if (isEmpty(row)) {
+      if (profile.table.endsAtEmptyRow) break;
+      continue;
+    }
+    out.push(row);
+  }
+  return out;
+}
+
+interface Header {
+  names: string[];
+  line: number;
+}
+
+function columnIndex(ref: ColumnRef, header: Header | undefined, setting: string): number {
+  if (typeof ref === 'number') return ref - 1;
+  const at = header === undefined ? -1 : header.names.indexOf(ref.trim());
+  if (at < 0) {
+    const names = header === undefined ? 'the table has no header row (table.header is false): name columns by position' : `the column names on line ${header.line} are ${header.names.slice(0, 40).map((x) => JSON.stringify(x.slice(0, 40))).join(', ')}`;
+    throw new FileReadError(`line ${header?.line ?? '?'}: no column ${JSON.stringify(ref)} (${setting}); ${names}; set ${setting} to one of them`, { line: header?.line, setting });
+  }
+  return at;
+}
+
+/** The table's header row and data rows (skipping empty rows before the header). */
+export function tableOf(profile: FileDialectProfile, rows: FileRow[]): { header?: Header; data: FileRow[] } {
+  let index = tableStart(profile, rows).index;
+  while (index < rows.length && isEmpty(rows[index]!)) index++;
+  if (!profile.table.header) return { data: tableRows(profile, rows, index) };
+  const row = rows[index];
+  if (row === undefined) throw new FileReadError(`the file ends before its table's header row (table.skipRows ${profile.table.skipRows}${profile.table.startsAfter ? `, table.startsAfter ${JSON.stringify(profile.table.startsAfter)}` : ''}): check the dialect's table settings`, { setting: 'table.skipRows' });
+  return { header: { names: row.cells.map((c) => c.trim()), line: row.line }, data: tableRows(profile, rows, index + 1) };
+}
+
+function cellsOf(profile: FileDialectProfile, rows: FileRow[]): Cellular[] {
+  const l = profile.layout;
+  if (l.form === 'plate') return plateCells(profile, rows);
+  const { header, data } = tableOf(profile, rows);
+  const at = (ref: ColumnRef | undefined, setting: string) => (ref === undefined ? undefined : columnIndex(ref, header, setting));
+  const cell = (row: FileRow, i: number | undefined) => (i === undefined ? undefined : (row.cells[i] ?? ''));
+  const sample = at(l.sample, 'layout.sample')!;
+  const timeCols = l.time?.columns.map((c, i) => at(c, `layout.time.columns[${i}]`)!) ?? [];
+  const bySample = profile.qc.flatMap((rule) => (rule.by === 'sample' ? [new RegExp(rule.pattern, 'u')] : []));
+  const byColumn = profile.qc.flatMap((rule, i) => (rule.by === 'column' ? [{ column: at(rule.column, `qc[${i}].column`)!, anyOf: new Set(rule.anyOf.map((v) => v.trim())) }] : []));
+  const isQc = (row: FileRow) => {
+    const label = row.cells[sample] ?? '';
+    return (label.length <= MAX_CELL && bySample.some((r) => r.test(label.trim()))) || byColumn.some((r) => r.anyOf.has((row.cells[r.column] ?? '').trim()));
+  };
+  const timeOf = (row: FileRow) => (timeCols.length === 0 ? undefined : timeCols.map((c) => (row.cells[c] ?? '').trim()).join(' '));
+  const out: Cellular[] = [];
+  if (l.form === 'row-per-result') {
+    const test = at(l.test, 'layout.test')!;
+    const value = at(l.value, 'layout.value')!;
+    const units = at(l.units, 'layout.units');
+    const flags = at(l.flags, 'layout.flags');
+    for (const row of data) {
+      out.push({ sample: cell(row, sample)!, test: cell(row, test)!, value: cell(row, value)!, units: cell(row, units), flags: cell(row, flags), time: timeOf(row), row, valueColumn: value, qc: isQc(row) });
+    }
+    return out;
+  }
+  const used = new Set<number>([sample, ...timeCols, ...byColumn.map((r) => r.column)]);
+  const width = header?.names.length ?? 0;
+  const tests =
+    l.tests === 'rest'
+      ? Array.from({ length: Math.max(0, width - sample - 1) }, (_, k) => sample + 1 + k).filter((i) => !used.has(i) && (header?.names[i] ?? '') !== '')
+      : l.tests.map((c, i) => at(c, `layout.tests[${i}]`)!);
+  for (const row of data) {
+    const qc = isQc(row);
+    const time = timeOf(row);
+    for (const i of tests) {
+      const code = header?.names[i] || `C${i + 1}`;
+      out.push({ sample: cell(row, sample)!, test: code, value: cell(row, i)!, units: l.units?.[code], time, row, valueColumn: i, qc, optional: true });
+    }
+  }
+  return out;
+}
+
+/** A plate: the sample-label grid and the value grid, matched by row letter and column. */
+function plateCells(profile: FileDialectProfile, rows: FileRow[]): Cellular[] {
+  const l = profile.layout;
+  if (l.form !== 'plate') return [];
+  const start = tableStart(profile, rows).index;
+  const find = (title: string, setting: string) => {
+    for (let i = start; i < rows.length; i++) if ((rows[i]!.cells[0] ?? '').trim() === title) return i;
+    throw new FileReadError(`no row starts with ${JSON.stringify(title)} (${setting}): the file has no such grid; set ${setting} to the first cell of the row above the grid`, { setting });
+  };
+  const grid = (from: number) => {
+    const out = new Map<string, FileRow>();
+    for (let i = from + 1; i < rows.length; i++) {
+      const key = (rows[i]!.cells[0] ?? '').trim();
+      if (key === '' || key.length > 2) break;
+      out.set(key, rows[i]!);
+    }
+    return out;
+  };
+  const samplesAt = find(l.samples.trim(), 'layout.samples');
+  const valuesAt = find(l.values.trim(), 'layout.values');
+  const labels = grid(samplesAt);
+  const values = grid(valuesAt);
+  const qcRules = profile.qc.flatMap((rule) => (rule.by === 'sample' ? [new RegExp(rule.pattern, 'u')] : []));
+  const out: Cellular[] = [];
+  for (const [key, row] of values) {
+    const labelRow = labels.get(key);
+    for (let c = 1; c < row.cells.length; c++) {
+      const sample = labelRow?.cells[c] ?? '';
+      const value = row.cells[c] ?? '';
+      if (sample.trim() === '' && value.trim() === '') continue;
+      const qc = sample.length <= MAX_CELL && qcRules.some((r) => r.test(sample.trim()));
+      out.push({ sample, test: l.test, value, units: l.units, row, valueColumn: c, qc, optional: true });
+    }
+  }
+  return out;
+}

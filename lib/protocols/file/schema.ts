@@ -1,0 +1,42 @@
+/**
+ * The shape of a file dialect (./types.ts) as a strict zod schema, for
+ * dialects that arrive as data (a site's overrides, imported JSON): a
+ * misspelt key is refused with its path instead of being ignored. What the
+ * values mean together is fileProfileIssues' (./validate.ts).
+ */
+import { z } from 'zod';
+import type { FileDialectProfile } from './types';
+
+const text = z.string();
+const column = z.union([text, z.number().int()]);
+const time = z.strictObject({ columns: z.array(column), format: text });
+
+const layout = z.discriminatedUnion('form', [
+  z.strictObject({ form: z.literal('row-per-result'), sample: column, test: column, value: column, units: column.optional(), flags: column.optional(), time: time.optional() }),
+  z.strictObject({ form: z.literal('row-per-sample'), sample: column, tests: z.union([z.array(column), z.literal('rest')]), units: z.record(text, text).optional(), time: time.optional() }),
+  z.strictObject({ form: z.literal('plate'), samples: text, values: text, test: text, units: text.optional() }),
+]);
+
+const qcRule = z.discriminatedUnion('by', [z.strictObject({ by: z.literal('sample'), pattern: text }), z.strictObject({ by: z.literal('column'), column, anyOf: z.array(text) })]);
+
+export const FileDialectProfileSchema = z.strictObject({
+  id: text,
+  label: text,
+  vendor: text,
+  model: text,
+  encoding: z.enum(['utf8', 'latin1', 'utf16le']),
+  delimiter: z.union([z.enum(['comma', 'semicolon', 'tab']), z.strictObject({ widths: z.array(z.number().int()) })]),
+  table: z.strictObject({ skipRows: z.number().int(), startsAfter: text.optional(), header: z.boolean(), endsAtEmptyRow: z.boolean() }),
+  layout,
+  decimalComma: z.boolean(),
+  noResult: z.array(text),
+  sampleNumber: z.strictObject({ take: text.optional(), pattern: text }),
+  qc: z.array(qcRule),
+  runDate: z.strictObject({ from: z.enum(['header', 'name']), pattern: text, format: text }).optional(),
+  timeZone: text.optional(),
+});
+
+// Whatever the schema accepts is a FileDialectProfile: a change to ./types.ts
+// that the schema does not follow fails to compile here.
+const isProfile = (p: z.infer<typeof FileDialectProfileSchema>): FileDialectProfile => p;
+void isProfile;

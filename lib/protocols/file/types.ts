@@ -1,0 +1,110 @@
+/**
+ * A file dialect: how one instrument's result export reads. It is data (like
+ * the ASTM and HL7 profiles): the reader (./read.ts) never branches on an
+ * instrument, only on these settings, and a site changes them by overrides.
+ */
+
+/** A column: its name in the table's header row (trimmed, exact), or its 1-based position. */
+export type ColumnRef = string | number;
+
+/** Fixed-width columns: each width in characters; the last column takes the rest of the line. */
+export interface FixedWidths {
+  readonly widths: readonly number[];
+}
+
+export interface FileTable {
+  /** Rows skipped at the top of the file before anything else is looked at. */
+  readonly skipRows: number;
+  /** The table starts after the first row whose first cell is this text (a section title such as `[Results]`); absent: right after skipRows. */
+  readonly startsAfter?: string;
+  /** Whether the table's first row holds the column names; false: columns are named by position only. */
+  readonly header: boolean;
+  /** Whether the table ends at the first empty row (a section of a longer file); false: empty rows are passed over. */
+  readonly endsAtEmptyRow: boolean;
+}
+
+/** A date and time read from text: `pattern` finds it (its first group, else the whole match), `format` says how it is written. */
+export interface DateReading {
+  readonly pattern: string;
+  /** Tokens YYYY, MM, M, DD, D, HH, H (24 h), hh, h (12 h, with A for AM/PM), mm, ss; any other character is itself. */
+  readonly format: string;
+}
+
+/** Where a row's completion time is: one column, or several joined with a space (a Date and a Time column), and how it is written. */
+export interface TimeColumns {
+  readonly columns: readonly ColumnRef[];
+  readonly format: string;
+}
+
+/** One row per result: a sample, a test and a value on each row. */
+export interface RowPerResult {
+  readonly form: 'row-per-result';
+  readonly sample: ColumnRef;
+  readonly test: ColumnRef;
+  readonly value: ColumnRef;
+  readonly units?: ColumnRef;
+  readonly flags?: ColumnRef;
+  readonly time?: TimeColumns;
+}
+
+/** One row per sample, a column per test (its test code is the column's name, or `C<n>` without a header). */
+export interface RowPerSample {
+  readonly form: 'row-per-sample';
+  readonly sample: ColumnRef;
+  /** The test columns; `rest`: every column after the sample column that no other setting names. */
+  readonly tests: readonly ColumnRef[] | 'rest';
+  /** Units by test code, when the file does not carry them. */
+  readonly units?: Readonly<Record<string, string>>;
+  readonly time?: TimeColumns;
+}
+
+/**
+ * A plate: a grid of sample labels and a grid of values of the same shape
+ * (rows A-H, columns 1-12), each under a row whose first cell names it; one test.
+ */
+export interface Plate {
+  readonly form: 'plate';
+  /** The first cell of the row heading the sample-label grid (`Sample`). */
+  readonly samples: string;
+  /** The first cell of the row heading the value grid (`Abs`). */
+  readonly values: string;
+  /** The test code every value is a result of. */
+  readonly test: string;
+  readonly units?: string;
+}
+
+export type FileLayout = RowPerResult | RowPerSample | Plate;
+
+/** A row is a control (QC, kept apart) when its sample name matches a pattern, or a column holds one of some values. */
+export type QcRule =
+  | { readonly by: 'sample'; readonly pattern: string }
+  | { readonly by: 'column'; readonly column: ColumnRef; readonly anyOf: readonly string[] };
+
+export interface FileDialectProfile {
+  readonly id: string;
+  readonly label: string;
+  readonly vendor: string;
+  readonly model: string;
+  /** The file's character set; a UTF-8 or UTF-16LE byte-order mark is read and dropped. */
+  readonly encoding: 'utf8' | 'latin1' | 'utf16le';
+  /** Cells are separated by a character (quoted per RFC 4180) or cut at fixed widths. */
+  readonly delimiter: 'comma' | 'semicolon' | 'tab' | FixedWidths;
+  readonly table: FileTable;
+  readonly layout: FileLayout;
+  /** A value written `12,5` is sent as `12.5` (the file's text is kept as rawResult). */
+  readonly decimalComma: boolean;
+  /** Values that mean "no result" (`Undetermined`, `---`, `N/A`), compared trimmed and ignoring case: never sent, kept as unassigned with the reason. */
+  readonly noResult: readonly string[];
+  readonly sampleNumber: {
+    /** Which part of the sample cell is the sample number (a regular expression: its first group, else the whole match); absent: the whole trimmed cell. */
+    readonly take?: string;
+    /** What a sample number must look like to be sent (a regular expression the whole number must match); one that does not is kept unassigned with the reason. */
+    readonly pattern: string;
+  };
+  /** Rows that are controls; none: every row is a patient sample. */
+  readonly qc: readonly QcRule[];
+  /** The run's date and time, for results whose rows carry none: read from the file's text before the table, or from its name. */
+  readonly runDate?: DateReading & { readonly from: 'header' | 'name' };
+  /** The instrument's IANA zone, when it is not the site's. */
+  readonly timeZone?: string;
+}

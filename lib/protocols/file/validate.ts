@@ -1,0 +1,105 @@
+/**
+ * A file dialect's consistency, each problem with the path of its setting (as
+ * the dialect and a site's overrides spell it), so the editor shows it next
+ * to the field. Built-in dialects meet the same rules (their tests say so).
+ */
+import type { ProfileIssue } from '../../dialect/overrides';
+import { isKnownTimeZone } from '../../lab/timestamp';
+import { formatProblem } from './date';
+import type { ColumnRef, FileDialectProfile } from './types';
+
+const ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+export class FileDialectError extends Error {
+  readonly problems: readonly string[];
+
+  constructor(id: string, problems: readonly string[]) {
+    super(`file dialect ${JSON.stringify(id)} is not usable: ${problems.join('; ')}`);
+    this.name = 'FileDialectError';
+    this.problems = problems;
+  }
+}
+
+/** A regular expression's problem, or undefined when it compiles. */
+function regexProblem(source: string): string | undefined {
+  try {
+    new RegExp(source, 'u');
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
+  const out: ProfileIssue[] = [];
+  const add = (path: string, message: string) => out.push({ path, message: `${path}: ${message}` });
+  const regex = (path: string, source: string) => {
+    const problem = regexProblem(source);
+    if (problem !== undefined) add(path, `not a regular expression (${problem})`);
+  };
+  const column = (path: string, c: ColumnRef) => {
+    if (typeof c === 'number' && c < 1) add(path, `a column position counts from 1, got ${c}`);
+    if (typeof c === 'string' && c.trim() === '') add(path, 'a column name must not be empty');
+    if (typeof c === 'string' && !p.table.header) add(path, `columns are named by position (1, 2, ...) when table.header is false, got ${JSON.stringify(c)}`);
+  };
+  const format = (path: string, f: string) => {
+    const problem = formatProblem(f);
+    if (problem !== undefined) add(path, problem);
+  };
+
+  if (!ID.test(p.id)) add('id', `${JSON.stringify(p.id)} must be lower-case words joined by '-'`);
+  for (const key of ['label', 'vendor', 'model'] as const) if (p[key].trim() === '') add(key, 'must not be empty');
+  if (p.timeZone !== undefined && !isKnownTimeZone(p.timeZone)) add('timeZone', `${JSON.stringify(p.timeZone)} is not a known IANA zone`);
+  if (typeof p.delimiter === 'object') {
+    if (p.delimiter.widths.length === 0) add('delimiter.widths', 'list at least one column width');
+    p.delimiter.widths.forEach((w, i) => {
+      if (w < 1) add(`delimiter.widths[${i}]`, `a width is at least 1 character, got ${w}`);
+    });
+  }
+  if (p.table.skipRows < 0) add('table.skipRows', `must be 0 or more, got ${p.table.skipRows}`);
+  const l = p.layout;
+  if (l.form === 'row-per-result') {
+    column('layout.sample', l.sample);
+    column('layout.test', l.test);
+    column('layout.value', l.value);
+    if (l.units !== undefined) column('layout.units', l.units);
+    if (l.flags !== undefined) column('layout.flags', l.flags);
+  } else if (l.form === 'row-per-sample') {
+    column('layout.sample', l.sample);
+    if (l.tests === 'rest' && !p.table.header) add('layout.tests', '"rest" takes the test codes from the column names: it needs table.header true');
+    if (l.tests !== 'rest') {
+      if (l.tests.length === 0) add('layout.tests', 'list at least one test column');
+      l.tests.forEach((c, i) => column(`layout.tests[${i}]`, c));
+    }
+  } else {
+    if (l.samples.trim() === '') add('layout.samples', 'name the first cell of the row above the sample names');
+    if (l.values.trim() === '') add('layout.values', 'name the first cell of the row above the values');
+    if (l.test.trim() === '') add('layout.test', 'name the test the values are results of');
+  }
+  if (l.form !== 'plate' && l.time !== undefined) {
+    if (l.time.columns.length === 0) add('layout.time.columns', 'list at least one column');
+    l.time.columns.forEach((c, i) => column(`layout.time.columns[${i}]`, c));
+    format('layout.time.format', l.time.format);
+  }
+  p.noResult.forEach((v, i) => {
+    if (v.trim() === '') add(`noResult[${i}]`, 'an empty cell is no value already; list only the texts that mean "no result"');
+  });
+  if (p.sampleNumber.take !== undefined) regex('sampleNumber.take', p.sampleNumber.take);
+  regex('sampleNumber.pattern', p.sampleNumber.pattern);
+  p.qc.forEach((rule, i) => {
+    if (rule.by === 'sample') regex(`qc[${i}].pattern`, rule.pattern);
+    else {
+      column(`qc[${i}].column`, rule.column);
+      if (rule.anyOf.length === 0) add(`qc[${i}].anyOf`, 'list at least one value');
+    }
+  });
+  if (p.runDate !== undefined) {
+    regex('runDate.pattern', p.runDate.pattern);
+    format('runDate.format', p.runDate.format);
+  }
+  return out;
+}
+
+export function fileProfileProblems(p: FileDialectProfile): string[] {
+  return fileProfileIssues(p).map((i) => i.message);
+}

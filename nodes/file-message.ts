@@ -1,0 +1,61 @@
+/**
+ * file-message: an instrument's result file (from folder-link) read into lab
+ * events in a file dialect (lib/protocols/file), through the same
+ * analyzer-message node as astm-message and hl7-message
+ * (nodes/shared/message-node.ts), so test-mapper and the LIS nodes take its
+ * results unchanged.
+ *
+ * Input: msg.payload (Buffer) the file's bytes and msg.file { name, path, size, mtime, hash }.
+ * Outputs: 1 patient results (one msg per sample), 2 QC, unassigned and other.
+ * A file the dialect cannot read: node.error(err, msg) naming the line, the
+ * column and the setting to change; red status.
+ */
+import type { Node, NodeAPI, NodeDef } from 'node-red';
+import { FileHost, fileHostSettings } from '../lib/protocols/file';
+import { refuseMisconfigured } from './shared/lis-request-node';
+import { installDialectRoutes } from './shared/dialect-routes';
+import { installFileDialectRoutes } from './shared/file-dialect-routes';
+import { runMessageNode, unresolvedMessageSettings } from './shared/message-node';
+import { StatusReporter } from './shared/status';
+import type { Msg } from './shared/types';
+
+interface Def extends NodeDef {
+  dialect?: string;
+  /** JSON of what this site changes of the file dialect (lib/protocols/file/overrides.ts); stored with the flow. */
+  dialectOverrides?: string;
+  timeZone?: string;
+}
+
+/** The topic a file message may carry; one with a Buffer payload and msg.file is taken whatever its topic. */
+const FILE_MESSAGE_TOPIC = 'file:message';
+
+const fileOf = (msg: Msg) => msg.file as { name?: unknown } | undefined;
+
+export = function register(RED: NodeAPI): void {
+  installDialectRoutes(RED);
+  installFileDialectRoutes(RED);
+
+  function FileMessageNode(this: Node, def: Def) {
+    RED.nodes.createNode(this, def);
+    const node = this;
+    const status = new StatusReporter(RED, node);
+    const unset = unresolvedMessageSettings(def);
+    if (unset.length > 0) return refuseMisconfigured(RED, node, status, unset);
+    const timeZone = (def.timeZone ?? '').trim() || Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const settings = fileHostSettings({ dialect: def.dialect || 'generic-csv', overrides: def.dialectOverrides, timeZone });
+    if (settings.profile === undefined) return refuseMisconfigured(RED, node, status, settings.problems);
+    const host = new FileHost<Msg>(settings.profile, timeZone, (msg) => {
+      const name = fileOf(msg)?.name;
+      return typeof name === 'string' ? name : undefined;
+    });
+    runMessageNode(RED, node, status, host, {
+      message: FILE_MESSAGE_TOPIC,
+      send: 'file:send',
+      about: 'file',
+      isMessage: (msg) => Buffer.isBuffer(msg.payload) && typeof msg.file === 'object' && msg.file !== null,
+      outputs: [1, 3],
+    });
+  }
+
+  RED.nodes.registerType('file-message', FileMessageNode as never);
+};

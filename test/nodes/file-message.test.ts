@@ -1,0 +1,108 @@
+/**
+ * file-message in a Node-RED runtime: a real QuantStudio export (as
+ * folder-link hands it on: Buffer payload, msg.file) in, one result batch per
+ * sample out on output 1, standards on output 2 as QC; through test-mapper and
+ * lis-send-results to the loopback LIS stand-in; a file its dialect cannot
+ * read goes to Catch with the line, the column names and the setting to change.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { useLisStub } from '../support/lifecycle';
+import { ALL_LIS_NODES, collect, helper, lastStatus, nodeModules, waitUntil } from '../support/red';
+
+const ctx = useLisStub();
+const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'file');
+const fixture = (name: string) => readFileSync(join(FIXTURES, name));
+
+async function load(dialect: string, dialectOverrides = ''): Promise<void> {
+  const flow = [
+    { id: 'lisCfg', type: 'lis-config', resultApiUrl: ctx.stub.url('/results'), timeout: 2000 },
+    { id: 'm', type: 'file-message', dialect, dialectOverrides, timeZone: 'America/New_York', wires: [['mapper', 'hResults'], ['hOther']] },
+    { id: 'hResults', type: 'helper' },
+    { id: 'hOther', type: 'helper' },
+    { id: 'mapper', type: 'test-mapper', direction: 'toLis', unmapped: 'warn', mapping: [{ lisTestId: 'T-UTR', lisCode: 'UTR3', lisName: "3'UTR Ct", instrumentCode: "3'UTR" }], wires: [['sender'], ['hUnmapped']] },
+    { id: 'hUnmapped', type: 'helper' },
+    { id: 'sender', type: 'lis-send-results', lis: 'lisCfg', wires: [['hOut']] },
+    { id: 'hOut', type: 'helper' },
+    { id: 'catcher', type: 'catch', scope: null, uncaught: false, wires: [['caught']] },
+    { id: 'caught', type: 'helper' },
+  ];
+  await helper.load(nodeModules(...ALL_LIS_NODES, 'file-message') as never, flow as never, { lisCfg: { bearerToken: 'file-test-token' } } as never);
+}
+
+const fileMsg = (name: string, bytes: Buffer) => ({ payload: bytes, file: { name, path: `/data/export/${name}`, size: bytes.length, mtime: '2024-10-01T19:10:00.000Z', hash: 'sha256:test' } });
+
+describe('file-message', () => {
+  it('reads a QuantStudio export into one batch per sample, standards aside, and the LIS gets each Ct once', async () => {
+    await load('appbio-quantstudio');
+    const results = collect('hResults');
+    const other = collect('hOther');
+    helper.getNode('m').receive(fileMsg('01OCT2024.txt', fixture('quantstudio-7-flex-results.txt')) as never);
+    await waitUntil(() => results.length === 6 && other.length === 1);
+    assert.deepEqual(
+      results.map((m) => (m.payload as Array<Record<string, unknown>>).map((r) => [r.SampleNumber, r.instrumentCode, r.Result])),
+      [
+        [['5000018696625', "3'UTR", '25.711'], ['5000018696625', "3'UTR", '25.536'], ['5000018696625', "3'UTR", '25.589']],
+        [['5000018696649', "3'UTR", '25.410'], ['5000018696649', "3'UTR", '25.295'], ['5000018696649', "3'UTR", '25.414']],
+        [['5000018696673', "3'UTR", '26.456'], ['5000018696673', "3'UTR", '26.262'], ['5000018696673', "3'UTR", '26.607']],
+        [['5000018696628', "3'UTR", '25.400'], ['5000018696628', "3'UTR", '25.485'], ['5000018696628', "3'UTR", '25.599']],
+        [['5000018696652', "3'UTR", '28.996'], ['5000018696652', "3'UTR", '29.220'], ['5000018696652', "3'UTR", '29.110']],
+        [['5000018696676', "3'UTR", '26.692'], ['5000018696676', "3'UTR", '26.638'], ['5000018696676', "3'UTR", '26.592']],
+      ],
+    );
+    assert.ok(results.every((m) => m.topic === 'results' && (m.file as Record<string, unknown>).dialect === 'appbio-quantstudio' && (m.file as Record<string, unknown>).name === '01OCT2024.txt'));
+    // The run end time (2024-10-01 15:02:50) in the site's zone (EDT, UTC-4).
+    assert.equal((results[0]!.payload as Array<Record<string, unknown>>)[0]!.completedAt, '2024-10-01T19:02:50.000Z');
+    assert.equal(other[0]!.topic, 'qc');
+    assert.deepEqual((other[0]!.payload as Array<Record<string, unknown>>).map((r) => r.SampleNumber), ['Standard 1 (1e8)', 'Standard 1 (1e8)', 'Standard 1 (1e8)', 'Standard 2 (1e7)', 'Standard 2 (1e7)', 'Standard 2 (1e7)']);
+    await waitUntil(() => ctx.stub.requests.filter((r) => r.path.endsWith('/results')).length === 6);
+    const sent = ctx.stub.requests.filter((r) => r.path.endsWith('/results')).flatMap((r) => (r.json as { results: Array<Record<string, unknown>> }).results);
+    assert.equal(sent.length, 18);
+    assert.ok(sent.every((r) => r.TestCode === 'UTR3'));
+    assert.deepEqual(sent.slice(0, 3), [
+      { SampleNumber: '5000018696625', TestCode: 'UTR3', Result: '25.711' },
+      { SampleNumber: '5000018696625', TestCode: 'UTR3', Result: '25.536' },
+      { SampleNumber: '5000018696625', TestCode: 'UTR3', Result: '25.589' },
+    ]);
+  });
+
+  it('keeps "Undetermined" and sample names that are no sample number aside, with the reason, never sent', async () => {
+    await load('appbio-quantstudio');
+    const results = collect('hResults');
+    const other = collect('hOther');
+    helper.getNode('m').receive(fileMsg('presence.txt', fixture('quantstudio-6-flex-presence-absence.txt')) as never);
+    await waitUntil(() => other.length === 2);
+    assert.equal(results.length, 0);
+    assert.deepEqual(other.map((m) => m.topic), ['qc', 'unassigned']);
+    const unassigned = other[1]!.payload as Array<{ reason: string; Result?: string }>;
+    assert.equal(unassigned.length, 88);
+    assert.ok(unassigned.some((u) => /TGFb is "Undetermined", a value the dialect reads as no result \(noResult\): not sent/.test(u.reason)));
+    assert.ok(unassigned.some((u) => /sample number "\(-\)" does not match sampleNumber\.pattern/.test(u.reason)));
+    assert.equal(ctx.stub.requests.filter((r) => r.path.endsWith('/results')).length, 0);
+  });
+
+  it('sends a file it cannot read to Catch naming the line, the columns found and the setting to change, with a red status', async () => {
+    await load('appbio-quantstudio', JSON.stringify({ layout: { value: 'Ct Value' } }));
+    const caught = collect('caught');
+    const results = collect('hResults');
+    helper.getNode('m').receive(fileMsg('01OCT2024.txt', fixture('quantstudio-7-flex-results.txt')) as never);
+    await waitUntil(() => caught.length === 1);
+    const error = caught[0]!.error as Record<string, unknown>;
+    assert.equal(error.code, 'INVALID_INPUT');
+    assert.match(String(error.message), /line 19: no column "Ct Value" \(layout\.value\); the column names on line 19 are "Well", "Well Position", .*"CT".*; set layout\.value to one of them/);
+    assert.ok(Buffer.isBuffer(caught[0]!.payload), 'the file travels with the error');
+    assert.equal(lastStatus(helper.getNode('m'))?.fill, 'red');
+    assert.equal(results.length, 0);
+  });
+
+  it('refuses to start with dialect changes that are no setting, naming the path', async () => {
+    await load('appbio-quantstudio', JSON.stringify({ layout: { valu: 'CT' } }));
+    const caught = collect('caught');
+    helper.getNode('m').receive(fileMsg('a.txt', fixture('quantstudio-7-flex-results.txt')) as never);
+    // At deploy, before any file, and again for the file.
+    await waitUntil(() => caught.length === 2);
+    for (const c of caught) assert.match(String((c._error as Record<string, unknown>).message), /layout\.valu: not a setting of a dialect profile/);
+  });
+});

@@ -1,0 +1,176 @@
+/**
+ * folder-link in a real Node-RED (node-red-node-test-helper) over real
+ * temporary folders: a file taken once stored, sent with msg.file, moved to
+ * done/ once the journal says its results were delivered; a duplicate; a file
+ * too big for error/ and a Catch error; a missing folder on the status and to
+ * Catch; a restart mid-file (the file sent again from the journal, not read
+ * again); the Lab sidebar's row and the metrics. Downstream delivery is
+ * written to the journal as lis-send-results writes it (its own tests and the
+ * end-to-end test run the real thing).
+ */
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { collect, helper, journalDir, keepJournalForNextLoad, lastStatus, nodeModules, waitUntil } from '../support/red';
+import { openedJournal } from '../../lib/journal/registry';
+import type { ResultJournal } from '../../lib/journal/journal';
+
+let root: string;
+let inbox: string;
+beforeEach(async () => {
+  root = mkdtempSync(join(tmpdir(), 'folder-link-'));
+  inbox = join(root, 'inbox');
+  mkdirSync(inbox);
+  await helper.startServer();
+});
+afterEach(async () => {
+  await helper.unload();
+  await helper.stopServer();
+  rmSync(root, { recursive: true, force: true });
+});
+
+const CSV = 'Sample,Test,Value\nS1,GLU,5.4\n';
+const FAST = { pollMs: '100', settleMs: '200' };
+
+function flow(settings: Record<string, unknown> = {}): Array<Record<string, unknown>> {
+  return [
+    { id: 'folder', type: 'folder-link', name: 'QuantStudio 5', analyzer: 'QS5-LAB2', folder: inbox, pattern: '*.csv', ...FAST, wires: [['out']], ...settings },
+    { id: 'out', type: 'helper' },
+    { id: 'catcher', type: 'catch', scope: ['folder'], uncaught: false, wires: [['caught']] },
+    { id: 'caught', type: 'helper' },
+  ];
+}
+const load = (settings: Record<string, unknown> = {}) => helper.load(nodeModules('folder-link') as never, flow(settings) as never);
+
+async function journal(): Promise<ResultJournal> {
+  const j = openedJournal(join(journalDir(), 'journal.jsonl'));
+  assert.ok(j, 'the journal is open');
+  return j;
+}
+/** What lis-send-results writes for a file's one batch. */
+async function deliver(id: string): Promise<void> {
+  const j = await journal();
+  await j.planned(id, 1, undefined, ['S1']);
+  await j.beginSend({ key: `${id}#0`, node: 'sender', message: id, part: 0, samples: ['S1'], body: [{ SampleNumber: 'S1', Result: '5.4' }], msg: {} });
+  await j.settle(`${id}#0`, 'delivered');
+}
+const done = () => (existsSync(join(inbox, 'done')) ? readdirSync(join(inbox, 'done')).sort() : []);
+const codes = (caught: Array<Record<string, unknown>>) => caught.map((m) => (m.error as { code?: string }).code);
+async function sidebarRow(): Promise<Record<string, unknown>> {
+  const res = await helper.request().get('/lis-bridge/links').expect(200);
+  return (res.body as { links: Array<Record<string, unknown>> }).links.find((l) => l.node === 'folder')!;
+}
+
+describe('folder-link', () => {
+  it('sends a complete file once, stored first, with msg.file; moves it to done/ once its results are delivered; shows it in the Lab sidebar and the metrics', async () => {
+    await load();
+    const out = collect('out');
+    writeFileSync(join(inbox, 'run1.csv'), CSV);
+    await waitUntil(() => out.length > 0, 10_000, 'the file');
+    const msg = out[0]!;
+    assert.ok(Buffer.isBuffer(msg.payload));
+    assert.equal((msg.payload as Buffer).toString(), CSV);
+    assert.equal(msg.topic, 'file:message');
+    const file = msg.file as Record<string, unknown>;
+    assert.deepEqual({ link: file.link, name: file.name, path: file.path, size: file.size, analyzer: file.analyzer }, { link: 'folder', name: 'run1.csv', path: join(inbox, 'run1.csv'), size: CSV.length, analyzer: 'QS5-LAB2' });
+    assert.match(String(file.hash), /^[0-9a-f]{64}$/);
+    assert.match(String(file.mtime), /Z$/);
+    const stored = (await journal()).message(String(file.journalId))!;
+    assert.equal(stored.source?.hash, file.hash, 'stored in the journal under the id it carries');
+    await waitUntil(() => /watching · 1 waiting/.test(lastStatus(helper.getNode('folder'))?.text ?? ''), 5000, 'the status counting it');
+    await deliver(String(file.journalId));
+    await waitUntil(() => done().length === 1, 5000, 'done/');
+    assert.deepEqual(done(), ['run1.csv']);
+    await waitUntil(() => /watching · 0 waiting \(0 held\) · last run1\.csv/.test(lastStatus(helper.getNode('folder'))?.text ?? ''), 5000, 'the status');
+    assert.equal(lastStatus(helper.getNode('folder'))?.fill, 'green');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(out.length, 1, 'sent once');
+    const row = await sidebarRow();
+    assert.equal(row.protocol, 'file');
+    assert.equal(row.analyzer, 'QS5-LAB2');
+    assert.equal(row.transport, 'connected');
+    assert.ok(row.lastReceived, 'last file');
+    assert.deepEqual(row.files, { waiting: 0, held: 0, duplicates: 0, errorFiles: 0, lastFile: 'run1.csv' });
+    const metrics = await helper.request().get('/lis-bridge/metrics').expect(200);
+    assert.match(metrics.text, /lisbridge_folder_files_waiting\{link="folder",link_name="QuantStudio 5"\} 0/);
+    assert.match(metrics.text, /lisbridge_link_messages_received_total\{link="folder",link_name="QuantStudio 5",analyzer="QS5-LAB2"\} 1/);
+  });
+
+  it('sends the same bytes under another name no second time: a warning, a yellow status, counted as a duplicate', async () => {
+    await load();
+    const out = collect('out');
+    writeFileSync(join(inbox, 'run1.csv'), CSV);
+    await waitUntil(() => out.length > 0, 10_000, 'the file');
+    writeFileSync(join(inbox, 'run1-again.csv'), CSV);
+    await waitUntil(() => /duplicate run1-again\.csv/.test(lastStatus(helper.getNode('folder'))?.text ?? ''), 10_000, 'the duplicate on the status');
+    assert.equal(lastStatus(helper.getNode('folder'))?.fill, 'yellow');
+    assert.equal(out.length, 1);
+    await waitUntil(() => done().includes('run1-again.csv'), 5000, 'the duplicate in done/');
+    const row = await sidebarRow();
+    assert.equal((row.files as { duplicates: number }).duplicates, 1);
+    const rx = readFileSync(join(journalDir(), 'journal.jsonl'), 'utf8').split('\n').filter((l) => l.includes('"e":"rx"')).map((l) => JSON.parse(l) as { repeatOf?: string; id: string });
+    assert.equal(rx.length, 2);
+    assert.equal(rx[1]!.repeatOf, rx[0]!.id);
+  });
+
+  it('moves a file larger than the size cap to error/ with its reason, and raises FILE_ERROR to a Catch node', async () => {
+    await load({ maxSizeMB: '1' });
+    const caught = collect('caught');
+    writeFileSync(join(inbox, 'huge.csv'), Buffer.alloc(1024 * 1024 + 1, 0x41));
+    await waitUntil(() => caught.length > 0, 10_000, 'the Catch');
+    assert.deepEqual(codes(caught), ['FILE_ERROR']);
+    assert.match((caught[0]!.error as { message: string }).message, /huge\.csv was put in error\/ of .+: it is 1048577 bytes, more than the largest file taken/);
+    assert.deepEqual(readdirSync(join(inbox, 'error')).sort(), ['huge.csv', 'huge.csv.reason.txt']);
+    assert.equal(lastStatus(helper.getNode('folder'))?.fill, 'red');
+    assert.equal(((await sidebarRow()).files as { errorFiles: number }).errorFiles, 1);
+  });
+
+  it('a missing folder: red status naming the setting, FOLDER_MISSING to a Catch node, disconnected in the Lab sidebar; picks up once it is there', async () => {
+    rmSync(inbox, { recursive: true });
+    await load();
+    const caught = collect('caught');
+    const out = collect('out');
+    await waitUntil(() => caught.length > 0, 10_000, 'the Catch');
+    assert.deepEqual(codes(caught), ['FOLDER_MISSING']);
+    assert.deepEqual(lastStatus(helper.getNode('folder')), { fill: 'red', shape: 'ring', text: `folder missing: set Folder (${inbox})` });
+    assert.equal((await sidebarRow()).transport, 'disconnected');
+    mkdirSync(inbox);
+    writeFileSync(join(inbox, 'run1.csv'), CSV);
+    await waitUntil(() => out.length > 0, 10_000, 'the file');
+    assert.equal((await sidebarRow()).transport, 'connected');
+    assert.deepEqual(codes(caught), ['FOLDER_MISSING'], 'raised once');
+  });
+
+  it('refuses to start without a folder, naming the setting on its status', async () => {
+    await load({ folder: '' });
+    const caught = collect('caught');
+    await waitUntil(() => caught.length > 0, 5000, 'the Catch');
+    assert.equal((caught[0]!.error as { code: string }).code, 'NOT_CONFIGURED');
+    assert.deepEqual(lastStatus(helper.getNode('folder')), { fill: 'red', shape: 'ring', text: 'set folder' });
+  });
+
+  it('after a restart mid-file: sends the file again from the journal (msg.file.replay), does not read it again; moves it once delivered', async () => {
+    await load();
+    const first = collect('out');
+    writeFileSync(join(inbox, 'run1.csv'), CSV);
+    await waitUntil(() => first.length > 0, 10_000, 'the file');
+    const before = first[0]!.file as Record<string, unknown>;
+    await helper.unload();
+    keepJournalForNextLoad();
+    await load();
+    const again = collect('out');
+    await waitUntil(() => again.length > 0, 10_000, 'the replay');
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(again.length, 1, 'sent once more, from the journal');
+    const file = again[0]!.file as Record<string, unknown>;
+    assert.equal(file.replay, true);
+    assert.deepEqual({ journalId: file.journalId, name: file.name, hash: file.hash, size: file.size }, { journalId: before.journalId, name: 'run1.csv', hash: before.hash, size: before.size });
+    assert.equal((again[0]!.payload as Buffer).toString(), CSV);
+    await deliver(String(file.journalId));
+    await waitUntil(() => done().length === 1, 5000, 'done/');
+    const rx = readFileSync(join(journalDir(), 'journal.jsonl'), 'utf8').split('\n').filter((l) => l.includes('"e":"rx"'));
+    assert.equal(rx.length, 1, 'stored once');
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * The file-exporting instrument's simulator (lib/sim/file) writing into a real
+ * temporary folder while a folder watcher polls it on its own timer, as in
+ * production: a file written in parts with pauses shorter than the settle time
+ * is taken once, whole; one written under a temporary name, or with a marker,
+ * only once it is complete; the same bytes twice make one file and a duplicate.
+ */
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ResultJournal } from '../../lib/journal/journal';
+import { FolderStore, FolderWatcher, FOLDER_DEFAULTS, type FolderOptions, type TakenFile } from '../../lib/protocols/file';
+import { FileExporter, fromTemplate, MALFORMED } from '../../lib/sim';
+
+let root: string;
+let journal: ResultJournal;
+let watcher: FolderWatcher | undefined;
+beforeEach(async () => {
+  root = mkdtempSync(join(tmpdir(), 'folder-sim-'));
+  journal = await ResultJournal.open({ file: join(root, 'journal', 'journal.jsonl'), retentionMs: 86_400_000 });
+});
+afterEach(async () => {
+  await watcher?.close();
+  watcher = undefined;
+  await journal.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+const TEMPLATE = 'Well,Sample Name,Target Name,CT\r\nA1,S001,N1,24.31\r\nA2,S002,N1,Undetermined\r\n';
+
+function watch(options: Partial<FolderOptions> = {}): { files: TakenFile[]; duplicates: string[]; warnings: string[] } {
+  const seen = { files: [] as TakenFile[], duplicates: [] as string[], warnings: [] as string[] };
+  watcher = new FolderWatcher({ ...FOLDER_DEFAULTS, folder: join(root, 'export'), pollMs: 20, settleMs: 400, rememberMs: 86_400_000, ...options }, new FolderStore(journal, 'sim-link'), {
+    file: (f) => seen.files.push(f),
+    duplicate: (facts) => seen.duplicates.push(facts.name),
+    finished: () => undefined,
+    folder: () => undefined,
+    problem: (text) => seen.warnings.push(text),
+    warn: (text) => seen.warnings.push(text),
+  });
+  watcher.start();
+  return seen;
+}
+const until = async (check: () => boolean, what: string) => {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > 10_000) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+describe('the file-exporting instrument simulator against a folder watcher', () => {
+  it('fromTemplate makes distinct exports of a real one', () => {
+    const a = fromTemplate(TEMPLATE, { S001: 'S101', S002: 'S102' });
+    assert.equal(a.toString('latin1'), TEMPLATE.replace('S001', 'S101').replace('S002', 'S102'));
+    assert.deepEqual(fromTemplate(Buffer.from([0xe9, 0x41]), { A: 'B' }), Buffer.from([0xe9, 0x42]), 'bytes outside the text replaced are kept');
+  });
+
+  it('a file written in parts with pauses shorter than the settle time is taken once, whole', async () => {
+    const seen = watch();
+    const sim = new FileExporter(join(root, 'export'));
+    const bytes = Buffer.from(TEMPLATE.repeat(20));
+    await sim.halfWritten('run1.csv', bytes, 5, 150);
+    await until(() => seen.files.length === 1, 'the file');
+    await new Promise((r) => setTimeout(r, 600));
+    assert.equal(seen.files.length, 1);
+    assert.deepEqual(seen.files[0]!.bytes, bytes, 'never a torn copy');
+  });
+
+  it('a file written under a temporary name and renamed, or followed by its marker, is taken only complete', async () => {
+    const seen = watch({ marker: '.done' });
+    const sim = new FileExporter(join(root, 'export'));
+    const a = fromTemplate(TEMPLATE, { S001: 'S201' });
+    const b = fromTemplate(TEMPLATE, { S001: 'S202' });
+    await sim.write('a.csv', a, { parts: 4, pauseMs: 600, viaTemp: true, marker: '.done' });
+    await sim.write('b.csv', b, { parts: 4, pauseMs: 600, marker: '.done' });
+    await until(() => seen.files.length === 2, 'both files');
+    assert.deepEqual(seen.files.map((f) => [f.facts.name, f.bytes.equals(f.facts.name === 'a.csv' ? a : b)]).sort(), [['a.csv', true], ['b.csv', true]]);
+  });
+
+  it('the same bytes twice make one file and a duplicate; a malformed file is taken like any (its reader refuses it)', async () => {
+    const seen = watch();
+    const sim = new FileExporter(join(root, 'export'));
+    const first = await sim.write('run1.csv', Buffer.from(TEMPLATE));
+    await sim.duplicate(first, 'run1_copy.csv');
+    await sim.malformed('run2.csv');
+    await until(() => seen.files.length === 2 && seen.duplicates.length === 1, 'the files');
+    assert.deepEqual(seen.duplicates, ['run1_copy.csv']);
+    assert.deepEqual(seen.files.map((f) => f.facts.name).sort(), ['run1.csv', 'run2.csv']);
+    assert.deepEqual(seen.files.find((f) => f.facts.name === 'run2.csv')!.bytes, MALFORMED);
+    // The duplicate's content went on once already: it is done at once. The others wait for their results.
+    await until(() => readdirSync(join(root, 'export')).includes('done'), 'done/');
+    assert.deepEqual(readdirSync(join(root, 'export', 'done')), ['run1_copy.csv']);
+    assert.deepEqual(readdirSync(join(root, 'export')).sort(), ['done', 'run1.csv', 'run2.csv']);
+  });
+});
