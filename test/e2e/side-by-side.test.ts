@@ -36,7 +36,7 @@ import { exampleMapping } from '../../demo/examples';
 import { fileSample } from '../support/file-samples';
 import { LisStub, anOrder } from '../support/lis-stub';
 import { startNodeRed, type NodeRedProcess } from '../support/node-red-process';
-import { freePort } from '../support/ports';
+import net from 'node:net';
 import { LineLog, itemsOf, withTimeout } from './harness';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -111,6 +111,30 @@ function simulatorFor(a: Analyzer, transport: ConstructorParameters<typeof Analy
   return sim;
 }
 
+const taken = new Set<number>();
+
+/**
+ * A free port for a lis-push-in, below the system's ephemeral range (32768 and
+ * up on Linux): a port bind(0) handed out and released could be an ephemeral
+ * port again by the deploy, the local end of one of the many tcp in
+ * connections, and that lis-push-in would go red with "failed: port".
+ */
+async function pushPort(): Promise<number> {
+  for (;;) {
+    const port = 20000 + Math.floor(Math.random() * 12000);
+    if (taken.has(port)) continue;
+    const free = await new Promise<boolean>((resolve) => {
+      const s = net.createServer();
+      s.once('error', () => resolve(false));
+      s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+    });
+    if (free) {
+      taken.add(port);
+      return port;
+    }
+  }
+}
+
 /** A status node per tab whose function node logs each status change: `STATUS <node id> <fill> <text>`. */
 function statusWatch(flow: FlowNode[]): FlowNode[] {
   const tab = flow.find((n) => n.type === 'tab')!.id;
@@ -156,7 +180,7 @@ before(async () => {
       sample,
       lisCodes: spec.tests.map((t) => catalog.find((c) => c.ID === t.lisTestId)!.Code),
       queries: queriesFor(spec),
-      pushPort: await freePort(),
+      pushPort: await pushPort(),
       log: new LineLog(200),
     };
     analyzers.push(a);
