@@ -288,8 +288,9 @@ function hl7Spec(profile: Hl7DialectProfile): ExampleSpec {
 /**
  * What each built-in file dialect's example maps: the test codes of the
  * instrument's own export (test/fixtures/file, the dialect's sample file) to
- * LIS tests. The demo catalog holds none of these analytes, so each names its
- * LIS test (lisTests) for the site to replace with its LIS's; a unit test reads
+ * LIS tests: the catalog's where it has the test (HIV viral load, TSH, free T4,
+ * CA 125); otherwise the example names its LIS test (lisTests, an ICP's
+ * elements, a PCR target's Ct) for the site to replace; a unit test reads
  * every sample file in its dialect and checks each code is in it. The generic
  * CSV has no instrument, so no codes of its own: it maps the chemistry panel
  * under the LIS codes (placeholders), as the derived ASTM and HL7 examples do.
@@ -303,6 +304,29 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     notes: [
       'QuantStudio 6/7 Flex or 7500 "Export > Results" as text (tab-separated, `[Results]` section): one row per well, the Ct of each target; `Undetermined` is no result; standards and controls (Task STANDARD, NTC) go to "QC, unassigned, other".',
       "Test codes are the experiment's target names (`Target Name`): the sample export's is `3'UTR`; map each target of your assays to its LIS test.",
+    ],
+  },
+  'abbott-m2000rt': {
+    analyzer: 'Abbott m2000rt',
+    // The instrument numbers its logs: Results.log.321, Results.log.322 ...
+    pattern: '*.log*',
+    tests: [{ lisTestId: 'T-HIV', instrumentCode: 'HIV0.6ml' }],
+    notes: [
+      'm2000rt results log (tab-separated, banner sections): the table after `Result Information`; the value is the result as the instrument reports it (`213 Copies / mL`, `< 40 Copies / mL`, `Not detected`), sent as written; controls and calibrators (`SampleType`) go to "QC, unassigned, other"; a row whose `Status` is not `Valid` is not sent.',
+      "Test codes are the assay names (`AssayName`): the sample log's `HIV0.6ml` (HIV-1 RNA, 0.6 mL protocol) is mapped to the LIS's HIV viral load; map each assay you run.",
+    ],
+  },
+  'beckman-access-2': {
+    analyzer: 'Beckman Coulter Access 2',
+    pattern: '*.csv',
+    tests: [
+      { lisTestId: 'T-TSH', instrumentCode: 'fTSH2' },
+      { lisTestId: 'T-FT4', instrumentCode: 'FRT4' },
+      { lisTestId: 'T-CA125', instrumentCode: 'OV125Ag' },
+    ],
+    notes: [
+      'Access 2 results export (comma CSV, one row per result): `Sample ID`, `Test Name`, `Result`, `Units`, `Flags`, `Comp. Time`; `No Value` is no result. The export marks no QC row: add a qc rule in "Dialect changes" once you have seen how your site names its controls.',
+      "Test codes are the Access assay names: the sample export's `fTSH2`, `FRT4` and `OV125Ag` are mapped to the LIS's TSH, free T4 and CA 125; its other assays (hepatitis and HIV serology, FT3, AFP) go to \"results with no LIS test\" until you map them.",
     ],
   },
   'thermo-multiskan-go': {

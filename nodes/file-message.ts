@@ -5,7 +5,7 @@
  * (nodes/shared/message-node.ts), so test-mapper and the LIS nodes take its
  * results unchanged.
  *
- * Input: msg.payload (Buffer) the file's bytes and msg.file { name, path, size, mtime, hash }.
+ * Input: msg.payload (Buffer, or the file's text) and msg.file { name, path, size, mtime, hash }.
  * Outputs: 1 patient results (one msg per sample), 2 QC, unassigned and other.
  * A file the dialect cannot read: node.error(err, msg) naming the line, the
  * column and the setting to change; red status.
@@ -14,7 +14,6 @@ import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { FileHost, fileHostSettings } from '../lib/protocols/file';
 import { refuseMisconfigured } from './shared/lis-request-node';
 import { installDialectRoutes } from './shared/dialect-routes';
-import { installFileDialectRoutes } from './shared/file-dialect-routes';
 import { runMessageNode, unresolvedMessageSettings } from './shared/message-node';
 import { StatusReporter } from './shared/status';
 import type { Msg } from './shared/types';
@@ -33,7 +32,6 @@ const fileOf = (msg: Msg) => msg.file as { name?: unknown } | undefined;
 
 export = function register(RED: NodeAPI): void {
   installDialectRoutes(RED);
-  installFileDialectRoutes(RED);
 
   function FileMessageNode(this: Node, def: Def) {
     RED.nodes.createNode(this, def);
@@ -47,6 +45,11 @@ export = function register(RED: NodeAPI): void {
     const host = new FileHost<Msg>(settings.profile, timeZone, (msg) => {
       const name = fileOf(msg)?.name;
       return typeof name === 'string' ? name : undefined;
+    });
+    // Node-RED's own file-in node gives text unless told otherwise: a file's text is taken as its bytes in the dialect's encoding.
+    const encoding = settings.profile.encoding;
+    node.on('input', (msg) => {
+      if (typeof msg.payload === 'string' && typeof (msg as Msg).file === 'object' && (msg as Msg).file !== null) msg.payload = Buffer.from(msg.payload, encoding);
     });
     runMessageNode(RED, node, status, host, {
       message: FILE_MESSAGE_TOPIC,

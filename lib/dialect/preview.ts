@@ -9,6 +9,7 @@
  */
 import type { InstrumentResult, LabEvent, UnassignedResult } from '../lab/types';
 import type { ProfileIssue, ProfileOverrides, SiteDialectResult } from './overrides';
+import { POINT_ROLES, type Capture, type PointRole } from './capture';
 
 /** What the preview shows of a result as the LIS would get it (the fields mean what they mean on InstrumentResult). */
 const SHOWN = ['units', 'referenceRange', 'flags', 'status', 'completedAt', 'completedAtRaw'] as const;
@@ -104,6 +105,9 @@ export interface SitePreview<Paste> {
   /** What the paste was taken for, what was repaired, and what could not be read. */
   paste?: Paste;
   preview?: Preview;
+  /** The paste drawn for pointing at (./capture.ts), and what may be pointed at. */
+  capture?: Capture;
+  roles?: readonly PointRole[];
 }
 
 /** What a protocol gives the dialect editor's question. */
@@ -114,6 +118,8 @@ export interface PreviewProtocol<P, Paste> {
   /** The paste's messages as bytes, in the charset of the profile given, and what the reader found. */
   read(text: string, profile: P | undefined): { messages: readonly Buffer[]; paste: Paste };
   preview(profile: P, messages: readonly Buffer[], timeZone: string): Preview;
+  /** The paste's messages drawn as clickable places, for pointing (./capture.ts). */
+  capture?(messages: readonly Buffer[], profile: P | undefined): Capture;
 }
 
 /**
@@ -129,6 +135,10 @@ export function previewSiteOf<P, Paste>(protocol: PreviewProtocol<P, Paste>, sit
   if (text === undefined || text.trim() === '') return out;
   const read = protocol.read(text, built.profile ?? base);
   out.paste = read.paste;
+  if (protocol.capture !== undefined) {
+    out.capture = protocol.capture(read.messages, built.profile ?? base);
+    out.roles = POINT_ROLES;
+  }
   if (built.profile !== undefined) out.preview = protocol.preview(built.profile, read.messages, timeZone);
   return out;
 }

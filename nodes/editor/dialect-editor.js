@@ -12,9 +12,8 @@
  *     overrides: $("#node-input-dialectOverrides"), // the node's own textarea (saved by Node-RED)
  *     base: function () { return "generic-lis2a2"; },
  *     timeZone: function () { return "Europe/Berlin"; },
- *     protocol: "astm",                    // or "hl7": sent with every request (default "astm")
  *     linkType: "astm-link",               // nodes whose recent messages can be picked
- *     api: "lis-bridge/dialects",          // GET <api>/<id>, POST <api>/preview
+ *     api: "lis-bridge/dialects",          // GET <api>/<id>, POST <api>/preview and <api>/point (the default)
  *     protocol: "astm",                    // "astm" (default), "hl7", "file": sent with every request
  *   }) -> { refresh(), close() }
  *
@@ -114,6 +113,16 @@
         var timer = null;
         var sequence = 0;
         var last = null;
+        // Pointing at values in the capture (dialect-pointing.js, fetched once): a click writes the override that reads it.
+        var pointing = null;
+        function attachPointing() {
+            pointing = window.LisBridgeDialectPointing.attach({ before: view, table: view, api: api, t: t,
+                request: function () { return { protocol: protocol, base: opts.base(), overrides: opts.overrides.val(), text: paste.val(), timeZone: opts.timeZone() }; },
+                written: function (answer) { opts.overrides.val(JSON.stringify(answer.overrides, null, 2)); sequence++; last = answer.preview; render(answer.preview); } });
+            if (last) { pointing.render(last); }
+        }
+        if (window.LisBridgeDialectPointing) { attachPointing(); }
+        else { $.ajax({ url: "lis-bridge/editor/dialect-pointing.js", dataType: "script", cache: true }).done(attachPointing); }
 
         function schedule() {
             clearTimeout(timer);
@@ -136,6 +145,7 @@
         }
 
         function render(answer) {
+            if (pointing) { pointing.render(answer); }
             issues.empty();
             (answer.issues || []).forEach(function (i) {
                 $("<li>").attr("data-path", i.path).append($("<code>").text(i.path || t("wholeProfile"))).append(document.createTextNode(" " + i.message)).appendTo(issues);

@@ -5,15 +5,22 @@
  * lib/protocols/<p>; this registry only dispatches on the request's
  * `protocol` ('astm' when none is given, as before there were others).
  */
-import { findProfile, previewSite, PROFILES } from '../../lib/protocols/astm';
-import { findHl7Profile, HL7_PROFILES, previewHl7Site } from '../../lib/protocols/hl7';
+import { findProfile, pointAt, previewSite, PROFILES } from '../../lib/protocols/astm';
+import { findHl7Profile, HL7_PROFILES, pointAtHl7, previewHl7Site } from '../../lib/protocols/hl7';
+import { FILE_PROFILES, findFileProfile, pointFileAt, previewFileSite } from '../../lib/protocols/file';
+import type { PointRole } from '../../lib/dialect';
 
 export interface DialectProtocol {
   /** The built-in dialects, as the picker lists and describes them. */
   builtIns(): unknown[];
   profile(id: string): unknown;
-  /** `{ issues, overrides, paste, preview }` for a site's dialect and a paste (lib/dialect/preview.ts). */
-  preview(site: { base: string; overrides?: unknown }, text: string | undefined, timeZone: string): unknown;
+  /**
+   * `{ issues, overrides, paste, preview }` for a site's dialect and a paste (lib/dialect/preview.ts); `fileName`,
+   * the name of a pasted export, is read only by protocols that take a run date from it.
+   */
+  preview(site: { base: string; overrides?: unknown }, text: string | undefined, timeZone: string, fileName?: string): unknown;
+  /** Pointing (lib/protocols/<p>/point.ts; absent: the protocol offers none, and the route says so): `{ overrides, changed, setting, place, preview, issues }`, `{ choices }` or `{ refused }`. */
+  point?(request: { base: string; overrides?: unknown; text: string; timeZone: string; role: PointRole; place?: unknown; value?: string; message?: number }): unknown;
 }
 
 const PROTOCOLS: Readonly<Record<string, DialectProtocol>> = {
@@ -21,11 +28,19 @@ const PROTOCOLS: Readonly<Record<string, DialectProtocol>> = {
     builtIns: () => PROFILES.map((p) => ({ id: p.id, label: p.label, vendor: p.vendor, model: p.model, transport: p.transport, queryDeadlineMs: p.queryDeadlineMs, orders: p.order !== undefined })),
     profile: findProfile,
     preview: previewSite,
+    point: pointAt,
   },
   hl7: {
     builtIns: () => HL7_PROFILES.map((p) => ({ id: p.id, label: p.label, vendor: p.vendor, model: p.model, versions: p.versions, queryDeadlineMs: p.queryDeadlineMs, queries: p.query !== undefined, orders: p.answer !== undefined })),
     profile: findHl7Profile,
     preview: previewHl7Site,
+    point: pointAtHl7,
+  },
+  file: {
+    builtIns: () => FILE_PROFILES.map((p) => ({ id: p.id, label: p.label, vendor: p.vendor, model: p.model, layout: p.layout.form, delimiter: typeof p.delimiter === 'string' ? p.delimiter : 'fixed widths' })),
+    profile: findFileProfile,
+    preview: previewFileSite,
+    point: pointFileAt,
   },
 };
 

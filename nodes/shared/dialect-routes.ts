@@ -6,7 +6,10 @@
  * GET  /lis-bridge/editor/dialect-editor.js       the dialog's dialect section (nodes/editor), one script for every message node
  * GET  /lis-bridge/dialects?protocol=             the built-in dialects, for the picker
  * GET  /lis-bridge/dialects/:id?protocol=         one built-in profile as JSON (the values an override starts from)
- * POST /lis-bridge/dialects/preview   { protocol?, base, overrides?, text?, timeZone? } -> { issues, overrides, paste, preview }
+ * GET  /lis-bridge/editor/dialect-pointing.js    the clickable capture, role menu and choices prompt (nodes/editor)
+ * POST /lis-bridge/dialects/preview   { protocol?, base, overrides?, text?, timeZone? } -> { issues, overrides, paste, preview, capture, roles }
+ * POST /lis-bridge/dialects/point     { protocol?, base, overrides?, text, timeZone?, role, place? | value? (message?) }
+ *                                     -> { overrides, changed, setting, place, preview, issues } | { choices } | { refused, issues? }
  *
  * The preview answers 200 whatever the dialect's problems (they are the
  * answer, each with the path of its setting); 400 for a request that is not
@@ -15,7 +18,7 @@
 import { join } from 'node:path';
 import type { NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
-import { depthIssue } from '../../lib/dialect';
+import { depthIssue, isPointRole } from '../../lib/dialect';
 import { LisError, invalidInput } from '../../lib/errors';
 import { answerError, installRoutesOnce } from './admin';
 import { DIALECT_PROTOCOL_NAMES, dialectProtocol } from './dialect-protocols';
@@ -31,6 +34,9 @@ export function installDialectRoutes(RED: NodeAPI): void {
     admin.get('/lis-bridge/editor/dialect-editor.js', read, (_req: Request, res: Response) => {
       res.type('application/javascript').sendFile(join(__dirname, '..', 'editor', 'dialect-editor.js'));
     });
+    admin.get('/lis-bridge/editor/dialect-pointing.js', read, (_req: Request, res: Response) => {
+      res.type('application/javascript').sendFile(join(__dirname, '..', 'editor', 'dialect-pointing.js'));
+    });
     admin.get('/lis-bridge/dialects', read, (req: Request, res: Response) => {
       const protocol = protocolOf(req.query.protocol, res);
       if (protocol) res.json(protocol.builtIns());
@@ -44,29 +50,65 @@ export function installDialectRoutes(RED: NodeAPI): void {
     });
     admin.post('/lis-bridge/dialects/preview', read, (req: Request, res: Response) => {
       try {
-        const body = (req.body ?? {}) as { protocol?: unknown; base?: unknown; overrides?: unknown; text?: unknown; timeZone?: unknown };
-        const errors: string[] = [];
-        const protocol = dialectProtocol(body.protocol);
-        if (!protocol) errors.push(protocolProblem(body.protocol));
-        if (typeof body.base !== 'string' || body.base === '') errors.push('base must be the id of a built-in dialect');
-        if (body.text !== undefined && typeof body.text !== 'string') errors.push('text must be the pasted capture as text');
-        if (typeof body.text === 'string' && body.text.length > MAX_TEXT) errors.push(`text is longer than ${MAX_TEXT} characters`);
-        // Refused before anything recurses into it (a stack overflow answered 500); the error names the setting's path.
-        const deep = depthIssue(body.overrides);
-        if (deep) errors.push(`overrides.${deep.message}`);
-        const timeZone = typeof body.timeZone === 'string' && body.timeZone.trim() !== '' ? body.timeZone.trim() : Intl.DateTimeFormat().resolvedOptions().timeZone;
-        try {
-          new Intl.DateTimeFormat('en', { timeZone });
-        } catch {
-          errors.push(`timeZone ${JSON.stringify(timeZone)} is not an IANA zone such as Europe/Berlin`);
-        }
-        if (errors.length > 0 || !protocol) return answerError(res, 400, invalidInput('not a dialect preview request', errors));
-        res.json(protocol.preview({ base: body.base as string, overrides: body.overrides }, body.text as string | undefined, timeZone));
+        const checked = checkRequest(req.body, false);
+        if (checked.errors.length > 0 || !checked.protocol) return answerError(res, 400, invalidInput('not a dialect preview request', checked.errors));
+        const fileName = (req.body as { fileName?: unknown } | undefined)?.fileName;
+        res.json(checked.protocol.preview({ base: checked.base, overrides: checked.overrides }, checked.text, checked.timeZone, typeof fileName === 'string' ? fileName : undefined));
+      } catch (err) {
+        answerError(res, 500, err);
+      }
+    });
+    // Pointing: what a clicked value is, written as the override that reads it from there (lib/protocols/<p>/point.ts).
+    admin.post('/lis-bridge/dialects/point', read, (req: Request, res: Response) => {
+      try {
+        const body = (req.body ?? {}) as { role?: unknown; place?: unknown; value?: unknown; message?: unknown };
+        const checked = checkRequest(req.body, true);
+        const errors = [...checked.errors];
+        if (!isPointRole(body.role)) errors.push('role must be one of sampleNumber, testCode, value, units');
+        if (body.place === undefined && (typeof body.value !== 'string' || body.value.trim() === '')) errors.push('give the place clicked in the capture, or the value clicked in the table');
+        if (body.message !== undefined && !(typeof body.message === 'number' && Number.isInteger(body.message) && body.message >= 1)) errors.push('message must be the 1-based message of the capture');
+        const point = checked.protocol?.point;
+        if (checked.protocol && !point) errors.push(`protocol ${JSON.stringify((req.body as { protocol?: unknown }).protocol)} offers no pointing`);
+        if (errors.length > 0 || !point || !isPointRole(body.role)) return answerError(res, 400, invalidInput('not a pointing request', errors));
+        res.json(
+          point({
+            base: checked.base,
+            overrides: checked.overrides,
+            text: checked.text ?? '',
+            timeZone: checked.timeZone,
+            role: body.role,
+            ...(body.place === undefined ? {} : { place: body.place }),
+            ...(typeof body.value === 'string' ? { value: body.value } : {}),
+            ...(typeof body.message === 'number' ? { message: body.message } : {}),
+          }),
+        );
       } catch (err) {
         answerError(res, 500, err);
       }
     });
   });
+}
+
+/** What a preview and a pointing request share: the protocol, the base, the overrides, the capture and the zone, checked. */
+function checkRequest(raw: unknown, textRequired: boolean) {
+  const body = (raw ?? {}) as { protocol?: unknown; base?: unknown; overrides?: unknown; text?: unknown; timeZone?: unknown };
+  const errors: string[] = [];
+  const protocol = dialectProtocol(body.protocol);
+  if (!protocol) errors.push(protocolProblem(body.protocol));
+  if (typeof body.base !== 'string' || body.base === '') errors.push('base must be the id of a built-in dialect');
+  if (body.text !== undefined && typeof body.text !== 'string') errors.push('text must be the pasted capture as text');
+  if (textRequired && (typeof body.text !== 'string' || body.text.trim() === '')) errors.push('text must be the capture pointed at');
+  if (typeof body.text === 'string' && body.text.length > MAX_TEXT) errors.push(`text is longer than ${MAX_TEXT} characters`);
+  // Refused before anything recurses into it (a stack overflow answered 500); the error names the setting's path.
+  const deep = depthIssue(body.overrides);
+  if (deep) errors.push(`overrides.${deep.message}`);
+  const timeZone = typeof body.timeZone === 'string' && body.timeZone.trim() !== '' ? body.timeZone.trim() : Intl.DateTimeFormat().resolvedOptions().timeZone;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone });
+  } catch {
+    errors.push(`timeZone ${JSON.stringify(timeZone)} is not an IANA zone such as Europe/Berlin`);
+  }
+  return { errors, protocol, base: typeof body.base === 'string' ? body.base : '', overrides: body.overrides, text: typeof body.text === 'string' ? body.text : undefined, timeZone };
 }
 
 function protocolProblem(name: unknown): string {

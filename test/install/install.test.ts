@@ -97,6 +97,10 @@ describe('installed into a fresh Node-RED userDir', () => {
     const script = await fetch(`${red!.url}/lis-bridge/editor/dialect-editor.js`);
     assert.equal(script.status, 200);
     assert.match(await script.text(), /LisBridgeDialectEditor/);
+    // And the pointing part it fetches (nodes/editor/dialect-pointing.js).
+    const pointing = await fetch(`${red!.url}/lis-bridge/editor/dialect-pointing.js`);
+    assert.equal(pointing.status, 200);
+    assert.match(await pointing.text(), /LisBridgeDialectPointing/);
   });
 
   it('offers every example flow under Import > Examples', async () => {

@@ -6,6 +6,8 @@
  */
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { collect, helper, nodeModules, waitUntil } from '../support/red';
 import { loadFixture } from '../support/fixtures';
 import { GENERIC_LIS2A2 } from '../../lib/protocols/astm/dialects';
@@ -69,6 +71,37 @@ describe('dialect routes', () => {
     assert.equal(after.preview.unassigned.length, 0);
     assert.deepEqual(after.preview.results[0], { message: 1, record: 4, sampleNumber: 'CL-PL-24-0370', testCode: '685', value: '22.4', units: 'U/l', flags: ['A'], status: 'F', completedAt: '2024-02-03T13:20:11.000Z', completedAtRaw: '20240203132011' });
     assert.deepEqual(after.overrides, C311_SITE);
+  });
+
+  it('point: write what reads a clicked place, ask which place for an ambiguous table value, and refuse what is no request', async () => {
+    await load();
+    const script = await helper.request().get('/lis-bridge/editor/dialect-pointing.js').expect(200);
+    assert.match(script.text, /window\.LisBridgeDialectPointing = \{ attach: attach \}/);
+    const text = loadFixture('mindray-cl2000i-result.txt').file.toString('latin1');
+    const point = async (body: Record<string, unknown>, status = 200) => (await helper.request().post('/lis-bridge/dialects/point').send(body).expect(status)).body as Record<string, any>;
+    const sample = await point({ protocol: 'astm', base: 'generic-lis2a2', text, timeZone: 'UTC', role: 'sampleNumber', place: { message: 1, record: 3, type: 'O', field: 4 } });
+    assert.deepEqual(sample.overrides, { sampleId: { field: 'instrumentSpecimenId' } });
+    assert.equal(sample.changed, 2);
+    assert.deepEqual(sample.preview.preview.results.map((r: { sampleNumber: string }) => r.sampleNumber), ['SAMPLE123', 'SAMPLE123']);
+    const code = await point({ base: 'generic-lis2a2', overrides: JSON.stringify(sample.overrides), text, role: 'testCode', value: 'CA125', message: 1 });
+    assert.deepEqual(code.overrides.testId, { code: { component: 2, trim: true } });
+    const architect = loadFixture('abbott-architect-i-result-multi.txt').file.toString('latin1');
+    const ask = await point({ base: 'generic-lis2a2', text: architect, role: 'sampleNumber', value: '276056250158121' });
+    assert.equal(ask.choices.length, 2);
+    const refused = await point({ protocol: 'astm', base: 'generic-lis2a2', text, role: 'colour' }, 400);
+    assert.match(refused.errors.join(' '), /role must be one of/);
+    const nowhere = await point({ base: 'generic-lis2a2', text, role: 'value' }, 400);
+    assert.match(nowhere.errors.join(' '), /give the place/);
+    // HL7 through the same route: the URIT 8030 bar code in OBR-2.
+    const urit = readFileSync(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'hl7', 'urit-8030-oru-r01.txt'), 'latin1');
+    const hl7 = await point({ protocol: 'hl7', base: 'generic-oru', text: urit, role: 'sampleNumber', value: '0000966134' });
+    assert.deepEqual(hl7.overrides, { sampleId: { places: [{ segment: 'OBR', field: 2 }] } });
+    assert.equal(hl7.changed, 1);
+    assert.equal(hl7.preview.preview.results[0].sampleNumber, '0000966134');
+    const shown = await preview({ protocol: 'hl7', base: 'generic-oru', text: urit });
+    assert.deepEqual(shown.capture.messages[0].lines.map((l: { label: string }) => l.label), ['MSH 1', 'PID 2', 'OBR 3', 'OBX 4']);
+    const unknown = await point({ protocol: 'dicom', base: 'x', text, role: 'value', value: '1' }, 400);
+    assert.match(unknown.errors.join(' '), /protocol "dicom"/);
   });
 
   it('answer a dialect\'s problems with their paths and no preview, and refuse what is no request', async () => {
@@ -166,7 +199,7 @@ describe('dialect routes', () => {
     assert.deepEqual(bad.issues.map((i: { path: string }) => i.path), ['results.code.field']);
 
     const refused = await preview({ protocol: 'dicom', base: 'generic-oru' }, 400);
-    assert.match(refused.errors.join(), /protocol "dicom" is not one the dialect editor serves \(astm, hl7\)/);
+    assert.match(refused.errors.join(), /protocol "dicom" is not one the dialect editor serves \(astm, hl7, file\)/);
     await helper.request().get('/lis-bridge/dialects?protocol=dicom').expect(400);
   });
 

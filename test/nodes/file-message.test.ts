@@ -83,6 +83,14 @@ describe('file-message', () => {
     assert.equal(ctx.stub.requests.filter((r) => r.path.endsWith('/results')).length, 0);
   });
 
+  it('takes a file given as text (Node-RED\'s file-in node gives text unless told otherwise)', async () => {
+    await load('appbio-quantstudio');
+    const results = collect('hResults');
+    helper.getNode('m').receive({ payload: fixture('quantstudio-7-flex-results.txt').toString('utf8'), file: { name: 'as-text.txt' } } as never);
+    await waitUntil(() => results.length === 6);
+    assert.deepEqual((results[5]!.payload as Array<Record<string, unknown>>).map((r) => r.Result), ['26.692', '26.638', '26.592']);
+  });
+
   it('sends a file it cannot read to Catch naming the line, the columns found and the setting to change, with a red status', async () => {
     await load('appbio-quantstudio', JSON.stringify({ layout: { value: 'Ct Value' } }));
     const caught = collect('caught');

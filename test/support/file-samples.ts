@@ -12,6 +12,8 @@ const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'file');
 /** The file name of each dialect's sample export under test/fixtures/file. */
 export const FILE_SAMPLES: Readonly<Record<string, string>> = {
   'appbio-quantstudio': 'quantstudio-7-flex-results.txt',
+  'abbott-m2000rt': 'abbott-m2000rt-results.log',
+  'beckman-access-2': 'beckman-access-2-results.csv',
   'thermo-multiskan-go': 'multiskan-go-babesia.csv',
   'varian-vista-pro': 'varian-vista-pro-icp.csv',
   'senaite-two-dimension': 'senaite-two-dimension.csv',

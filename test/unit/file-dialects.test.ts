@@ -9,7 +9,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  ABBOTT_M2000RT,
   APPBIO_QUANTSTUDIO,
+  BECKMAN_ACCESS_2,
   FILE_PROFILES,
   FileDialectProfileSchema,
   fileLabEvents,
@@ -86,6 +88,11 @@ describe('Applied Biosystems QuantStudio exports (allotropy test data)', () => {
     ]);
     assert.deepEqual(of(events, 'results').map((r) => r.record), [23, 24, 25, 26, 27, 28, 29, 30, 31, 35, 36, 37, 38, 39, 40, 41, 42, 43]);
     assert.ok(of(events, 'results').every((r) => r.completedAt === '2024-10-01T19:02:50.000Z' && r.completedAtRaw === '2024-10-01 15:02:50'));
+    // Triplicate wells: all three sent (as ASTM does with a test reported twice), and the batch says so.
+    assert.deepEqual((events[0] as Extract<LabEvent, { type: 'results' }>).problems, [
+      "lines 23 and 24 both report test 3'UTR for sample 5000018696625",
+      "lines 23 and 25 both report test 3'UTR for sample 5000018696625",
+    ]);
     assert.deepEqual(brief(of(events, 'qc')), [
       ['Standard 1 (1e8)', "3'UTR", '16.484'], ['Standard 1 (1e8)', "3'UTR", '16.442'], ['Standard 1 (1e8)', "3'UTR", '16.458'],
       ['Standard 2 (1e7)', "3'UTR", '19.525'], ['Standard 2 (1e7)', "3'UTR", '19.704'], ['Standard 2 (1e7)', "3'UTR", '19.561'],
@@ -186,5 +193,49 @@ describe('SENAITE two-dimension CSV', () => {
       events.flatMap((e) => (e.type === 'unassigned' ? e.items.map((i) => i.reason) : [])),
       ['line 2: Pentachloronitrobenzene is "-----", a value the dialect reads as no result (noResult): not sent', 'line 3: Pentachloronitrobenzene is "ND", a value the dialect reads as no result (noResult): not sent'],
     );
+  });
+});
+
+describe('Beckman Coulter Access 2 results export (SENAITE sample)', () => {
+  it('every row: the result as written (">822.00" with its OVR flag), "No Value" never sent, the completion time day first', () => {
+    const text = fixture('beckman-access-2-results.csv').toString('latin1');
+    const rows = text
+      .split('\n')
+      .filter((l) => l !== '')
+      .slice(1)
+      .map((l) => l.split(','));
+    const events = read('beckman-access-2-results.csv', BECKMAN_ACCESS_2, 'Africa/Johannesburg');
+    const sent = rows.filter((r) => r[6] !== 'No Value');
+    assert.equal(rows.length, 48);
+    assert.deepEqual(
+      of(events, 'results').map((r) => [r.SampleNumber, r.instrumentCode, r.Result, r.units, r.flags?.[0] ?? '', r.completedAtRaw]),
+      // Grouped by sample in the order the file first names each, rows kept in file order within a sample.
+      [...new Set(sent.map((r) => r[1]!))].flatMap((s) => sent.filter((r) => r[1] === s).map((r) => [r[1]!, r[4]!, r[6]!, r[7]!, r[9]!, r[8]!])),
+    );
+    assert.equal(of(events, 'results').length, 47);
+    const over = of(events, 'results').find((r) => r.SampleNumber === 'HUS1')!;
+    assert.deepEqual([over.instrumentCode, over.Result, over.units, over.flags, over.completedAt], ['HBAb3', '>822.00', 'mIU/mL', ['OVR'], '2015-02-21T12:43:42.000Z']);
+    const items = events.flatMap((e) => (e.type === 'unassigned' ? e.items : []));
+    assert.deepEqual(items.map((i) => [i.record, i.reason]), [[48, 'line 48: HIVco is "No Value", a value the dialect reads as no result (noResult): not sent']]);
+  });
+});
+
+describe('Abbott m2000rt results log (SENAITE sample)', () => {
+  it('the Result Information table past its banner: every patient result as reported ("< 40 Copies / mL", never FinalResult 18), controls apart, the run end time', () => {
+    const lines = fixture('abbott-m2000rt-results.log').toString('utf8').split('\r\n');
+    const results = lines.slice(lines.findIndex((l) => l.includes('Result Information')));
+    const header = results.find((l) => l.startsWith('Location'))!.split('\t');
+    const rows = results.slice(results.findIndex((l) => l.startsWith('Location')) + 1).filter((l) => l.includes('\t')).map((l) => l.split('\t'));
+    const col = (name: string) => header.indexOf(name);
+    const events = read('abbott-m2000rt-results.log', ABBOTT_M2000RT, 'UTC');
+    const expected = (type: string) => rows.filter((r) => r[col('SampleType')] === type).map((r) => [r[col('SampleId')]!, r[col('AssayName')]!, r[col('InvariantReportedResult')]!]);
+    assert.equal(rows.length, 24);
+    assert.deepEqual(brief(of(events, 'results')), expected('Patient'));
+    assert.deepEqual(brief(of(events, 'qc')), expected('Control'));
+    const below = of(events, 'results').find((r) => r.SampleNumber === 'IIIIIIII')!;
+    assert.equal(below.Result, '< 40 Copies / mL');
+    assert.equal(rows.find((r) => r[col('SampleId')] === 'IIIIIIII')![col('FinalResult')], '18', 'the number the report does not give');
+    assert.ok(of(events, 'results').every((r) => r.completedAt === '2012-11-23T15:49:09.000Z' && r.completedAtRaw === '2012/11/23 03:49:09 PM'));
+    assert.equal(events.filter((e) => e.type === 'unassigned').length, 0);
   });
 });

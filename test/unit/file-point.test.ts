@@ -8,7 +8,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FILE_CAPTURE_LIMITS, pointFileAt, previewFileSite, type FilePointAnswer } from '../../lib/protocols/file';
+import { CAPTURE_LIMITS } from '../../lib/dialect';
+import { pointFileAt, previewFileSite, type FilePointAnswer } from '../../lib/protocols/file';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'file');
 const QS = readFileSync(join(FIXTURES, 'quantstudio-7-flex-results.txt'), 'utf8');
@@ -27,6 +28,7 @@ describe('file dialect preview', () => {
     assert.equal(answer.preview?.results.length, 18);
     assert.equal(answer.preview?.qc.length, 6);
     assert.deepEqual(answer.preview?.results[0], { message: 1, record: 23, sampleNumber: '5000018696625', testCode: "3'UTR", value: '25.711', completedAt: '2024-10-01T15:02:50.000Z', completedAtRaw: '2024-10-01 15:02:50' });
+    assert.deepEqual(answer.roles, ['sampleNumber', 'testCode', 'value', 'units']);
     const lines = answer.capture!.messages[0]!.lines;
     // The capture starts at the table's header row (line 19), after the section title.
     assert.equal(lines[0]!.label, 'line 19');
@@ -34,26 +36,26 @@ describe('file dialect preview', () => {
     assert.equal(answer.capture!.truncated, undefined);
   });
 
-  it('a file the dialect cannot read: the reason as a paste problem, the capture from the file start', () => {
+  it('a file the dialect cannot read: the reason as the preview\'s problem at its line, the capture from the file start', () => {
     const answer = previewFileSite({ base: 'generic-csv' }, 'ID;Analyte;Value\nS-1;GLU;5\n', 'UTC');
-    assert.equal(answer.preview, undefined);
-    assert.match(answer.paste!.problems[0]!.message, /no column "Sample" \(layout\.sample\)/);
-    assert.equal(answer.paste!.problems[0]!.line, 1);
+    assert.deepEqual(answer.preview!.results, []);
+    assert.deepEqual(answer.preview!.problems, [{ message: 1, record: 1, text: 'line 1: no column "Sample" (layout.sample); the column names on line 1 are "ID;Analyte;Value"; set layout.sample to one of them' }]);
     assert.equal(answer.capture!.messages[0]!.lines[0]!.label, 'line 1');
   });
 
   it('caps the capture and says so', () => {
     const big = `Sample,Test,Result\n${Array.from({ length: 500 }, (_, i) => `S-${i},GLU,${i}`).join('\n')}\n`;
     const answer = previewFileSite({ base: 'generic-csv' }, big, 'UTC');
-    assert.equal(answer.capture!.messages[0]!.lines.length, FILE_CAPTURE_LIMITS.lines);
+    assert.equal(answer.capture!.messages[0]!.lines.length, CAPTURE_LIMITS.linesPerMessage);
     assert.equal(answer.capture!.truncated, true);
     assert.equal(answer.preview!.results.length, 500);
   });
 
-  it('shows the dialect problems with their paths, and still reads the paste in the base', () => {
+  it('shows the dialect problems with their paths, and the capture in the base (no preview until the dialect is usable, as for ASTM and HL7)', () => {
     const answer = previewFileSite({ base: 'generic-csv', overrides: '{"layout":{"valu":"x"}}' }, CSV, 'UTC');
     assert.deepEqual(answer.issues.map((i) => i.path), ['layout.valu']);
-    assert.equal(answer.preview!.results.length, 2);
+    assert.equal(answer.preview, undefined);
+    assert.equal(answer.capture!.messages[0]!.lines.length, 3);
   });
 });
 

@@ -67,10 +67,12 @@ describe('file reading: one row per result', () => {
   });
 
   it('reads a decimal comma as a point and keeps the text as written', () => {
-    const events = read('Sample;Test;Result\nS-1;GLU;5,4\nS-1;TXT;1,2,3\n', dialect({ delimiter: 'semicolon', decimalComma: true }));
+    const events = read('Sample;Test;Result\nS-1;GLU;5,4\nS-1;TXT;1,2,3\nS-1;CRP;<0,5\nS-1;PLT;1.234,5\n', dialect({ delimiter: 'semicolon', decimalComma: true }));
     assert.deepEqual(results(events).map((r) => [r.Result, r.rawResult]), [
       ['5.4', '5,4'],
       ['1,2,3', undefined],
+      ['<0.5', '<0,5'],
+      ['1.234,5', undefined],
     ]);
   });
 
@@ -83,6 +85,18 @@ describe('file reading: one row per result', () => {
     ]);
     const first = events[0] as Extract<LabEvent, { type: 'results' }>;
     assert.deepEqual(first.problems, ['line 3: time "2016-02-08 14:22" is not written as layout.time.format "DD/MM/YYYY HH:mm:ss"']);
+  });
+
+  it('sends a patient row only when validWhen holds, and finds the header row past a banner by its first cell', () => {
+    const text = ['== Results ==', '=================', 'Well\tSample\tTest\tResult\tStatus', 'A1\tS-1\tHIV\t213 cp/mL\tValid', 'A2\tS-2\tHIV\t40 cp/mL\tInvalid', 'A3\tS-3\tHIV\tNot detected\tValid'].join('\n');
+    const p2 = dialect({ delimiter: 'tab', table: { skipRows: 0, startsAfter: '== Results ==', header: true, headerFirstCell: 'Well', endsAtEmptyRow: true }, validWhen: [{ column: 'Status', anyOf: ['Valid'] }] });
+    const events = read(text, p2);
+    assert.deepEqual(brief(results(events)), [
+      ['S-1', 'HIV', '213 cp/mL'],
+      ['S-3', 'HIV', 'Not detected'],
+    ]);
+    assert.deepEqual(unassigned(events).map((u) => u.reason), ['line 5: Status is "Invalid", not one of validWhen[0].anyOf ["Valid"]: not sent']);
+    assert.throws(() => read(text, { ...p2, table: { ...p2.table, headerFirstCell: 'Position' } }), /no row after line 1 starts with "Position" \(table\.headerFirstCell\)/);
   });
 
   it('names columns by position when the table has no header row', () => {
@@ -227,5 +241,16 @@ describe('file reading: files the dialect cannot read', () => {
 
   it('a table without rows: an other event that says so', () => {
     assert.deepEqual(read('Sample,Test,Result\n', GENERIC_CSV), [{ type: 'other', kind: 'empty-message', reason: 'no result rows in the file (0 rows read from its table)' }]);
+  });
+});
+
+describe('file reading: bytes that are no text export', () => {
+  it('a workbook or a UTF-16 file read as another encoding is refused naming what it is and the setting', () => {
+    const workbook = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(60)]);
+    assert.throws(() => read(workbook, GENERIC_CSV), (err: unknown) => err instanceof FileReadError && err.setting === 'encoding' && /ZIP archive \(an Excel \.xlsx workbook\?\)/.test(err.message));
+    assert.throws(() => read(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), GENERIC_CSV), /Excel 97-2003 workbook \(\.xls\)/);
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Sample,Test,Result\nS-1,GLU,5\n', 'utf16le')]);
+    assert.throws(() => read(utf16, GENERIC_CSV), /UTF-16 byte-order mark but the dialect reads utf8: set encoding to utf16le/);
+    assert.equal(results(read(utf16, { ...GENERIC_CSV, encoding: 'utf16le' })).length, 1);
   });
 });

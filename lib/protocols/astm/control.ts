@@ -1,17 +1,16 @@
-/** The control characters of ASTM E1381 / CLSI LIS1-A, as byte values (ASCII, shared with the trace: lib/link/control-bytes.ts). */
-import * as bytes from '../../link/control-bytes';
+/** The control characters of ASTM E1381 / CLSI LIS1-A, as byte values (ASCII). */
 
-// Plain constants, not a re-export: CommonJS turns `export { X } from` into a getter, and the link reads these at
-// every byte (bench section 2: frame -> ACK went from 2 to 10 us through getters).
-export const STX = bytes.STX;
-export const ETX = bytes.ETX;
-export const EOT = bytes.EOT;
-export const ENQ = bytes.ENQ;
-export const ACK = bytes.ACK;
-export const LF = bytes.LF;
-export const CR = bytes.CR;
-export const NAK = bytes.NAK;
-export const ETB = bytes.ETB;
+// Plain constants defined here, not a re-export: CommonJS turns `export { X } from` into a getter, and the link
+// reads these at every byte (bench section 2: frame -> ACK went from 2 to 10 us through getters).
+export const STX = 0x02;
+export const ETX = 0x03;
+export const EOT = 0x04;
+export const ENQ = 0x05;
+export const ACK = 0x06;
+export const LF = 0x0a;
+export const CR = 0x0d;
+export const NAK = 0x15;
+export const ETB = 0x17;
 
 const NAMES: Record<number, string> = { [STX]: 'STX', [ETX]: 'ETX', [EOT]: 'EOT', [ENQ]: 'ENQ', [ACK]: 'ACK', [LF]: 'LF', [CR]: 'CR', [NAK]: 'NAK', [ETB]: 'ETB' };
 

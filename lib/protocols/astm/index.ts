@@ -7,6 +7,7 @@ export { linkMachine } from './link-machine';
 export { DEFAULT_OPTIONS } from './link/options';
 export { readPaste } from './paste';
 export { previewSite } from './preview';
+export { pointAt, type AstmPointRequest, type PointAnswer } from './point';
 export { ASTM_RECENT } from './recent';
 export { carriesResults, messageSender, onlyQueries } from './records/peek';
 export { ASTM_NAMING } from './trace-naming';

@@ -7,6 +7,7 @@ import { AstmRecordError, decodeMessage, splitMessages } from './records';
 import { findProfile, overridesOf, siteProfile, type DialectProfile } from './dialects';
 import { toLabEvents } from './lab';
 import { readPaste, type PasteRead } from './paste';
+import { captureOf, recordTexts } from './capture';
 import { emptyPreview, previewEvents, previewSiteOf, type Preview, type PreviewProtocol, type SitePreview } from '../../dialect/preview';
 
 export type { Preview, PreviewQuery, PreviewResult, PreviewUnassigned } from '../../dialect/preview';
@@ -39,6 +40,7 @@ const ASTM: PreviewProtocol<DialectProfile, Omit<PasteRead, 'messages'>> = {
     return { messages: messages.map((m) => m.bytes), paste };
   },
   preview: previewMessages,
+  capture: (messages, profile) => captureOf(recordTexts(messages, profile?.charset ?? 'latin1')),
 };
 
 /**

@@ -6,10 +6,10 @@
  * Nothing is ever sent back to a file instrument: its conversation downloads
  * no orders and answers no queries.
  */
+import type { SettingFault } from '../../settings/unresolved';
 import { HostConversation } from '../../conversation/host-conversation';
 import { timeZoneProblem, type HostOutput, type MessageHost, type ReadMessage } from '../../conversation/message-host';
 import { siteHostProfile } from '../../dialect/overrides';
-import type { SettingFault } from '../../settings/unresolved';
 import { siteFileProfile } from './overrides';
 import { fileLabEvents } from './read';
 import type { FileDialectProfile } from './types';

@@ -1,11 +1,11 @@
 /** Instruments that export result files: file dialects, reading a file into lab events, the host and the editor's preview, and the watched folder. What nodes/ uses of it. */
 export type * from './types';
-export { APPBIO_QUANTSTUDIO, FILE_PROFILES, findFileProfile, GENERIC_CSV, SENAITE_TWO_DIMENSION, THERMO_MULTISKAN_GO, VARIAN_VISTA_PRO } from './dialects';
+export { ABBOTT_M2000RT, APPBIO_QUANTSTUDIO, BECKMAN_ACCESS_2, FILE_PROFILES, findFileProfile, GENERIC_CSV, SENAITE_TWO_DIMENSION, THERMO_MULTISKAN_GO, VARIAN_VISTA_PRO } from './dialects';
 export { FILE_OVERRIDE_RULES, siteFileDialectOf, siteFileProfile } from './overrides';
 export { FileDialectProfileSchema } from './schema';
 export { FileDialectError, fileProfileIssues, fileProfileProblems } from './validate';
 export { fileLabEvents, FileReadError, readFile, type FileReadOptions } from './read';
-export { captureOf, FILE_CAPTURE_LIMITS, FILE_POINT_ROLES, previewFile, previewFileSite, type FileCapture, type FilePlace, type FilePointRole, type FilePreview, type FileSitePreview } from './preview';
+export { captureOf, previewFile, previewFileSite, type FilePaste, type FilePlace, type FileSitePreview } from './preview';
 export { pointFileAt, type FilePointAnswer, type FilePointRequest } from './point';
 export { FileHost, fileHostSettings } from './host';
 // The watched folder (folder-link).

@@ -16,7 +16,8 @@
 import type { ProfileIssue, ProfileOverrides } from '../../dialect/overrides';
 import { findFileProfile } from './dialects';
 import { siteFileDialectOf, siteFileProfile } from './overrides';
-import { previewFile, previewFileSite, type FilePlace, type FilePointRole, type FilePreview, type FileSitePreview } from './preview';
+import { changedResults, type PointRole } from '../../dialect/capture';
+import { previewFile, previewFileSite, type FilePlace, type FileSitePreview } from './preview';
 import { tableOf } from './read';
 import { rowsOf, type FileRow } from './table';
 import type { ColumnRef, FileDialectProfile } from './types';
@@ -26,7 +27,7 @@ export interface FilePointRequest {
   overrides?: unknown;
   text: string;
   timeZone: string;
-  role: FilePointRole;
+  role: PointRole;
   place?: unknown;
   value?: string;
 }
@@ -100,29 +101,11 @@ export function pointFileAt(request: FilePointRequest): FilePointAnswer {
   const overrides = siteFileDialectOf(base, next as FileDialectProfile).overrides;
   const after = previewFileSite({ base: request.base, overrides }, request.text, request.timeZone);
   if (after.issues.length > 0) return { refused: `${setting} cannot be read from there`, issues: after.issues };
-  const before = previewFile(current, request.text, request.timeZone).preview;
-  return { overrides, changed: changedResults(before, after.preview), setting, place, preview: after, issues: [] };
+  const before = previewFile(current, Buffer.from(request.text, current.encoding), request.timeZone);
+  return { overrides, changed: changedResults(before.results, after.preview?.results ?? []), setting, place, preview: after, issues: [] };
 }
 
 function columnLabel(names: string[] | undefined, column: number): string {
   const name = names?.[column - 1];
   return name ? `column ${column} (${JSON.stringify(name)})` : `column ${column}`;
-}
-
-/** How many results differ between two previews: added, lost, or read with another sample number, code, value or units. */
-function changedResults(before: FilePreview | undefined, after: FilePreview | undefined): number {
-  const seen = (p: FilePreview | undefined) => (p?.results ?? []).map((r) => JSON.stringify([r.record, r.sampleNumber, r.testCode, r.value, r.units ?? '']));
-  const was = seen(before);
-  const now = seen(after);
-  const left = new Map<string, number>();
-  for (const s of was) left.set(s, (left.get(s) ?? 0) + 1);
-  let same = 0;
-  for (const s of now) {
-    const n = left.get(s) ?? 0;
-    if (n > 0) {
-      left.set(s, n - 1);
-      same++;
-    }
-  }
-  return Math.max(was.length, now.length) - same;
 }

@@ -37,6 +37,8 @@ export interface FileReadOptions {
 
 /** A cell longer than this is no sample number, test code or date: patterns are not run over it. */
 const MAX_CELL = 256;
+/** A number with a decimal comma, an operator before it or not (`<0,5`), as the ASTM reading takes it; `1.234,5` is no such number and stays as written. */
+const DECIMAL_COMMA = /^([<>]=?\s*|=\s*)?[+-]?\d+,\d+$/;
 /** A row's text kept in an unassigned item, for the operator. */
 const MAX_ROW_TEXT = 500;
 
@@ -54,6 +56,8 @@ interface Cellular {
   qc: boolean;
   /** A column per test (or a plate well): an empty cell is a test not done, passed over without a word. */
   optional?: boolean;
+  /** Why the row is not valid by the dialect's validWhen, when it is not. */
+  invalid?: string;
 }
 
 export function fileLabEvents(bytes: Buffer, profile: FileDialectProfile, options: FileReadOptions): LabEvent[] {
@@ -62,7 +66,22 @@ export function fileLabEvents(bytes: Buffer, profile: FileDialectProfile, option
 
 /** The file's text (decoded) read into events; its rows come back for the editor's capture. */
 export function readFile(bytes: Buffer, profile: FileDialectProfile, options: FileReadOptions): { events: LabEvent[]; rows: FileRow[] } {
+  const binary = notText(bytes, profile.encoding);
+  if (binary !== undefined) throw new FileReadError(binary, { setting: 'encoding' });
   return readText(decodeFile(bytes, profile.encoding), profile, options);
+}
+
+/**
+ * Why bytes are no text export the dialect can read, before any cell is cut:
+ * a workbook read as text would only fail later, naming a column instead of
+ * the file's kind.
+ */
+function notText(bytes: Buffer, encoding: FileDialectProfile['encoding']): string | undefined {
+  const starts = (...b: number[]) => b.every((x, i) => bytes[i] === x);
+  if (starts(0x50, 0x4b, 0x03, 0x04)) return 'the file is a ZIP archive (an Excel .xlsx workbook?): file-message reads text exports; export CSV or text from the instrument software';
+  if (starts(0xd0, 0xcf, 0x11, 0xe0)) return 'the file is an Excel 97-2003 workbook (.xls): file-message reads text exports; export CSV or text from the instrument software';
+  if (encoding !== 'utf16le' && (starts(0xff, 0xfe) || starts(0xfe, 0xff))) return `the file starts with a UTF-16 byte-order mark but the dialect reads ${encoding}: set encoding to utf16le`;
+  return undefined;
 }
 
 /** The same from text already decoded (a file pasted into the dialect editor). */
@@ -93,7 +112,7 @@ export function readText(text: string, profile: FileDialectProfile, options: Fil
   const noResult = new Set(profile.noResult.map((v) => v.trim().toUpperCase()));
   const timeFormat = profile.layout.form === 'plate' ? undefined : profile.layout.time?.format;
 
-  const bySample = new Map<string, InstrumentResult[]>();
+  const bySample = new Map<string, { results: InstrumentResult[]; problems: string[]; seen: Map<string, number> }>();
   const qc: InstrumentResult[] = [];
   const unassigned: UnassignedResult[] = [];
   let n = 0;
@@ -114,7 +133,7 @@ export function readText(text: string, profile: FileDialectProfile, options: Fil
       continue;
     }
     const result: InstrumentResult = { SampleNumber: label, instrumentCode: test, Result: value, sequence: { patient: 0, order: 0, result: ++n }, record: item.row.line };
-    if (profile.decimalComma && /^[+-]?\d+,\d+$/.test(value)) result.Result = value.replace(',', '.');
+    if (profile.decimalComma && DECIMAL_COMMA.test(value)) result.Result = value.replace(',', '.');
     if (result.Result !== item.value) result.rawResult = item.value;
     const units = item.units?.trim();
     if (units) result.units = units;
@@ -135,6 +154,10 @@ export function readText(text: string, profile: FileDialectProfile, options: Fil
       qc.push(result);
       continue;
     }
+    if (item.invalid !== undefined) {
+      keep(item.invalid);
+      continue;
+    }
     if (noResult.has(value.toUpperCase())) {
       keep(`${test} is ${JSON.stringify(value)}, a value the dialect reads as no result (noResult): not sent`);
       continue;
@@ -149,15 +172,19 @@ export function readText(text: string, profile: FileDialectProfile, options: Fil
       continue;
     }
     result.SampleNumber = sample;
-    const list = bySample.get(sample);
-    if (list) list.push(result);
-    else bySample.set(sample, [result]);
+    let batch = bySample.get(sample);
+    if (batch === undefined) bySample.set(sample, (batch = { results: [], problems: [], seen: new Map() }));
+    // Both are sent, as the ASTM reading does, and the batch says so: replicate wells, or a sample run twice.
+    const earlier = batch.seen.get(test);
+    if (earlier !== undefined) batch.problems.push(`lines ${earlier} and ${item.row.line} both report test ${test} for sample ${sample}`);
+    else batch.seen.set(test, item.row.line);
+    batch.results.push(result);
   }
 
   const events: LabEvent[] = [];
   let first = true;
-  for (const results of bySample.values()) {
-    events.push({ type: 'results', qc: false, results, problems: first ? problems : [] });
+  for (const batch of bySample.values()) {
+    events.push({ type: 'results', qc: false, results: batch.results, problems: first ? [...problems, ...batch.problems] : batch.problems });
     first = false;
   }
   if (qc.length > 0) events.push({ type: 'qc', results: qc, problems: first ? problems : [] });
@@ -266,6 +293,12 @@ function columnIndex(ref: ColumnRef, header: Header | undefined, setting: string
 export function tableOf(profile: FileDialectProfile, rows: FileRow[]): { header?: Header; data: FileRow[] } {
   let index = tableStart(profile, rows).index;
   while (index < rows.length && isEmpty(rows[index]!)) index++;
+  const first = profile.table.headerFirstCell?.trim();
+  if (first !== undefined && profile.table.header) {
+    const from = index;
+    while (index < rows.length && (rows[index]!.cells[0] ?? '').trim() !== first) index++;
+    if (index >= rows.length) throw new FileReadError(`no row${from > 0 ? ` after line ${rows[from - 1]!.line}` : ''} starts with ${JSON.stringify(first)} (table.headerFirstCell): the file has no such header row; set table.headerFirstCell to the first column name of its results table`, { setting: 'table.headerFirstCell' });
+  }
   if (!profile.table.header) return { data: tableRows(profile, rows, index) };
   const row = rows[index];
   if (row === undefined) throw new FileReadError(`the file ends before its table's header row (table.skipRows ${profile.table.skipRows}${profile.table.startsAfter ? `, table.startsAfter ${JSON.stringify(profile.table.startsAfter)}` : ''}): check the dialect's table settings`, { setting: 'table.skipRows' });
@@ -287,6 +320,14 @@ function cellsOf(profile: FileDialectProfile, rows: FileRow[]): Cellular[] {
     return (label.length <= MAX_CELL && bySample.some((r) => r.test(label.trim()))) || byColumn.some((r) => r.anyOf.has((row.cells[r.column] ?? '').trim()));
   };
   const timeOf = (row: FileRow) => (timeCols.length === 0 ? undefined : timeCols.map((c) => (row.cells[c] ?? '').trim()).join(' '));
+  const valid = (profile.validWhen ?? []).map((rule, i) => ({ at: `validWhen[${i}]`, column: at(rule.column, `validWhen[${i}].column`)!, name: String(rule.column), anyOf: new Set(rule.anyOf.map((v) => v.trim())) }));
+  const invalidOf = (row: FileRow): string | undefined => {
+    for (const v of valid) {
+      const cell = (row.cells[v.column] ?? '').trim();
+      if (!v.anyOf.has(cell)) return `${v.name} is ${JSON.stringify(cell.slice(0, 40))}, not one of ${v.at}.anyOf ${JSON.stringify([...v.anyOf])}: not sent`;
+    }
+    return undefined;
+  };
   const out: Cellular[] = [];
   if (l.form === 'row-per-result') {
     const test = at(l.test, 'layout.test')!;
@@ -294,11 +335,11 @@ function cellsOf(profile: FileDialectProfile, rows: FileRow[]): Cellular[] {
     const units = at(l.units, 'layout.units');
     const flags = at(l.flags, 'layout.flags');
     for (const row of data) {
-      out.push({ sample: cell(row, sample)!, test: cell(row, test)!, value: cell(row, value)!, units: cell(row, units), flags: cell(row, flags), time: timeOf(row), row, valueColumn: value, qc: isQc(row) });
+      out.push({ sample: cell(row, sample)!, test: cell(row, test)!, value: cell(row, value)!, units: cell(row, units), flags: cell(row, flags), time: timeOf(row), row, valueColumn: value, qc: isQc(row), invalid: invalidOf(row) });
     }
     return out;
   }
-  const used = new Set<number>([sample, ...timeCols, ...byColumn.map((r) => r.column)]);
+  const used = new Set<number>([sample, ...timeCols, ...byColumn.map((r) => r.column), ...valid.map((v) => v.column)]);
   const width = header?.names.length ?? 0;
   const tests =
     l.tests === 'rest'
@@ -307,9 +348,10 @@ function cellsOf(profile: FileDialectProfile, rows: FileRow[]): Cellular[] {
   for (const row of data) {
     const qc = isQc(row);
     const time = timeOf(row);
+    const invalid = invalidOf(row);
     for (const i of tests) {
       const code = header?.names[i] || `C${i + 1}`;
-      out.push({ sample: cell(row, sample)!, test: code, value: cell(row, i)!, units: l.units?.[code], time, row, valueColumn: i, qc, optional: true });
+      out.push({ sample: cell(row, sample)!, test: code, value: cell(row, i)!, units: l.units?.[code], time, row, valueColumn: i, qc, optional: true, invalid });
     }
   }
   return out;

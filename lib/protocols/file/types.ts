@@ -19,6 +19,8 @@ export interface FileTable {
   readonly startsAfter?: string;
   /** Whether the table's first row holds the column names; false: columns are named by position only. */
   readonly header: boolean;
+  /** The header row is the first row (from the table's start) whose first cell is this text (`Location`), passing banners and rules of `=`. */
+  readonly headerFirstCell?: string;
   /** Whether the table ends at the first empty row (a section of a longer file); false: empty rows are passed over. */
   readonly endsAtEmptyRow: boolean;
 }
@@ -103,6 +105,8 @@ export interface FileDialectProfile {
   };
   /** Rows that are controls; none: every row is a patient sample. */
   readonly qc: readonly QcRule[];
+  /** A patient row is sent only when each of these columns holds one of its values (`Status` is `Valid`); any other row is kept unassigned with the reason. */
+  readonly validWhen?: ReadonlyArray<{ readonly column: ColumnRef; readonly anyOf: readonly string[] }>;
   /** The run's date and time, for results whose rows carry none: read from the file's text before the table, or from its name. */
   readonly runDate?: DateReading & { readonly from: 'header' | 'name' };
   /** The instrument's IANA zone, when it is not the site's. */

@@ -57,6 +57,8 @@ export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
     });
   }
   if (p.table.skipRows < 0) add('table.skipRows', `must be 0 or more, got ${p.table.skipRows}`);
+  if (p.table.headerFirstCell !== undefined && !p.table.header) add('table.headerFirstCell', 'names the header row: it needs table.header true');
+  if (p.table.headerFirstCell !== undefined && p.table.headerFirstCell.trim() === '') add('table.headerFirstCell', 'must not be empty');
   const l = p.layout;
   if (l.form === 'row-per-result') {
     column('layout.sample', l.sample);
@@ -93,6 +95,11 @@ export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
       if (rule.anyOf.length === 0) add(`qc[${i}].anyOf`, 'list at least one value');
     }
   });
+  (p.validWhen ?? []).forEach((rule, i) => {
+    column(`validWhen[${i}].column`, rule.column);
+    if (rule.anyOf.length === 0) add(`validWhen[${i}].anyOf`, 'list at least one value');
+  });
+  if (p.layout.form === 'plate' && p.validWhen !== undefined) add('validWhen', 'a plate has no columns to check: leave validWhen out');
   if (p.runDate !== undefined) {
     regex('runDate.pattern', p.runDate.pattern);
     format('runDate.format', p.runDate.format);

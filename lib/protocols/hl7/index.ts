@@ -16,6 +16,7 @@ export { HL7_PROFILES, findHl7Profile, hl7OverridesOf, hl7SiteDialectOf, hl7Site
 export { Hl7Host, hl7HostProfile } from './host';
 export { readHl7Capture } from './paste';
 export { previewHl7Site } from './preview';
+export { pointAtHl7, type Hl7PointAnswer, type Hl7PointRequest } from './point';
 export { HL7_RECENT } from './recent';
 export { MLLP_NAMING } from './trace-naming';
 export { MLLP_TRACE } from './trace-framing';

@@ -10,6 +10,7 @@ import { hl7LabEventsOf, parseForProfile } from './lab';
 import { placeName } from './lab/places';
 import { Hl7Error } from './errors';
 import { readHl7Capture } from './paste';
+import { hl7CaptureOf, parseAll } from './capture';
 import type { LabEvent, UnassignedResult } from '../../lab/types';
 import { emptyPreview, previewEvents, previewSiteOf, type Preview, type PreviewAt, type PreviewProtocol, type SitePreview } from '../../dialect/preview';
 
@@ -62,6 +63,7 @@ const HL7: PreviewProtocol<Hl7DialectProfile, Hl7PasteInfo> = {
     return { messages, paste: { form, framing: form === 'segments' ? 'unframed' : 'framed', notes, problems: problems.map((message) => ({ message })) } };
   },
   preview: previewHl7Messages,
+  capture: (messages, profile) => hl7CaptureOf(parseAll(messages, profile?.charset ?? 'latin1')),
 };
 
 /**

@@ -42,6 +42,7 @@ const query = z.strictObject({
 
 const results = z.strictObject({
   value: z.strictObject({ component: z.union([int, z.literal('first-non-empty')]).optional(), trim: z.boolean(), decimalComma: z.enum(['keep', 'dot']) }),
+  units: z.strictObject({ component: int }).optional(),
   completedAt: z.discriminatedUnion('record', [
     z.strictObject({ record: z.literal('R'), field: z.enum(['completedAt', 'startedAt']) }),
     z.strictObject({ record: z.literal('O'), field: z.literal('resultedAt') }),

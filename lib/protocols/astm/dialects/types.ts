@@ -118,6 +118,12 @@ export interface ResultsRule {
    */
   readonly value: { readonly component?: number | 'first-non-empty'; readonly trim: boolean; readonly decimalComma: 'keep' | 'dot' };
   /**
+   * One component of R-5 as the units (trimmed), for analyzers that send
+   * more than the units there; absent: R-5 as sent, components joined by the
+   * message's component delimiter. Written by pointing at the units in the dialog.
+   */
+  readonly units?: { readonly component: number };
+  /**
    * Where the time the test was completed is: R-13 per LIS2-A2; Mindray uses
    * R-12; Roche sends none per result and puts "all results collected" in O-23.
    */

@@ -74,6 +74,7 @@ export function profileIssues(p: DialectProfile): ProfileIssue[] {
     }
   }
   if (typeof p.results.value.component === 'number') position('results.value.component', p.results.value.component, true);
+  if (p.results.units !== undefined) position('results.units.component', p.results.units.component, true);
   p.qc.forEach((rule, i) => {
     position(`qc[${i}].component`, rule.component, false);
     if (rule.anyOf.length === 0) add(`qc[${i}].anyOf`, `qc[${i}].anyOf must list at least one value`);

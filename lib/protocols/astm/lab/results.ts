@@ -42,7 +42,8 @@ export function readResult(r: ResultRecord, record: number, profile: DialectProf
     if (sub !== '') result.instrumentSubCode = sub;
   }
   if (value.rawResult !== undefined) result.rawResult = value.rawResult;
-  if (!isBlank(r.units)) result.units = fieldText(r.units, ctx.d);
+  const units = profile.results.units === undefined ? fieldText(r.units, ctx.d) : componentAt(r.units, profile.results.units.component).trim();
+  if (!isBlank(r.units) && units !== '') result.units = units;
   if (!isBlank(r.referenceRange)) result.referenceRange = fieldText(r.referenceRange, ctx.d);
   const flags = repeatsOf(r.abnormalFlags)
     .map((f) => f.join(ctx.d.component))

@@ -11,7 +11,7 @@ export const GENERIC_CSV: FileDialectProfile = {
   table: { skipRows: 0, header: true, endsAtEmptyRow: false },
   layout: { form: 'row-per-result', sample: 'Sample', test: 'Test', value: 'Result' },
   decimalComma: false,
-  noResult: ['---', 'N/A'],
+  noResult: ['---', 'N/A', 'No Value', 'Undetermined'],
   sampleNumber: { pattern: '[A-Za-z0-9][A-Za-z0-9._/-]*' },
   qc: [],
 };

@@ -21,5 +21,5 @@ export const THERMO_MULTISKAN_GO: FileDialectProfile = {
   decimalComma: true,
   noResult: ['OVRFLW', 'N/A'],
   sampleNumber: { take: '^\\S+', pattern: '[A-Za-z0-9][A-Za-z0-9._/-]*' },
-  qc: [{ by: 'sample', pattern: '^(?:Bl|Std|Ctrl)_' }],
+  qc: [{ by: 'sample', pattern: '^(?:Bl|Ca|Ctrl|Std)_' }],
 };

@@ -1,0 +1,143 @@
+/**
+ * Shaping a file dialect by pointing, in a real editor (Chromium on a Node-RED
+ * process with the package loaded from the repository): file-message on the
+ * generic CSV dialect, a Beckman Coulter Access 2 export pasted (its sample
+ * column is `Sample ID`, not `Sample`: the preview says so and shows no
+ * result). The integrator clicks the `Sample ID` column name in the file and
+ * says "sample number", `Test Name` and says "test code", a unit and says
+ * "units"; the preview fills in, counting the results each click changed.
+ * Deployed, the export read from disk (core file-in node) reaches a loopback
+ * LIS once per result through test-mapper and lis-send-results; "No Value"
+ * never does.
+ *
+ * Keeps a screenshot in test/artifacts/pointing-file.png; with
+ * UPDATE_SCREENSHOTS=1 also in docs/.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { LisStub } from '../support/lis-stub';
+import { deploy, editNode, startEditorSession, type EditorSession } from '../support/browser';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const TOKEN = 'browser-test-token';
+const FILE = '#file-message-dialect-editor';
+const EXPORT = join(ROOT, 'test', 'fixtures', 'file', 'beckman-access-2-results.csv');
+
+let work: string;
+let stub: LisStub;
+let session: EditorSession | undefined;
+let page: Page;
+let pageErrors: string[];
+
+const MAPPING = [
+  { lisTestId: 'T-HBSAG', lisCode: 'L-HBSAG', lisName: 'HBsAg', instrumentCode: 'HBsAgV3' },
+  { lisTestId: 'T-HIV', lisCode: 'L-HIV', lisName: 'HIV Ag/Ab', instrumentCode: 'HIVco' },
+];
+
+function flows(): Array<Record<string, unknown>> {
+  return [
+    { id: 'tab1', type: 'tab', label: 'Access 2' },
+    { id: 'cfg', type: 'lis-config', name: 'LIS', labTestsApiUrl: stub.url('/tests'), transactionInfoApiUrl: stub.url('/orders'), resultApiUrl: stub.url('/results'), timeout: 5000, credentials: { bearerToken: TOKEN } },
+    { id: 'inj', type: 'inject', z: 'tab1', name: 'run file', props: [], repeat: '', once: false, x: 100, y: 80, wires: [['read']] },
+    { id: 'read', type: 'file in', z: 'tab1', name: '', filename: EXPORT, filenameType: 'str', format: '', chunk: false, sendError: false, encoding: 'none', allProps: false, x: 260, y: 80, wires: [['name']] },
+    { id: 'name', type: 'change', z: 'tab1', name: 'msg.file', rules: [{ t: 'set', p: 'file', pt: 'msg', to: '{"name":"access2.csv"}', tot: 'json' }], x: 420, y: 80, wires: [['fm']] },
+    { id: 'fm', type: 'file-message', z: 'tab1', name: '', dialect: 'generic-csv', dialectOverrides: '', timeZone: 'Africa/Johannesburg', x: 600, y: 80, wires: [['tm'], []] },
+    { id: 'tm', type: 'test-mapper', z: 'tab1', name: '', lis: 'cfg', instrument: 'Access 2', direction: 'toLis', unmapped: 'warn', mapping: MAPPING, x: 780, y: 80, wires: [['send'], []] },
+    { id: 'send', type: 'lis-send-results', z: 'tab1', name: '', lis: 'cfg', autoResend: false, x: 960, y: 80, wires: [[]] },
+  ];
+}
+
+before(async () => {
+  work = mkdtempSync(join(tmpdir(), 'lis-file-pointing-ui-'));
+  stub = await new LisStub().start();
+  stub.reply('/results', { status: 200, body: {} });
+  const userDir = join(work, 'userDir');
+  mkdirSync(userDir);
+  session = await startEditorSession(userDir, flows(), 'fm', { width: 1280, height: 1200 });
+  ({ page, pageErrors } = session);
+});
+
+after(async () => {
+  await session?.stop();
+  await stub?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+const resultRows = () => page.locator(`${FILE} .lis-dialect-results tbody tr`);
+
+/** Clicks the first cell of the capture that reads `text`, says it is `role`, and waits for the "changed" line. */
+async function pointAt(text: string, role: string, changed: RegExp): Promise<void> {
+  await page.locator(`${FILE} .lis-dialect-capture .lis-dialect-token`, { hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`) }).first().click();
+  await page.locator(`${FILE} .lis-dialect-role-menu .lis-dialect-role-${role}`).click();
+  await page.locator(`${FILE} .lis-dialect-pointed`, { hasText: changed }).waitFor({ timeout: 10000 }).catch(async (err: unknown) => {
+    throw new Error(`${String(err)}; the line reads ${JSON.stringify(await page.locator(`${FILE} .lis-dialect-pointed`).textContent())}`);
+  });
+}
+
+async function column(index: number): Promise<string[]> {
+  return page.locator(`${FILE} .lis-dialect-results tbody tr td:nth-child(${index + 1})`).allTextContents();
+}
+
+async function waitForLis(n: number): Promise<void> {
+  const deadline = Date.now() + 15000;
+  while (stub.to('/results').flatMap((r) => (r.json as { results: unknown[] }).results).length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+}
+
+describe('pointing in the file dialect section', () => {
+  it('file-message: the sample, test and units columns of an Access 2 export pointed at; deployed, its results reach the LIS once', async () => {
+    await editNode(page, 'fm');
+    await page.locator(`${FILE} .lis-dialect-paste`).waitFor({ state: 'visible' });
+    await page.locator(`${FILE} .lis-dialect-paste`).fill(readFileSync(EXPORT, 'latin1'));
+    await page.locator(`${FILE} .lis-dialect-other`, { hasText: /no column "Sample" \(layout\.sample\)/ }).waitFor({ timeout: 10000 });
+    assert.equal(await resultRows().count(), 0);
+
+    await pointAt('Sample ID', 'sampleNumber', /^0 results changed \(layout\.sample\)/);
+    await pointAt('Test Name', 'testCode', /^47 results changed \(layout\.test\)/);
+    await page.waitForFunction(`document.querySelectorAll(${JSON.stringify(`${FILE} .lis-dialect-results tbody tr`)}).length === 47`, undefined, { timeout: 10000 });
+    await pointAt('S/CO', 'units', /^47 results changed \(layout\.units\)/);
+    assert.deepEqual((await column(1)).slice(0, 4), ['25255', '25255', '25255', '25255']);
+    assert.deepEqual((await column(2)).slice(0, 4), ['HAV-IgM', 'HBc-Ab', 'HBc-IgM', 'HBsAgV3']);
+    assert.deepEqual((await column(3)).slice(0, 4), ['0.22', '0.15', '0.02', '0.18']);
+    assert.deepEqual((await column(4)).slice(0, 4), ['S/CO', 'S/CO', 'S/CO', 'S/CO']);
+    // "No Value" is kept aside with its reason.
+    await page.locator(`${FILE} .lis-dialect-unassigned tbody tr`, { hasText: /HIVco is "No Value", a value the dialect reads as no result/ }).waitFor();
+    assert.deepEqual(JSON.parse(await page.locator('#node-input-dialectOverrides').inputValue()), { layout: { sample: 'Sample ID', test: 'Test Name', units: 'Units' } });
+
+    mkdirSync(join(ROOT, 'test', 'artifacts'), { recursive: true });
+    const shot = join(ROOT, 'test', 'artifacts', 'pointing-file.png');
+    await page.locator('#red-ui-editor-stack .red-ui-tray').last().screenshot({ path: shot });
+    if (process.env.UPDATE_SCREENSHOTS) {
+      copyFileSync(shot, join(ROOT, 'docs', 'pointing-file.png'));
+    }
+
+    await page.locator('#node-dialog-ok').click();
+    await page.locator('#node-dialog-ok').waitFor({ state: 'detached' });
+    await deploy(page);
+    const res = await fetch(`${session!.red.url}/inject/inj`, { method: 'POST' });
+    assert.equal(res.status, 200);
+    await waitForLis(6);
+    await new Promise((r) => setTimeout(r, 300));
+    const sent = stub.to('/results').flatMap((r) => (r.json as { results: Array<Record<string, unknown>> }).results);
+    assert.deepEqual(
+      sent.map((r) => [r.SampleNumber, r.TestCode, r.Result]),
+      [
+        ['25255', 'L-HBSAG', '0.18'],
+        ['25256', 'L-HBSAG', '0.2'],
+        ['25256', 'L-HIV', '0.37'],
+        ['25259', 'L-HBSAG', '3.69'],
+        ['25259', 'L-HIV', '0.34'],
+        ['25260', 'L-HBSAG', '0.17'],
+        ['25260', 'L-HIV', '0.31'],
+        ['25262', 'L-HBSAG', '0.19'],
+        ['25262', 'L-HIV', '0.3'],
+        ['25265', 'L-HBSAG', '305.5'],
+      ],
+      'each mapped result once; HIVco "No Value" of 25265 never',
+    );
+    assert.deepEqual(pageErrors, []);
+  });
+});
