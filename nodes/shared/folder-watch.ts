@@ -23,11 +23,18 @@ export function runFolderLink(RED: NodeAPI, node: Node, status: StatusReporter, 
   health.add(node.id, { name: node.name || analyzer || node.id, protocol: 'file' }, Date.now());
   if (analyzer !== '') health.identified(node.id, undefined, { text: analyzer, name: analyzer }, Date.now());
   const clock = (ms: number) => new Date(ms).toLocaleTimeString('sv-SE').slice(0, 5);
-  const alarms = watchAlarms(RED, node, alarmSettings, { quiet: (vars) => t('alarm.quiet', vars), quietStatus: (time) => t('status.quiet', { time }) });
+  const alarms = watchAlarms(RED, node, alarmSettings, {
+    quiet: (vars) => t('alarm.quiet', vars),
+    quietStatus: (time) => t('status.quiet', { time }),
+    down: (vars) => t('alarm.down', { ...vars, folder: options.folder }),
+    downStatus: (time) => t('status.down', { time }),
+  });
   let store: FolderStore | undefined;
   let lastFile: { name: string; at: number } | undefined;
-  let duplicates = 0;
-  let errorFiles = 0;
+  // Totals since first deployed (Prometheus counters never go down): a redeploy goes on from the board's.
+  const before = health.link(node.id, Date.now())?.files;
+  let duplicates = before?.duplicates ?? 0;
+  let errorFiles = before?.errorFiles ?? 0;
 
   const send = (bytes: Buffer, id: string, facts: FileFacts | undefined, receivedAt: string, replay: boolean): void => {
     const file = { link: node.id, journalId: id, ...(facts ?? {}), ...(analyzer !== '' ? { analyzer } : {}), receivedAt, ...(replay ? { replay: true } : {}) };
@@ -61,6 +68,8 @@ export function runFolderLink(RED: NodeAPI, node: Node, status: StatusReporter, 
     store = new FolderStore(j, node.id);
     watcher = new FolderWatcher(options, store, {
       file(f) {
+        // Stored, and the node closing: the next start replays it from the journal.
+        if (closed) return;
         const now = Date.now();
         lastFile = { name: f.facts.name, at: now };
         notice = undefined;

@@ -45,6 +45,10 @@ export interface AlarmTexts {
   quiet?: (vars: Record<string, string | number>) => string;
   /** LINK_QUIET's status text; `time` is HH:MM. */
   quietStatus?: (time: string) => string;
+  /** LINK_DOWN's error text; vars: link, analyzer, since, minutes, state. */
+  down?: (vars: Record<string, string | number>) => string;
+  /** LINK_DOWN's status text; `time` is HH:MM. */
+  downStatus?: (time: string) => string;
 }
 
 export interface AlarmWatch {
@@ -64,13 +68,13 @@ export function watchAlarms(RED: NodeAPI, node: Node, settings: LinkAlarmSetting
 
   const describe = (a: Alarm, analyzer: string) => {
     const vars = { link: node.name || node.id, analyzer, since: time(a.since), minutes: Math.round((Date.now() - a.since) / 60_000), state: a.transport ?? '' };
-    return a.code === 'LINK_QUIET' ? (texts.quiet?.(vars) ?? r('linkQuiet', vars)) : r('linkDown', vars);
+    return a.code === 'LINK_QUIET' ? (texts.quiet?.(vars) ?? r('linkQuiet', vars)) : (texts.down?.(vars) ?? r('linkDown', vars));
   };
   const statusOf = (list: Alarm[]): NodeStatus | undefined => {
     const a = list[list.length - 1];
     if (!a) return undefined;
     const at = time(a.since).slice(11, 16);
-    return a.code === 'LINK_DOWN' ? { fill: 'red', shape: 'ring', text: t('down', { state: a.transport ?? '', time: at }) } : { fill: 'yellow', shape: 'ring', text: texts.quietStatus?.(at) ?? t('quiet', { time: at }) };
+    return a.code === 'LINK_DOWN' ? { fill: 'red', shape: 'ring', text: texts.downStatus?.(at) ?? t('down', { state: a.transport ?? '', time: at }) } : { fill: 'yellow', shape: 'ring', text: texts.quietStatus?.(at) ?? t('quiet', { time: at }) };
   };
   const whyCleared = (code: Alarm['code'], reason: ClearReason) => r(reason === 'recovered' ? (code === 'LINK_QUIET' ? 'alarmMessageCame' : 'alarmConnected') : reason === 'window-ended' ? 'alarmWindowEnded' : 'alarmLinkDown');
 

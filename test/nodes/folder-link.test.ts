@@ -173,4 +173,33 @@ describe('folder-link', () => {
     const rx = readFileSync(join(journalDir(), 'journal.jsonl'), 'utf8').split('\n').filter((l) => l.includes('"e":"rx"'));
     assert.equal(rx.length, 1, 'stored once');
   });
+
+  it('goes on counting duplicates across a redeploy: the metrics\' counters never go down', async () => {
+    await load();
+    const out = collect('out');
+    writeFileSync(join(inbox, 'run1.csv'), CSV);
+    await waitUntil(() => out.length > 0, 10_000, 'the file');
+    writeFileSync(join(inbox, 'run1-again.csv'), CSV);
+    await waitUntil(() => done().includes('run1-again.csv'), 10_000, 'the duplicate in done/');
+    assert.equal(((await sidebarRow()).files as { duplicates: number }).duplicates, 1);
+    const first = helper.getNode('folder');
+    // A full deploy, as the editor's Deploy button makes it: every node closed (not removed) and made again.
+    await helper.setFlows(flow() as never, 'full');
+    await waitUntil(() => /watching/.test(lastStatus(helper.getNode('folder'))?.text ?? ''), 10_000, 'the redeployed link watching');
+    writeFileSync(join(inbox, 'run1-third.csv'), CSV);
+    await waitUntil(() => done().includes('run1-third.csv'), 10_000, 'the second duplicate in done/');
+    assert.notEqual(helper.getNode('folder'), first, 'a new node');
+    assert.equal(((await sidebarRow()).files as { duplicates: number }).duplicates, 2);
+    const metrics = await helper.request().get('/lis-bridge/metrics').expect(200);
+    assert.match(metrics.text, /lisbridge_folder_duplicate_files_total\{link="folder",link_name="QuantStudio 5"\} 2/);
+  });
+
+  it('LINK_DOWN for a folder that stays unreadable says so in a folder\'s words', async () => {
+    rmSync(inbox, { recursive: true });
+    await load({ downMinutes: '0.02', alarmCheckSeconds: '1' });
+    const caught = collect('caught');
+    await waitUntil(() => codes(caught).includes('LINK_DOWN'), 10_000, 'LINK_DOWN');
+    const down = caught.find((m) => (m.error as { code: string }).code === 'LINK_DOWN')!;
+    assert.match((down.error as { message: string }).message, new RegExp(`^QuantStudio 5 \\(instrument QS5-LAB2\\) cannot read its folder ${inbox.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} since .+: check that the share is mounted`));
+  });
 });

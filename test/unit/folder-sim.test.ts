@@ -91,8 +91,30 @@ describe('the file-exporting instrument simulator against a folder watcher', () 
     assert.deepEqual(seen.files.map((f) => f.facts.name).sort(), ['run1.csv', 'run2.csv']);
     assert.deepEqual(seen.files.find((f) => f.facts.name === 'run2.csv')!.bytes, MALFORMED);
     // The duplicate's content went on once already: it is done at once. The others wait for their results.
-    await until(() => readdirSync(join(root, 'export')).includes('done'), 'done/');
+    await until(() => readdirSync(join(root, 'export')).includes('done') && readdirSync(join(root, 'export', 'done')).length > 0, 'done/');
     assert.deepEqual(readdirSync(join(root, 'export', 'done')), ['run1_copy.csv']);
     assert.deepEqual(readdirSync(join(root, 'export')).sort(), ['done', 'run1.csv', 'run2.csv']);
+  });
+
+  it('a poll that fails (here the flow\'s handler throws) is reported and the next poll goes on: no unhandled rejection', async () => {
+    const warnings: string[] = [];
+    const taken: string[] = [];
+    watcher = new FolderWatcher({ ...FOLDER_DEFAULTS, folder: join(root, 'export'), pollMs: 20, settleMs: 100, rememberMs: 86_400_000 }, new FolderStore(journal, 'sim-link'), {
+      file: (f) => {
+        taken.push(f.facts.name);
+        if (taken.length === 1) throw new Error('a handler that breaks');
+      },
+      duplicate: () => undefined,
+      finished: () => undefined,
+      folder: () => undefined,
+      problem: () => undefined,
+      warn: (text) => warnings.push(text),
+    });
+    const sim = new FileExporter(join(root, 'export'));
+    await sim.write('a.csv', fromTemplate(TEMPLATE, { S001: 'S301' }));
+    watcher.start();
+    await until(() => warnings.some((w) => /could not be looked at \(a handler that breaks\)/.test(w)), 'the warning');
+    await sim.write('b.csv', fromTemplate(TEMPLATE, { S001: 'S302' }));
+    await until(() => taken.includes('b.csv'), 'the next file');
   });
 });

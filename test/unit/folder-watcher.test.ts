@@ -138,6 +138,19 @@ describe('when a file is complete', () => {
     assert.deepEqual(seen.files.map((f) => f.facts.name), ['a.csv', 'plate.txt']);
   });
 
+  it('never takes an empty file, however long it stays empty; takes it once written', async () => {
+    const { w, seen } = watcher();
+    write('run1.csv', '');
+    await w.poll(0);
+    await w.poll(100 * SETTLE);
+    assert.deepEqual(seen.files, []);
+    assert.equal(w.counts.settling, 1, 'counted as waiting');
+    write('run1.csv');
+    await w.poll(101 * SETTLE);
+    await w.poll(102 * SETTLE);
+    assert.equal(seen.files.length, 1);
+  });
+
   it('never takes a marker itself', async () => {
     const { w, seen } = watcher({ marker: '.ok' });
     write('orphan.ok', 'x');

@@ -91,10 +91,13 @@ export class FolderWatcher {
   start(): void {
     const loop = (): void => {
       if (this.closed) return;
-      this.running = this.poll().finally(() => {
-        this.running = undefined;
-        if (!this.closed) this.timer = setTimeout(loop, this.options.pollMs);
-      });
+      // Whatever a poll meets is reported, never thrown: a rejection here would take Node-RED down.
+      this.running = this.poll()
+        .catch((err: unknown) => this.events.warn(`the folder ${this.options.folder} could not be looked at (${messageOf(err)}): tried again at the next poll`))
+        .finally(() => {
+          this.running = undefined;
+          if (!this.closed) this.timer = setTimeout(loop, this.options.pollMs);
+        });
     };
     loop();
   }
@@ -173,7 +176,8 @@ export class FolderWatcher {
     }
     const { marker } = this.options;
     const complete = marker !== '' ? markerNames(name, marker).some((m) => names.has(m)) : this.tracker.observe(name, look, now, this.options.settleMs);
-    if (!complete) {
+    // An empty file is a file about to be written (some instruments create it at the run's start): never taken.
+    if (!complete || look.size === 0) {
       if (marker !== '') this.tracker.observe(name, look, now, Infinity);
       return;
     }
