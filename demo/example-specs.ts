@@ -319,14 +319,35 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
   'beckman-access-2': {
     analyzer: 'Beckman Coulter Access 2',
     pattern: '*.csv',
+    // Every assay of the sample export: a sample none of whose results is mapped never reaches lis-send-results, and its file never reaches done/.
     tests: [
       { lisTestId: 'T-TSH', instrumentCode: 'fTSH2' },
       { lisTestId: 'T-FT4', instrumentCode: 'FRT4' },
+      { lisTestId: 'T-FT3', instrumentCode: 'FT3' },
       { lisTestId: 'T-CA125', instrumentCode: 'OV125Ag' },
+      { lisTestId: 'T-AFP', instrumentCode: 'AFP' },
+      { lisTestId: 'T-HBSAG', instrumentCode: 'HBsAgV3' },
+      { lisTestId: 'T-HBSAB', instrumentCode: 'HBAb3' },
+      { lisTestId: 'T-HBCAB', instrumentCode: 'HBc-Ab' },
+      { lisTestId: 'T-HBCM', instrumentCode: 'HBc-IgM' },
+      { lisTestId: 'T-HAVM', instrumentCode: 'HAV-IgM' },
+      { lisTestId: 'T-HCVAB', instrumentCode: 'HCVPLUS' },
+      { lisTestId: 'T-HIVAGAB', instrumentCode: 'HIVco' },
+    ],
+    lisTests: [
+      { ID: 'T-FT3', Name: 'Free triiodothyronine', Code: 'FT3', Type: 'Serum' },
+      { ID: 'T-AFP', Name: 'Alpha-fetoprotein', Code: 'AFP', Type: 'Serum' },
+      { ID: 'T-HBSAG', Name: 'Hepatitis B surface antigen', Code: 'HBSAG', Type: 'Serum' },
+      { ID: 'T-HBSAB', Name: 'Anti-HBs antibody', Code: 'HBSAB', Type: 'Serum' },
+      { ID: 'T-HBCAB', Name: 'Anti-HBc total antibody', Code: 'HBCAB', Type: 'Serum' },
+      { ID: 'T-HBCM', Name: 'Anti-HBc IgM', Code: 'HBCM', Type: 'Serum' },
+      { ID: 'T-HAVM', Name: 'Anti-HAV IgM', Code: 'HAVM', Type: 'Serum' },
+      { ID: 'T-HCVAB', Name: 'Anti-HCV antibody', Code: 'HCVAB', Type: 'Serum' },
+      { ID: 'T-HIVAGAB', Name: 'HIV-1/2 antigen and antibody', Code: 'HIVAGAB', Type: 'Serum' },
     ],
     notes: [
       'Access 2 results export (comma CSV, one row per result): `Sample ID`, `Test Name`, `Result`, `Units`, `Flags`, `Comp. Time`; `No Value` is no result. The export marks no QC row: add a qc rule in "Dialect changes" once you have seen how your site names its controls.',
-      "Test codes are the Access assay names: the sample export's `fTSH2`, `FRT4` and `OV125Ag` are mapped to the LIS's TSH, free T4 and CA 125; its other assays (hepatitis and HIV serology, FT3, AFP) go to \"results with no LIS test\" until you map them.",
+      "Test codes are the Access assay names: every assay of the sample export is mapped, `fTSH2`, `FRT4` and `OV125Ag` to the catalog's TSH, free T4 and CA 125, the others (FT3, AFP, hepatitis and HIV serology) to LIS tests named here; map every assay the instrument runs: a sample none of whose results is mapped is never sent, and its file stays in the folder instead of moving to done/.",
     ],
   },
   'thermo-multiskan-go': {

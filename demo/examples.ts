@@ -481,7 +481,7 @@ function buildFileExample(spec: ExampleSpec, catalog: CatalogTest[]): FlowNode[]
     ...LIS_ENV.map((v) => `- \`${v}\``),
     '',
     '## The folder',
-    `folder-link polls the folder (every 2 s; network shares give no reliable change events) for files named \`${spec.pattern ?? '*.csv'}\` and takes a file once its size and time have not changed for 5 s (or set a marker file). Each file is stored in the result journal (lis-bridge/ under the Node-RED user directory) by its content before it is read: a file seen again, under another name or after a restart, is not sent twice. Once every result of a file is delivered it moves to \`done/\`; a file that cannot be read moves to \`error/\` with a \`.reason.txt\` saying why, and the error reaches the Catch node.`,
+    `folder-link polls the folder (every 2 s; network shares give no reliable change events) for files named \`${spec.pattern ?? '*.csv'}\` and takes a file once its size and time have not changed for 5 s (or set a marker file). Each file is stored in the result journal (lis-bridge/ under the Node-RED user directory) by its content before it is read: a file seen again, under another name or after a restart, is not sent twice. Once every result of a file is delivered it moves to \`done/\`; a file that cannot be read moves to \`error/\` with a \`.reason.txt\` saying why, and the error reaches the Catch node. Map every test the instrument reports: a sample none of whose results is mapped goes to "results with no LIS test", never to "send results", and its file stays in the folder.`,
     '',
     '## Test codes',
     ...mapping.map((m) => `- ${m.lisName} (${m.lisTestId}, LIS code ${m.lisCode}) = instrument test \`${m.instrumentCode}\``),
