@@ -297,7 +297,7 @@ function hl7Spec(profile: Hl7DialectProfile): ExampleSpec {
  */
 const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests' | 'lisTests' | 'pattern' | 'notes'>>> = {
   'appbio-quantstudio': {
-    analyzer: 'QuantStudio 7 Flex',
+    analyzer: 'Applied Biosystems QuantStudio 7 Flex',
     pattern: '*.txt',
     tests: [{ lisTestId: 'T-3UTR', instrumentCode: "3'UTR" }],
     lisTests: [{ ID: 'T-3UTR', Name: "3'UTR target, Ct", Code: '3UTR', Type: 'Plasma' }],
@@ -351,7 +351,7 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     ],
   },
   'thermo-multiskan-go': {
-    analyzer: 'Multiskan GO',
+    analyzer: 'Thermo Scientific Multiskan GO',
     pattern: '*.csv',
     tests: [{ lisTestId: 'T-ABS', instrumentCode: 'Abs' }],
     lisTests: [{ ID: 'T-ABS', Name: 'Absorbance (ELISA OD)', Code: 'ABS', Type: 'Serum' }],
@@ -361,7 +361,7 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     ],
   },
   'varian-vista-pro': {
-    analyzer: 'Vista-PRO ICP-OES',
+    analyzer: 'Varian Vista-PRO ICP-OES',
     pattern: '*.csv',
     tests: [
       { lisTestId: 'T-MN', instrumentCode: 'Mn 257.610' },
@@ -432,7 +432,7 @@ function distinct(spec: ExampleSpec, taken: { files: Set<string>; analyzers: Set
   const protocol = spec.protocol ?? 'astm';
   let { file, analyzer } = spec;
   if (taken.files.has(file)) file = `${spec.dialect}-${protocol}-${spec.transport}`;
-  if (taken.analyzers.has(analyzer)) analyzer = `${spec.analyzer} (${protocol.toUpperCase()})`;
+  if (taken.analyzers.has(analyzer)) analyzer = `${spec.analyzer} (${protocol === 'file' ? 'file export' : protocol.toUpperCase()})`;
   if (taken.analyzers.has(analyzer)) analyzer = `${spec.analyzer} (${spec.dialect})`;
   taken.files.add(file);
   taken.analyzers.add(analyzer);

@@ -125,7 +125,7 @@ const DEMO_HL7_NAME = 'HL7 messages';
 
 function tabLabel(spec: ExampleSpec, profile: ExampleDialect): string {
   if (spec.demo) return spec.protocol === 'hl7' ? 'npm start demo: HL7' : 'npm start demo';
-  const label = (s: ExampleSpec, p: ExampleDialect) => (s.tabLabel ?? `${p.vendor} ${p.model}${s.protocol === 'hl7' ? ' (HL7)' : ''}`).slice(0, 60);
+  const label = (s: ExampleSpec, p: ExampleDialect) => (s.tabLabel ?? `${p.vendor} ${p.model}${s.protocol === 'hl7' ? ' (HL7)' : s.protocol === 'file' ? ' (files)' : ''}`).slice(0, 60);
   const own = label(spec, profile);
   // Another dialect of the same analyzer, added later: its tab takes the dialect's label, so the two tabs differ.
   const earlier = EXAMPLES.slice(0, Math.max(0, EXAMPLES.findIndex((e) => e.file === spec.file)));
