@@ -46,6 +46,14 @@ describe('example flows', () => {
     assert.deepEqual(more.slice(astmEnd + 1, fileStart + 1), EXAMPLES.slice(astmEnd, fileStart));
     // The file examples (no port) stay last, after the new HL7 ones.
     assert.deepEqual(more.slice(-FILE_PROFILES.length), EXAMPLES.slice(fileStart));
+    // A file dialect added later: its example at the very end, its own folder, placeholder codes.
+    const generic = FILE_PROFILES.find((p) => p.id === 'generic-csv')!;
+    const withFile = examplesFor(PROFILES, HL7_PROFILES, [...FILE_PROFILES, { ...generic, id: 'acme-reader', vendor: 'Acme', model: 'Reader 9' }]);
+    const last = withFile[withFile.length - 1]!;
+    assert.deepEqual([last.file, last.analyzer, last.protocol, last.transport], ['acme-reader-folder', 'Acme Reader 9', 'file', 'folder']);
+    assert.deepEqual(last.tests.map((t) => t.instrumentCode), ['GLU', 'CREA', 'ALT']);
+    assert.equal(defaultFolder(last.dialect), '/var/lib/lis-bridge/acme-reader/in');
+    assert.deepEqual(withFile.slice(0, -1), EXAMPLES);
   });
 
   it('cover every built-in dialect, ASTM and HL7, found in the registries, one example each, in a folder per protocol', () => {
