@@ -24,19 +24,18 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { EXAMPLES, combineFlows, examplePath, loadCatalog, withTabEnv, type ExampleSpec } from '../../demo/examples';
+import { EXAMPLES, combineFlows, exampleMapping, examplePath, loadCatalog, withTabEnv, type ExampleSpec } from '../../demo/examples';
 import { ptyPair, type PtyPair } from '../../demo/pty';
 import { getProfile } from '../../lib/protocols/astm/dialects';
 import { findHl7Profile } from '../../lib/protocols/hl7/dialects';
 import { AnalyzerSimulator, FileExporter, Hl7AnalyzerSimulator, TcpServerTransport, type Hl7RunSummary, type RunSummary } from '../../lib/sim';
 import { fileLabEvents, findFileProfile } from '../../lib/protocols/file';
-import { exampleMapping } from '../../demo/examples';
 import { fileSample } from '../support/file-samples';
 import { LisStub, anOrder } from '../support/lis-stub';
 import { startNodeRed, type NodeRedProcess } from '../support/node-red-process';
-import net from 'node:net';
 import { LineLog, itemsOf, withTimeout } from './harness';
 
 const ROOT = join(__dirname, '..', '..', '..');
