@@ -7,6 +7,9 @@
  * set-up notes); every other dialect's example is derived from its profile,
  * with placeholder test codes its comment node says to check.
  *
+ * Instruments that export result files get one example per built-in file
+ * dialect (FILE_PROFILES), in examples/File.
+ *
  * Examples sit in one folder per protocol (examples/ASTM, examples/HL7), which
  * Node-RED's Import > Examples menu shows as folders. Not per vendor as well:
  * most vendors have one built-in dialect, and a folder holding one file costs
@@ -15,6 +18,7 @@
  */
 import { PROFILES, type DialectProfile } from '../lib/protocols/astm/dialects';
 import { HL7_PROFILES, type Hl7DialectProfile } from '../lib/protocols/hl7/dialects';
+import { FILE_PROFILES, type FileDialectProfile } from '../lib/protocols/file';
 
 export interface ExampleSpec {
   /** File name without .json: `<vendor>-<model>-<transport>`, unique across the folders. */
@@ -23,12 +27,21 @@ export interface ExampleSpec {
   analyzer: string;
   dialect: string;
   /** The analyzer's protocol (default ASTM): which link and message nodes the flow uses. */
-  protocol?: 'astm' | 'hl7';
-  transport: 'serial' | 'tcp';
+  protocol?: 'astm' | 'hl7' | 'file';
+  /** The analyzer's line; `folder` for an instrument that exports result files (folder-link). */
+  transport: 'serial' | 'tcp' | 'folder';
   /** The tab's label, where `<vendor> <models>` of the dialect would not tell the tab apart or read badly. */
   tabLabel?: string;
   /** LIS test ID (flows/lis-catalog.json) -> the analyzer's test code. */
   tests: Array<{ lisTestId: string; instrumentCode: string; instrumentSubCode?: string }>;
+  /**
+   * LIS tests the example maps that the demo LIS catalog (flows/lis-catalog.json)
+   * does not hold: a file instrument's analytes (an ICP's elements, a PCR target's
+   * Ct), named here as a LIS would, for the site to replace with its own.
+   */
+  lisTests?: Array<{ ID: string; Name: string; Code: string; Type?: string }>;
+  /** A file instrument: the export file names folder-link takes (`*.csv`). */
+  pattern?: string;
   /** Analyzer-specific set-up notes for the comment node. */
   notes: string[];
   /**
@@ -163,8 +176,8 @@ const CURATED: ExampleSpec[] = [
 ];
 
 /** The folder of examples/ an example sits in: its protocol, as Node-RED's Import > Examples menu shows it. */
-export function exampleFolder(spec: Pick<ExampleSpec, 'protocol'>): 'ASTM' | 'HL7' {
-  return spec.protocol === 'hl7' ? 'HL7' : 'ASTM';
+export function exampleFolder(spec: Pick<ExampleSpec, 'protocol'>): 'ASTM' | 'HL7' | 'File' {
+  return spec.protocol === 'hl7' ? 'HL7' : spec.protocol === 'file' ? 'File' : 'ASTM';
 }
 
 /** The example's place under examples/, without .json (`ASTM/roche-cobas-e411-serial`): the menu's path to it. */
@@ -226,7 +239,7 @@ const OVERRIDES: Readonly<Record<string, Partial<Pick<ExampleSpec, 'file' | 'ana
   'hl7:ihe-law': { analyzer: 'IHE LAW analyzer', tabLabel: 'IHE LAW analyzer (HL7)' },
 };
 
-const keyOf = (protocol: 'astm' | 'hl7', dialect: string) => `${protocol}:${dialect}`;
+const keyOf = (protocol: 'astm' | 'hl7' | 'file', dialect: string) => `${protocol}:${dialect}`;
 
 /** `<vendor> <first model>`: "Sysmex U-WAM with UF-4000, UF-5000" is "Sysmex U-WAM with UF-4000". */
 function analyzerName(vendor: string, model: string): string {
@@ -273,6 +286,153 @@ function hl7Spec(profile: Hl7DialectProfile): ExampleSpec {
 }
 
 /**
+ * What each built-in file dialect's example maps: the test codes of the
+ * instrument's own export (test/fixtures/file, the dialect's sample file) to
+ * LIS tests: the catalog's where it has the test (HIV viral load, TSH, free T4,
+ * CA 125); otherwise the example names its LIS test (lisTests, an ICP's
+ * elements, a PCR target's Ct) for the site to replace; a unit test reads
+ * every sample file in its dialect and checks each code is in it. The generic
+ * CSV has no instrument, so no codes of its own: it maps the chemistry panel
+ * under the LIS codes (placeholders), as the derived ASTM and HL7 examples do.
+ */
+const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests' | 'lisTests' | 'pattern' | 'notes'>>> = {
+  'appbio-quantstudio': {
+    analyzer: 'Applied Biosystems QuantStudio 7 Flex',
+    pattern: '*.txt',
+    tests: [{ lisTestId: 'T-3UTR', instrumentCode: "3'UTR" }],
+    lisTests: [{ ID: 'T-3UTR', Name: "3'UTR target, Ct", Code: '3UTR', Type: 'Plasma' }],
+    notes: [
+      'QuantStudio 6/7 Flex or 7500 "Export > Results" as text (tab-separated, `[Results]` section): one row per well, the Ct of each target; `Undetermined` is no result; standards and controls (Task STANDARD, NTC) go to "QC, unassigned, other".',
+      "Test codes are the experiment's target names (`Target Name`): the sample export's is `3'UTR`; map each target of your assays to its LIS test.",
+    ],
+  },
+  'appbio-quantstudio-design-analysis-xlsx': {
+    analyzer: 'Applied Biosystems QuantStudio 7 Pro',
+    pattern: '*.xlsx',
+    tests: [{ lisTestId: 'T-QPCR-T4', instrumentCode: 'T4' }],
+    lisTests: [{ ID: 'T-QPCR-T4', Name: 'T4 target, Cq', Code: 'QPCRT4', Type: 'Plasma' }],
+    notes: [
+      'QuantStudio Design & Analysis (or Diomni) results workbook, `.xlsx`: the first sheet from the header row starting `Well`; one row per well and target, the Cq of each; `UNDETERMINED` is no result; standards and controls (`Task`) go to "QC, unassigned, other"; an omitted well is not sent. Set the folder-link to pass files as bytes (it does): a workbook read as text has lost them.',
+      "Test codes are the experiment's target names (`Target`): the sample workbook's is `T4`; map each target of your assays to its LIS test.",
+    ],
+  },
+  'abbott-m2000rt': {
+    analyzer: 'Abbott m2000rt',
+    // The instrument numbers its logs: Results.log.321, Results.log.322 ...
+    pattern: '*.log*',
+    tests: [{ lisTestId: 'T-HIV', instrumentCode: 'HIV0.6ml' }],
+    notes: [
+      'm2000rt results log (tab-separated, banner sections): the table after `Result Information`; the value is the result as the instrument reports it (`213 Copies / mL`, `< 40 Copies / mL`, `Not detected`), sent as written; controls and calibrators (`SampleType`) go to "QC, unassigned, other"; a row whose `Status` is not `Valid` is not sent.',
+      "Test codes are the assay names (`AssayName`): the sample log's `HIV0.6ml` (HIV-1 RNA, 0.6 mL protocol) is mapped to the LIS's HIV viral load; map each assay you run.",
+    ],
+  },
+  'beckman-access-2': {
+    analyzer: 'Beckman Coulter Access 2',
+    pattern: '*.csv',
+    // Every assay of the sample export: a sample none of whose results is mapped never reaches lis-send-results, and its file never reaches done/.
+    tests: [
+      { lisTestId: 'T-TSH', instrumentCode: 'fTSH2' },
+      { lisTestId: 'T-FT4', instrumentCode: 'FRT4' },
+      { lisTestId: 'T-FT3', instrumentCode: 'FT3' },
+      { lisTestId: 'T-CA125', instrumentCode: 'OV125Ag' },
+      { lisTestId: 'T-AFP', instrumentCode: 'AFP' },
+      { lisTestId: 'T-HBSAG', instrumentCode: 'HBsAgV3' },
+      { lisTestId: 'T-HBSAB', instrumentCode: 'HBAb3' },
+      { lisTestId: 'T-HBCAB', instrumentCode: 'HBc-Ab' },
+      { lisTestId: 'T-HBCM', instrumentCode: 'HBc-IgM' },
+      { lisTestId: 'T-HAVM', instrumentCode: 'HAV-IgM' },
+      { lisTestId: 'T-HCVAB', instrumentCode: 'HCVPLUS' },
+      { lisTestId: 'T-HIVAGAB', instrumentCode: 'HIVco' },
+    ],
+    lisTests: [
+      { ID: 'T-FT3', Name: 'Free triiodothyronine', Code: 'FT3', Type: 'Serum' },
+      { ID: 'T-AFP', Name: 'Alpha-fetoprotein', Code: 'AFP', Type: 'Serum' },
+      { ID: 'T-HBSAG', Name: 'Hepatitis B surface antigen', Code: 'HBSAG', Type: 'Serum' },
+      { ID: 'T-HBSAB', Name: 'Anti-HBs antibody', Code: 'HBSAB', Type: 'Serum' },
+      { ID: 'T-HBCAB', Name: 'Anti-HBc total antibody', Code: 'HBCAB', Type: 'Serum' },
+      { ID: 'T-HBCM', Name: 'Anti-HBc IgM', Code: 'HBCM', Type: 'Serum' },
+      { ID: 'T-HAVM', Name: 'Anti-HAV IgM', Code: 'HAVM', Type: 'Serum' },
+      { ID: 'T-HCVAB', Name: 'Anti-HCV antibody', Code: 'HCVAB', Type: 'Serum' },
+      { ID: 'T-HIVAGAB', Name: 'HIV-1/2 antigen and antibody', Code: 'HIVAGAB', Type: 'Serum' },
+    ],
+    notes: [
+      'Access 2 results export (comma CSV, one row per result): `Sample ID`, `Test Name`, `Result`, `Units`, `Flags`, `Comp. Time`; `No Value` is no result. The export marks no QC row: add a qc rule in "Dialect changes" once you have seen how your site names its controls.',
+      "Test codes are the Access assay names: every assay of the sample export is mapped, `fTSH2`, `FRT4` and `OV125Ag` to the catalog's TSH, free T4 and CA 125, the others (FT3, AFP, hepatitis and HIV serology) to LIS tests named here; map every assay the instrument runs: a sample none of whose results is mapped is never sent, and its file stays in the folder instead of moving to done/.",
+    ],
+  },
+  'thermo-multiskan-go': {
+    analyzer: 'Thermo Scientific Multiskan GO',
+    pattern: '*.csv',
+    tests: [{ lisTestId: 'T-ABS', instrumentCode: 'Abs' }],
+    lisTests: [{ ID: 'T-ABS', Name: 'Absorbance (ELISA OD)', Code: 'ABS', Type: 'Serum' }],
+    notes: [
+      'Multiskan GO plate export (SkanIt, semicolon CSV, decimal comma): a `Sample` grid of well labels and an `Abs` grid of absorbances; each well is a result of its sample; blanks, standards and controls (`Bl_`, `Std_`, `Ctrl_`) go to "QC, unassigned, other".',
+      'The plate reader reports one measurement, `Abs`: map it to the LIS test the plate\'s assay reports (the sample export is a Babesia ELISA).',
+    ],
+  },
+  'varian-vista-pro': {
+    analyzer: 'Varian Vista-PRO ICP-OES',
+    pattern: '*.csv',
+    tests: [
+      { lisTestId: 'T-MN', instrumentCode: 'Mn 257.610' },
+      { lisTestId: 'T-FE', instrumentCode: 'Fe 259.940' },
+      { lisTestId: 'T-AL', instrumentCode: 'Al 396.152' },
+    ],
+    lisTests: [
+      { ID: 'T-MN', Name: 'Manganese', Code: 'MN', Type: 'Other' },
+      { ID: 'T-FE', Name: 'Iron', Code: 'FE', Type: 'Other' },
+      { ID: 'T-AL', Name: 'Aluminium', Code: 'AL', Type: 'Other' },
+    ],
+    notes: [
+      'ICP Expert CSV export: one row per solution and element line; `Type` tells blanks, standards and lab control samples (QC) from samples; the solution label is `<sample number>*<description>`; a `-` value with flag `x` (over range) is no result.',
+      'Test codes are the element lines as the method names them (`Fe 259.940`): map each line the LIS reports.',
+    ],
+  },
+  'senaite-two-dimension': {
+    analyzer: 'Two-dimension CSV instrument',
+    pattern: '*.csv',
+    tests: [
+      { lisTestId: 'T-MG', instrumentCode: 'Mg' },
+      { lisTestId: 'T-CA', instrumentCode: 'Ca' },
+    ],
+    lisTests: [
+      { ID: 'T-MG', Name: 'Magnesium', Code: 'MG', Type: 'Serum' },
+      { ID: 'T-CA', Name: 'Calcium', Code: 'CA', Type: 'Serum' },
+    ],
+    notes: [
+      'One row per sample, a column per test (SENAITE\'s generic two-dimension import): the header row names the tests; `-----` and `ND` are no result; an `end` row closes the table.',
+      'Test codes are the column names: the sample export\'s `Mg` and `Ca` are mapped; its other columns (pest1, pest2, pest3) go to "results with no LIS test" until you map them.',
+    ],
+  },
+};
+
+/** The folder a file example watches by default: its own, so two imported side by side never take each other's files. */
+export function defaultFolder(dialect: string): string {
+  return `/var/lib/lis-bridge/${dialect}/in`;
+}
+
+function fileSpec(profile: FileDialectProfile): ExampleSpec {
+  const known = FILE_TESTS[profile.id];
+  const placeholders = ['T-GLU', 'T-CREA', 'T-ALT'].map((id) => ({ lisTestId: id, instrumentCode: id.replace(/^T-/, '') }));
+  return {
+    file: `${profile.id}-folder`,
+    analyzer: known?.analyzer ?? analyzerName(profile.vendor, profile.model),
+    dialect: profile.id,
+    protocol: 'file',
+    transport: 'folder',
+    pattern: known?.pattern ?? '*.csv',
+    tests: known?.tests ?? placeholders,
+    ...(known?.lisTests ? { lisTests: known.lisTests } : {}),
+    notes: [
+      `${profile.label}: the built-in file dialect \`${profile.id}\`${known ? ' (its profile cites the instrument\'s sample export it was tested with)' : ''}.`,
+      ...(known?.notes ?? [
+        'The test codes of this example are placeholders (the LIS codes): the file\'s `Test` column holds the instrument\'s own codes; set them in the test-mapper node. Shape the file\'s columns in "file message" (paste an export: the results table shows what is read).',
+      ]),
+    ],
+  };
+}
+
+/**
  * A derived example whose file or analyzer name an earlier one has (a second
  * dialect of one analyzer, an HL7 mode of an ASTM analyzer) takes its protocol,
  * then its dialect, into the name: a dialect added later needs no entry in
@@ -282,7 +442,7 @@ function distinct(spec: ExampleSpec, taken: { files: Set<string>; analyzers: Set
   const protocol = spec.protocol ?? 'astm';
   let { file, analyzer } = spec;
   if (taken.files.has(file)) file = `${spec.dialect}-${protocol}-${spec.transport}`;
-  if (taken.analyzers.has(analyzer)) analyzer = `${spec.analyzer} (${protocol.toUpperCase()})`;
+  if (taken.analyzers.has(analyzer)) analyzer = `${spec.analyzer} (${protocol === 'file' ? 'file export' : protocol.toUpperCase()})`;
   if (taken.analyzers.has(analyzer)) analyzer = `${spec.analyzer} (${spec.dialect})`;
   taken.files.add(file);
   taken.analyzers.add(analyzer);
@@ -295,12 +455,14 @@ function distinct(spec: ExampleSpec, taken: { files: Set<string>; analyzers: Set
  * per other HL7 dialect, in the registries' order. File names and analyzer
  * names are unique: a clash left is an error here, not two flows fighting over one name.
  */
-export function examplesFor(astm: readonly DialectProfile[], hl7: readonly Hl7DialectProfile[]): ExampleSpec[] {
+export function examplesFor(astm: readonly DialectProfile[], hl7: readonly Hl7DialectProfile[], file: readonly FileDialectProfile[] = []): ExampleSpec[] {
   const curated = new Set(CURATED.map((s) => keyOf(s.protocol ?? 'astm', s.dialect)));
   const taken = { files: new Set(CURATED.map((s) => s.file)), analyzers: new Set(CURATED.map((s) => s.analyzer)) };
   const derived = [
     ...astm.filter((p) => !curated.has(keyOf('astm', p.id))).map(astmSpec),
     ...hl7.filter((p) => !curated.has(keyOf('hl7', p.id))).map(hl7Spec),
+    // Last: a file example has no port, so it moves no other example's defaults.
+    ...file.map(fileSpec),
   ].map((spec) => distinct(spec, taken));
   const all = [...CURATED, ...derived];
   for (const field of ['file', 'analyzer'] as const) {
@@ -317,4 +479,4 @@ export function examplesFor(astm: readonly DialectProfile[], hl7: readonly Hl7Di
 /** The seven examples written by hand, by their dialect; the rest are derived. */
 export const CURATED_FILES: readonly string[] = CURATED.map((s) => s.file);
 
-export const EXAMPLES: ExampleSpec[] = examplesFor(PROFILES, HL7_PROFILES);
+export const EXAMPLES: ExampleSpec[] = examplesFor(PROFILES, HL7_PROFILES, FILE_PROFILES);

@@ -6,12 +6,15 @@
 import { EXAMPLES, exampleFolder, tabSettings, type ExampleSpec } from './examples';
 import { findHl7Profile } from '../lib/protocols/hl7/dialects';
 import { getProfile } from '../lib/protocols/astm/dialects';
+import { findFileProfile } from '../lib/protocols/file';
 
 export const TABLE_START = '<!-- The table of examples: npm run examples writes it from demo/example-specs.ts. -->';
 export const TABLE_END = '<!-- End of the table of examples. -->';
 
 function dialectLabel(spec: ExampleSpec): string {
-  return spec.protocol === 'hl7' ? (findHl7Profile(spec.dialect)?.label ?? spec.dialect) : getProfile(spec.dialect).label;
+  if (spec.protocol === 'hl7') return findHl7Profile(spec.dialect)?.label ?? spec.dialect;
+  if (spec.protocol === 'file') return findFileProfile(spec.dialect)?.label ?? spec.dialect;
+  return getProfile(spec.dialect).label;
 }
 
 /** One row per example, by folder then file name: the order Node-RED's menu lists them in. */

@@ -11,10 +11,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getProfile } from '../lib/protocols/astm/dialects';
 import { findHl7Profile } from '../lib/protocols/hl7/dialects';
+import { findFileProfile } from '../lib/protocols/file';
 import type { MappingRow } from '../lib/mapping/model';
-import { EXAMPLES, type ExampleSpec } from './example-specs';
+import { EXAMPLES, defaultFolder, type ExampleSpec } from './example-specs';
 
-export { CURATED_FILES, EXAMPLES, exampleFolder, examplePath, type ExampleSpec } from './example-specs';
+export { CURATED_FILES, EXAMPLES, defaultFolder, exampleFolder, examplePath, type ExampleSpec } from './example-specs';
 
 type Point = readonly [number, number];
 
@@ -124,7 +125,7 @@ const DEMO_HL7_NAME = 'HL7 messages';
 
 function tabLabel(spec: ExampleSpec, profile: ExampleDialect): string {
   if (spec.demo) return spec.protocol === 'hl7' ? 'npm start demo: HL7' : 'npm start demo';
-  const label = (s: ExampleSpec, p: ExampleDialect) => (s.tabLabel ?? `${p.vendor} ${p.model}${s.protocol === 'hl7' ? ' (HL7)' : ''}`).slice(0, 60);
+  const label = (s: ExampleSpec, p: ExampleDialect) => (s.tabLabel ?? `${p.vendor} ${p.model}${s.protocol === 'hl7' ? ' (HL7)' : s.protocol === 'file' ? ' (files)' : ''}`).slice(0, 60);
   const own = label(spec, profile);
   // Another dialect of the same analyzer, added later: its tab takes the dialect's label, so the two tabs differ.
   const earlier = EXAMPLES.slice(0, Math.max(0, EXAMPLES.findIndex((e) => e.file === spec.file)));
@@ -309,6 +310,8 @@ export interface TabSetting {
  * imported side by side deploy with no clash.
  */
 export function tabSettings(spec: ExampleSpec): TabSetting[] {
+  // A file instrument takes no orders (nothing goes back to it): its folder is its only setting.
+  if (spec.transport === 'folder') return [{ name: 'ANALYZER_FOLDER', value: defaultFolder(spec.dialect), meaning: 'the folder the instrument exports its result files into (a local path or a mounted share); folder-link moves each file to done/ in it once its results are delivered' }];
   const index = Math.max(0, EXAMPLES.findIndex((e) => e.file === spec.file));
   const nth = Math.max(0, EXAMPLES.filter((e) => e.transport === spec.transport).findIndex((e) => e.file === spec.file));
   const baud = exampleDialect(spec).serial?.baudRate ?? 9600;
@@ -351,8 +354,8 @@ export function withTabEnv<T extends { type: string }>(flow: T[], values: Record
 /** The example's test-mapper rows: its tests, named as the LIS catalog names them. */
 export function exampleMapping(spec: ExampleSpec, catalog: CatalogTest[] = loadCatalog()): MappingRow[] {
   return spec.tests.map((t) => {
-    const test = catalog.find((c) => c.ID === t.lisTestId);
-    if (!test) throw new Error(`${spec.file}: ${t.lisTestId} is not in flows/lis-catalog.json`);
+    const test = catalog.find((c) => c.ID === t.lisTestId) ?? spec.lisTests?.find((c) => c.ID === t.lisTestId);
+    if (!test) throw new Error(`${spec.file}: ${t.lisTestId} is not in flows/lis-catalog.json nor in the example's lisTests`);
     return { lisTestId: test.ID, lisCode: test.Code, lisName: test.Name, ...(test.Type ? { lisType: test.Type } : {}), instrumentCode: t.instrumentCode, ...(t.instrumentSubCode ? { instrumentSubCode: t.instrumentSubCode } : {}) };
   });
 }
@@ -371,6 +374,12 @@ interface ExampleDialect {
 }
 
 function exampleDialect(spec: ExampleSpec): ExampleDialect {
+  if (spec.protocol === 'file') {
+    const profile = findFileProfile(spec.dialect);
+    if (!profile) throw new Error(`${spec.file}: ${spec.dialect} is not a file dialect (lib/protocols/file/dialects)`);
+    if (spec.transport !== 'folder') throw new Error(`${spec.file}: a file instrument's line is a folder, not ${spec.transport}`);
+    return { ...profile, downloads: false };
+  }
   if (spec.protocol === 'hl7') {
     const profile = findHl7Profile(spec.dialect);
     if (!profile) throw new Error(`${spec.file}: ${spec.dialect} is not an HL7 dialect (lib/protocols/hl7/dialects)`);
@@ -399,7 +408,125 @@ function lineNotes(spec: ExampleSpec, profile: ExampleDialect): { line: string; 
   };
 }
 
+/** The one lis-config every example carries, global (no tab): its id and properties the same everywhere. */
+function sharedLisConfig(): FlowNode {
+  return {
+    id: SHARED_LIS_ID,
+    type: 'lis-config',
+    name: 'LIS',
+    labTestsApiUrl: '${LIS_TESTS_URL}',
+    transactionInfoApiUrl: '${LIS_ORDERS_URL}',
+    resultApiUrl: '${LIS_RESULTS_URL}',
+    orderCompletedApiUrl: '${LIS_PROCESSED_URL}',
+    bearerTokenEnv: 'LIS_TOKEN',
+    timeout: '30000',
+    orderAttempts: '3',
+    orderBackoffMs: '100',
+    transientRetries: '2',
+    transientBackoffMs: '1000',
+    maxResponseBytes: '10485760',
+  };
+}
+
+function debugNode(id: string, name: string, place: { z: string; x: number; y: number }): FlowNode {
+  return { id, type: 'debug', name, active: true, tosidebar: true, console: false, tostatus: false, complete: 'true', targetType: 'full', statusVal: '', statusType: 'auto', ...place, wires: [] };
+}
+
+/** A file instrument's example: one row, folder to LIS, as the other examples' results row. */
+const FILE_LAYOUT = {
+  comment: [200, 40],
+  folder: [150, 140],
+  message: [370, 140],
+  toLis: [600, 140],
+  send: [830, 140],
+  processed: [1030, 140],
+  split: [1190, 140],
+  markProcessed: [1330, 140],
+  unmappedDebug: [850, 200],
+  otherDebug: [620, 240],
+  injectCatalog: [170, 320],
+  getTests: [410, 320],
+  catalogDebug: [630, 320],
+  catch: [160, 400],
+  errorsDebug: [400, 400],
+} as const satisfies Record<string, Point>;
+
+/**
+ * folder-link -> file-message -> test-mapper -> lis-send-results -> processed
+ * per sample: an instrument that exports files takes no orders, so there is no
+ * order path and no lis-push-in.
+ */
+function buildFileExample(spec: ExampleSpec, catalog: CatalogTest[]): FlowNode[] {
+  const profile = exampleDialect(spec);
+  const id = (role: string) => createHash('sha256').update(`${spec.file}/${role}`).digest('hex').slice(0, 16);
+  const tab = id('tab');
+  const L = FILE_LAYOUT;
+  const at = ([x, y]: Point) => ({ z: tab, x, y });
+  const mapping = exampleMapping(spec, catalog);
+  const settings = tabSettings(spec);
+  const placeholders = spec.lisTests !== undefined && spec.lisTests.length > 0;
+  const info = [
+    `# ${profile.label}: ${profile.vendor} ${profile.model}`,
+    '',
+    'Results from an instrument that exports result files into a folder, to the LIS (spec 1.5): folder-link takes each complete file once, file-message reads it in the dialect, results go mapped to LIS codes and are sent once; each processed sample is reported. The instrument takes no orders from the LIS, so there is no order path and no lis-push-in.',
+    '',
+    "## This instrument's settings (the tab's environment variables)",
+    'Double-click the tab > Environment Variables; the nodes read them as `${NAME}`:',
+    ...settings.map((v) => `- \`${v.name}\` (default \`${v.value}\`): ${v.meaning}`),
+    '',
+    `**Set \`ANALYZER_FOLDER\` first**: until the folder exists, "${spec.analyzer}" (folder-link) is red ("folder missing") and reports FOLDER_MISSING to the Catch node, and it picks the folder up by itself once it is there. Node-RED needs read and write access to it (it makes done/ and error/ inside).`,
+    '',
+    "## The LIS (Node-RED's environment, shared by every analyzer)",
+    'One lis-config "LIS" serves every example: set these where Node-RED runs (docs/examples.md):',
+    ...LIS_ENV.map((v) => `- \`${v}\``),
+    '',
+    '## The folder',
+    `folder-link polls the folder (every 2 s; network shares give no reliable change events) for files named \`${spec.pattern ?? '*.csv'}\` and takes a file once its size and time have not changed for 5 s (or set a marker file). Each file is stored in the result journal (lis-bridge/ under the Node-RED user directory) by its content before it is read: a file seen again, under another name or after a restart, is not sent twice. Once every result of a file is delivered it moves to \`done/\`; a file that cannot be read moves to \`error/\` with a \`.reason.txt\` saying why, and the error reaches the Catch node. Map every test the instrument reports: a sample none of whose results is mapped goes to "results with no LIS test", never to "send results", and its file stays in the folder.`,
+    '',
+    '## Test codes',
+    ...mapping.map((m) => `- ${m.lisName} (${m.lisTestId}, LIS code ${m.lisCode}) = instrument test \`${m.instrumentCode}\``),
+    ...(placeholders ? ['', "The LIS tests above are placeholders named after the instrument's analytes (the demo LIS catalog has none of them): set your LIS's tests in the test-mapper node."] : []),
+    '',
+    '## Notes',
+    ...spec.notes.map((n) => `- ${n}`),
+    '- The Bearer Token is read from LIS_TOKEN (lis-config: "Bearer Token from env var"); the flow holds no secret.',
+    '- Results the LIS did not accept are held (the file stays until they are delivered): the status of "send results" shows how many; resend or discard them with a lis:resend / lis:discard message or GET /lis-bridge/held (README, Reliability).',
+  ].join('\n');
+
+  const folder = id('folder-link');
+  const message = id('file-message');
+  const toLis = id('map-to-lis');
+  const send = id('lis-send-results');
+  const processed = id('processed-list');
+  const split = id('split-processed');
+  const markProcessed = id('lis-mark-processed');
+  const unmappedDebug = id('debug-unmapped');
+  const otherDebug = id('debug-other');
+  const errorsDebug = id('debug-errors');
+  const lis = SHARED_LIS_ID;
+  return [
+    { id: tab, type: 'tab', label: tabLabel(spec, profile), disabled: false, info: '', env: settings.map((v) => ({ name: v.name, value: v.value, type: 'str' })) },
+    { id: id('comment'), type: 'comment', name: `How to set up: ${profile.label}`, info, ...at(L.comment), wires: [] },
+    sharedLisConfig(),
+    { id: folder, type: 'folder-link', name: spec.analyzer, analyzer: '', folder: '${ANALYZER_FOLDER}', pattern: spec.pattern ?? '*.csv', marker: '', after: 'move', ...at(L.folder), wires: [[message]] },
+    { id: message, type: 'file-message', name: profile.label.slice(0, 40), dialect: profile.id, dialectOverrides: '', timeZone: '', ...at(L.message), wires: [[toLis], [otherDebug]] },
+    { id: toLis, type: 'test-mapper', name: 'instrument -> LIS codes', lis, instrument: `${profile.vendor} ${profile.model}`, direction: 'toLis', unmapped: 'warn', mapping, ...at(L.toLis), wires: [[send], [unmappedDebug]] },
+    { id: send, type: 'lis-send-results', name: 'send results', lis, autoResend: false, autoResendSeconds: '30', heldWarnMinutes: '60', ...at(L.send), wires: [[processed]] },
+    { id: processed, type: 'change', name: 'processed per sample', rules: [{ t: 'set', p: 'payload', pt: 'msg', to: 'processed', tot: 'msg' }], action: '', property: '', from: '', to: '', reg: false, ...at(L.processed), wires: [[split]] },
+    { id: split, type: 'split', name: '', splt: '\\n', spltType: 'str', arraySplt: 1, arraySpltType: 'len', stream: false, addname: '', property: 'payload', ...at(L.split), wires: [[markProcessed]] },
+    { id: markProcessed, type: 'lis-mark-processed', name: 'mark processed', lis, ...at(L.markProcessed), wires: [[]] },
+    debugNode(unmappedDebug, 'results with no LIS test', at(L.unmappedDebug)),
+    debugNode(otherDebug, 'QC, unassigned, other', at(L.otherDebug)),
+    { id: id('inject-catalog'), type: 'inject', name: 'read the LIS catalog', props: [{ p: 'payload' }], repeat: '', crontab: '', once: false, onceDelay: 0.1, topic: '', payload: '', payloadType: 'date', ...at(L.injectCatalog), wires: [[id('lis-get-tests')]] },
+    { id: id('lis-get-tests'), type: 'lis-get-tests', name: 'LIS test catalog', lis, filterName: '', filterCode: '', ...at(L.getTests), wires: [[id('debug-catalog')]] },
+    debugNode(id('debug-catalog'), 'catalog', at(L.catalogDebug)),
+    { id: id('catch'), type: 'catch', name: 'every error', scope: null, uncaught: false, ...at(L.catch), wires: [[errorsDebug]] },
+    debugNode(errorsDebug, `errors: ${spec.analyzer}`, at(L.errorsDebug)),
+  ];
+}
+
 export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCatalog()): FlowNode[] {
+  if (spec.protocol === 'file') return buildFileExample(spec, catalog);
   const profile = exampleDialect(spec);
   const hl7 = spec.protocol === 'hl7';
   const id = (role: string) => createHash('sha256').update(`${spec.file}/${role}`).digest('hex').slice(0, 16);
@@ -444,22 +571,7 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
     { id: tab, type: 'tab', label: tabLabel(spec, profile), disabled: false, info: '', env: settings.map((v) => ({ name: v.name, value: v.value, type: 'str' })) },
     ...(spec.demo ? [{ id: id('about'), type: 'comment', name: spec.protocol === 'hl7' ? 'npm start demo, HL7: read me' : 'npm start demo: read me', info: demoInfo(spec), ...at(L.about ?? L.comment), wires: [] }] : []),
     { id: id('comment'), type: 'comment', name: `How to set up: ${profile.label}`, info, ...at(L.comment), wires: [] },
-    {
-      id: lis,
-      type: 'lis-config',
-      name: 'LIS',
-      labTestsApiUrl: '${LIS_TESTS_URL}',
-      transactionInfoApiUrl: '${LIS_ORDERS_URL}',
-      resultApiUrl: '${LIS_RESULTS_URL}',
-      orderCompletedApiUrl: '${LIS_PROCESSED_URL}',
-      bearerTokenEnv: 'LIS_TOKEN',
-      timeout: '30000',
-      orderAttempts: '3',
-      orderBackoffMs: '100',
-      transientRetries: '2',
-      transientBackoffMs: '1000',
-      maxResponseBytes: '10485760',
-    },
+    sharedLisConfig(),
   ];
 
   // The line: serial or TCP in -> astm-link -> serial or TCP out.
@@ -504,21 +616,7 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
     ...at(place),
     wires,
   });
-  const debug = (nodeId: string, name: string, place: Point): FlowNode => ({
-    id: nodeId,
-    type: 'debug',
-    name,
-    active: true,
-    tosidebar: true,
-    console: false,
-    tostatus: false,
-    complete: 'true',
-    targetType: 'full',
-    statusVal: '',
-    statusType: 'auto',
-    ...at(place),
-    wires: [],
-  });
+  const debug = (nodeId: string, name: string, place: Point): FlowNode => debugNode(nodeId, name, at(place));
 
   // Everything the analyzer must receive (orders, "no information" answers) enters
   // the message node through one link-in, so the flow reads left to right.

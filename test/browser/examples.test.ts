@@ -31,7 +31,11 @@ before(async () => {
   userDir = mkdtempSync(join(tmpdir(), 'lis-examples-'));
   // Each example's tab on a free lis-push-in port: the defaults (8181, ...) may be held by a running demo.
   const flows = [];
-  for (const f of EXAMPLES) flows.push(withTabEnv(JSON.parse(readFileSync(join(ROOT, 'examples', f), 'utf8')) as Array<{ id: string; type: string }>, { LIS_PUSH_PORT: await freePort() }));
+  for (const f of EXAMPLES) {
+    const flow = JSON.parse(readFileSync(join(ROOT, 'examples', f), 'utf8')) as Array<{ id: string; type: string }>;
+    // A file instrument's example has no lis-push-in (it takes no orders), so no port to set.
+    flows.push(f.startsWith('File/') ? flow : withTabEnv(flow, { LIS_PUSH_PORT: await freePort() }));
+  }
   const serialDir = dirname(require.resolve('node-red-node-serialport/package.json'));
   [red, browser] = await Promise.all([startNodeRed({ userDir, flows: combineFlows(...flows), settings: { nodesDir: [ROOT, serialDir] } }), launchChromium()]);
 });

@@ -12,19 +12,27 @@
  * reported processed once. At the end no node of any example shows a red
  * status: a status node per tab reports every status change to the log.
  *
- * All simulators run at once: one Node-RED, one sample each, so the run stays
- * short whatever the number of dialects.
+ * A file instrument's example (examples/File) watches its tab's
+ * ANALYZER_FOLDER, set to a temporary folder of its own; the file simulator
+ * (lib/sim FileExporter) writes the dialect's sample export into it, each of
+ * its mapped results must reach the LIS once, each sample be reported
+ * processed once, and the file end in done/.
+ *
+ * All simulators run at once: one Node-RED, one sample (or one export) each,
+ * so the run stays short whatever the number of dialects.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { EXAMPLES, combineFlows, examplePath, loadCatalog, withTabEnv, type ExampleSpec } from '../../demo/examples';
+import { EXAMPLES, combineFlows, exampleMapping, examplePath, loadCatalog, withTabEnv, type ExampleSpec } from '../../demo/examples';
 import { ptyPair, type PtyPair } from '../../demo/pty';
 import { getProfile } from '../../lib/protocols/astm/dialects';
 import { findHl7Profile } from '../../lib/protocols/hl7/dialects';
-import { AnalyzerSimulator, Hl7AnalyzerSimulator, TcpServerTransport, type Hl7RunSummary, type RunSummary } from '../../lib/sim';
+import { AnalyzerSimulator, FileExporter, Hl7AnalyzerSimulator, TcpServerTransport, type Hl7RunSummary, type RunSummary } from '../../lib/sim';
+import { fileLabEvents, findFileProfile } from '../../lib/protocols/file';
+import { fileSample } from '../support/file-samples';
 import { LisStub, anOrder } from '../support/lis-stub';
 import { startNodeRed, type NodeRedProcess } from '../support/node-red-process';
 import { freeListeningPorts } from '../support/ports';
@@ -53,7 +61,28 @@ interface Analyzer {
   summary?: RunSummary | Hl7RunSummary;
 }
 
+/** A file instrument's example: its folder, the export the simulator writes there, and what the LIS must get of it. */
+interface FileInstrument {
+  spec: ExampleSpec;
+  folder: string;
+  exporter: FileExporter;
+  sample: { name: string; bytes: Buffer };
+  /** Every mapped result of the export, as `sample|LIS code|value`. */
+  expected: string[];
+  /** The samples with a mapped result: each reported processed once. */
+  samples: string[];
+}
+
+/** What the LIS must get of a file example's sample export: its results the example's test-mapper maps, under their LIS codes. */
+function fileExpectation(spec: ExampleSpec, sample: { name: string; bytes: Buffer }): Pick<FileInstrument, 'expected' | 'samples'> {
+  const lisCode = new Map(exampleMapping(spec, catalog).map((m) => [m.instrumentCode, m.lisCode]));
+  const events = fileLabEvents(sample.bytes, findFileProfile(spec.dialect)!, { timeZone: TIME_ZONE, fileName: sample.name });
+  const results = events.flatMap((e) => (e.type === 'results' ? e.results : [])).filter((r) => lisCode.has(r.instrumentCode));
+  return { expected: results.map((r) => `${r.SampleNumber}|${lisCode.get(r.instrumentCode)!}|${r.Result}`), samples: [...new Set(results.map((r) => r.SampleNumber))] };
+}
+
 const catalog = loadCatalog();
+const instruments: FileInstrument[] = [];
 let userDir: string;
 let red: NodeRedProcess | undefined;
 let lis: LisStub;
@@ -111,6 +140,17 @@ before(async () => {
   const pushPorts = await freeListeningPorts(EXAMPLES.length);
   for (const [i, spec] of EXAMPLES.entries()) {
     const flow = JSON.parse(readFileSync(join(ROOT, 'examples', `${examplePath(spec)}.json`), 'utf8')) as FlowNode[];
+    if (spec.transport === 'folder') {
+      // Its own folder, there before the deploy: a missing one is a red folder-link (the example's comment says so).
+      const folder = join(userDir, 'exports', spec.dialect);
+      mkdirSync(folder, { recursive: true });
+      const sample = fileSample(spec.dialect)!;
+      instruments.push({ spec, folder, exporter: new FileExporter(folder), sample, ...fileExpectation(spec, sample) });
+      // Polled every 200 ms and taken once still for 500 ms, not the shipped 2 s and 5 s: the test's time, not its behaviour.
+      const quick = flow.map((n) => (n.type === 'folder-link' ? { ...n, pollMs: '200', settleMs: '500' } : n));
+      flows.push(statusWatch(withTabEnv(quick, { ANALYZER_FOLDER: folder })));
+      continue;
+    }
     const sample = `SBS${String(i + 1).padStart(2, '0')}01`;
     const types = new Set(spec.tests.map((t) => catalog.find((c) => c.ID === t.lisTestId)?.Type ?? 'Serum'));
     orders.set(sample, anOrder(sample, { Tests: spec.tests.map((t) => t.lisTestId), SampleType: [...types][0], patient: { ID: `PID-${sample}`, Name: 'Roe, Jane', Sex: 'F', DateOfBirth: '19800229' } }));
@@ -135,6 +175,7 @@ before(async () => {
     }
   }
   for (const [i, flow] of flows.entries()) for (const n of flow) nodeNames.set(n.id, `${EXAMPLES[i]!.file} ${n.type} "${String(n.name ?? '')}"`);
+  assert.equal(flows.length, EXAMPLES.length);
   const serialDir = dirname(require.resolve('node-red-node-serialport/package.json'));
   red = await startNodeRed({
     userDir,
@@ -187,11 +228,21 @@ const resultsOf = (sample: string) =>
     .flatMap(itemsOf)
     .filter((i) => i.SampleNumber === sample)
     .map((i) => i.TestCode);
+/** Every result item the LIS received for the file example's samples, as `sample|LIS code|value`. */
+const fileResults = (f: FileInstrument) =>
+  lis
+    .to('/results')
+    .flatMap(itemsOf)
+    .filter((i) => f.samples.includes(i.SampleNumber))
+    .map((i) => `${i.SampleNumber}|${i.TestCode}|${i.Result}`);
+const doneOf = (f: FileInstrument) => (existsSync(join(f.folder, 'done')) ? readdirSync(join(f.folder, 'done')) : []);
 const processedOf = (sample: string) => lis.to('/processed').filter((r) => (r.json as { SampleNumber?: string }).SampleNumber === sample).length;
 
 describe('every example in one Node-RED, each with its analyzer', () => {
-  it('covers every example, ASTM and HL7, serial and TCP', () => {
-    assert.equal(analyzers.length, EXAMPLES.length);
+  it('covers every example, ASTM, HL7 and file, serial, TCP and folder', () => {
+    assert.equal(analyzers.length + instruments.length, EXAMPLES.length);
+    assert.equal(instruments.length, EXAMPLES.filter((e) => e.protocol === 'file').length);
+    assert.ok(instruments.length > 0 && instruments.every((f) => f.expected.length > 0), 'each file example has results to deliver');
     assert.ok(analyzers.some((a) => a.pty) && analyzers.some((a) => a.tcp && a.spec.protocol === 'hl7') && analyzers.some((a) => a.tcp && a.spec.protocol !== 'hl7'));
   });
 
@@ -219,12 +270,17 @@ describe('every example in one Node-RED, each with its analyzer', () => {
       a.sim = simulatorFor(a, { kind: 'serial', path: a.pty!.analyzer });
       await a.sim.start();
     }
-    await Promise.all(
-      analyzers.map(async (a) => {
+    await Promise.all([
+      ...analyzers.map(async (a) => {
         a.summary = await withTimeout<RunSummary | Hl7RunSummary>(a.sim!.runSamples([a.sample]), 60_000, `${a.spec.file}'s sample\n${diagnostics([a])}`);
       }),
-    );
-    await until(() => analyzers.every((a) => resultsOf(a.sample).length >= a.lisCodes.length && processedOf(a.sample) >= 1), 'every result and processed notification at the LIS').catch(() => undefined);
+      // Each file instrument exports its run meanwhile: one file, written at once.
+      ...instruments.map((f) => f.exporter.write(f.sample.name, f.sample.bytes)),
+    ]);
+    await until(
+      () => analyzers.every((a) => resultsOf(a.sample).length >= a.lisCodes.length && processedOf(a.sample) >= 1) && instruments.every((f) => fileResults(f).length >= f.expected.length && doneOf(f).includes(f.sample.name)),
+      'every result and processed notification at the LIS, every export in done/',
+    ).catch(() => undefined);
     // Anything sent twice would come now.
     await sleep(1000);
     const wrong: Analyzer[] = [];
@@ -239,6 +295,14 @@ describe('every example in one Node-RED, each with its analyzer', () => {
       if (processedOf(a.sample) !== 1) problems.push(`${a.spec.file}: processed notified ${processedOf(a.sample)} times`);
       if (asked !== (a.queries ? 1 : 0)) problems.push(`${a.spec.file}: ${asked} order request(s) for ${a.sample}, expected ${a.queries ? 1 : 0}`);
       if (problems.length > before) wrong.push(a);
+    }
+    for (const f of instruments) {
+      const got = fileResults(f).sort();
+      if (JSON.stringify(got) !== JSON.stringify([...f.expected].sort())) problems.push(`${f.spec.file}: results at the LIS ${JSON.stringify(got.slice(0, 6))}... (${got.length}), expected each of the ${f.expected.length} mapped results of ${f.sample.name} once`);
+      const notProcessedOnce = f.samples.filter((sample) => processedOf(sample) !== 1);
+      if (notProcessedOnce.length > 0) problems.push(`${f.spec.file}: samples not notified processed exactly once: ${notProcessedOnce.slice(0, 5).join(', ')}`);
+      if (!doneOf(f).includes(f.sample.name)) problems.push(`${f.spec.file}: ${f.sample.name} is not in done/ (${JSON.stringify(readdirSync(f.folder))})`);
+      if (existsSync(join(f.folder, 'error'))) problems.push(`${f.spec.file}: error/ holds ${JSON.stringify(readdirSync(join(f.folder, 'error')))}`);
     }
     assert.deepEqual(problems, [], diagnostics(wrong.slice(0, 3)));
   });

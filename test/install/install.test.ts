@@ -107,7 +107,7 @@ describe('installed into a fresh Node-RED userDir', () => {
     // One folder per protocol (docs/examples.md): the package's entry lists the folders, each folder its flows.
     const list = async (path: string) => (await (await fetch(`${red!.url}/library/examples/flows/${PKG.name}${path}`)).json()) as Array<string | { fn: string }>;
     const folders = (await list('')).sort();
-    assert.deepEqual(folders, ['ASTM', 'HL7']);
+    assert.deepEqual(folders, ['ASTM', 'File', 'HL7']);
     for (const folder of folders as string[]) {
       const names = (await list(`/${folder}`)).map((e) => (typeof e === 'string' ? `${e}/` : e.fn)).sort();
       const files = readdirSync(join(ROOT, 'examples', folder)).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, '')).sort();

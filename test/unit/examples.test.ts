@@ -3,10 +3,12 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { examplesFor } from '../../demo/example-specs';
-import { CURATED_FILES, EXAMPLES, LIS_ENV, SHARED_LIS_ID, buildDemoFlow, buildExample, combineFlows, examplePath, tabSettings, withTabEnv } from '../../demo/examples';
+import { CURATED_FILES, EXAMPLES, LIS_ENV, defaultFolder, SHARED_LIS_ID, buildDemoFlow, buildExample, combineFlows, examplePath, tabSettings, withTabEnv } from '../../demo/examples';
 import { TABLE_END, TABLE_START, withExamplesTable } from '../../demo/examples-doc';
 import { PROFILES } from '../../lib/protocols/astm/dialects';
 import { HL7_PROFILES } from '../../lib/protocols/hl7/dialects';
+import { FILE_PROFILES, fileLabEvents, findFileProfile, globMatcher } from '../../lib/protocols/file';
+import { fileSample } from '../support/file-samples';
 
 type N = Record<string, unknown> & { id: string; type: string };
 const tabEnv = (flow: N[]) => flow.filter((n) => n.type === 'tab').map((t) => Object.fromEntries((t.env as Array<{ name: string; value: string }>).map((e) => [e.name, e.value])));
@@ -29,7 +31,8 @@ describe('example flows', () => {
   it('come for a dialect added to a registry with no code: at the end of the list (no other example\'s defaults move), named apart from its analyzer\'s other dialects', () => {
     const c311 = PROFILES.find((p) => p.id === 'roche-cobas-c311')!;
     const bc = HL7_PROFILES.find((p) => p.id === 'mindray-bc-hl7')!;
-    const more = examplesFor([...PROFILES, { ...c311, id: 'roche-cobas-c311-host-query' }], [...HL7_PROFILES, { ...bc, id: 'mindray-bc6800-hl7' }, { ...c311, id: 'roche-cobas-c311' } as unknown as (typeof HL7_PROFILES)[number]]);
+    const more = examplesFor([...PROFILES, { ...c311, id: 'roche-cobas-c311-host-query' }], [...HL7_PROFILES, { ...bc, id: 'mindray-bc6800-hl7' }, { ...c311, id: 'roche-cobas-c311' } as unknown as (typeof HL7_PROFILES)[number]], FILE_PROFILES);
+    const fileStart = EXAMPLES.findIndex((e) => e.protocol === 'file');
     const astmEnd = EXAMPLES.findIndex((e) => e.protocol === 'hl7' && !CURATED_FILES.includes(e.file));
     assert.deepEqual(more.slice(0, astmEnd), EXAMPLES.slice(0, astmEnd));
     const added = more.filter((m) => !EXAMPLES.some((e) => e.file === m.file));
@@ -40,14 +43,25 @@ describe('example flows', () => {
       ['roche-cobas-c311-hl7-tcp', 'Roche cobas c 311 (HL7)', 'roche-cobas-c311', 'tcp'],
     ]);
     // The derived HL7 examples before the new ones keep their places (their defaults), the new ones come last.
-    assert.deepEqual(more.slice(astmEnd + 1, EXAMPLES.length + 1), EXAMPLES.slice(astmEnd));
+    assert.deepEqual(more.slice(astmEnd + 1, fileStart + 1), EXAMPLES.slice(astmEnd, fileStart));
+    // The file examples (no port) stay last, after the new HL7 ones.
+    assert.deepEqual(more.slice(-FILE_PROFILES.length), EXAMPLES.slice(fileStart));
+    // A file dialect added later: its example at the very end, its own folder, placeholder codes.
+    const generic = FILE_PROFILES.find((p) => p.id === 'generic-csv')!;
+    const withFile = examplesFor(PROFILES, HL7_PROFILES, [...FILE_PROFILES, { ...generic, id: 'acme-reader', vendor: 'Acme', model: 'Reader 9' }]);
+    const last = withFile[withFile.length - 1]!;
+    assert.deepEqual([last.file, last.analyzer, last.protocol, last.transport], ['acme-reader-folder', 'Acme Reader 9', 'file', 'folder']);
+    assert.deepEqual(last.tests.map((t) => t.instrumentCode), ['GLU', 'CREA', 'ALT']);
+    assert.equal(defaultFolder(last.dialect), '/var/lib/lis-bridge/acme-reader/in');
+    assert.deepEqual(withFile.slice(0, -1), EXAMPLES);
   });
 
   it('cover every built-in dialect, ASTM and HL7, found in the registries, one example each, in a folder per protocol', () => {
-    const covered = (protocol: 'astm' | 'hl7') => EXAMPLES.filter((e) => (e.protocol ?? 'astm') === protocol).map((e) => e.dialect).sort();
+    const covered = (protocol: 'astm' | 'hl7' | 'file') => EXAMPLES.filter((e) => (e.protocol ?? 'astm') === protocol).map((e) => e.dialect).sort();
     assert.deepEqual(covered('astm'), PROFILES.map((p) => p.id).sort());
     assert.deepEqual(covered('hl7'), HL7_PROFILES.map((p) => p.id).sort());
-    assert.deepEqual([...new Set(exampleFiles().map((f) => f.split('/')[0]))].sort(), ['ASTM', 'HL7']);
+    assert.deepEqual(covered('file'), FILE_PROFILES.map((p) => p.id).sort());
+    assert.deepEqual([...new Set(exampleFiles().map((f) => f.split('/')[0]))].sort(), ['ASTM', 'File', 'HL7']);
     // The seven examples the package always shipped keep their names, now in their protocol's folder.
     assert.deepEqual(CURATED_FILES.map((f) => examplePath(EXAMPLES.find((e) => e.file === f)!)), [
       'ASTM/generic-lis2a2-serial',
@@ -63,7 +77,7 @@ describe('example flows', () => {
     // Transport as the profile says: serial where it gives serial settings, else TCP; HL7 always TCP (MLLP).
     for (const spec of EXAMPLES.filter((e) => !CURATED_FILES.includes(e.file))) {
       const astm = PROFILES.find((p) => p.id === spec.dialect);
-      const expected = spec.protocol === 'hl7' ? 'tcp' : astm!.transport.serial ? 'serial' : 'tcp';
+      const expected = spec.protocol === 'file' ? 'folder' : spec.protocol === 'hl7' ? 'tcp' : astm!.transport.serial ? 'serial' : 'tcp';
       assert.equal(spec.transport, expected, spec.file);
       assert.ok(spec.file.endsWith(`-${expected}`), spec.file);
     }
@@ -93,19 +107,25 @@ describe('example flows', () => {
       return tabs[0]!;
     });
     EXAMPLES.forEach((spec, i) => {
-      const names = spec.transport === 'serial' ? ['ANALYZER_PORT', 'ANALYZER_BAUD', 'LIS_PUSH_PORT'] : ['ANALYZER_HOST', 'ANALYZER_TCP_PORT', 'LIS_PUSH_PORT'];
+      const names = spec.transport === 'folder' ? ['ANALYZER_FOLDER'] : spec.transport === 'serial' ? ['ANALYZER_PORT', 'ANALYZER_BAUD', 'LIS_PUSH_PORT'] : ['ANALYZER_HOST', 'ANALYZER_TCP_PORT', 'LIS_PUSH_PORT'];
       assert.deepEqual(Object.keys(envs[i]!), names, spec.file);
       assert.deepEqual(tabSettings(spec).map((v) => v.value), Object.values(envs[i]!), spec.file);
-      assert.equal(flows[i]!.find((n) => n.type === 'lis-push-in')!.localApiPort, '${LIS_PUSH_PORT}', spec.file);
+      // A file instrument takes no orders: no lis-push-in, so no port.
+      if (spec.transport === 'folder') assert.equal(flows[i]!.some((n) => n.type === 'lis-push-in'), false, spec.file);
+      else assert.equal(flows[i]!.find((n) => n.type === 'lis-push-in')!.localApiPort, '${LIS_PUSH_PORT}', spec.file);
     });
     // The seven examples the package always shipped keep their defaults.
     assert.deepEqual(envs.slice(0, 7).map((e) => e.LIS_PUSH_PORT), ['8181', '8182', '8183', '8184', '8185', '8186', '8187']);
     // No two examples share a default port, push or analyzer (one port space), nor a serial device.
     const ports = envs.flatMap((e) => [e.LIS_PUSH_PORT, e.ANALYZER_TCP_PORT]).filter((v) => v !== undefined);
-    assert.equal(ports.length, EXAMPLES.length + EXAMPLES.filter((e) => e.transport === 'tcp').length);
+    assert.equal(ports.length, EXAMPLES.filter((e) => e.transport !== 'folder').length + EXAMPLES.filter((e) => e.transport === 'tcp').length);
     const shared = ports.filter((p, i) => ports.indexOf(p) !== i);
     assert.deepEqual(shared, [], 'default ports two examples share');
     for (const p of ports) assert.ok(Number(p) > 1024 && Number(p) < 65536 && p !== '1880', `port ${p}`);
+    // No two file examples watch one default folder: one would take the other's files.
+    const folders = envs.map((e) => e.ANALYZER_FOLDER).filter((v) => v !== undefined);
+    assert.equal(folders.length, FILE_PROFILES.length);
+    assert.equal(new Set(folders).size, folders.length, `default folders: ${folders.join(', ')}`);
     const devices = envs.map((e) => e.ANALYZER_PORT).filter((v) => v !== undefined);
     assert.equal(devices.length, EXAMPLES.filter((e) => e.transport === 'serial').length);
     assert.equal(new Set(devices).size, devices.length, `serial devices: ${devices.join(', ')}`);
@@ -133,7 +153,7 @@ describe('example flows', () => {
   });
 
   it('name each link node, the errors it shows and its serial port after the analyzer', () => {
-    const names = EXAMPLES.map((spec) => (buildExample(spec) as N[]).find((n) => n.type === 'astm-link' || n.type === 'hl7-link')!.name);
+    const names = EXAMPLES.map((spec) => (buildExample(spec) as N[]).find((n) => n.type === 'astm-link' || n.type === 'hl7-link' || n.type === 'folder-link')!.name);
     assert.deepEqual(names.slice(0, 7), ['Generic LIS2-A2 analyzer', 'Roche cobas e 411', 'Sysmex XN', 'Immucor Galileo', 'Mindray CL-2000i', 'Mindray CL-2000i (HL7)', 'Roche cobas 6800']);
     const tabs = EXAMPLES.map((spec) => (buildExample(spec) as N[]).find((n) => n.type === 'tab')!.label);
     assert.equal(new Set(tabs).size, tabs.length, `tab labels: ${tabs.join(', ')}`);
@@ -165,7 +185,9 @@ describe('example flows', () => {
     for (const type of Object.keys(pkg['node-red'].nodes)) assert.ok(used.has(type), type);
     for (const spec of EXAMPLES) assert.ok(buildExample(spec).some((n) => n.type === 'comment' && String(n.info).includes('Test codes')));
     // A derived example says its codes are placeholders, so nobody takes them for the analyzer's.
-    for (const spec of EXAMPLES.filter((e) => !CURATED_FILES.includes(e.file))) assert.ok(buildExample(spec).some((n) => n.type === 'comment' && String(n.info).includes('placeholders')), spec.file);
+    // A file example maps the codes of its instrument's sample export (checked below): it says so where the LIS tests are made up.
+    const placeholders = (spec: (typeof EXAMPLES)[number]) => spec.protocol !== 'file' || spec.lisTests !== undefined || spec.tests.every((t) => t.lisTestId === `T-${t.instrumentCode}`);
+    for (const spec of EXAMPLES.filter((e) => !CURATED_FILES.includes(e.file) && placeholders(e))) assert.ok(buildExample(spec).some((n) => n.type === 'comment' && String(n.info).includes('placeholders')), spec.file);
   });
 
   it('are listed in docs/examples.md, each in its folder with its dialect, each tab variable and its default (`npm run examples` writes the table), and the LIS variables', () => {
@@ -178,7 +200,44 @@ describe('example flows', () => {
       assert.ok(row, `docs/examples.md has a row for ${examplePath(spec)}`);
       assert.ok(row.endsWith(`| ${tabSettings(spec).map((v) => `\`${v.name}\` = \`${v.value}\``).join('<br>')} |`), row);
     }
-    assert.equal(table.split('\n').filter((l) => /^\| (ASTM|HL7) \|/.test(l)).length, EXAMPLES.length);
+    assert.equal(table.split('\n').filter((l) => /^\| (ASTM|HL7|File) \|/.test(l)).length, EXAMPLES.length);
     for (const v of LIS_ENV) assert.ok(doc.includes(`| \`${v}\` |`), v);
+  });
+
+  it('give every file dialect one example: folder-link on the tab\'s folder -> file-message in the dialect -> test-mapper -> lis-send-results -> processed, mapping codes its sample export holds', () => {
+    const files = EXAMPLES.filter((e) => e.protocol === 'file');
+    assert.deepEqual(files.map((e) => e.dialect), FILE_PROFILES.map((p) => p.id));
+    for (const spec of files) {
+      assert.equal(examplePath(spec), `File/${spec.dialect}-folder`);
+      assert.equal(tabSettings(spec)[0]!.value, defaultFolder(spec.dialect));
+      const flow = buildExample(spec) as N[];
+      const one = (type: string) => {
+        const nodes = flow.filter((n) => n.type === type);
+        assert.equal(nodes.length, 1, `${spec.file}: one ${type}`);
+        return nodes[0]!;
+      };
+      const to = (n: N, port = 0) => (n.wires as string[][])[port]!.map((w) => flow.find((x) => x.id === w)!.type);
+      const link = one('folder-link');
+      assert.equal(link.folder, '${ANALYZER_FOLDER}');
+      assert.equal(link.name, spec.analyzer);
+      assert.deepEqual(to(link), ['file-message']);
+      assert.equal(one('file-message').dialect, spec.dialect);
+      assert.deepEqual(to(one('file-message')), ['test-mapper']);
+      assert.deepEqual(to(one('test-mapper')), ['lis-send-results']);
+      assert.deepEqual(to(one('lis-send-results')), ['change']);
+      one('lis-mark-processed');
+      one('catch');
+      for (const type of ['lis-push-in', 'lis-get-order', 'astm-message', 'hl7-message']) assert.equal(flow.some((n) => n.type === type), false, `${spec.file}: no ${type}`);
+      const info = String(flow.find((n) => n.type === 'comment')!.info);
+      assert.match(info, /Set `ANALYZER_FOLDER` first/);
+      assert.match(info, /no lis-push-in/);
+      // The sample export, read in the dialect, holds every code the example maps, and the folder link takes its name.
+      const sample = fileSample(spec.dialect);
+      assert.ok(sample, `${spec.dialect} has a sample export (test/support/file-samples.ts)`);
+      assert.ok(globMatcher(String(link.pattern))(sample.name), `${spec.file}: pattern ${String(link.pattern)} takes ${sample.name}`);
+      const events = fileLabEvents(sample.bytes, findFileProfile(spec.dialect)!, { timeZone: 'UTC', fileName: sample.name });
+      const codes = new Set(events.flatMap((e) => (e.type === 'results' ? e.results.map((r) => r.instrumentCode) : [])));
+      for (const t of spec.tests) assert.ok(codes.has(t.instrumentCode), `${spec.file}: ${t.instrumentCode} is in ${sample.name}`);
+    }
   });
 });

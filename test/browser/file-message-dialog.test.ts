@@ -1,0 +1,80 @@
+/**
+ * file-message's dialog in a real editor (Chromium on a Node-RED process with
+ * the built package loaded from the repository), as an integrator first opens
+ * it: the QuantStudio dialect, the instrument's own export pasted (the real
+ * QuantStudio 7 Flex results export, test/fixtures/file): the results table
+ * shows each patient well's Ct under its sample number and target, and the
+ * standards apart as QC, before anything is deployed.
+ *
+ * Keeps a screenshot in test/artifacts/file-message-dialog.png; with
+ * UPDATE_SCREENSHOTS=1 also in docs/ for the README (docs/*.png ship with the package).
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { editNode, startEditorSession, type EditorSession } from '../support/browser';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const FILE = '#file-message-dialect-editor';
+const EXPORT = join(ROOT, 'test', 'fixtures', 'file', 'quantstudio-7-flex-results.txt');
+
+let work: string;
+let session: EditorSession | undefined;
+let page: Page;
+let pageErrors: string[];
+
+function flows(folder: string): Array<Record<string, unknown>> {
+  return [
+    { id: 'tab1', type: 'tab', label: 'PCR cycler' },
+    { id: 'fl', type: 'folder-link', z: 'tab1', name: 'QuantStudio 7 Flex', analyzer: '', folder, pattern: '*.txt', marker: '', after: 'move', x: 140, y: 80, wires: [['fm']] },
+    { id: 'fm', type: 'file-message', z: 'tab1', name: '', dialect: 'appbio-quantstudio', dialectOverrides: '', timeZone: 'America/New_York', x: 360, y: 80, wires: [[], []] },
+  ];
+}
+
+before(async () => {
+  work = mkdtempSync(join(tmpdir(), 'lis-file-dialog-ui-'));
+  const userDir = join(work, 'userDir');
+  const folder = join(work, 'exports');
+  mkdirSync(userDir);
+  mkdirSync(folder);
+  session = await startEditorSession(userDir, flows(folder), 'fm', { width: 1280, height: 1750 });
+  ({ page, pageErrors } = session);
+});
+
+after(async () => {
+  await session?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('file-message dialog', () => {
+  it('a QuantStudio export pasted: the results table shows each patient well, standards kept apart as QC', async () => {
+    await editNode(page, 'fm');
+    const paste = page.locator(`${FILE} .lis-dialect-paste`);
+    await paste.waitFor({ state: 'visible' });
+    await paste.fill(readFileSync(EXPORT, 'latin1'));
+    const rows = `${FILE} .lis-dialect-results tbody tr`;
+    // 6 patient samples, 3 wells each.
+    await page.waitForFunction(`document.querySelectorAll(${JSON.stringify(rows)}).length === 18`, undefined, { timeout: 10000 });
+    const first = await page.locator(rows).first().locator('td').allTextContents();
+    assert.deepEqual(first.slice(1, 4), ['5000018696625', "3'UTR", '25.711']);
+    // The standards (Task STANDARD): 2 of 3 wells each, in the QC table, never among the results.
+    const qc = await page.locator(`${FILE} .lis-dialect-qc tbody tr td:nth-child(2)`).allTextContents();
+    assert.ok(qc.length > 0 && qc.every((s) => /^Standard \d/.test(s)), JSON.stringify(qc));
+    assert.ok(!(await page.locator(rows).allTextContents()).some((r) => r.includes('Standard')));
+    // The pasted export shown from its [Results] header row, the part the dialect reads.
+    await paste.evaluate((el: HTMLTextAreaElement) => {
+      const lines = el.value.split('\n');
+      const header = lines.findIndex((l) => l.startsWith('[Results]'));
+      el.scrollTop = (el.scrollHeight / lines.length) * header;
+    });
+
+    mkdirSync(join(ROOT, 'test', 'artifacts'), { recursive: true });
+    const shot = join(ROOT, 'test', 'artifacts', 'file-message-dialog.png');
+    await page.locator('#red-ui-editor-stack .red-ui-tray').last().screenshot({ path: shot });
+    if (process.env.UPDATE_SCREENSHOTS) copyFileSync(shot, join(ROOT, 'docs', 'file-message-dialog.png'));
+    assert.deepEqual(pageErrors, []);
+  });
+});
