@@ -11,6 +11,20 @@
 export const POINT_ROLES = ['sampleNumber', 'testCode', 'value', 'units'] as const;
 export type PointRole = (typeof POINT_ROLES)[number];
 
+/** What the editor asks of a protocol's pointAt: what a clicked value is, on the site's dialect and the capture. */
+export interface PointRequest {
+  base: string;
+  overrides?: unknown;
+  text: string;
+  timeZone: string;
+  role: PointRole;
+  /** A token's place from the capture... */
+  place?: unknown;
+  /** ...or a value clicked in the decoded table, looked up in the capture (in `message` only, when given). */
+  value?: string;
+  message?: number;
+}
+
 export function isPointRole(value: unknown): value is PointRole {
   return typeof value === 'string' && (POINT_ROLES as readonly string[]).includes(value);
 }

@@ -8,7 +8,7 @@
 import { findProfile, pointAt, previewSite, PROFILES } from '../../lib/protocols/astm';
 import { findHl7Profile, HL7_PROFILES, pointAtHl7, previewHl7Site } from '../../lib/protocols/hl7';
 import { FILE_PROFILES, findFileProfile, pointFileAt, previewFileSite } from '../../lib/protocols/file';
-import type { PointRole } from '../../lib/dialect';
+import type { PointRequest } from '../../lib/dialect';
 
 export interface DialectProtocol {
   /** The built-in dialects, as the picker lists and describes them. */
@@ -20,7 +20,7 @@ export interface DialectProtocol {
    */
   preview(site: { base: string; overrides?: unknown }, text: string | undefined, timeZone: string, fileName?: string): unknown;
   /** Pointing (lib/protocols/<p>/point.ts; absent: the protocol offers none, and the route says so): `{ overrides, changed, setting, place, preview, issues }`, `{ choices }` or `{ refused }`. */
-  point?(request: { base: string; overrides?: unknown; text: string; timeZone: string; role: PointRole; place?: unknown; value?: string; message?: number }): unknown;
+  point?(request: PointRequest): unknown;
 }
 
 const PROTOCOLS: Readonly<Record<string, DialectProtocol>> = {

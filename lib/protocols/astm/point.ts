@@ -13,7 +13,7 @@
  * A place the model cannot read a role from (a second repetition, a field no
  * setting names) is refused with the reason, never approximated.
  */
-import { changedResults, findValue, POINT_ROLES, ROLE_NAMES, type ComparedResult, type PointChoice, type PointRole } from '../../dialect/capture';
+import { changedResults, findValue, POINT_ROLES, ROLE_NAMES, type ComparedResult, type PointChoice, type PointRequest, type PointRole } from '../../dialect/capture';
 import { findProfile, overridesOf, siteProfile, type DialectProfile, type ProfileIssue, type ProfileOverrides } from './dialects';
 import { delimitersOf, piecesOf, recordTexts, type AstmPlace } from './capture';
 import { readPaste } from './paste';
@@ -24,18 +24,7 @@ import { ORDER_FIELDS, PATIENT_FIELDS, QUERY_FIELDS, RESULT_FIELDS, unescapeText
 
 export { POINT_ROLES };
 
-export interface AstmPointRequest {
-  base: string;
-  overrides?: unknown;
-  text: string;
-  timeZone: string;
-  role: PointRole;
-  /** A token's place from the capture... */
-  place?: unknown;
-  /** ...or a value clicked in the decoded table, looked up in the capture (in `message` only, when given). */
-  value?: string;
-  message?: number;
-}
+export type AstmPointRequest = PointRequest;
 
 export type PointAnswer =
   | { overrides: ProfileOverrides; changed: number; setting: string; place: AstmPlace; preview: SitePreview<Omit<PasteRead, 'messages'>>; issues: ProfileIssue[] }

@@ -16,21 +16,13 @@
 import type { ProfileIssue, ProfileOverrides } from '../../dialect/overrides';
 import { findFileProfile } from './dialects';
 import { siteFileDialectOf, siteFileProfile } from './overrides';
-import { changedResults, type PointRole } from '../../dialect/capture';
+import { changedResults, type PointRequest } from '../../dialect/capture';
 import { previewFile, previewFileSite, type FilePlace, type FileSitePreview } from './preview';
 import { tableOf } from './read';
 import { rowsOf, type FileRow } from './table';
 import type { ColumnRef, FileDialectProfile } from './types';
 
-export interface FilePointRequest {
-  base: string;
-  overrides?: unknown;
-  text: string;
-  timeZone: string;
-  role: PointRole;
-  place?: unknown;
-  value?: string;
-}
+export type FilePointRequest = PointRequest;
 
 export type FilePointAnswer =
   | { overrides: ProfileOverrides; changed: number; setting: string; place: FilePlace; preview: FileSitePreview; issues: ProfileIssue[] }

@@ -14,7 +14,7 @@
  *
  * HL7 places read the first repetition: a click on another one is refused.
  */
-import { changedResults, findValue, ROLE_NAMES, type ComparedResult, type PointRole } from '../../dialect/capture';
+import { changedResults, findValue, ROLE_NAMES, type ComparedResult, type PointRequest, type PointRole } from '../../dialect/capture';
 import type { ProfileIssue, ProfileOverrides } from '../../dialect/overrides';
 import type { SitePreview } from '../../dialect/preview';
 import { findHl7Profile, hl7OverridesOf, hl7SiteProfile, type Hl7DialectProfile, type Hl7Place } from './dialects';
@@ -23,16 +23,7 @@ import { readHl7Capture } from './paste';
 import { previewHl7Messages, previewHl7Site, type Hl7PasteInfo } from './preview';
 import type { Preview } from '../../dialect/preview';
 
-export interface Hl7PointRequest {
-  base: string;
-  overrides?: unknown;
-  text: string;
-  timeZone: string;
-  role: PointRole;
-  place?: unknown;
-  value?: string;
-  message?: number;
-}
+export type Hl7PointRequest = PointRequest;
 
 export type Hl7PointAnswer =
   | { overrides: ProfileOverrides; changed: number; setting: string; place: Hl7CapturePlace; preview: SitePreview<Hl7PasteInfo>; issues: ProfileIssue[] }
