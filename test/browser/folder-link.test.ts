@@ -60,7 +60,11 @@ describe('folder-link in the editor', () => {
     await page.evaluate(() => (globalThis as unknown as { RED: { sidebar: { show(id: string): void } } }).RED.sidebar.show('lis-lab'));
     const row = page.locator(ROW);
     await row.waitFor({ state: 'visible', timeout: 15000 });
-    await page.waitForFunction((sel) => /waiting 1 /.test(document.querySelector(sel)?.textContent ?? ''), ROW, { timeout: 15000 });
+    // "waiting 1" shows as soon as the file is seen; its name and the day's count once it is taken, a poll later.
+    await page.waitForFunction((sel) => {
+      const text = document.querySelector(sel)?.textContent ?? '';
+      return /waiting 1 /.test(text) && /\(run1\.txt\)/.test(text) && /files 1 /.test(text);
+    }, ROW, { timeout: 15000 });
     const text = await row.innerText();
     assert.match(text, /PCR room · QS7-LAB2 \(FILE\)/);
     assert.match(text, /watching the folder since/);
