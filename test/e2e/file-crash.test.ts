@@ -95,7 +95,7 @@ describe('crash run, file-exporting instrument: SIGKILL while files are being re
     stub = await new LisStub().start();
     stub.handle('/results', () => ({ delayMs: rng.next() < 0.3 ? 20 + rng.int(150) : rng.int(5), body: { status: 'success' } }));
     stub.reply('/caught', { body: { status: 'ok' } });
-    red = await NodeRedProcess.prepare({ userDir: installation!.userDir, flows: fileFlow({ folder, lisUrl: (p) => stub.url(p), pollMs: 100, settleMs: 400 }), env: { LIS_TOKEN: FILE_TOKEN } });
+    red = await NodeRedProcess.prepare({ userDir: installation!.userDir, flows: fileFlow({ folder, lisUrl: (p) => stub.url(p), pollMs: 100, settleMs: 800 }), env: { LIS_TOKEN: FILE_TOKEN } });
     await red.start();
 
     // The instrument: files one after the other, whatever happens to Node-RED.

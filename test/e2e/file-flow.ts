@@ -48,7 +48,7 @@ export function fileFlow(o: FileFlowOptions): FlowNode[] {
   return [
     { id: z, type: 'tab', label: 'PCR cycler', disabled: false, info: '' },
     { id: FILE_IDS.lis, type: 'lis-config', name: 'LIS stand-in', labTestsApiUrl: o.lisUrl('/tests'), transactionInfoApiUrl: o.lisUrl('/orders'), resultApiUrl: o.lisUrl('/results'), orderCompletedApiUrl: o.lisUrl('/processed'), bearerTokenEnv: 'LIS_TOKEN', timeout: '5000' },
-    { id: FILE_IDS.folder, type: 'folder-link', z, name: 'QuantStudio 7', analyzer: 'QS7-278875421', folder: o.folder, pattern: '*.txt', pollMs: String(o.pollMs ?? 200), settleMs: String(o.settleMs ?? 600), marker: '', after: 'move', x: 120, y: 100, wires: [[FILE_IDS.message]] },
+    { id: FILE_IDS.folder, type: 'folder-link', z, name: 'QuantStudio 7', analyzer: 'QS7-278875421', folder: o.folder, pattern: '*.txt', pollMs: String(o.pollMs ?? 200), settleMs: String(o.settleMs ?? 1500), marker: '', after: 'move', x: 120, y: 100, wires: [[FILE_IDS.message]] },
     { id: FILE_IDS.message, type: 'file-message', z, dialect: 'appbio-quantstudio', dialectOverrides: '', timeZone: 'America/New_York', x: 320, y: 100, wires: [[FILE_IDS.mapper], []] },
     { id: FILE_IDS.mapper, type: 'test-mapper', z, direction: 'toLis', unmapped: 'warn', mapping: [{ lisTestId: 'T-UTR', lisCode: 'UTR3', lisName: "3'UTR Ct", instrumentCode: "3'UTR" }], x: 520, y: 100, wires: [[FILE_IDS.sender], []] },
     { id: FILE_IDS.sender, type: 'lis-send-results', z, name: 'send results', lis: FILE_IDS.lis, x: 720, y: 100, wires: [[]] },
