@@ -117,8 +117,13 @@ describe('pointing in the file dialect section', () => {
     await page.locator('#node-dialog-ok').click();
     await page.locator('#node-dialog-ok').waitFor({ state: 'detached' });
     await deploy(page);
-    const res = await fetch(`${session!.red.url}/inject/inj`, { method: 'POST' });
-    assert.equal(res.status, 200);
+    // The deploy's answer can come before the inject node is started again: its button answers 404 until then.
+    let status = 0;
+    for (const started = Date.now(); status !== 200 && Date.now() - started < 10_000; ) {
+      status = (await fetch(`${session!.red.url}/inject/inj`, { method: 'POST' })).status;
+      if (status !== 200) await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.equal(status, 200);
     await waitForLis(6);
     await new Promise((r) => setTimeout(r, 300));
     const sent = stub.to('/results').flatMap((r) => (r.json as { results: Array<Record<string, unknown>> }).results);
