@@ -12,9 +12,8 @@
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { AstmHost, hostProfile } from '../lib/protocols/astm';
-import { refuseMisconfigured } from './shared/lis-request-node';
 import { installDialectRoutes } from './shared/dialect-routes';
-import { runMessageNode, unresolvedMessageSettings } from './shared/message-node';
+import { messageNodeProfile, runMessageNode } from './shared/message-node';
 import { StatusReporter } from './shared/status';
 import { ASTM_MESSAGE_TOPIC, ASTM_SEND_TOPIC, type Msg } from './shared/types';
 
@@ -32,12 +31,9 @@ export = function register(RED: NodeAPI): void {
     RED.nodes.createNode(this, def);
     const node = this;
     const status = new StatusReporter(RED, node);
-    const unset = unresolvedMessageSettings(def);
-    if (unset.length > 0) return refuseMisconfigured(RED, node, status, unset);
-    const timeZone = (def.timeZone ?? '').trim() || Intl.DateTimeFormat().resolvedOptions().timeZone;
-    const settings = hostProfile({ dialect: def.dialect || 'generic-lis2a2', overrides: def.dialectOverrides, timeZone });
-    if (settings.profile === undefined) return refuseMisconfigured(RED, node, status, settings.problems);
-    runMessageNode(RED, node, status, new AstmHost<Msg>(settings.profile, timeZone), { message: ASTM_MESSAGE_TOPIC, send: ASTM_SEND_TOPIC, about: 'astm' });
+    const site = messageNodeProfile(RED, node, status, def, 'generic-lis2a2', hostProfile);
+    if (site === undefined) return;
+    runMessageNode(RED, node, status, new AstmHost<Msg>(site.profile, site.timeZone), { message: ASTM_MESSAGE_TOPIC, send: ASTM_SEND_TOPIC, about: 'astm' });
   }
 
   RED.nodes.registerType('astm-message', AstmMessageNode as never);

@@ -12,9 +12,8 @@
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { FileHost, fileHostSettings } from '../lib/protocols/file';
-import { refuseMisconfigured } from './shared/lis-request-node';
 import { installDialectRoutes } from './shared/dialect-routes';
-import { runMessageNode, unresolvedMessageSettings } from './shared/message-node';
+import { messageNodeProfile, runMessageNode } from './shared/message-node';
 import { StatusReporter } from './shared/status';
 import type { Msg } from './shared/types';
 
@@ -37,17 +36,15 @@ export = function register(RED: NodeAPI): void {
     RED.nodes.createNode(this, def);
     const node = this;
     const status = new StatusReporter(RED, node);
-    const unset = unresolvedMessageSettings(def);
-    if (unset.length > 0) return refuseMisconfigured(RED, node, status, unset);
-    const timeZone = (def.timeZone ?? '').trim() || Intl.DateTimeFormat().resolvedOptions().timeZone;
-    const settings = fileHostSettings({ dialect: def.dialect || 'generic-csv', overrides: def.dialectOverrides, timeZone });
-    if (settings.profile === undefined) return refuseMisconfigured(RED, node, status, settings.problems);
-    const host = new FileHost<Msg>(settings.profile, timeZone, (msg) => {
+    const site = messageNodeProfile(RED, node, status, def, 'generic-csv', fileHostSettings);
+    if (site === undefined) return;
+    const { profile, timeZone } = site;
+    const host = new FileHost<Msg>(profile, timeZone, (msg) => {
       const name = fileOf(msg)?.name;
       return typeof name === 'string' ? name : undefined;
     });
     // Node-RED's own file-in node gives text unless told otherwise: a file's text is taken as its bytes in the dialect's encoding.
-    const encoding = settings.profile.encoding;
+    const encoding = profile.encoding;
     node.on('input', (msg) => {
       if (typeof msg.payload === 'string' && typeof (msg as Msg).file === 'object' && (msg as Msg).file !== null) msg.payload = Buffer.from(msg.payload, encoding);
     });

@@ -10,9 +10,8 @@
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { Hl7Host, hl7HostProfile } from '../lib/protocols/hl7';
-import { refuseMisconfigured } from './shared/lis-request-node';
 import { installDialectRoutes } from './shared/dialect-routes';
-import { runMessageNode, unresolvedMessageSettings } from './shared/message-node';
+import { messageNodeProfile, runMessageNode } from './shared/message-node';
 import { StatusReporter } from './shared/status';
 import { HL7_MESSAGE_TOPIC, HL7_SEND_TOPIC, type Msg } from './shared/types';
 
@@ -30,13 +29,9 @@ export = function register(RED: NodeAPI): void {
     RED.nodes.createNode(this, def);
     const node = this;
     const status = new StatusReporter(RED, node);
-    const dialectId = def.dialect || 'generic-oru';
-    const unset = unresolvedMessageSettings(def);
-    if (unset.length > 0) return refuseMisconfigured(RED, node, status, unset);
-    const timeZone = (def.timeZone ?? '').trim() || Intl.DateTimeFormat().resolvedOptions().timeZone;
-    const settings = hl7HostProfile({ dialect: dialectId, overrides: def.dialectOverrides, timeZone });
-    if (settings.profile === undefined) return refuseMisconfigured(RED, node, status, settings.problems);
-    runMessageNode(RED, node, status, new Hl7Host<Msg>(settings.profile, timeZone), { message: HL7_MESSAGE_TOPIC, send: HL7_SEND_TOPIC, about: 'hl7' });
+    const site = messageNodeProfile(RED, node, status, def, 'generic-oru', hl7HostProfile);
+    if (site === undefined) return;
+    runMessageNode(RED, node, status, new Hl7Host<Msg>(site.profile, site.timeZone), { message: HL7_MESSAGE_TOPIC, send: HL7_SEND_TOPIC, about: 'hl7' });
   }
 
   RED.nodes.registerType('hl7-message', Hl7MessageNode as never);

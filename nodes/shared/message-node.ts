@@ -11,7 +11,7 @@ import { type HostOutput, isLabOrder, type MessageHost } from '../../lib/convers
 import { LisError, invalidInput, messageOf } from '../../lib/errors';
 import { tcpSessionKey } from '../../lib/link';
 import { boardFor } from './health';
-import { fail } from './lis-request-node';
+import { fail, refuseMisconfigured } from './lis-request-node';
 import { journalFor } from './journal';
 import { NOT_UNDERSTOOD } from '../../lib/journal';
 import { sharedTexts, type StatusReporter } from './status';
@@ -183,4 +183,25 @@ function linkOf(msg: Msg): string {
 /** A message node's text settings that still hold an unset ${NAME} (a site's time zone or dialect from the environment). */
 export function unresolvedMessageSettings(def: { dialect?: string; timeZone?: string }): SettingFault[] {
   return [unresolvedSetting('dialect', def.dialect, 'a dialect id'), unresolvedSetting('timeZone', def.timeZone, 'an IANA time zone such as Europe/Berlin')].filter((f) => f !== undefined);
+}
+
+/**
+ * What every message node does before it runs: the settings left unset refused by name, the site's time zone,
+ * and the site's dialect from its protocol's `resolve`; undefined (the node refused, red and at Catch) when they
+ * make no usable dialect.
+ */
+export function messageNodeProfile<P>(
+  RED: NodeAPI,
+  node: Node,
+  status: StatusReporter,
+  def: { dialect?: string; dialectOverrides?: string; timeZone?: string },
+  defaultDialect: string,
+  resolve: (settings: { dialect: string; overrides?: unknown; timeZone: string }) => { profile: P; problems: [] } | { profile?: undefined; problems: SettingFault[] },
+): { profile: P; timeZone: string } | undefined {
+  const unset = unresolvedMessageSettings(def);
+  if (unset.length > 0) return void refuseMisconfigured(RED, node, status, unset);
+  const timeZone = (def.timeZone ?? '').trim() || Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const settings = resolve({ dialect: def.dialect || defaultDialect, overrides: def.dialectOverrides, timeZone });
+  if (settings.profile === undefined) return void refuseMisconfigured(RED, node, status, settings.problems);
+  return { profile: settings.profile, timeZone };
 }
