@@ -357,7 +357,7 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     ],
     notes: [
       'Access 2 results export (comma CSV, one row per result): `Sample ID`, `Test Name`, `Result`, `Units`, `Flags`, `Comp. Time`; `No Value` is no result. The export marks no QC row: add a qc rule in "Dialect changes" once you have seen how your site names its controls.',
-      "Test codes are the Access assay names: every assay of the sample export is mapped, `fTSH2`, `FRT4` and `OV125Ag` to the catalog's TSH, free T4 and CA 125, the others (FT3, AFP, hepatitis and HIV serology) to LIS tests named here; map every assay the instrument runs: a sample none of whose results is mapped is never sent, and its file stays in the folder instead of moving to done/.",
+      "Test codes are the Access assay names: every assay of the sample export is mapped, `fTSH2`, `FRT4` and `OV125Ag` to the catalog's TSH, free T4 and CA 125, the others (FT3, AFP, hepatitis and HIV serology) to LIS tests named here; map every assay the instrument runs: a sample none of whose results is mapped holds its file (stuck) until you map its tests and replay it.",
     ],
   },
   'thermo-multiskan-go': {

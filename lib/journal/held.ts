@@ -35,9 +35,15 @@ export function selectKeys(payload: unknown, held: BatchRecord[], emptyMeansAll 
  * fresh key of the sender node's.
  */
 export function batchOrigin(origin: unknown, owner: string, fresh: () => string): { key: string; message?: string; part?: number } {
-  const o = origin as { message?: unknown; part?: unknown } | undefined;
-  if (typeof o?.message === 'string' && typeof o.part === 'number') return { key: `${o.message}#${o.part}`, message: o.message, part: o.part };
+  const o = journalOrigin(origin);
+  if (o) return { key: `${o.message}#${o.part}`, ...o };
   return { key: `${owner}:${fresh()}` };
+}
+
+/** The journaled message and part a flow message's batch came from (`msg.journal`), when it says. */
+export function journalOrigin(origin: unknown): { message: string; part: number } | undefined {
+  const o = origin as { message?: unknown; part?: unknown } | undefined;
+  return typeof o?.message === 'string' && typeof o.part === 'number' ? { message: o.message, part: o.part } : undefined;
 }
 
 /** The message's other properties, JSON-safe, kept with the batch so a resend after a restart gives the flow what it had. */

@@ -1,7 +1,7 @@
 /** The result journal: every received message stored before it is taken, delivered once, held when it cannot go. What nodes/ uses of it. */
 export { type AppendObserver } from './append-log';
 export { ResultDelivery } from './delivery';
-export { batchOrigin, contextOf, heldDue, heldSummary } from './held';
+export { batchOrigin, contextOf, heldDue, heldSummary, journalOrigin } from './held';
 export { type BatchRecord, isSettled, type MessageRecord, type MessageSource, NOT_UNDERSTOOD, type ResultJournal } from './journal';
 export { LinkStore, type PassedOn } from './link-store';
 export { journalAt, openedJournal } from './registry';

@@ -89,6 +89,7 @@ export class ResultJournal {
   /** Invalid lines are still in the file (compaction removes them). */
   private damagedInFile = false;
   private listeners = new Set<() => void>();
+  private marked = 0;
 
   private constructor(private readonly options: JournalOptions) {
     this.log = new AppendLog(options.file);
@@ -212,13 +213,23 @@ export class ResultJournal {
     return [...this.messages.values()].filter((m) => m.link === link && m.stuck === undefined && !isSettled(m) && m.data !== undefined);
   }
 
-  /** Gives up on a replayed message that still did not reach the LIS: listed for an operator, not replayed by itself. */
+  /**
+   * Gives up on a message that will not reach the LIS by itself (its replay did
+   * not get through, or a batch of it had nothing the LIS takes): listed for an
+   * operator, not replayed by itself.
+   */
   async markStuck(id: string, reason: string): Promise<void> {
     const m = this.messages.get(id);
     if (!m || isSettled(m)) return;
     m.stuck = reason;
+    this.marked++;
     this.emitChange();
     await this.append({ e: 'rxu', id, stuck: reason });
+  }
+
+  /** How many times a message was marked stuck: a change listener compares it to know whether to look for new ones. */
+  get stuckMarks(): number {
+    return this.marked;
   }
 
   /** Received messages whose results never all reached the LIS sender after a replay (given up on, or replayed by a link no longer there). */

@@ -1,8 +1,9 @@
 /**
- * The result journal's side of an analyzer-link node (astm-link now, the HL7
- * link next): store each message before its final ACK (lib/journal/LinkStore),
+ * The result journal's side of an analyzer-link node (astm-link, hl7-link,
+ * folder-link): store each message before its final ACK (lib/journal/LinkStore),
  * replay what never reached the LIS when the flows start, report what is
- * stuck (at start and whenever a replay is given up on), and the operator's
+ * stuck (at start, whenever a replay is given up on, and when test-mapper
+ * found nothing for the LIS in a batch), and the operator's
  * admin routes to replay or dismiss a stuck message.
  */
 import type { Node, NodeAPI } from 'node-red';
@@ -59,6 +60,9 @@ export function linkJournal(RED: NodeAPI, node: Node, status: StatusReporter, t:
    * change of the journal re-checks only these.
    */
   const stuckIds = new Set<string>();
+  /** Stuck messages already raised to Catch by this node: each is said once. */
+  const reported = new Set<string>();
+  let marksSeen = 0;
   const showStuck = (j: ResultJournal): void => {
     for (const id of stuckIds) {
       const m = j.message(id);
@@ -70,7 +74,15 @@ export function linkJournal(RED: NodeAPI, node: Node, status: StatusReporter, t:
   journal.then((j) => {
     if (closed) return;
     for (const m of j.stuck()) if (m.link === node.id && m.stuck !== undefined) stuckIds.add(m.id);
-    stopWatching = j.onChange(() => stuckIds.size > 0 && showStuck(j));
+    marksSeen = j.stuckMarks;
+    stopWatching = j.onChange(() => {
+      // Marked stuck elsewhere (test-mapper: a batch with nothing for the LIS): looked for only when a mark was made.
+      if (j.stuckMarks !== marksSeen) {
+        marksSeen = j.stuckMarks;
+        reportStuck(j.stuck().filter((m) => m.link === node.id && m.stuck !== undefined && !reported.has(m.id)));
+      }
+      if (stuckIds.size > 0) showStuck(j);
+    });
     showStuck(j);
   }, () => undefined);
   /** Each stuck message: a STUCK error with its samples for Catch nodes, and a red status. */
@@ -78,6 +90,8 @@ export function linkJournal(RED: NodeAPI, node: Node, status: StatusReporter, t:
     if (stuck.length === 0) return;
     for (const m of stuck) {
       stuckIds.add(m.id);
+      if (reported.has(m.id)) continue;
+      reported.add(m.id);
       const samples = m.samples?.length ? r('stuckSamples', { count: m.samples.length, samples: m.samples.join(', ') }) : r('stuckSamplesUnknown');
       const err = new LisError(r('stuck', { id: m.id, at: new Date(m.at).toISOString(), samples, why: m.stuck ?? r('stuckAfterReplay') }), { code: 'STUCK' });
       node.error(err, { payload: { id: m.id, samples: m.samples ?? [], receivedAt: new Date(m.at).toISOString() }, error: err.toMsgError() });

@@ -98,6 +98,22 @@ describe('folder-link', () => {
     assert.match(metrics.text, /lisbridge_link_messages_received_total\{link="folder",link_name="QuantStudio 5",analyzer="QS5-LAB2"\} 1/);
   });
 
+  it('holds a file whose batch had nothing for the LIS (marked stuck, as test-mapper does): "1 held" until dismissed, then done/', async () => {
+    await load();
+    const out = collect('out');
+    writeFileSync(join(inbox, 'unmapped.csv'), CSV);
+    await waitUntil(() => out.length > 0, 10_000, 'the file');
+    const id = String((out[0]!.file as Record<string, unknown>).journalId);
+    const j = await journal();
+    await j.planned(id, 1, undefined, ['S1']);
+    await j.markStuck(id, 'its 1 result mapped to no LIS test (no LIS test is mapped to instrument test GLU)');
+    await waitUntil(() => /1 waiting \(1 held\)/.test(lastStatus(helper.getNode('folder'))?.text ?? '') || /1 stuck/.test(lastStatus(helper.getNode('folder'))?.text ?? ''), 5000, 'the status');
+    assert.deepEqual(done(), [], 'stays in the folder');
+    await helper.request().post(`/lis-bridge/stuck/${id}/dismiss`).expect(200);
+    await waitUntil(() => done().length === 1, 5000, 'done/ once dismissed');
+    assert.deepEqual(done(), ['unmapped.csv']);
+  });
+
   it('sends the same bytes under another name no second time: a warning, a yellow status, counted as a duplicate', async () => {
     await load();
     const out = collect('out');

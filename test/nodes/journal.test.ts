@@ -50,6 +50,8 @@ interface ChainOptions {
   senderId?: string;
   /** astm-link's message output wired to a helper only: the LIS path is not deployed. */
   linkOnly?: boolean;
+  /** test-mapper's rows (MAPPING when not given). */
+  mapping?: unknown[];
 }
 
 /**
@@ -73,7 +75,7 @@ async function loadChain(opts: ChainOptions = {}): Promise<void> {
       { id: 'hQuery', type: 'helper' },
       { id: 'hToLink', type: 'helper' },
       { id: 'hOther', type: 'helper' },
-      { id: 'mapper', type: 'test-mapper', direction: 'toLis', unmapped: 'warn', mapping: MAPPING, wires: [[senderId], ['hUnmapped']] },
+      { id: 'mapper', type: 'test-mapper', direction: 'toLis', unmapped: 'warn', mapping: opts.mapping ?? MAPPING, wires: [[senderId], ['hUnmapped']] },
       { id: 'hUnmapped', type: 'helper' },
       { id: senderId, type: 'lis-send-results', lis: 'lisCfg', wires: [['hOut']], ...opts.sender },
       { id: 'hOut', type: 'helper' },
@@ -322,6 +324,43 @@ describe('journal: restarts', () => {
     assert.equal(ctx.stub.to('/results').length, 1, 'a further restart does not send it again');
     assert.ok(!warningsOf('lnk').some((w) => /processed again/.test(w)), 'nothing replayed the second time');
     assert.deepEqual((await heldList()).stuck, [], 'nothing stuck');
+  });
+
+  it('lists a message none of whose results maps to a LIS test as stuck at once, never replays it by itself, and sends it once mapped and replayed by the operator', async () => {
+    ctx.stub.reply('/results', { body: { status: 'success' } });
+    const onlyPotassium = [{ lisTestId: 'T-K', lisCode: 'K', lisName: 'Potassium', instrumentCode: 'K' }];
+    await loadChain({ mapping: onlyPotassium });
+    const analyzer = new Analyzer();
+    const unmapped = collect('hUnmapped');
+    const stored = collect('hMessages');
+    const caught = collect('hCaught');
+    assert.ok((await analyzer.send(resultMessage('S-NOMAP'))).every((r) => r.byte === ACK));
+    await waitUntil(() => unmapped.length === 1, 3000, 'the results on test-mapper output 2');
+    const journalId = String((stored[0]!.astm as Record<string, unknown>).journalId);
+    await waitUntil(() => caught.some((m) => errorCode(m) === 'STUCK'), 3000, 'STUCK to the Catch node');
+    const stuckError = String((caught.find((m) => errorCode(m) === 'STUCK')!.error as Record<string, unknown>).message);
+    assert.match(stuckError, new RegExp(`^message ${journalId} received .*, sample S-NOMAP, never reached the LIS: none of its 2 results mapped to a LIS test \\(.*GLU.*CREA.*\\)\\. Fix the cause, then replay it`));
+    assert.equal(errorSource(caught.find((m) => errorCode(m) === 'STUCK')!), 'lnk', 'raised by the link that received it');
+    await waitUntil(() => /1 stuck/.test(statusText('lnk')), 2000, 'the link status');
+    const listed = (await heldList()).stuck as Array<Record<string, unknown>>;
+    assert.deepEqual(listed.map((m) => [m.id, m.samples]), [[journalId, ['S-NOMAP']]]);
+    assert.match(String(listed[0]!.reason), /^none of its 2 results mapped to a LIS test/);
+    assert.equal(caught.filter((m) => errorCode(m) === 'STUCK').length, 1, 'said once');
+
+    await restart({ mapping: onlyPotassium });
+    await sleep(300);
+    assert.equal(ctx.stub.to('/results').length, 0, 'nothing reached the LIS');
+    assert.ok(!warningsOf('lnk').some((w) => /processed again/.test(w)), `not replayed by itself: ${warningsOf('lnk').join(' | ')}`);
+    assert.deepEqual(((await heldList()).stuck as Array<Record<string, unknown>>).map((m) => m.id), [journalId], 'still listed after the restart');
+
+    // The operator maps the tests, deploys, and replays the message from the list.
+    await restart();
+    const out = collect('hOut');
+    await helper.request().post(`/lis-bridge/stuck/${journalId}/replay`).expect(200);
+    await waitUntil(() => out.length === 1, 3000, 'the replayed results at the LIS');
+    assert.deepEqual(ctx.stub.to('/results').map((r) => r.json), [{ results: lisItems('S-NOMAP') }]);
+    await waitUntil(() => !/stuck/.test(statusText('lnk')), 2000, 'the stuck mark gone from the link status');
+    assert.deepEqual((await heldList()).stuck, [], 'nothing stuck once delivered');
   });
 
   it('replays a message left unsettled by a process that stopped before translating it, once, even if that replay does not get through', async () => {
