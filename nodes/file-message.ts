@@ -54,6 +54,7 @@ export = function register(RED: NodeAPI): void {
       about: 'file',
       isMessage: (msg) => Buffer.isBuffer(msg.payload) && typeof msg.file === 'object' && msg.file !== null,
       outputs: [1, 3],
+      countsFiles: true,
     });
   }
 

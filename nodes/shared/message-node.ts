@@ -29,6 +29,8 @@ export interface MessageTopics {
   isMessage?: (msg: Msg) => boolean;
   /** Which of the four outputs (query, results, send, aside) the node has, when not all: file-message has [1, 3]. */
   outputs?: readonly number[];
+  /** Counted on the status in files and results: an instrument that exports files makes no queries and takes no orders. */
+  countsFiles?: boolean;
 }
 
 export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter, host: MessageHost<Msg>, topics: MessageTopics): void {
@@ -39,6 +41,7 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
   const health = boardFor(RED);
   let timer: NodeJS.Timeout | undefined;
   let results = 0;
+  let messages = 0;
   node.status({ fill: 'green', shape: 'dot', text: host.label });
 
   const shape = (out: Parameters<Send>[0]): Parameters<Send>[0] => (topics.outputs && Array.isArray(out) ? topics.outputs.map((i) => out[i] ?? null) : out);
@@ -52,7 +55,8 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
       else if (isLabOrder(msg.payload)) perform(conversation.order(linkOf(msg), msg.payload, now, msg), msg, send);
       else if (typeof msg.payload === 'string') perform(conversation.noOrder(linkOf(msg), msg.payload.trim(), now, msg), msg, send);
       else throw invalidInput('not understood', [`msg.payload must be a received message (msg.topic "${topics.message}"), a LIS order with instrumentTests, or a sample number with no order`]);
-      node.status({ fill: 'green', shape: 'dot', text: t('counts', { q: conversation.counts.queries, r: results, o: conversation.counts.orders }) });
+      const text = topics.countsFiles ? t('fileCounts', { count: messages, r: results }) : t('counts', { q: conversation.counts.queries, r: results, o: conversation.counts.orders });
+      node.status({ fill: 'green', shape: 'dot', text });
       done();
     } catch (err) {
       // Decoding and building errors name what was wrong; they are the input's fault, not the node's.
@@ -67,6 +71,7 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
    */
   function fromAnalyzer(msg: Msg, send: Send, now: number): void {
     if (!Buffer.isBuffer(msg.payload)) throw invalidInput('not decoded', ['a received message must carry its bytes in msg.payload']);
+    messages++;
     const about = (msg[topics.about] ?? {}) as { journalId?: unknown; replay?: unknown; link?: unknown };
     const journalId = typeof about.journalId === 'string' ? about.journalId : undefined;
     // An operator's replay (nodes/shared/replays.ts) is no traffic of the link: its health does not count it.

@@ -57,6 +57,7 @@ describe('file-message', () => {
     // The run end time (2024-10-01 15:02:50) in the site's zone (EDT, UTC-4).
     assert.equal((results[0]!.payload as Array<Record<string, unknown>>)[0]!.completedAt, '2024-10-01T19:02:50.000Z');
     assert.equal(other[0]!.topic, 'qc');
+    assert.deepEqual(lastStatus(helper.getNode('m')), { fill: 'green', shape: 'dot', text: '1 file, 18 results' }, 'counted in files and results: a file instrument makes no queries and takes no orders');
     assert.deepEqual((other[0]!.payload as Array<Record<string, unknown>>).map((r) => r.SampleNumber), ['Standard 1 (1e8)', 'Standard 1 (1e8)', 'Standard 1 (1e8)', 'Standard 2 (1e7)', 'Standard 2 (1e7)', 'Standard 2 (1e7)']);
     await waitUntil(() => ctx.stub.requests.filter((r) => r.path.endsWith('/results')).length === 6);
     const sent = ctx.stub.requests.filter((r) => r.path.endsWith('/results')).flatMap((r) => (r.json as { results: Array<Record<string, unknown>> }).results);
