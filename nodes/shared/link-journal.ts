@@ -165,7 +165,7 @@ function installStuckRoutes(RED: NodeAPI): void {
     RED.auth.needsPermission('lis.write'),
     withStuck(async (journal, link, id, req) => {
       const replay = replayers.get(link);
-      if (!replay) throw new Error(`the astm-link node ${link} that received message ${id} is not deployed (or its journal is off)`);
+      if (!replay) throw new Error(`the link node ${link} (astm-link, hl7-link or folder-link) that received message ${id} is not deployed (or its journal is off): deploy it, then replay`);
       await journal.replayAsked(id, adminUser(req));
       await replay(id);
     }),
