@@ -40,6 +40,28 @@
     /** Tells one dialog's menus from another's for aria-controls. */
     var menus = 0;
 
+    /**
+     * "R-3 component 2", "OBX-4.1", "line 19 column 2": how a value's aria-label names its place, read from the
+     * shapes the protocols give (lib/protocols/<p>/capture.ts); the line's label ("R 4") for a place of another
+     * shape. `t` looks up in the pointing catalog.
+     */
+    function placeName(p, lineLabel, several, t) {
+        var name;
+        if (typeof p.segment === "string") {
+            var component = p.component !== undefined ? p.component : p.subcomponent !== undefined ? 1 : undefined;
+            name = p.segment + "-" + p.field + (component === undefined ? "" : "." + component) + (p.subcomponent === undefined ? "" : "." + p.subcomponent) +
+                (p.repetition === undefined ? "" : " " + t("place.repeat", { n: p.repetition }));
+        } else if (typeof p.type === "string") {
+            name = p.type + "-" + p.field + (p.component === undefined ? "" : " " + t("place.component", { n: p.component })) +
+                (p.repetition === undefined ? "" : " " + t("place.repeat", { n: p.repetition }));
+        } else if (p.row !== undefined && p.column !== undefined) {
+            name = t("place.cell", { row: p.row, column: p.column });
+        } else {
+            name = lineLabel;
+        }
+        return several && p.message !== undefined ? t("place.message", { message: p.message, place: name }) : name;
+    }
+
     function attach(opts) {
         var t = function (key, vars) { return opts.t("pointing." + key, $.extend({ interpolation: { escapeValue: false } }, vars)); };
         var box = $("<div>").addClass("lis-dialect-pointing").css({ "margin-top": "6px" }).insertBefore(opts.before);
@@ -109,7 +131,7 @@
                             if (tok.place) {
                                 span.addClass("lis-dialect-token").css({ cursor: "pointer", "border-bottom": "1px dotted var(--red-ui-secondary-text-color, #888)" })
                                     .attr({ "data-place": JSON.stringify(tok.place), tabindex: "-1", role: "button", "aria-haspopup": "menu", "aria-controls": menuId,
-                                        "aria-label": placeName(tok.place, line.label, several) + ": " + tok.text })
+                                        "aria-label": placeName(tok.place, line.label, several, t) + ": " + tok.text })
                                     .data("place", tok.place);
                             }
                             div.append(span);
@@ -125,24 +147,6 @@
                 var back = elementAt(lastAt) || capture.find('.lis-dialect-token[tabindex="0"]')[0];
                 if (back) { back.focus(); }
             }
-        }
-
-        /** "R-3 component 2", "OBX-4.1", "line 19 column 2": how the value's aria-label names its place (the line's label for a place of another shape). */
-        function placeName(p, lineLabel, several) {
-            var name;
-            if (typeof p.segment === "string") {
-                var component = p.component !== undefined ? p.component : p.subcomponent !== undefined ? 1 : undefined;
-                name = p.segment + "-" + p.field + (component === undefined ? "" : "." + component) + (p.subcomponent === undefined ? "" : "." + p.subcomponent) +
-                    (p.repetition === undefined ? "" : " " + t("place.repeat", { n: p.repetition }));
-            } else if (typeof p.type === "string") {
-                name = p.type + "-" + p.field + (p.component === undefined ? "" : " " + t("place.component", { n: p.component })) +
-                    (p.repetition === undefined ? "" : " " + t("place.repeat", { n: p.repetition }));
-            } else if (p.row !== undefined && p.column !== undefined) {
-                name = t("place.cell", { row: p.row, column: p.column });
-            } else {
-                name = lineLabel;
-            }
-            return several && p.message !== undefined ? t("place.message", { message: p.message, place: name }) : name;
         }
 
         /** The values of a decoded table as a grid: one Tab stop, the pointable cells focusable and marked as opening the menu. */
@@ -427,5 +431,5 @@
         return { render: render };
     }
 
-    window.LisBridgeDialectPointing = { attach: attach };
+    window.LisBridgeDialectPointing = { attach: attach, placeName: placeName };
 })();

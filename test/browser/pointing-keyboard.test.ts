@@ -12,7 +12,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -21,7 +21,9 @@ import { editNode, startEditorSession, type EditorSession } from '../support/bro
 import { traceText } from '../../lib/trace';
 import { ASTM_NAMING } from '../../lib/protocols/astm';
 
+const ROOT = join(__dirname, '..', '..', '..');
 const ASTM = '#astm-message-dialect-editor';
+const HL7 = '#hl7-message-dialect-editor';
 
 let work: string;
 let session: EditorSession | undefined;
@@ -37,6 +39,7 @@ before(async () => {
   const flows = [
     { id: 'tab1', type: 'tab', label: 'Analyzers' },
     { id: 'am', type: 'astm-message', z: 'tab1', name: '', dialect: 'generic-lis2a2', dialectOverrides: '', timeZone: 'UTC', x: 300, y: 120, wires: [[], [], [], []] },
+    { id: 'hm', type: 'hl7-message', z: 'tab1', name: '', dialect: 'generic-oru', dialectOverrides: '', timeZone: 'UTC', x: 300, y: 220, wires: [[], [], [], []] },
   ];
   session = await startEditorSession(userDir, flows, 'am', { width: 1280, height: 1200 });
   ({ page, pageErrors } = session);
@@ -68,9 +71,15 @@ async function overrides(): Promise<string> {
   return page.locator('#node-input-dialectOverrides').inputValue();
 }
 
-async function pasteByKeys(text: string): Promise<void> {
-  await page.locator(`${ASTM} .lis-dialect-paste`).focus();
+async function pasteByKeys(text: string, editor = ASTM): Promise<void> {
+  await page.locator(`${editor} .lis-dialect-paste`).focus();
   await page.keyboard.insertText(text);
+}
+
+/** The tray with the focus ring and the open menu, for a look at test/artifacts/pointing-keyboard*.png. */
+async function shoot(name: string): Promise<void> {
+  mkdirSync(join(ROOT, 'test', 'artifacts'), { recursive: true });
+  await page.locator('#red-ui-editor-stack .red-ui-tray').last().screenshot({ path: join(ROOT, 'test', 'artifacts', `${name}.png`) });
 }
 
 const column = (index: number) => page.locator(`${ASTM} .lis-dialect-results tbody tr td:nth-child(${index + 1})`).allTextContents();
@@ -127,9 +136,11 @@ describe('pointing with the keyboard', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
     assert.equal((await focused()).text, 'the value', 'Tab moves among the roles');
+    await shoot('pointing-keyboard-menu');
     await page.keyboard.press('Escape');
     await page.locator(`${ASTM} .lis-dialect-role-menu`).waitFor({ state: 'hidden' });
     assert.equal((await focused()).label, 'R-3 component 2: CA125');
+    await shoot('pointing-keyboard-value');
     // Space opens it as Enter does; Escape again.
     await page.keyboard.press('Space');
     assert.deepEqual(await focused().then((f) => [f.role, f.text]), ['menuitem', 'the sample number']);
@@ -186,6 +197,32 @@ describe('pointing with the keyboard', () => {
     const back = await focused();
     assert.match(back.classes, /lis-dialect-pointable/);
     assert.equal(back.text, '276056250158121');
+    await page.locator('#node-dialog-cancel').click();
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('hl7-message: the test name in OBX-4 reached with arrow keys and said with Enter', async () => {
+    await editNode(page, 'hm');
+    await page.locator(`${HL7} .lis-dialect-paste`).waitFor({ state: 'visible' });
+    await pasteByKeys(readFileSync(join(ROOT, 'test', 'fixtures', 'hl7', 'urit-8030-oru-r01.txt'), 'latin1'), HL7);
+    await page.waitForFunction(`document.querySelectorAll(${JSON.stringify(`${HL7} .lis-dialect-results tbody tr`)}).length === 1`, undefined, { timeout: 10000 });
+    await page.locator(`${HL7} .lis-dialect-capture .lis-dialect-token`).first().waitFor();
+    await page.keyboard.press('Tab');
+    assert.match((await focused()).classes, /lis-dialect-token/);
+    // Ctrl+End: the capture's last value (in the OBX); then back along the line to the name.
+    await page.keyboard.press('Control+End');
+    await pressUntil('ArrowLeft', 'OBX-4: GLI', 30);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('End');
+    assert.equal((await focused()).text, 'Cancel');
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowDown');
+    assert.equal((await focused()).text, 'the test code');
+    await page.keyboard.press('Enter');
+    await page.locator(`${HL7} .lis-dialect-pointed`, { hasText: /^1 result changed \(results\.code: OBX-4\)/ }).waitFor({ timeout: 10000 });
+    await page.waitForFunction(`document.querySelector(${JSON.stringify(`${HL7} .lis-dialect-results tbody tr td:nth-child(3)`)})?.textContent === 'GLI'`);
+    assert.equal((await focused()).label, 'OBX-4: GLI');
+    assert.deepEqual(JSON.parse(await page.locator('#node-input-dialectOverrides').inputValue()), { results: { code: { segment: 'OBX', field: 4 } } });
     await page.locator('#node-dialog-cancel').click();
     assert.deepEqual(pageErrors, []);
   });
