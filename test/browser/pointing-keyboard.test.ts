@@ -8,7 +8,9 @@
  * focus is back on the value pointed at. Escape closes a menu without writing
  * anything. The ARCHITECT capture's sample number, reached in the results
  * table by Tab and arrow keys, is at two places: the choices prompt is worked
- * with keys too. No token, cell or menu item is clicked.
+ * with keys too, and hl7-message's OBX-4 on a URIT 8030 capture. No token,
+ * cell or menu item is clicked except in the last test, which checks that a
+ * mouse user sees no focus ring and keeps focus where the click put it.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -223,6 +225,24 @@ describe('pointing with the keyboard', () => {
     await page.waitForFunction(`document.querySelector(${JSON.stringify(`${HL7} .lis-dialect-results tbody tr td:nth-child(3)`)})?.textContent === 'GLI'`);
     assert.equal((await focused()).label, 'OBX-4: GLI');
     assert.deepEqual(JSON.parse(await page.locator('#node-input-dialectOverrides').inputValue()), { results: { code: { segment: 'OBX', field: 4 } } });
+    await page.locator('#node-dialog-cancel').click();
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('a mouse user sees what they always saw: no focus ring on a clicked value, focus not moved into the menu', async () => {
+    await editNode(page, 'am');
+    await page.locator(`${ASTM} .lis-dialect-paste`).fill(traceText(loadFixture('mindray-cl2000i-result.txt').bytes, ASTM_NAMING).replace(/<CR>/g, '<CR>\n'));
+    const token = page.locator(`${ASTM} .lis-dialect-capture .lis-dialect-token`, { hasText: /^SAMPLE123$/ });
+    await token.click();
+    await page.locator(`${ASTM} .lis-dialect-role-menu .lis-dialect-role-sampleNumber`).waitFor();
+    const state = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement;
+      return { text: el.textContent, ring: el.matches(':focus-visible'), outline: getComputedStyle(el).outlineStyle };
+    });
+    assert.deepEqual(state, { text: 'SAMPLE123', ring: false, outline: 'none' });
+    await page.locator(`${ASTM} .lis-dialect-role-menu .lis-dialect-role-cancel`).click();
+    await page.locator(`${ASTM} .lis-dialect-role-menu`).waitFor({ state: 'hidden' });
+    assert.equal(await page.evaluate(() => document.activeElement?.matches('.lis-dialect-token') ?? false), false, 'Cancel left focus where the click put it');
     await page.locator('#node-dialog-cancel').click();
     assert.deepEqual(pageErrors, []);
   });
