@@ -173,8 +173,13 @@
                 });
         }
 
+        // The capture and the tables' values are made pointable once the tables are drawn.
         function render(answer) {
+            draw(answer);
             if (pointing) { pointing.render(answer); }
+        }
+
+        function draw(answer) {
             issues.empty();
             (answer.issues || []).forEach(function (i) {
                 $("<li>").attr("data-path", i.path).append($("<code>").text(i.path || t("wholeProfile"))).append(document.createTextNode(" " + i.message)).appendTo(issues);

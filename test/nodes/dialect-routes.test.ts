@@ -76,7 +76,7 @@ describe('dialect routes', () => {
   it('point: write what reads a clicked place, ask which place for an ambiguous table value, and refuse what is no request', async () => {
     await load();
     const script = await helper.request().get('/lis-bridge/editor/dialect-pointing.js').expect(200);
-    assert.match(script.text, /window\.LisBridgeDialectPointing = \{ attach: attach \}/);
+    assert.match(script.text, /window\.LisBridgeDialectPointing = \{ attach: attach,/);
     const text = loadFixture('mindray-cl2000i-result.txt').file.toString('latin1');
     const point = async (body: Record<string, unknown>, status = 200) => (await helper.request().post('/lis-bridge/dialects/point').send(body).expect(status)).body as Record<string, any>;
     const sample = await point({ protocol: 'astm', base: 'generic-lis2a2', text, timeZone: 'UTC', role: 'sampleNumber', place: { message: 1, record: 3, type: 'O', field: 4 } });
