@@ -167,32 +167,32 @@
 
         function loadFile(file) {
             if (file.size > MAX_FILE_BYTES) {
-                showLoaded(null, t("fileTooLarge", { name: file.name, size: sizeText(file.size), max: sizeText(MAX_FILE_BYTES) }));
+                showLoaded(t("fileTooLarge", { name: file.name, size: sizeText(file.size), max: sizeText(MAX_FILE_BYTES) }));
                 return;
             }
             var reader = new FileReader();
             reader.onload = function () {
                 loaded = { name: file.name, size: file.size, bytes: base64Of(reader.result) };
-                paste.val("").prop("readOnly", true);
-                showLoaded(loaded);
+                paste.val("").hide(); // the capture below shows the file's rows
+                showLoaded();
                 refresh();
             };
-            reader.onerror = function () { showLoaded(null, t("fileUnreadable", { name: file.name, reason: String(reader.error && reader.error.message || reader.error) })); };
+            reader.onerror = function () { showLoaded(t("fileUnreadable", { name: file.name, reason: String((reader.error && reader.error.message) || reader.error) })); };
             reader.readAsArrayBuffer(file);
         }
-        /** The file standing in for the paste (with Clear), or why one was not taken (the paste stays as it was). */
-        function showLoaded(file, problem) {
-            loadedInfo.empty().show();
-            if (problem) {
-                loadedInfo.css("color", "var(--red-ui-text-color-error, #c00)").text(problem);
-                return;
+        /** The file standing in for the paste (with Clear), and why a file was not taken, if one was not (what was loaded stays). */
+        function showLoaded(problem) {
+            loadedInfo.empty().toggle(!!loaded || !!problem);
+            if (loaded) {
+                $("<span>").text(t("loaded", { name: loaded.name, size: sizeText(loaded.size) })).appendTo(loadedInfo);
+                $('<button type="button" class="red-ui-button red-ui-button-small lis-dialect-unload-file">').css("margin-left", "6px").text(t("unloadFile"))
+                    .on("click", function () { unload(); refresh(); }).appendTo(loadedInfo);
             }
-            loadedInfo.css("color", "").append($("<span>").text(t("loaded", { name: file.name, size: sizeText(file.size) })))
-                .append($('<button type="button" class="red-ui-button red-ui-button-small lis-dialect-unload-file">').css("margin-left", "6px").text(t("unloadFile")).on("click", function () { unload(); refresh(); }));
+            if (problem) { $("<div>").addClass("lis-dialect-load-problem").css("color", "var(--red-ui-text-color-error, #c00)").text(problem).appendTo(loadedInfo); }
         }
         function unload() {
             loaded = null;
-            paste.prop("readOnly", false);
+            paste.show();
             loadedInfo.empty().hide();
         }
         /** The capture as the routes take it: a loaded file's bytes, or the paste. */
@@ -241,7 +241,7 @@
                     var message = (xhr.responseJSON && xhr.responseJSON.message) || xhr.statusText;
                     issues.empty().append($("<li>").text(message));
                     // A file too large for the preview is let go, said where the file was named.
-                    if (loaded && xhr.status === 413) { unload(); showLoaded(null, message); }
+                    if (loaded && xhr.status === 413) { unload(); showLoaded(message); }
                 });
         }
 
