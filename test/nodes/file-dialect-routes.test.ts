@@ -112,6 +112,8 @@ describe('file dialect routes: a file loaded in the dialog', () => {
 
   it('a file that is no workbook, a ZIP bomb and a sheet the workbook lacks: answered with what to set', async () => {
     await load();
+    // The workbook under a text dialect: the setting to change, not a column it lacks.
+    assert.match(problems(await preview(loaded(WORKBOOK, { base: 'generic-csv' })))[0]!, /^the file is a ZIP archive \(an Excel \.xlsx workbook\?\) and the dialect reads text \(format text\): set format to xlsx \(and sheet\)/);
     const csv = readFileSync(join(FIXTURES, 'beckman-access-2-results.csv'));
     assert.match(problems(await preview(loaded(csv)))[0]!, /^the file is not an \.xlsx workbook \(it does not start as a ZIP archive\), and the dialect reads \.xlsx \(format xlsx\)/);
     const bomb = zip([{ name: 'xl/workbook.xml', data: Buffer.alloc(64 * 1024, 0x20), declared: 0xffffffff }]);
