@@ -37,7 +37,7 @@ const MAX_TEXT = 4 * 1024 * 1024;
  * unless a site sets more), and a run's results export is far smaller (the
  * QuantStudio workbooks seen: 50 KB to 1 MB). The dialog says so before sending.
  */
-export const MAX_FILE_BYTES = 3 * 1024 * 1024;
+const MAX_FILE_BYTES = 3 * 1024 * 1024;
 const MAX_FILE_MB = MAX_FILE_BYTES / (1024 * 1024);
 const TOO_LARGE = `more than the ${MAX_FILE_MB} MB (${MAX_FILE_BYTES} bytes) the dialog's preview takes: load a smaller export of the same instrument (one run), or try the dialect on the whole file through folder-link`;
 
