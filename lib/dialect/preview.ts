@@ -110,13 +110,13 @@ export interface SitePreview<Paste> {
   roles?: readonly PointRole[];
 }
 
-/** What a protocol gives the dialect editor's question. */
-export interface PreviewProtocol<P, Paste> {
+/** What a protocol gives the dialect editor's question; `C`, the capture as the dialog sends it (text pasted, or a file's bytes). */
+export interface PreviewProtocol<P, Paste, C = string> {
   find(id: string): P | undefined;
   site(site: { base: string; overrides?: unknown }): SiteDialectResult<P>;
   diff(base: P, profile: P): ProfileOverrides;
   /** The paste's messages as bytes, in the charset of the profile given, and what the reader found. */
-  read(text: string, profile: P | undefined): { messages: readonly Buffer[]; paste: Paste };
+  read(capture: C, profile: P | undefined): { messages: readonly Buffer[]; paste: Paste };
   preview(profile: P, messages: readonly Buffer[], timeZone: string): Preview;
   /** The paste's messages drawn as clickable places, for pointing (./capture.ts). */
   capture?(messages: readonly Buffer[], profile: P | undefined): Capture;
@@ -124,16 +124,17 @@ export interface PreviewProtocol<P, Paste> {
 
 /**
  * The dialect editor's question in one: a base and overrides, and a pasted
- * capture (or none yet). The paste is read even when the dialect has
- * problems, so the integrator sees both at once.
+ * capture (or none yet; a file loaded is never none, even empty: the reader
+ * says what it is). The paste is read even when the dialect has problems, so
+ * the integrator sees both at once.
  */
-export function previewSiteOf<P, Paste>(protocol: PreviewProtocol<P, Paste>, site: { base: string; overrides?: unknown }, text: string | undefined, timeZone: string): SitePreview<Paste> {
+export function previewSiteOf<P, Paste, C = string>(protocol: PreviewProtocol<P, Paste, C>, site: { base: string; overrides?: unknown }, capture: C | undefined, timeZone: string): SitePreview<Paste> {
   const built = protocol.site(site);
   const base = protocol.find(site.base);
   const out: SitePreview<Paste> = { issues: built.issues };
   if (built.profile !== undefined && base !== undefined) out.overrides = protocol.diff(base, built.profile);
-  if (text === undefined || text.trim() === '') return out;
-  const read = protocol.read(text, built.profile ?? base);
+  if (capture === undefined || (typeof capture === 'string' && capture.trim() === '')) return out;
+  const read = protocol.read(capture, built.profile ?? base);
   out.paste = read.paste;
   if (protocol.capture !== undefined) {
     out.capture = protocol.capture(read.messages, built.profile ?? base);

@@ -15,6 +15,7 @@
  *     linkType: "astm-link",               // nodes whose recent messages can be picked
  *     api: "lis-bridge/dialects",          // GET <api>/<id>, POST <api>/preview and <api>/point (the default)
  *     protocol: "astm",                    // "astm" (default), "hl7", "file": sent with every request
+ *     files: true,                         // offer "Load a file…" (and dropping one): its bytes are sent as `bytes` (base64)
  *   }) -> { refresh(), close() }
  *
  * Texts come from the shared catalog (lis-config's common.dialectEditor); a text
@@ -26,6 +27,20 @@
     if (window.LisBridgeDialectEditor) { return; }
 
     var DEBOUNCE_MS = 300;
+    /** The largest file the preview takes (MAX_FILE_BYTES of nodes/shared/dialect-routes.ts): refused here before its bytes are sent. */
+    var MAX_FILE_BYTES = 3 * 1024 * 1024;
+
+    function sizeText(bytes) {
+        return bytes < 1024 ? bytes + " B" : bytes < 1024 * 1024 ? Math.round(bytes / 1024) + " KB" : (bytes / (1024 * 1024)).toFixed(1) + " MB";
+    }
+
+    /** The bytes in base64, a slice at a time (one String.fromCharCode over megabytes overflows the argument list). */
+    function base64Of(buffer) {
+        var bytes = new Uint8Array(buffer);
+        var parts = [];
+        for (var i = 0; i < bytes.length; i += 0x8000) { parts.push(String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000))); }
+        return btoa(parts.join(""));
+    }
 
     function t(key, vars) {
         return RED._("@lis-bridge/node-red-lis-bridge/lis-config:common.dialectEditor." + key, vars);
@@ -130,6 +145,60 @@
         var paste = $('<textarea rows="6">').addClass("lis-dialect-paste").attr("placeholder", tp(protocol, "pastePlaceholder"))
             .css({ width: "100%", "font-family": "monospace", "font-size": "smaller", "white-space": "pre" }).appendTo(root);
         var pasteInfo = $("<div>").addClass("lis-dialect-paste-info").css({ "font-size": "smaller", color: "var(--red-ui-secondary-text-color)" }).appendTo(root);
+
+        // A file from disk, sent as its own bytes (a workbook cannot be pasted; a text export is decoded by the server as the runtime decodes it).
+        var loaded = null; // { name, size, bytes (base64) } while a file stands in for the paste
+        var loadedInfo = $("<div>").addClass("lis-dialect-loaded").css({ "font-size": "smaller", display: "none" }).insertBefore(paste);
+        if (opts.files) {
+            var fileInput = $('<input type="file" class="lis-dialect-file-input">').css("display", "none").appendTo(pasteRow);
+            $('<button type="button" class="red-ui-button red-ui-button-small lis-dialect-load-file">').css("margin-left", "8px").attr("title", t("loadFileTitle")).text(t("loadFile"))
+                .on("click", function () { fileInput.val(""); fileInput.trigger("click"); }).insertAfter(pasteRow.children("span").first());
+            fileInput.on("change", function () { if (this.files && this.files[0]) { loadFile(this.files[0]); } });
+            // Dropped on the capture (the paste or the clickable capture): only files are taken, dragged text stays a paste.
+            var carriesFiles = function (e) { var dt = e.originalEvent && e.originalEvent.dataTransfer; return !!dt && Array.prototype.indexOf.call(dt.types || [], "Files") >= 0; };
+            root.on("dragover", ".lis-dialect-paste, .lis-dialect-pointing, .lis-dialect-loaded", function (e) {
+                if (carriesFiles(e)) { e.preventDefault(); e.originalEvent.dataTransfer.dropEffect = "copy"; }
+            });
+            root.on("drop", ".lis-dialect-paste, .lis-dialect-pointing, .lis-dialect-loaded", function (e) {
+                var files = carriesFiles(e) && e.originalEvent.dataTransfer.files;
+                if (files && files.length) { e.preventDefault(); loadFile(files[0]); }
+            });
+        }
+
+        function loadFile(file) {
+            if (file.size > MAX_FILE_BYTES) {
+                showLoaded(t("fileTooLarge", { name: file.name, size: sizeText(file.size), max: sizeText(MAX_FILE_BYTES) }));
+                return;
+            }
+            var reader = new FileReader();
+            reader.onload = function () {
+                loaded = { name: file.name, size: file.size, bytes: base64Of(reader.result) };
+                paste.val("").hide(); // the capture below shows the file's rows
+                showLoaded();
+                refresh();
+            };
+            reader.onerror = function () { showLoaded(t("fileUnreadable", { name: file.name, reason: String((reader.error && reader.error.message) || reader.error) })); };
+            reader.readAsArrayBuffer(file);
+        }
+        /** The file standing in for the paste (with Clear), and why a file was not taken, if one was not (what was loaded stays). */
+        function showLoaded(problem) {
+            loadedInfo.empty().toggle(!!loaded || !!problem);
+            if (loaded) {
+                $("<span>").text(t("loaded", { name: loaded.name, size: sizeText(loaded.size) })).appendTo(loadedInfo);
+                $('<button type="button" class="red-ui-button red-ui-button-small lis-dialect-unload-file">').css("margin-left", "6px").text(t("unloadFile"))
+                    .on("click", function () { unload(); refresh(); }).appendTo(loadedInfo);
+            }
+            if (problem) { $("<div>").addClass("lis-dialect-load-problem").css("color", "var(--red-ui-text-color-error, #c00)").text(problem).appendTo(loadedInfo); }
+        }
+        function unload() {
+            loaded = null;
+            paste.show();
+            loadedInfo.empty().hide();
+        }
+        /** The capture as the routes take it: a loaded file's bytes, or the paste. */
+        function capture() {
+            return loaded ? { bytes: loaded.bytes, fileName: loaded.name } : { text: paste.val() };
+        }
         var view = $("<div>").addClass("lis-dialect-preview").css({ overflow: "auto" }).appendTo(root);
 
         // The capture through the deployed flow (POST lis-bridge/links/<id>/replay): a dry run unless sending is chosen and confirmed.
@@ -146,7 +215,7 @@
         var pointing = null;
         function attachPointing() {
             pointing = window.LisBridgeDialectPointing.attach({ before: view, table: view, api: api, t: t,
-                request: function () { return { protocol: protocol, base: opts.base(), overrides: opts.overrides.val(), text: paste.val(), timeZone: opts.timeZone() }; },
+                request: function () { return $.extend({ protocol: protocol, base: opts.base(), overrides: opts.overrides.val(), timeZone: opts.timeZone() }, capture()); },
                 written: function (answer) { opts.overrides.val(JSON.stringify(answer.overrides, null, 2)); sequence++; last = answer.preview; render(answer.preview); } });
             if (last) { pointing.render(last); }
         }
@@ -160,7 +229,7 @@
 
         function refresh() {
             var asked = ++sequence;
-            var body = { protocol: protocol, base: opts.base(), overrides: opts.overrides.val(), text: paste.val(), timeZone: opts.timeZone() };
+            var body = $.extend({ protocol: protocol, base: opts.base(), overrides: opts.overrides.val(), timeZone: opts.timeZone() }, capture());
             $.ajax({ url: api + "/preview", method: "POST", contentType: "application/json", data: JSON.stringify(body), dataType: "json" })
                 .done(function (answer) {
                     if (asked !== sequence) { return; } // an older answer arriving late
@@ -169,7 +238,10 @@
                 })
                 .fail(function (xhr) {
                     if (asked !== sequence) { return; }
-                    issues.empty().append($("<li>").text((xhr.responseJSON && xhr.responseJSON.message) || xhr.statusText));
+                    var message = (xhr.responseJSON && xhr.responseJSON.message) || xhr.statusText;
+                    issues.empty().append($("<li>").text(message));
+                    // A file too large for the preview is let go, said where the file was named.
+                    if (loaded && xhr.status === 413) { unload(); showLoaded(message); }
                 });
         }
 
@@ -262,12 +334,13 @@
         });
         recent.on("change", function () {
             var m = (recent.data("messages") || [])[Number(recent.val())];
-            if (m) { paste.val(m.text); schedule(); }
+            if (m) { unload(); paste.val(m.text); schedule(); }
         });
 
         replayButton.on("click", function () {
             var link = links.val();
             if (!link) { replayView.text(tp(protocol, "replayNoLink")); return; }
+            if (loaded) { replayView.text(t("replayLoaded")); return; }
             var mode = replayMode.val();
             if (mode !== "none" && !window.confirm(t("replayConfirm", { mode: t("replayMode." + mode) }))) { return; }
             replayView.empty();

@@ -18,10 +18,27 @@ export interface DialectProtocol {
    * `{ issues, overrides, paste, preview }` for a site's dialect and a paste (lib/dialect/preview.ts); `fileName`,
    * the name of a pasted export, is read only by protocols that take a run date from it.
    */
-  preview(site: { base: string; overrides?: unknown }, text: string | undefined, timeZone: string, fileName?: string): unknown;
+  preview(site: { base: string; overrides?: unknown }, capture: string | undefined, timeZone: string, fileName?: string): unknown;
   /** Pointing (lib/protocols/<p>/point.ts; absent: the protocol offers none, and the route says so): `{ overrides, changed, setting, place, preview, issues }`, `{ choices }` or `{ refused }`. */
   point?(request: PointRequest): unknown;
+  /** The protocol reads a file loaded in the dialog as its bytes (`bytes`, instead of a pasted text); others refuse them. */
+  files?: true;
 }
+
+/** A protocol that reads loaded files: its preview and pointing take the bytes too. */
+export interface FileDialectProtocol extends DialectProtocol {
+  preview(site: { base: string; overrides?: unknown }, capture: string | Buffer | undefined, timeZone: string, fileName?: string): unknown;
+  point(request: PointRequest & { bytes?: Buffer; fileName?: string }): unknown;
+  files: true;
+}
+
+const FILE: FileDialectProtocol = {
+  builtIns: () => FILE_PROFILES.map((p) => ({ id: p.id, label: p.label, vendor: p.vendor, model: p.model, layout: p.layout.form, delimiter: p.format === 'xlsx' ? 'xlsx workbook' : typeof p.delimiter === 'string' ? p.delimiter : 'fixed widths' })),
+  profile: findFileProfile,
+  preview: previewFileSite,
+  point: pointFileAt,
+  files: true,
+};
 
 const PROTOCOLS: Readonly<Record<string, DialectProtocol>> = {
   astm: {
@@ -36,12 +53,7 @@ const PROTOCOLS: Readonly<Record<string, DialectProtocol>> = {
     preview: previewHl7Site,
     point: pointAtHl7,
   },
-  file: {
-    builtIns: () => FILE_PROFILES.map((p) => ({ id: p.id, label: p.label, vendor: p.vendor, model: p.model, layout: p.layout.form, delimiter: p.format === 'xlsx' ? 'xlsx workbook' : typeof p.delimiter === 'string' ? p.delimiter : 'fixed widths' })),
-    profile: findFileProfile,
-    preview: previewFileSite,
-    point: pointFileAt,
-  },
+  file: FILE,
 };
 
 export const DIALECT_PROTOCOL_NAMES = Object.keys(PROTOCOLS);
@@ -50,4 +62,9 @@ export const DIALECT_PROTOCOL_NAMES = Object.keys(PROTOCOLS);
 export function dialectProtocol(name: unknown): DialectProtocol | undefined {
   if (name === undefined || name === '') return PROTOCOLS.astm;
   return typeof name === 'string' && Object.hasOwn(PROTOCOLS, name) ? PROTOCOLS[name] : undefined;
+}
+
+/** Whether a protocol reads a file loaded in the dialog (its bytes), not only a paste. */
+export function readsFiles(protocol: DialectProtocol): protocol is FileDialectProtocol {
+  return protocol.files === true;
 }

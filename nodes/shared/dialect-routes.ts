@@ -7,9 +7,14 @@
  * GET  /lis-bridge/dialects?protocol=             the built-in dialects, for the picker
  * GET  /lis-bridge/dialects/:id?protocol=         one built-in profile as JSON (the values an override starts from)
  * GET  /lis-bridge/editor/dialect-pointing.js    the clickable capture, role menu and choices prompt (nodes/editor)
- * POST /lis-bridge/dialects/preview   { protocol?, base, overrides?, text?, timeZone? } -> { issues, overrides, paste, preview, capture, roles }
- * POST /lis-bridge/dialects/point     { protocol?, base, overrides?, text, timeZone?, role, place? | value? (message?) }
+ * POST /lis-bridge/dialects/preview   { protocol?, base, overrides?, text? | bytes?, fileName?, timeZone? } -> { issues, overrides, paste, preview, capture, roles }
+ * POST /lis-bridge/dialects/point     { protocol?, base, overrides?, text | bytes, fileName?, timeZone?, role, place? | value? (message?) }
  *                                     -> { overrides, changed, setting, place, preview, issues } | { choices } | { refused, issues? }
+ *
+ * `bytes` is a file loaded in the dialog, in base64 (file dialects only): a
+ * workbook, which a paste cannot carry, or a text export read in its own
+ * bytes, decoded as file-message decodes it. At most MAX_FILE_BYTES: a larger
+ * one is answered 413 naming the limit, before anything is decoded.
  *
  * The preview answers 200 whatever the dialect's problems (they are the
  * answer, each with the path of its setting); 400 for a request that is not
@@ -18,13 +23,34 @@
 import { join } from 'node:path';
 import type { NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
+import { z } from 'zod';
 import { depthIssue, isPointRole } from '../../lib/dialect';
 import { LisError, invalidInput } from '../../lib/errors';
 import { answerError, installRoutesOnce } from './admin';
-import { DIALECT_PROTOCOL_NAMES, dialectProtocol } from './dialect-protocols';
+import { DIALECT_PROTOCOL_NAMES, dialectProtocol, readsFiles } from './dialect-protocols';
 
 /** A paste larger than this is not a capture someone means to read in a dialog. */
 const MAX_TEXT = 4 * 1024 * 1024;
+/**
+ * The largest file the dialog loads: its base64 (4/3 of it) and the rest of
+ * the request stay under Node-RED's admin body limit (apiMaxLength, 5 MB
+ * unless a site sets more), and a run's results export is far smaller (the
+ * QuantStudio workbooks seen: 50 KB to 1 MB). The dialog says so before sending.
+ */
+const MAX_FILE_BYTES = 3 * 1024 * 1024;
+const MAX_FILE_MB = MAX_FILE_BYTES / (1024 * 1024);
+const TOO_LARGE = `more than the ${MAX_FILE_MB} MB (${MAX_FILE_BYTES} bytes) the dialog's preview takes: load a smaller export of the same instrument (one run), or try the dialect on the whole file through folder-link`;
+
+/** A loaded file's fields: its size bounded before the base64 is looked at (abort: no pattern runs over a huge string), then base64 only. */
+const LoadedFile = z.object({
+  bytes: z
+    .string({ error: 'bytes must be the loaded file in base64' })
+    .max((MAX_FILE_BYTES / 3) * 4, { abort: true, error: (i) => `bytes holds a file of about ${((String(i.input).length / 4) * 3 / (1024 * 1024)).toFixed(1)} MB, ${TOO_LARGE}` })
+    .regex(/^[A-Za-z0-9+/]*={0,2}$/, { abort: true, error: 'bytes must be the loaded file in base64 (A-Z, a-z, 0-9, + and /, padded with =)' })
+    .refine((b) => b.length % 4 === 0, { error: 'bytes must be the loaded file in base64: its length is not a multiple of 4 (cut short?)' })
+    .optional(),
+  fileName: z.string({ error: "fileName must be the file's name" }).max(255, { error: "fileName must be the file's name (at most 255 characters)" }).optional(),
+});
 
 export function installDialectRoutes(RED: NodeAPI): void {
   installRoutesOnce(RED, 'dialects', () => {
@@ -51,9 +77,10 @@ export function installDialectRoutes(RED: NodeAPI): void {
     admin.post('/lis-bridge/dialects/preview', read, (req: Request, res: Response) => {
       try {
         const checked = checkRequest(req.body, false);
-        if (checked.errors.length > 0 || !checked.protocol) return answerError(res, 400, invalidInput('not a dialect preview request', checked.errors));
-        const fileName = (req.body as { fileName?: unknown } | undefined)?.fileName;
-        res.json(checked.protocol.preview({ base: checked.base, overrides: checked.overrides }, checked.text, checked.timeZone, typeof fileName === 'string' ? fileName : undefined));
+        if (checked.errors.length > 0 || !checked.protocol) return answerError(res, checked.status, invalidInput('not a dialect preview request', checked.errors));
+        const site = { base: checked.base, overrides: checked.overrides };
+        const protocol = checked.protocol;
+        res.json(readsFiles(protocol) ? protocol.preview(site, checked.bytes ?? checked.text, checked.timeZone, checked.fileName) : protocol.preview(site, checked.text, checked.timeZone, checked.fileName));
       } catch (err) {
         answerError(res, 500, err);
       }
@@ -69,12 +96,14 @@ export function installDialectRoutes(RED: NodeAPI): void {
         if (body.message !== undefined && !(typeof body.message === 'number' && Number.isInteger(body.message) && body.message >= 1)) errors.push('message must be the 1-based message of the capture');
         const point = checked.protocol?.point;
         if (checked.protocol && !point) errors.push(`protocol ${JSON.stringify((req.body as { protocol?: unknown }).protocol)} offers no pointing`);
-        if (errors.length > 0 || !point || !isPointRole(body.role)) return answerError(res, 400, invalidInput('not a pointing request', errors));
+        if (errors.length > 0 || !point || !isPointRole(body.role)) return answerError(res, checked.status, invalidInput('not a pointing request', errors));
         res.json(
           point({
             base: checked.base,
             overrides: checked.overrides,
             text: checked.text ?? '',
+            ...(checked.bytes === undefined ? {} : { bytes: checked.bytes }),
+            ...(checked.fileName === undefined ? {} : { fileName: checked.fileName }),
             timeZone: checked.timeZone,
             role: body.role,
             ...(body.place === undefined ? {} : { place: body.place }),
@@ -89,15 +118,28 @@ export function installDialectRoutes(RED: NodeAPI): void {
   });
 }
 
-/** What a preview and a pointing request share: the protocol, the base, the overrides, the capture and the zone, checked. */
-function checkRequest(raw: unknown, textRequired: boolean) {
-  const body = (raw ?? {}) as { protocol?: unknown; base?: unknown; overrides?: unknown; text?: unknown; timeZone?: unknown };
+/**
+ * What a preview and a pointing request share: the protocol, the base, the
+ * overrides, the capture (text, or a loaded file's bytes) and the zone,
+ * checked; `status`, what to answer when there are errors (413: a file too large).
+ */
+function checkRequest(raw: unknown, captureRequired: boolean) {
+  const body = (raw ?? {}) as { protocol?: unknown; base?: unknown; overrides?: unknown; text?: unknown; timeZone?: unknown; bytes?: unknown; fileName?: unknown };
   const errors: string[] = [];
+  let status = 400;
   const protocol = dialectProtocol(body.protocol);
   if (!protocol) errors.push(protocolProblem(body.protocol));
   if (typeof body.base !== 'string' || body.base === '') errors.push('base must be the id of a built-in dialect');
   if (body.text !== undefined && typeof body.text !== 'string') errors.push('text must be the pasted capture as text');
-  if (textRequired && (typeof body.text !== 'string' || body.text.trim() === '')) errors.push('text must be the capture pointed at');
+  const file = LoadedFile.safeParse({ bytes: body.bytes, fileName: body.fileName });
+  if (!file.success) {
+    for (const issue of file.error.issues) errors.push(issue.message);
+    if (file.error.issues.some((i) => i.code === 'too_big' && i.path[0] === 'bytes')) status = 413;
+  }
+  const bytes = file.success && file.data.bytes !== undefined ? Buffer.from(file.data.bytes, 'base64') : undefined;
+  if (body.bytes !== undefined && protocol && !readsFiles(protocol)) errors.push(`protocol ${JSON.stringify(body.protocol ?? 'astm')} takes its capture as text: bytes (a file loaded) are read for file dialects only`);
+  if (body.bytes !== undefined && typeof body.text === 'string' && body.text.trim() !== '') errors.push('give the capture as text (pasted) or as bytes (a file loaded), not both');
+  if (captureRequired && body.bytes === undefined && (typeof body.text !== 'string' || body.text.trim() === '')) errors.push('text must be the capture pointed at');
   if (typeof body.text === 'string' && body.text.length > MAX_TEXT) errors.push(`text is longer than ${MAX_TEXT} characters`);
   // Refused before anything recurses into it (a stack overflow answered 500); the error names the setting's path.
   const deep = depthIssue(body.overrides);
@@ -108,7 +150,17 @@ function checkRequest(raw: unknown, textRequired: boolean) {
   } catch {
     errors.push(`timeZone ${JSON.stringify(timeZone)} is not an IANA zone such as Europe/Berlin`);
   }
-  return { errors, protocol, base: typeof body.base === 'string' ? body.base : '', overrides: body.overrides, text: typeof body.text === 'string' ? body.text : undefined, timeZone };
+  return {
+    errors,
+    status,
+    protocol,
+    base: typeof body.base === 'string' ? body.base : '',
+    overrides: body.overrides,
+    text: typeof body.text === 'string' ? body.text : undefined,
+    bytes,
+    fileName: file.success ? file.data.fileName : undefined,
+    timeZone,
+  };
 }
 
 function protocolProblem(name: unknown): string {

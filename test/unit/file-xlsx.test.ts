@@ -10,7 +10,6 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { deflateRawSync } from 'node:zlib';
 import * as XLSX from '@e965/xlsx';
 import {
   APPBIO_QUANTSTUDIO_DA_XLSX,
@@ -26,6 +25,7 @@ import {
   type FileDialectProfile,
 } from '../../lib/protocols/file';
 import type { InstrumentResult, LabEvent, UnassignedResult } from '../../lib/lab';
+import { zip } from '../support/zip';
 
 const FIXTURE = readFileSync(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'file', 'quantstudio-7-pro-diomni-presence-absence.xlsx'));
 const QS = APPBIO_QUANTSTUDIO_DA_XLSX;
@@ -43,52 +43,6 @@ const refused = (bytes: Buffer, p: FileDialectProfile, setting: string, message:
     () => read(bytes, p),
     (err: unknown) => err instanceof FileReadError && err.setting === setting && message.test(err.message),
   );
-
-interface ZipEntry {
-  name: string;
-  data: Buffer;
-  /** The uncompressed size the directory declares (a bomb lies here); the true size when absent. */
-  declared?: number;
-}
-
-/** A ZIP archive, deflated, with the sizes each entry declares (CRCs left 0: neither reader checks them). */
-function zip(entries: ZipEntry[]): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const e of entries) {
-    const name = Buffer.from(e.name, 'latin1');
-    const packed = deflateRawSync(e.data);
-    const size = e.declared ?? e.data.length;
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(packed.length, 20);
-    central.writeUInt32LE(size, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, name, packed);
-    centrals.push(central, name);
-    offset += 30 + name.length + packed.length;
-  }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
-}
 
 describe('file reading: Excel workbooks (format xlsx)', () => {
   it('reads the QuantStudio 7 Pro / Diomni results workbook value by value', () => {
@@ -249,12 +203,22 @@ describe('file reading: Excel workbooks (format xlsx)', () => {
     assert.deepEqual(issues(QS.id, { format: null }), ['sheet']); // back to text: the sheet setting has no meaning left
   });
 
-  it('the dialog: a paste is text, so a workbook dialect says so; the bytes of a real file preview fully', () => {
+  it('the dialog: a paste is text, so a workbook dialect says so and how to load it; the bytes of a real file preview fully', () => {
     const pasted = previewFileSite({ base: QS.id }, 'Well\tSample\n', 'UTC');
-    assert.match(JSON.stringify(pasted), /a paste is text: the preview cannot show a workbook pasted here/);
+    assert.match(JSON.stringify(pasted), /a paste is text: the preview cannot show a workbook pasted here; load the workbook itself with \\"Load a file…\\"/);
     assert.match(JSON.stringify(pasted), /the file is not an \.xlsx workbook/);
     const preview = previewFile(QS, FIXTURE, 'UTC');
     assert.deepEqual(preview.problems, []);
     assert.match(JSON.stringify(preview), /Sample001/);
+    // The file loaded in the dialog: its bytes, its sheet drawn as the capture from line 1 (the run date is in the header block), no note about pasting.
+    const loaded = previewFileSite({ base: QS.id }, FIXTURE, 'UTC', 'run.xlsx');
+    assert.deepEqual(loaded.paste, { form: 'file', framing: 'xlsx', notes: [], problems: [] });
+    assert.deepEqual(loaded.preview?.results.map((r) => [r.sampleNumber, r.testCode, r.value]), [['Sample001', 'T4', '39.54']]);
+    const header = loaded.capture?.messages[0]?.lines.find((l) => l.label === 'line 29');
+    assert.deepEqual(header?.tokens.filter((t) => t.place).slice(0, 3), [
+      { text: 'Well', place: { row: 29, column: 1 } },
+      { text: 'Omit', place: { row: 29, column: 2 } },
+      { text: 'Sample', place: { row: 29, column: 3 } },
+    ]);
   });
 });

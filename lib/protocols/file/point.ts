@@ -18,11 +18,16 @@ import { findFileProfile } from './dialects';
 import { siteFileDialectOf, siteFileProfile } from './overrides';
 import { changedResults, type PointRequest } from '../../dialect/capture';
 import { previewFile, previewFileSite, type FilePlace, type FileSitePreview } from './preview';
-import { tableOf } from './read';
+import { FileReadError, fileRows, tableOf } from './read';
 import { rowsOf, type FileRow } from './table';
 import type { ColumnRef, FileDialectProfile } from './types';
 
-export type FilePointRequest = PointRequest;
+export interface FilePointRequest extends PointRequest {
+  /** A file loaded in the dialog (a workbook, or a text export as its bytes), read as file-message reads it instead of `text`. */
+  bytes?: Buffer;
+  /** Its name, for a run date read from it. */
+  fileName?: string;
+}
 
 export type FilePointAnswer =
   | { overrides: ProfileOverrides; changed: number; setting: string; place: FilePlace; preview: FileSitePreview; issues: ProfileIssue[] }
@@ -44,7 +49,13 @@ export function pointFileAt(request: FilePointRequest): FilePointAnswer {
   if (built.profile === undefined || base === undefined) return { refused: 'the dialect has problems: fix them before pointing', issues: built.issues };
   const current = built.profile;
   if (current.layout.form === 'plate') return { refused: 'a plate is read from two grids found by their titles: set layout.samples and layout.values to the first cell of the row above each grid' };
-  const rows = rowsOf(request.text, current.delimiter);
+  let rows: FileRow[];
+  try {
+    rows = request.bytes === undefined ? rowsOf(request.text, current.delimiter) : fileRows(request.bytes, current);
+  } catch (err) {
+    if (!(err instanceof FileReadError)) throw err;
+    return { refused: `the file cannot be read: ${err.message}` };
+  }
   let table: { header?: { names: string[]; line: number }; data: FileRow[] };
   try {
     table = tableOf(current, rows);
@@ -91,9 +102,9 @@ export function pointFileAt(request: FilePointRequest): FilePointAnswer {
   }
   next.layout = layout as unknown as FileDialectProfile['layout'];
   const overrides = siteFileDialectOf(base, next as FileDialectProfile).overrides;
-  const after = previewFileSite({ base: request.base, overrides }, request.text, request.timeZone);
+  const after = previewFileSite({ base: request.base, overrides }, request.bytes ?? request.text, request.timeZone, request.fileName);
   if (after.issues.length > 0) return { refused: `${setting} cannot be read from there`, issues: after.issues };
-  const before = previewFile(current, Buffer.from(request.text, current.encoding), request.timeZone);
+  const before = previewFile(current, request.bytes ?? Buffer.from(request.text, current.encoding), request.timeZone, request.fileName);
   return { overrides, changed: changedResults(before.results, after.preview?.results ?? []), setting, place, preview: after, issues: [] };
 }
 

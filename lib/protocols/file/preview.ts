@@ -6,6 +6,9 @@
  * cells (`place: { row, column }`, the 1-based line and column), so pointing
  * at a column can set a role's column (./point.ts). It reads exactly as
  * file-message does (./read.ts); the whole paste is one file (message 1).
+ * The capture is text pasted, or a file's own bytes loaded in the dialog: a
+ * workbook (which a paste cannot carry), or a text export decoded in the
+ * dialect's encoding as the runtime decodes it.
  */
 import { CAPTURE_LIMITS, type Capture, type CaptureLine } from '../../dialect/capture';
 import { emptyPreview, previewEvents, previewSiteOf, type Preview, type PreviewProtocol, type SitePreview } from '../../dialect/preview';
@@ -84,8 +87,8 @@ function bytesOf(text: string, profile: FileDialectProfile | undefined): Buffer 
   return Buffer.from(text, profile?.encoding ?? 'utf8');
 }
 
-/** The dialog's paste is text: a workbook's bytes cannot arrive through it. */
-const WORKBOOK_PASTE = 'the dialect reads .xlsx workbooks (format xlsx), and a paste is text: the preview cannot show a workbook pasted here; try the dialect on a real file through folder-link or file-message';
+/** The dialog's paste is text: a workbook's bytes cannot arrive through it, only through the dialog's file loader. */
+const WORKBOOK_PASTE = 'the dialect reads .xlsx workbooks (format xlsx), and a paste is text: the preview cannot show a workbook pasted here; load the workbook itself with "Load a file…" (or drop it on the capture)';
 
 function framingOf(profile: FileDialectProfile | undefined): string {
   if (profile === undefined) return '';
@@ -103,14 +106,14 @@ function rowsOrNone(bytes: Buffer, profile: FileDialectProfile): FileRow[] {
   }
 }
 
-function fileProtocol(fileName: string | undefined): PreviewProtocol<FileDialectProfile, FilePaste> {
+function fileProtocol(fileName: string | undefined): PreviewProtocol<FileDialectProfile, FilePaste, string | Buffer> {
   return {
     find: findFileProfile,
     site: siteFileProfile,
     diff: (base, profile) => overridesOf(base, profile, FILE_OVERRIDE_RULES),
-    read: (text, profile) => ({
-      messages: [bytesOf(text, profile)],
-      paste: { form: 'file', framing: framingOf(profile), notes: profile?.format === 'xlsx' ? [WORKBOOK_PASTE] : [], problems: [] },
+    read: (capture, profile) => ({
+      messages: [typeof capture === 'string' ? bytesOf(capture, profile) : capture],
+      paste: { form: 'file', framing: framingOf(profile), notes: typeof capture === 'string' && profile?.format === 'xlsx' ? [WORKBOOK_PASTE] : [], problems: [] },
     }),
     preview: (profile, messages, timeZone) => previewFile(profile, messages[0]!, timeZone, fileName),
     capture: (messages, profile) => (profile === undefined ? { messages: [] } : captureOf(profile, rowsOrNone(messages[0]!, profile))),
@@ -119,9 +122,9 @@ function fileProtocol(fileName: string | undefined): PreviewProtocol<FileDialect
 
 /**
  * The dialect editor's question for a file dialect: a base and overrides, and
- * a pasted export (or none yet); the file's name, when known, for a run date
- * read from it.
+ * a pasted export or a loaded file's bytes (or none yet); the file's name,
+ * when known, for a run date read from it.
  */
-export function previewFileSite(site: { base: string; overrides?: unknown }, text: string | undefined, timeZone: string, fileName?: string): FileSitePreview {
-  return previewSiteOf(fileProtocol(fileName), site, text, timeZone);
+export function previewFileSite(site: { base: string; overrides?: unknown }, capture: string | Buffer | undefined, timeZone: string, fileName?: string): FileSitePreview {
+  return previewSiteOf(fileProtocol(fileName), site, capture, timeZone);
 }

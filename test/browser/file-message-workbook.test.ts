@@ -1,0 +1,172 @@
+/**
+ * An instrument that exports Excel workbooks, shaped in file-message's dialog
+ * in a real editor (Chromium on a Node-RED process with the package loaded
+ * from the repository): the node starts on the generic CSV dialect; the
+ * integrator picks the QuantStudio Design & Analysis workbook dialect and
+ * loads the real workbook (test/fixtures/file, SOURCES.md) with "Load a
+ * file…": the capture shows the sheet's rows as clickable cells, the results
+ * table Sample001's T4 Cq and the controls' UNDETERMINED apart as QC. Their
+ * site labels samples by well: pointing at the `Well` header cell and saying
+ * "sample number" writes layout.sample. A workbook dropped on the capture
+ * loads the same way; one over the preview's limit is refused, naming it.
+ * Done, Deploy: the workbook read from disk (core file-in node, a single
+ * Buffer) reaches a loopback LIS under the well, once.
+ *
+ * Keeps a screenshot in test/artifacts/file-message-workbook.png.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { LisStub } from '../support/lis-stub';
+import { deploy, editNode, startEditorSession, type EditorSession } from '../support/browser';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const TOKEN = 'browser-test-token';
+const FILE = '#file-message-dialect-editor';
+const WORKBOOK = join(ROOT, 'test', 'fixtures', 'file', 'quantstudio-7-pro-diomni-presence-absence.xlsx');
+const XLSX_DIALECT = 'appbio-quantstudio-design-analysis-xlsx';
+
+let work: string;
+let stub: LisStub;
+let session: EditorSession | undefined;
+let page: Page;
+let pageErrors: string[];
+
+const MAPPING = [
+  { lisTestId: 'T-T4', lisCode: 'L-T4', lisName: 'T4 target', instrumentCode: 'T4' },
+  { lisTestId: 'T-GLOBIN', lisCode: 'L-GLOBIN', lisName: 'Globin', instrumentCode: 'Globin' },
+];
+
+function flows(): Array<Record<string, unknown>> {
+  return [
+    { id: 'tab1', type: 'tab', label: 'QuantStudio 7 Pro' },
+    { id: 'cfg', type: 'lis-config', name: 'LIS', labTestsApiUrl: stub.url('/tests'), transactionInfoApiUrl: stub.url('/orders'), resultApiUrl: stub.url('/results'), timeout: 5000, credentials: { bearerToken: TOKEN } },
+    { id: 'inj', type: 'inject', z: 'tab1', name: 'run file', props: [], repeat: '', once: false, x: 100, y: 80, wires: [['read']] },
+    { id: 'read', type: 'file in', z: 'tab1', name: '', filename: WORKBOOK, filenameType: 'str', format: '', chunk: false, sendError: false, encoding: 'none', allProps: false, x: 260, y: 80, wires: [['name']] },
+    { id: 'name', type: 'change', z: 'tab1', name: 'msg.file', rules: [{ t: 'set', p: 'file', pt: 'msg', to: '{"name":"RUN-01.xlsx"}', tot: 'json' }], x: 420, y: 80, wires: [['fm']] },
+    { id: 'fm', type: 'file-message', z: 'tab1', name: '', dialect: 'generic-csv', dialectOverrides: '', timeZone: 'America/New_York', x: 600, y: 80, wires: [['tm'], []] },
+    { id: 'tm', type: 'test-mapper', z: 'tab1', name: '', lis: 'cfg', instrument: 'QuantStudio 7 Pro', direction: 'toLis', unmapped: 'warn', mapping: MAPPING, x: 780, y: 80, wires: [['send'], []] },
+    { id: 'send', type: 'lis-send-results', z: 'tab1', name: '', lis: 'cfg', autoResend: false, x: 960, y: 80, wires: [[]] },
+  ];
+}
+
+before(async () => {
+  work = mkdtempSync(join(tmpdir(), 'lis-file-workbook-ui-'));
+  stub = await new LisStub().start();
+  stub.reply('/results', { status: 200, body: {} });
+  const userDir = join(work, 'userDir');
+  mkdirSync(userDir);
+  session = await startEditorSession(userDir, flows(), 'fm', { width: 1280, height: 1400 });
+  ({ page, pageErrors } = session);
+});
+
+after(async () => {
+  await session?.stop();
+  await stub?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+const RESULTS = `${FILE} .lis-dialect-results tbody tr`;
+
+async function column(table: string, index: number): Promise<string[]> {
+  return page.locator(`${FILE} .lis-dialect-${table} tbody tr td:nth-child(${index + 1})`).allTextContents();
+}
+
+/** The results table reads `rows` (sample, test, value each), waited for. */
+async function resultsRead(rows: string[][]): Promise<void> {
+  const wanted = JSON.stringify(rows);
+  await page
+    .waitForFunction(
+      ({ selector, wanted }) => JSON.stringify([...document.querySelectorAll(selector)].map((tr) => [...tr.querySelectorAll('td')].slice(1, 4).map((td) => td.textContent))) === wanted,
+      { selector: RESULTS, wanted },
+      { timeout: 10000 },
+    )
+    .catch(async (err: unknown) => {
+      throw new Error(`${String(err)}; the results read ${JSON.stringify(await page.locator(RESULTS).allTextContents())}, the section ${JSON.stringify(await page.locator(FILE).innerText())}`);
+    });
+}
+
+async function waitForLis(n: number): Promise<void> {
+  const deadline = Date.now() + 15000;
+  while (stub.to('/results').flatMap((r) => (r.json as { results: unknown[] }).results).length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+}
+
+describe('file-message dialog: an Excel workbook loaded from disk', () => {
+  it('the QuantStudio Design & Analysis workbook loaded, previewed and pointed at; deployed, its result reaches the LIS once', async () => {
+    await editNode(page, 'fm');
+    await page.locator(`${FILE} .lis-dialect-paste`).waitFor({ state: 'visible' });
+    await page.locator('#node-input-dialect').selectOption(XLSX_DIALECT);
+
+    // Through the hidden file input behind "Load a file…".
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.locator(`${FILE} .lis-dialect-load-file`).click()]);
+    await chooser.setFiles(WORKBOOK);
+    await resultsRead([['Sample001', 'T4', '39.54']]);
+    assert.match(await page.locator(`${FILE} .lis-dialect-loaded`).innerText(), /^quantstudio-7-pro-diomni-presence-absence\.xlsx \(50 KB\) loaded: the preview reads its bytes as file-message does/);
+    assert.equal(await page.locator(`${FILE} .lis-dialect-paste`).isVisible(), false, 'the paste gives way to the file');
+    assert.deepEqual(await column('qc', 3), ['UNDETERMINED', 'UNDETERMINED', 'UNDETERMINED', 'UNDETERMINED']);
+    assert.deepEqual(await column('qc', 1), ['Negative Control', 'Negative Control', 'Positive Control', 'Positive Control']);
+    assert.match(await page.locator(`${FILE} .lis-dialect-paste-info`).innerText(), /read as file \(xlsx\)/);
+    // The sheet drawn as the capture: a spreadsheet row a line, a cell a token.
+    const header = page.locator(`${FILE} .lis-dialect-capture-line`, { has: page.locator('.lis-dialect-token', { hasText: /^Well$/ }) });
+    assert.deepEqual((await header.locator('.lis-dialect-token').allTextContents()).slice(0, 8), ['Well', 'Omit', 'Sample', 'Target', 'Task', 'Reporter', 'Quencher', 'Cq']);
+
+    // The site's samples are wells: point at the header cell.
+    await header.locator('.lis-dialect-token', { hasText: /^Well$/ }).click();
+    await page.locator(`${FILE} .lis-dialect-role-menu .lis-dialect-role-sampleNumber`).click();
+    await page.locator(`${FILE} .lis-dialect-pointed`, { hasText: /^1 result changed \(layout\.sample\)/ }).waitFor({ timeout: 10000 });
+    await resultsRead([['A01', 'T4', '39.54']]);
+    assert.deepEqual(JSON.parse(await page.locator('#node-input-dialectOverrides').inputValue()), { layout: { sample: 'Well' } });
+
+    mkdirSync(join(ROOT, 'test', 'artifacts'), { recursive: true });
+    await page.locator('#red-ui-editor-stack .red-ui-tray').last().screenshot({ path: join(ROOT, 'test', 'artifacts', 'file-message-workbook.png') });
+
+    // A file over the preview's limit is refused before it is sent, naming the limit; the workbook stays loaded.
+    await page.locator(`${FILE} .lis-dialect-file-input`).setInputFiles({ name: 'huge.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: Buffer.alloc(3 * 1024 * 1024 + 1) });
+    await page.locator(`${FILE} .lis-dialect-load-problem`, { hasText: /^huge\.xlsx is 3\.0 MB, more than the 3\.0 MB the preview takes/ }).waitFor({ timeout: 5000 });
+    assert.match(await page.locator(`${FILE} .lis-dialect-loaded`).innerText(), /^quantstudio-7-pro-diomni-presence-absence\.xlsx \(50 KB\) loaded/);
+    assert.equal(await page.locator(RESULTS).count(), 1);
+
+    // Cleared, the paste is the capture again; the workbook dropped on it loads as through the button.
+    const paste = page.locator(`${FILE} .lis-dialect-paste`);
+    await page.locator(`${FILE} .lis-dialect-unload-file`).click();
+    await page.waitForFunction((selector) => document.querySelectorAll(selector).length === 0, RESULTS, { timeout: 10000 });
+    assert.equal(await paste.isVisible(), true);
+    assert.equal(await page.locator(`${FILE} .lis-dialect-loaded`).isVisible(), false);
+    const dropped = await page.evaluateHandle(
+      ({ base64, name }) => {
+        const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([bytes], name));
+        return transfer;
+      },
+      { base64: readFileSync(WORKBOOK).toString('base64'), name: 'RUN-01.xlsx' },
+    );
+    await paste.dispatchEvent('dragover', { dataTransfer: dropped });
+    await paste.dispatchEvent('drop', { dataTransfer: dropped });
+    await resultsRead([['A01', 'T4', '39.54']]);
+    assert.match(await page.locator(`${FILE} .lis-dialect-loaded`).innerText(), /^RUN-01\.xlsx \(50 KB\) loaded/);
+
+    await page.locator('#node-dialog-ok').click();
+    await page.locator('#node-dialog-ok').waitFor({ state: 'detached' });
+    await deploy(page);
+    // The deploy's answer can come before the inject node is started again: its button answers 404 until then.
+    let status = 0;
+    for (const started = Date.now(); status !== 200 && Date.now() - started < 10_000; ) {
+      status = (await fetch(`${session!.red.url}/inject/inj`, { method: 'POST' })).status;
+      if (status !== 200) await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.equal(status, 200);
+    await waitForLis(1);
+    await new Promise((r) => setTimeout(r, 300));
+    const sent = stub.to('/results').flatMap((r) => (r.json as { results: Array<Record<string, unknown>> }).results);
+    assert.deepEqual(
+      sent.map((r) => [r.SampleNumber, r.TestCode, r.Result]),
+      [['A01', 'L-T4', '39.54']],
+      'the T4 Cq under its well, once; the UNDETERMINED targets and the controls never',
+    );
+    assert.deepEqual(pageErrors, []);
+  });
+});
