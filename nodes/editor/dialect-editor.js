@@ -270,22 +270,22 @@
             if (!p) { return; }
             var row = function (r) { return [r.message + ":" + r.record, r.sampleNumber, r.subCode ? { list: [r.testCode, r.subCode], separator: " / " } : r.testCode, r.value, r.units, { list: r.flags || [], separator: " " }, r.status, r.completedAt || r.completedAtRaw]; };
             var columns = [tp(protocol, "col.record"), t("col.sample"), t("col.test"), t("col.value"), t("col.units"), t("col.flags"), t("col.status"), t("col.completed")];
-            view.append(heading(t("results", { n: p.results.length })));
+            view.append(heading(t("results", { count: p.results.length })));
             if (p.results.length) { view.append(table("results", columns, p.results.map(row))); }
             if (p.unassigned.length) {
-                view.append(heading(t("unassigned", { n: p.unassigned.length })));
+                view.append(heading(t("unassigned", { count: p.unassigned.length })));
                 view.append(table("unassigned", [tp(protocol, "col.record"), t("col.field"), t("col.test"), t("col.value"), t("col.reason")], p.unassigned.map(function (u) {
                     return [u.message + ":" + u.record, u.at ? u.at.label + " · " + u.at.record + " " + u.at.index : "", u.testCode, u.value, u.reason];
                 })));
             }
             if (p.queries.length) {
-                view.append(heading(t("queries", { n: p.queries.length })));
+                view.append(heading(t("queries", { count: p.queries.length })));
                 view.append(table("queries", [tp(protocol, "col.record"), t("col.sample"), t("col.tests"), t("col.cancel")], p.queries.map(function (q) {
                     return [q.message + ":" + q.record, q.sampleNumber, q.tests.length ? q.tests : t("allTests"), q.cancel ? t("yes") : ""];
                 })));
             }
             if (p.qc.length) {
-                view.append(heading(t("qc", { n: p.qc.length })));
+                view.append(heading(t("qc", { count: p.qc.length })));
                 view.append(table("qc", columns, p.qc.map(row)));
             }
             p.other.concat(p.problems.map(function (x) { return { message: x.message, reason: x.text }; })).forEach(function (o) {

@@ -90,7 +90,9 @@
         var shownFor = null;
         function signature() {
             var r = opts.request();
-            return JSON.stringify([r.base, r.overrides, r.text, r.timeZone]);
+            // A loaded file by its name, size and first bytes: comparing megabytes of base64 at every redraw is not needed.
+            var file = r.bytes ? [r.fileName, r.bytes.length, r.bytes.slice(0, 96), r.bytes.slice(-96)] : null;
+            return JSON.stringify([r.base, r.overrides, r.text, file, r.timeZone]);
         }
 
         /**
