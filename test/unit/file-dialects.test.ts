@@ -15,6 +15,7 @@ import {
   BECKMAN_ACCESS_2,
   FILE_PROFILES,
   FileDialectProfileSchema,
+  FileReadError,
   MOLDEV_SOFTMAX_PRO,
   fileLabEvents,
   fileProfileIssues,
@@ -270,6 +271,14 @@ describe('Thermo Scientific SkanIt 7 measurement results workbook (allotropy sam
     assert.deepEqual(un1.type === 'results' && un1.problems, ['lines 11 and 11 both report test Abs for sample Un0001']);
     assert.equal(events.filter((e) => e.type === 'unassigned' || e.type === 'other').length, 0);
   });
+
+  it('a workbook of three plates at two wavelengths is refused, never sent as its first plate alone', () => {
+    // Its first sheet: plate 1's Abs grids on rows 10 and 24 and Sample grid on row 34, plate 2's Sample grid on row 73.
+    assert.throws(
+      () => read('skanit-7-multi-plate-two-wavelengths.xlsx', THERMO_SKANIT_XLSX),
+      (err: unknown) => err instanceof FileReadError && err.line === 73 && err.setting === 'layout.samples' && /^line 73: a second grid starts with "Sample" \(layout\.samples\), after the one on line 34 /.test(err.message),
+    );
+  });
 });
 
 describe('Molecular Devices SoftMax Pro text export (allotropy sample)', () => {
@@ -303,5 +312,23 @@ describe('Molecular Devices SoftMax Pro text export (allotropy sample)', () => {
     assert.equal(of(events, 'results').some((r) => r.Result === 'Range?'), false);
     // A replicate well's row names no sample: its value is kept unassigned, never given to the sample above it.
     assert.equal(items.filter((i) => i.reason.endsWith('no sample number: not sent')).length, 28);
+  });
+
+  it("SoftMax's Unicode export (UTF-16): refused under the dialect's utf8, naming encoding; read with a site's changes for its Unknowns group", () => {
+    assert.throws(() => read('softmax-pro-unknowns-utf16.txt', MOLDEV_SOFTMAX_PRO), (err: unknown) => err instanceof FileReadError && err.setting === 'encoding' && /set encoding to utf16le/.test(err.message));
+    const site = siteFileProfile({ base: 'moldev-softmax-pro', overrides: { encoding: 'utf16le', table: { startsAfter: 'Group: Unknowns' }, layout: { tests: ['MeanResult'] } } });
+    assert.deepEqual(site.issues, []);
+    const utf16 = fixture('softmax-pro-unknowns-utf16.txt');
+    assert.deepEqual([...utf16.subarray(0, 2)], [0xff, 0xfe]);
+    const lines16 = utf16.toString('utf16le').slice(1).split('\r\n');
+    const from = lines16.indexOf('Group: Unknowns');
+    const head = lines16[from + 1]!.split('\t');
+    const table = lines16.slice(from + 2, lines16.indexOf('', from)).map((l) => l.split('\t'));
+    const firsts = table.filter((r) => r[head.indexOf('Sample')]!.trim() !== '');
+    assert.equal(firsts.length, 14);
+    const events = read('softmax-pro-unknowns-utf16.txt', site.profile!);
+    assert.deepEqual(brief(of(events, 'results')), firsts.map((r) => [r[head.indexOf('Sample')]!, 'MeanResult', r[head.indexOf('MeanResult')]!]));
+    assert.deepEqual(brief(of(events, 'results')).slice(0, 2), [['01', 'MeanResult', '-1.442'], ['02', 'MeanResult', '-1.114']]);
+    assert.deepEqual(events.map((e) => e.type), Array(14).fill('results'));
   });
 });
