@@ -7,8 +7,11 @@ import type { FileDialectProfile } from '../types';
  * grid of absorbances and a `Sample` grid of well labels below it, the same
  * plate as the Multiskan GO CSV. Labels are SkanIt's (`Un0001` unknowns,
  * `Std0001` standards, `Blank1` blanks) unless the layout names the samples;
- * a control is `Ctrl` by the same scheme (not in the sample). One test per
- * file: `Abs`. Sample: Benchling-Open-Source/allotropy
+ * a control is taken as `Ctrl` (not in the samples: the Multiskan GO's
+ * SkanIt names it `Ctrl_`). One test per file: `Abs`; a luminescence step's
+ * grid is `RLU` (allotropy's luciferase_assay_example.xlsx, which has no
+ * Sample grid: a plate without a layout names no sample and is refused).
+ * Sample: Benchling-Open-Source/allotropy
  * tests/parsers/thermo_skanit/testdata/skanit_data.xlsx (MIT; SkanIt 7.0.0.50,
  * Varioskan LUX, an APOE ELISA at 450 nm).
  */
