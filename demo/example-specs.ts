@@ -370,6 +370,26 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
       'The plate reader reports one measurement, `Abs`: map it to the LIS test the plate\'s assay reports (the sample export is a Babesia ELISA).',
     ],
   },
+  'thermo-skanit-xlsx': {
+    analyzer: 'Thermo Scientific Varioskan LUX (SkanIt 7)',
+    pattern: '*.xlsx',
+    tests: [{ lisTestId: 'T-ABS', instrumentCode: 'Abs' }],
+    lisTests: [{ ID: 'T-ABS', Name: 'Absorbance (ELISA OD)', Code: 'ABS', Type: 'Serum' }],
+    notes: [
+      'SkanIt 6/7 "Measurement results" workbook, `.xlsx`: the first sheet (the first measurement step) holds an `Abs` grid of absorbances and a `Sample` grid of well labels; each well is a result of its sample, replicate wells both sent; standards, blanks and controls (`Std0001`, `Blank1`, `Ctrl…`) go to "QC, unassigned, other". One plate and one wavelength per file. Set the folder-link to pass files as bytes (it does).',
+      "The reader reports one measurement, `Abs`: map it to the LIS test the plate's assay reports (the sample workbook is an APOE ELISA at 450 nm). Name the wells by sample number in SkanIt's plate layout: SkanIt's own `Un0001` labels are sent as they are.",
+    ],
+  },
+  'moldev-softmax-pro': {
+    analyzer: 'Molecular Devices SpectraMax (SoftMax Pro)',
+    pattern: '*.txt',
+    tests: [{ lisTestId: 'T-ELISA', instrumentCode: 'AdjConc' }],
+    lisTests: [{ ID: 'T-ELISA', Name: 'ELISA concentration (dilution-adjusted)', Code: 'ELISA', Type: 'Serum' }],
+    notes: [
+      'SoftMax Pro text export: the table of the `Samples` group (`Group: Samples`), one row per sample with its replicate wells below; the value is `AdjConc` (the mean concentration times the dilution factor); `Range?` (outside the standard curve) is no result. Standards and controls are groups of their own and are not read. Your protocol names its groups and columns: set `table.startsAfter` (`Group: Unknowns`) and `layout.tests` in "Dialect changes"; SoftMax\'s Unicode export is UTF-16 (`"encoding": "utf16le"`).',
+      'The test code is the column name, `AdjConc`: map it to the LIS test of the plate\'s assay.',
+    ],
+  },
   'varian-vista-pro': {
     analyzer: 'Varian Vista-PRO ICP-OES',
     pattern: '*.csv',

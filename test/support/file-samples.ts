@@ -15,6 +15,8 @@ export const FILE_SAMPLES: Readonly<Record<string, string>> = {
   'abbott-m2000rt': 'abbott-m2000rt-results.log',
   'beckman-access-2': 'beckman-access-2-results.csv',
   'thermo-multiskan-go': 'multiskan-go-babesia.csv',
+  'thermo-skanit-xlsx': 'skanit-7-varioskan-lux-elisa.xlsx',
+  'moldev-softmax-pro': 'softmax-pro-elisa-groups.txt',
   'varian-vista-pro': 'varian-vista-pro-icp.csv',
   'senaite-two-dimension': 'senaite-two-dimension.csv',
   'appbio-quantstudio-design-analysis-xlsx': 'quantstudio-7-pro-diomni-presence-absence.xlsx',

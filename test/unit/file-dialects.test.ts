@@ -8,18 +8,22 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as XLSX from '@e965/xlsx';
 import {
   ABBOTT_M2000RT,
   APPBIO_QUANTSTUDIO,
   BECKMAN_ACCESS_2,
   FILE_PROFILES,
   FileDialectProfileSchema,
+  FileReadError,
+  MOLDEV_SOFTMAX_PRO,
   fileLabEvents,
   fileProfileIssues,
   SENAITE_TWO_DIMENSION,
   siteFileDialectOf,
   siteFileProfile,
   THERMO_MULTISKAN_GO,
+  THERMO_SKANIT_XLSX,
   VARIAN_VISTA_PRO,
   type FileDialectProfile,
 } from '../../lib/protocols/file';
@@ -237,5 +241,94 @@ describe('Abbott m2000rt results log (SENAITE sample)', () => {
     assert.equal(rows.find((r) => r[col('SampleId')] === 'IIIIIIII')![col('FinalResult')], '18', 'the number the report does not give');
     assert.ok(of(events, 'results').every((r) => r.completedAt === '2012-11-23T15:49:09.000Z' && r.completedAtRaw === '2012/11/23 03:49:09 PM'));
     assert.equal(events.filter((e) => e.type === 'unassigned').length, 0);
+  });
+});
+
+describe('Thermo Scientific SkanIt 7 measurement results workbook (allotropy sample, Varioskan LUX)', () => {
+  it('every well of the first sheet: the Sample grid and the Abs grid matched, replicates both sent, standards and the blank as QC', () => {
+    // The two grids read here with SheetJS directly: the rows after "Abs" and after "Sample", columns 1-12.
+    const wb = XLSX.read(fixture('skanit-7-varioskan-lux-elisa.xlsx'));
+    assert.equal(wb.SheetNames[0], 'Absorbance 1_01');
+    const cells = XLSX.utils.sheet_to_json<unknown[]>(wb.Sheets[wb.SheetNames[0]!]!, { header: 1, raw: true, defval: '' });
+    const grid = (title: string) => cells.slice(cells.findIndex((r) => r[0] === title) + 1).slice(0, 8);
+    const labels = grid('Sample');
+    const values = grid('Abs');
+    const wells: string[][] = [];
+    for (let r = 0; r < 8; r++) for (let c = 1; c <= 12; c++) wells.push([String(labels[r]![c]), 'Abs', String(values[r]![c])]);
+    assert.equal(wells.length, 96);
+    const isQc = (w: string[]) => /^(?:Std|Blank)/.test(w[0]!);
+    const patients = wells.filter((w) => !isQc(w));
+    const events = read('skanit-7-varioskan-lux-elisa.xlsx', THERMO_SKANIT_XLSX);
+    // Grouped by sample in the order the plate first names each (row by row), wells in plate order within a sample.
+    assert.deepEqual(brief(of(events, 'results')), [...new Set(patients.map((w) => w[0]!))].flatMap((s) => patients.filter((w) => w[0] === s)));
+    assert.equal(of(events, 'results').length, 80);
+    assert.deepEqual(brief(of(events, 'results')).slice(0, 3), [['Un0001', 'Abs', '0.0805'], ['Un0001', 'Abs', '0.0865'], ['Un0002', 'Abs', '0.0743']]);
+    assert.deepEqual(brief(of(events, 'qc')), wells.filter(isQc));
+    assert.deepEqual([...new Set(of(events, 'qc').map((r) => r.SampleNumber))], ['Std0001', 'Std0002', 'Std0003', 'Std0004', 'Std0005', 'Std0006', 'Std0007', 'Blank1']);
+    // Each row of Excel is a line: Un0001's wells A3 and A4 are on row 11.
+    assert.deepEqual(of(events, 'results').slice(0, 2).map((r) => r.record), [11, 11]);
+    const un1 = events.find((e) => e.type === 'results')!;
+    assert.deepEqual(un1.type === 'results' && un1.problems, ['lines 11 and 11 both report test Abs for sample Un0001']);
+    assert.equal(events.filter((e) => e.type === 'unassigned' || e.type === 'other').length, 0);
+  });
+
+  it('a workbook of three plates at two wavelengths is refused, never sent as its first plate alone', () => {
+    // Its first sheet: plate 1's Abs grids on rows 10 and 24 and Sample grid on row 34, plate 2's Sample grid on row 73.
+    assert.throws(
+      () => read('skanit-7-multi-plate-two-wavelengths.xlsx', THERMO_SKANIT_XLSX),
+      (err: unknown) => err instanceof FileReadError && err.line === 73 && err.setting === 'layout.samples' && /^line 73: a second grid starts with "Sample" \(layout\.samples\), after the one on line 34 /.test(err.message),
+    );
+  });
+});
+
+describe('Molecular Devices SoftMax Pro text export (allotropy sample)', () => {
+  const text = fixture('softmax-pro-elisa-groups.txt').toString('utf8');
+  const lines = text.split('\n');
+  const at = lines.indexOf('Group: Samples');
+  const header = lines[at + 1]!.split('\t');
+  const rows = lines.slice(at + 2, lines.indexOf('', at)).map((l) => l.split('\t'));
+
+  it('the Samples group: one result per sample, AdjConc of its first row, replicate rows passed over, standards and controls not read', () => {
+    const col = (name: string) => header.indexOf(name);
+    assert.equal(rows.length, 60);
+    const firsts = rows.filter((r) => r[col('Sample')]!.trim() !== '');
+    const events = read('softmax-pro-elisa-groups.txt', MOLDEV_SOFTMAX_PRO);
+    assert.deepEqual(brief(of(events, 'results')), firsts.map((r) => [r[col('Sample')]!, 'AdjConc', r[col('AdjConc')]!]));
+    assert.equal(firsts.length, 30);
+    assert.deepEqual(brief(of(events, 'results')).slice(0, 2), [['01', 'AdjConc', '20979.025'], ['02', 'AdjConc', '34935.920']]);
+    assert.deepEqual(of(events, 'results').map((r) => r.record).slice(0, 3), [at + 3, at + 5, at + 7]);
+    // The Standards and Controls groups name samples 01-06 and 01-02 too: none of their values is read.
+    assert.equal(of(events, 'results').some((r) => ['100.000', '34.779', '11.760'].includes(r.Result)), false);
+    assert.deepEqual(events.map((e) => e.type), Array(30).fill('results'));
+  });
+
+  it('"Range?" (outside the standard curve) is never sent: the per-well Conc read by a site\'s change', () => {
+    const site = { ...MOLDEV_SOFTMAX_PRO, layout: { ...MOLDEV_SOFTMAX_PRO.layout, tests: ['Conc'] } } as FileDialectProfile;
+    const events = read('softmax-pro-elisa-groups.txt', site);
+    const items = events.flatMap((e) => (e.type === 'unassigned' ? e.items : []));
+    const range = rows.flatMap((r, i) => (r[header.indexOf('Conc')] === 'Range?' ? [at + 3 + i] : []));
+    assert.equal(range.length, 2);
+    assert.deepEqual(items.filter((i) => i.Result === 'Range?').map((i) => i.reason), range.map((l) => `line ${l}: Conc is "Range?", a value the dialect reads as no result (noResult): not sent`));
+    assert.equal(of(events, 'results').some((r) => r.Result === 'Range?'), false);
+    // A replicate well's row names no sample: its value is kept unassigned, never given to the sample above it.
+    assert.equal(items.filter((i) => i.reason.endsWith('no sample number: not sent')).length, 28);
+  });
+
+  it("SoftMax's Unicode export (UTF-16): refused under the dialect's utf8, naming encoding; read with a site's changes for its Unknowns group", () => {
+    assert.throws(() => read('softmax-pro-unknowns-utf16.txt', MOLDEV_SOFTMAX_PRO), (err: unknown) => err instanceof FileReadError && err.setting === 'encoding' && /set encoding to utf16le/.test(err.message));
+    const site = siteFileProfile({ base: 'moldev-softmax-pro', overrides: { encoding: 'utf16le', table: { startsAfter: 'Group: Unknowns' }, layout: { tests: ['MeanResult'] } } });
+    assert.deepEqual(site.issues, []);
+    const utf16 = fixture('softmax-pro-unknowns-utf16.txt');
+    assert.deepEqual([...utf16.subarray(0, 2)], [0xff, 0xfe]);
+    const lines16 = utf16.toString('utf16le').slice(1).split('\r\n');
+    const from = lines16.indexOf('Group: Unknowns');
+    const head = lines16[from + 1]!.split('\t');
+    const table = lines16.slice(from + 2, lines16.indexOf('', from)).map((l) => l.split('\t'));
+    const firsts = table.filter((r) => r[head.indexOf('Sample')]!.trim() !== '');
+    assert.equal(firsts.length, 14);
+    const events = read('softmax-pro-unknowns-utf16.txt', site.profile!);
+    assert.deepEqual(brief(of(events, 'results')), firsts.map((r) => [r[head.indexOf('Sample')]!, 'MeanResult', r[head.indexOf('MeanResult')]!]));
+    assert.deepEqual(brief(of(events, 'results')).slice(0, 2), [['01', 'MeanResult', '-1.442'], ['02', 'MeanResult', '-1.114']]);
+    assert.deepEqual(events.map((e) => e.type), Array(14).fill('results'));
   });
 });

@@ -239,6 +239,24 @@ describe('file reading: files the dialect cannot read', () => {
     assert.throws(() => read('', GENERIC_CSV), /the file ends before its table's header row/);
   });
 
+  it('a second grid or section of the name the dialect reads (a second plate or wavelength) refuses the file, rather than sending the first alone', () => {
+    const plate = dialect({ delimiter: 'semicolon', table: { skipRows: 0, header: false, endsAtEmptyRow: false }, layout: { form: 'plate', samples: 'Sample', values: 'Abs', test: 'Abs' } });
+    const one = ['Plate 1', 'Sample;1;2', 'A;S1;S2', '', 'Abs;1;2', 'A;0.1;0.2'];
+    assert.equal(results(read(one.join('\n'), plate)).length, 2);
+    assert.throws(
+      () => read([...one, '', 'Wavelength 2', 'Abs;1;2', 'A;0.3;0.4'].join('\n'), plate),
+      (err: unknown) => err instanceof FileReadError && err.line === 9 && err.setting === 'layout.values' && /^line 9: a second grid starts with "Abs" \(layout\.values\), after the one on line 5 \(two plates or two wavelengths in one file\?\); the dialect reads one, and the other's results would not be sent: export each on its own file$/.test(err.message),
+    );
+    assert.throws(() => read([...one, '', 'Plate 2', 'Sample;1;2', 'A;S3;S4'].join('\n'), plate), (err: unknown) => err instanceof FileReadError && err.line === 9 && err.setting === 'layout.samples');
+    const groups = dialect({ delimiter: 'tab', table: { skipRows: 0, startsAfter: 'Group: Unknowns', header: true, endsAtEmptyRow: true } });
+    const group = ['Group: Unknowns', 'Sample\tTest\tResult', 'S-1\tGLU\t5', ''];
+    assert.equal(results(read(group.join('\n'), groups)).length, 1);
+    assert.throws(
+      () => read([...group, ...group].join('\n'), groups),
+      (err: unknown) => err instanceof FileReadError && err.line === 5 && err.setting === 'table.startsAfter' && /a second section starts with "Group: Unknowns" \(table\.startsAfter\), after the one on line 1 \(one per plate\?\)/.test(err.message),
+    );
+  });
+
   it('a table without rows: an other event that says so', () => {
     assert.deepEqual(read('Sample,Test,Result\n', GENERIC_CSV), [{ type: 'other', kind: 'empty-message', reason: 'no result rows in the file (0 rows read from its table)' }]);
   });

@@ -149,6 +149,7 @@ describe('the repository is self-contained', () => {
   for (const { title, dir, folder } of [
     { title: 'ASTM', dir: fixtureDir, folder: 'test/fixtures/astm' },
     { title: 'HL7', dir: hl7FixtureDir, folder: 'test/fixtures/hl7' },
+    { title: 'Result files', dir: () => join(ROOT, 'test', 'fixtures', 'file'), folder: 'test/fixtures/file' },
   ]) {
     it(`lists every capture in ${folder} in test/fixtures/SOURCES.md or SOURCES-added.md`, () => {
       const listed = listedIn(title);

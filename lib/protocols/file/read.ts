@@ -278,9 +278,24 @@ export function tableStart(profile: FileDialectProfile, rows: FileRow[]): { inde
       }
     }
     if (found < 0) throw new FileReadError(`no row starts with ${JSON.stringify(title)} (table.startsAfter): this file has no such section; check the dialect or set table.startsAfter`, { setting: 'table.startsAfter' });
-    index = found + 1;
+    index = onlyOne(rows, found, title, 'table.startsAfter', 'section', 'one per plate?') + 1;
   }
   return { index };
+}
+
+/**
+ * The row at `at`, when no later row starts with the same title: a file with
+ * two grids or sections of one name (a second plate, a second wavelength) is
+ * refused, since reading the first alone would leave the other's results
+ * unsent without a word.
+ */
+function onlyOne(rows: FileRow[], at: number, title: string, setting: string, what: string, why: string): number {
+  for (let i = at + 1; i < rows.length; i++) {
+    if ((rows[i]!.cells[0] ?? '').trim() === title) {
+      throw new FileReadError(`line ${rows[i]!.line}: a second ${what} starts with ${JSON.stringify(title)} (${setting}), after the one on line ${rows[at]!.line} (${why}); the dialect reads one, and the other's results would not be sent: export each on its own file`, { line: rows[i]!.line, setting });
+    }
+  }
+  return at;
 }
 
 /** The table's rows after its header, up to an empty row when the table ends there. */
@@ -386,7 +401,7 @@ function plateCells(profile: FileDialectProfile, rows: FileRow[]): Cellular[] {
   if (l.form !== 'plate') return [];
   const start = tableStart(profile, rows).index;
   const find = (title: string, setting: string) => {
-    for (let i = start; i < rows.length; i++) if ((rows[i]!.cells[0] ?? '').trim() === title) return i;
+    for (let i = start; i < rows.length; i++) if ((rows[i]!.cells[0] ?? '').trim() === title) return onlyOne(rows, i, title, setting, 'grid', 'two plates or two wavelengths in one file?');
     throw new FileReadError(`no row starts with ${JSON.stringify(title)} (${setting}): the file has no such grid; set ${setting} to the first cell of the row above the grid`, { setting });
   };
   const grid = (from: number) => {

@@ -1,0 +1,30 @@
+import type { FileDialectProfile } from '../types';
+
+/**
+ * Molecular Devices SoftMax Pro data export as text (SpectraMax readers):
+ * `##BLOCKS=`, plate blocks, then one block per group of the protocol, each
+ * `Group: <name>`, a header row and one row per well; a sample's first row
+ * carries its name and the group's per-sample columns, its replicate wells
+ * follow with those cells blank (passed over). The table is the `Samples`
+ * group, the value `AdjConc` (the mean concentration times the dilution
+ * factor): both are the protocol's names, set by the site's protocol
+ * (`Unknowns`, `MeanResult` in SoftMax's own templates). Standards and
+ * controls are groups of their own, not read. `Range?` (outside the standard
+ * curve) is no result. SoftMax's "Unicode" export is UTF-16: set encoding to
+ * utf16le for it. Sample: Benchling-Open-Source/allotropy
+ * tests/parsers/moldev_softmax_pro/testdata/softmaxpro_example_group_with_missing_calc_column.txt (MIT).
+ */
+export const MOLDEV_SOFTMAX_PRO: FileDialectProfile = {
+  id: 'moldev-softmax-pro',
+  label: 'Molecular Devices SoftMax Pro (text export, one group)',
+  vendor: 'Molecular Devices',
+  model: 'SoftMax Pro (SpectraMax)',
+  encoding: 'utf8',
+  delimiter: 'tab',
+  table: { skipRows: 0, startsAfter: 'Group: Samples', header: true, endsAtEmptyRow: true },
+  layout: { form: 'row-per-sample', sample: 'Sample', tests: ['AdjConc'] },
+  decimalComma: false,
+  noResult: ['Range?'],
+  sampleNumber: { pattern: '[A-Za-z0-9][A-Za-z0-9._/-]*' },
+  qc: [],
+};
