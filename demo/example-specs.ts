@@ -367,7 +367,7 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     lisTests: [{ ID: 'T-ABS', Name: 'Absorbance (ELISA OD)', Code: 'ABS', Type: 'Serum' }],
     notes: [
       'Multiskan GO plate export (SkanIt, semicolon CSV, decimal comma): a `Sample` grid of well labels and an `Abs` grid of absorbances; each well is a result of its sample; blanks, standards and controls (`Bl_`, `Std_`, `Ctrl_`) go to "QC, unassigned, other".',
-      'The plate reader reports one measurement, `Abs`: map it to the LIS test the plate\'s assay reports (the sample export is a Babesia ELISA).',
+      'The plate reader reports one measurement, `Abs`: map it to the LIS test the plate\'s assay reports (the sample export is a Babesia ELISA). Name the wells by sample number in SkanIt\'s plate layout: its own `Un_0001` labels name a well, not a sample, so such wells go to "QC, unassigned, other" with the reason and are never sent (the sample export\'s unknowns all carry them: as shipped this example sends nothing to the LIS).',
     ],
   },
   'thermo-skanit-xlsx': {
@@ -377,7 +377,7 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     lisTests: [{ ID: 'T-ABS', Name: 'Absorbance (ELISA OD)', Code: 'ABS', Type: 'Serum' }],
     notes: [
       'SkanIt 6/7 "Measurement results" workbook, `.xlsx`: the first sheet (the first measurement step) holds an `Abs` grid of absorbances and a `Sample` grid of well labels; each well is a result of its sample, replicate wells both sent; standards, blanks and controls (`Std0001`, `Blank1`, `Ctrl…`) go to "QC, unassigned, other". One plate and one wavelength per file. Set the folder-link to pass files as bytes (it does).',
-      "The reader reports one measurement, `Abs`: map it to the LIS test the plate's assay reports (the sample workbook is an APOE ELISA at 450 nm). Name the wells by sample number in SkanIt's plate layout: SkanIt's own `Un0001` labels are sent as they are.",
+      "The reader reports one measurement, `Abs`: map it to the LIS test the plate's assay reports (the sample workbook is an APOE ELISA at 450 nm). Name the wells by sample number in SkanIt's plate layout: SkanIt's own `Un0001` labels name a well, not a sample, so such wells go to \"QC, unassigned, other\" with the reason and are never sent (the sample workbook's unknowns all carry them: as shipped this example sends its standards and blanks aside and nothing to the LIS).",
     ],
   },
   'moldev-softmax-pro': {

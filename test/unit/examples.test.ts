@@ -231,12 +231,13 @@ describe('example flows', () => {
       const info = String(flow.find((n) => n.type === 'comment')!.info);
       assert.match(info, /Set `ANALYZER_FOLDER` first/);
       assert.match(info, /no lis-push-in/);
-      // The sample export, read in the dialect, holds every code the example maps, and the folder link takes its name.
+      // The sample export, read in the dialect, holds every code the example maps (sent, or kept aside: a SkanIt
+      // sample's wells carry no sample number), and the folder link takes its name.
       const sample = fileSample(spec.dialect);
       assert.ok(sample, `${spec.dialect} has a sample export (test/support/file-samples.ts)`);
       assert.ok(globMatcher(String(link.pattern))(sample.name), `${spec.file}: pattern ${String(link.pattern)} takes ${sample.name}`);
       const events = fileLabEvents(sample.bytes, findFileProfile(spec.dialect)!, { timeZone: 'UTC', fileName: sample.name });
-      const codes = new Set(events.flatMap((e) => (e.type === 'results' ? e.results.map((r) => r.instrumentCode) : [])));
+      const codes = new Set(events.flatMap((e) => (e.type === 'results' ? e.results.map((r) => r.instrumentCode) : e.type === 'unassigned' ? e.items.map((i) => i.instrumentCode) : [])));
       for (const t of spec.tests) assert.ok(codes.has(t.instrumentCode), `${spec.file}: ${t.instrumentCode} is in ${sample.name}`);
     }
   });

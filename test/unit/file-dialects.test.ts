@@ -145,7 +145,14 @@ describe('Thermo Scientific Multiskan GO plate export (SENAITE sample)', () => {
     const values = grid('Abs');
     const expected: string[][] = [];
     for (let r = 0; r < 8; r++) for (let c = 1; c <= 3; c++) expected.push([labels[r]![c]!.split(' ')[0]!, 'Abs', values[r]![c]!.replace(',', '.')]);
-    const events = read('multiskan-go-babesia.csv', THERMO_MULTISKAN_GO);
+    // As shipped: the sample's wells all carry SkanIt's default labels (Un_0001 ...), no sample numbers: kept aside, never sent.
+    const shipped = read('multiskan-go-babesia.csv', THERMO_MULTISKAN_GO);
+    assert.equal(of(shipped, 'results').length, 0);
+    const aside = shipped.flatMap((e) => (e.type === 'unassigned' ? e.items : []));
+    assert.equal(aside.length, 24);
+    assert.ok(aside.every((i) => /sample number "Un_\d{4}" does not match sampleNumber\.pattern /.test(i.reason)), aside[0]?.reason);
+    // A site whose layout names its wells Un_... on purpose says so in its pattern: the plate as SkanIt wrote it.
+    const events = read('multiskan-go-babesia.csv', { ...THERMO_MULTISKAN_GO, sampleNumber: { ...THERMO_MULTISKAN_GO.sampleNumber, pattern: '[A-Za-z0-9][A-Za-z0-9._/-]*' } });
     assert.equal(expected.length, 24);
     assert.deepEqual(brief(of(events, 'results')), expected);
     assert.deepEqual(brief(of(events, 'results')).slice(0, 4), [['Un_0001', 'Abs', '0.1225'], ['Un_0009', 'Abs', '0.8436'], ['Un_0017', 'Abs', '0.8407'], ['Un_0002', 'Abs', '0.1264']]);
@@ -258,7 +265,15 @@ describe('Thermo Scientific SkanIt 7 measurement results workbook (allotropy sam
     assert.equal(wells.length, 96);
     const isQc = (w: string[]) => /^(?:Std|Blank)/.test(w[0]!);
     const patients = wells.filter((w) => !isQc(w));
-    const events = read('skanit-7-varioskan-lux-elisa.xlsx', THERMO_SKANIT_XLSX);
+    // As shipped: SkanIt's default labels (Un0001 ...) are no sample numbers; every unknown well is kept aside with the reason.
+    const shipped = read('skanit-7-varioskan-lux-elisa.xlsx', THERMO_SKANIT_XLSX);
+    assert.equal(of(shipped, 'results').length, 0, 'nothing sent under SkanIt\'s own labels');
+    const aside = shipped.flatMap((e) => (e.type === 'unassigned' ? e.items : []));
+    assert.equal(aside.length, 80);
+    assert.ok(aside.every((i) => /^line \d+: sample number "Un\d{4}" does not match sampleNumber\.pattern /.test(i.reason)), aside[0]?.reason);
+    assert.deepEqual(brief(of(shipped, 'qc')), wells.filter(isQc), 'standards and blanks still QC');
+    // A site whose layout names its wells Un... on purpose says so in its pattern: the plate as SkanIt wrote it.
+    const events = read('skanit-7-varioskan-lux-elisa.xlsx', { ...THERMO_SKANIT_XLSX, sampleNumber: { pattern: '[A-Za-z0-9][A-Za-z0-9._/-]*' } });
     // Grouped by sample in the order the plate first names each (row by row), wells in plate order within a sample.
     assert.deepEqual(brief(of(events, 'results')), [...new Set(patients.map((w) => w[0]!))].flatMap((s) => patients.filter((w) => w[0] === s)));
     assert.equal(of(events, 'results').length, 80);

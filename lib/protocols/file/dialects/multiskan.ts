@@ -20,6 +20,7 @@ export const THERMO_MULTISKAN_GO: FileDialectProfile = {
   layout: { form: 'plate', samples: 'Sample', values: 'Abs', test: 'Abs' },
   decimalComma: true,
   noResult: ['OVRFLW', 'N/A'],
-  sampleNumber: { take: '^\\S+', pattern: '[A-Za-z0-9][A-Za-z0-9._/-]*' },
+  // SkanIt's own labels for unknowns (Un_0001 ...) name a well, not a sample: kept aside with the reason, never sent.
+  sampleNumber: { take: '^\\S+', pattern: '(?!Un_\\d+$)[A-Za-z0-9][A-Za-z0-9._/-]*' },
   qc: [{ by: 'sample', pattern: '^(?:Bl|Ca|Ctrl|Std)_' }],
 };

@@ -6,7 +6,8 @@ import type { FileDialectProfile } from '../types';
  * first sheet is the first measurement step (`Absorbance 1_01`), an `Abs`
  * grid of absorbances and a `Sample` grid of well labels below it, the same
  * plate as the Multiskan GO CSV. Labels are SkanIt's (`Un0001` unknowns,
- * `Std0001` standards, `Blank1` blanks) unless the layout names the samples;
+ * `Std0001` standards, `Blank1` blanks) unless the layout names the samples
+ * (an `Un0001` label is no sample number: kept aside, never sent);
  * a control is taken as `Ctrl` (not in the samples: the Multiskan GO's
  * SkanIt names it `Ctrl_`). One test per file: `Abs`; a luminescence step's
  * grid is `RLU` (allotropy's luciferase_assay_example.xlsx, which has no
@@ -28,6 +29,8 @@ export const THERMO_SKANIT_XLSX: FileDialectProfile = {
   decimalComma: false,
   // SkanIt writes NaN in a well it could not compute (the sample's Dilution Factor sheet).
   noResult: ['NaN', 'OVRFLW'],
-  sampleNumber: { pattern: '[A-Za-z0-9][A-Za-z0-9._/-]*' },
+  // SkanIt's own labels for unknowns (Un0001 ...) name a well, not a sample: a plate whose layout was never given
+  // sample numbers is kept aside with the reason, never sent under those labels to the LIS.
+  sampleNumber: { pattern: '(?!Un\\d+$)[A-Za-z0-9][A-Za-z0-9._/-]*' },
   qc: [{ by: 'sample', pattern: '^(?:Std|Blank|Ctrl)\\d' }],
 };
