@@ -70,19 +70,21 @@ before(async () => {
     { id, type: 'function', z: 'tab1', name: `${id} text`, func: 'msg.payload = "delivered: " + Buffer.from(msg.payload).toString("latin1").replace(/\\r/g, " | "); return msg;', outputs: 1, x: 560, y, wires: [[`${id}Debug`]] },
     { id: `${id}Debug`, type: 'debug', z: 'tab1', name: '', active: true, tosidebar: false, console: true, tostatus: false, complete: 'payload', targetType: 'msg', x: 760, y, wires: [] },
   ];
+  // Listed so that each node is started before those that send to it: a deploy answers before the flow has
+  // started, and a message sent to a node not yet there is lost.
   const flows = [
     { id: 'tab1', type: 'tab', label: 'Settings' },
     { id: 'lis', type: 'lis-config', name: 'Site LIS', labTestsApiUrl: lis.url('/tests'), transactionInfoApiUrl: lis.url('/orders'), resultApiUrl: lis.url('/results'), timeout: '5000', credentials: { bearerToken: TOKEN } },
-    tcpIn('astmIn', astmPort, 'astm', 80),
-    { id: 'astm', type: 'astm-link', z: 'tab1', name: 'Chemistry (ASTM)', transport: 'tcp', x: 340, y: 80, wires: [['astmOut'], ['astmText'], []] },
     tcpOut('astmOut', 40),
     ...logged('astmText', 100),
-    tcpIn('hl7In', hl7Port, 'hl7', 220),
-    { id: 'hl7', type: 'hl7-link', z: 'tab1', name: 'Immunoassay (HL7)', transport: 'tcp', x: 340, y: 220, wires: [['hl7Out'], ['hl7Text'], []] },
+    { id: 'astm', type: 'astm-link', z: 'tab1', name: 'Chemistry (ASTM)', transport: 'tcp', x: 340, y: 80, wires: [['astmOut'], ['astmText'], []] },
+    tcpIn('astmIn', astmPort, 'astm', 80),
     tcpOut('hl7Out', 180),
     ...logged('hl7Text', 240),
-    { id: 'ask', type: 'inject', z: 'tab1', name: 'ask the catalog', props: [{ p: 'payload' }], payload: '', payloadType: 'str', repeat: '', once: false, x: 120, y: 340, wires: [['getTests']] },
+    { id: 'hl7', type: 'hl7-link', z: 'tab1', name: 'Immunoassay (HL7)', transport: 'tcp', x: 340, y: 220, wires: [['hl7Out'], ['hl7Text'], []] },
+    tcpIn('hl7In', hl7Port, 'hl7', 220),
     { id: 'getTests', type: 'lis-get-tests', z: 'tab1', name: 'LIS catalog', lis: 'lis', filterName: '', filterCode: '', x: 340, y: 340, wires: [[], []] },
+    { id: 'ask', type: 'inject', z: 'tab1', name: 'ask the catalog', props: [{ p: 'payload' }], payload: '', payloadType: 'str', repeat: '', once: false, x: 120, y: 340, wires: [['getTests']] },
   ];
   // The internet proxy in the environment, loopback included: the help says LIS requests ignore it.
   const env = { HTTP_PROXY: envProxy.url, HTTPS_PROXY: envProxy.url, http_proxy: envProxy.url, https_proxy: envProxy.url, NO_PROXY: '', no_proxy: '' };
@@ -314,9 +316,15 @@ describe('settings typed in the dialogs reach the deployed runtime', () => {
   });
 
   it('lis-config\'s proxy: a bad Proxy URL flagged by name, the proxy with its user and password deployed, the LIS request through it (none through HTTP_PROXY), no credential in Export', async () => {
+    // Press the inject button; right after a deploy, until the restarted node answers (404 while it is not there yet).
     const ask = async () => {
-      const res = await fetch(`${red!.url}/inject/ask`, { method: 'POST' });
-      assert.equal(res.status, 200);
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const res = await fetch(`${red!.url}/inject/ask`, { method: 'POST' });
+        if (res.status === 200) return;
+        if (res.status !== 404 || Date.now() > deadline) assert.fail(`inject answered ${res.status}: ${await res.text()}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
     };
     // Before: straight to the LIS, whatever the environment says.
     await ask();
