@@ -348,6 +348,12 @@ describe('settings typed in the dialogs reach the deployed runtime', () => {
       await typeInto(url, bad);
       await assertFlagged(url, message);
     }
+    // An address emptied by mistake is named by its label too.
+    const testsUrl = page.locator('#node-config-input-labTestsApiUrl');
+    await typeInto(testsUrl, '');
+    await assertFlagged(testsUrl, 'LabTestsAPI URL: required, set a URL or ${ENV_VAR}');
+    await typeInto(testsUrl, lis!.url('/tests'));
+    await assertNotFlagged(testsUrl);
     // Done with the credentials in the URL: the config and the node that uses it show the triangle.
     await page.locator('#node-config-dialog-ok').click();
     await page.locator('#node-config-dialog-ok').waitFor({ state: 'detached' });
