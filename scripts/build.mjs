@@ -16,27 +16,48 @@ const { NODE_SETTINGS } = createRequire(import.meta.url)(join(root, 'dist', 'nod
 /**
  * The dialog's `defaults` entries for a node's numeric settings. Empty (or
  * absent, in flows from before a setting existed) means the default; ${VAR}
- * values are checked by Node-RED itself.
+ * values are checked by Node-RED itself. A refused value's message starts
+ * with the field's label (`labels`: setting -> catalog key), because Node-RED
+ * lists a node's invalid properties by their messages alone (the triangle's
+ * tooltip, the deploy warning). The validator takes two arguments: Node-RED
+ * (3.x and later) shows the string a validator returns only from one that does;
+ * from a one-argument validator it takes any string as valid.
  */
-function settingsDefaults(table) {
-  return `(function (table) {
+function settingsDefaults(table, labels) {
+  return `(function (table, labels) {
         var out = {};
         Object.keys(table).forEach(function (key) {
             var s = table[key];
             out[key] = {
                 value: s.default,
                 required: false,
-                validate: function (v) {
+                validate: function (v, opt) {
                     var text = v === undefined || v === null ? "" : String(v).trim();
                     if (text === "") return true;
                     var n = Number(text);
                     if ((s.fraction ? /^\\d+(\\.\\d+)?$/ : /^\\d+$/).test(text) && n >= s.min && (s.max === undefined || n <= s.max)) return true;
-                    return RED._("@lis-bridge/node-red-lis-bridge/lis-config:common.settings." + (s.max === undefined ? "atLeast" : "between"), { default: s.default, min: s.min, max: s.max });
+                    var label = labels[key] ? RED._(labels[key]) : (opt && opt.label) || key;
+                    var rule = (s.max === undefined ? "atLeast" : "between") + (s.fraction ? "Number" : "");
+                    return RED._("@lis-bridge/node-red-lis-bridge/lis-config:common.settings." + rule, { label: label, default: s.default, min: s.min, max: s.max });
                 }
             };
         });
         return out;
-    })(${JSON.stringify(table)})`;
+    })(${JSON.stringify(table)}, ${JSON.stringify(labels)})`;
+}
+
+/**
+ * The catalog key of each setting's label in a dialog (`<label for="node-input-<key>">`
+ * holding a data-i18n span), namespaced as the editor's RED._ needs it outside the dialog.
+ */
+function settingLabels(html, type, table) {
+  const labels = {};
+  for (const key of Object.keys(table)) {
+    const m = new RegExp(`<label for="node-(?:config-)?input-${key}"[^>]*>(?:(?!</label>)[\\s\\S])*?data-i18n="([^"]+)"`).exec(html);
+    if (!m) throw new Error(`nodes/${type}.html: no label with a data-i18n text for the setting ${key}`);
+    labels[key] = m[1].includes(':') ? m[1] : `@lis-bridge/node-red-lis-bridge/${type}:${m[1]}`;
+  }
+  return labels;
 }
 
 for (const file of readdirSync(join(root, 'nodes'))) {
@@ -46,7 +67,7 @@ for (const file of readdirSync(join(root, 'nodes'))) {
   const table = NODE_SETTINGS[type];
   if (table) {
     if (!html.includes('/*@settings*/ {}')) throw new Error(`nodes/${file}: no /*@settings*/ {} marker for its numeric settings`);
-    html = html.replace('/*@settings*/ {}', settingsDefaults(table));
+    html = html.replace('/*@settings*/ {}', settingsDefaults(table, settingLabels(html, type, table)));
     html = html.replace(/@@default\.(\w+)@@/g, (whole, key) => {
       if (!(key in table)) throw new Error(`nodes/${file}: ${whole} names no setting of ${type}`);
       return String(table[key].default);

@@ -10,9 +10,10 @@
             traceRedact: { value: false },
             // The expected-activity rule's weekdays (0 = Sunday) and hours; its minutes are a numeric setting.
             // "none": every box unticked, refused (empty, in flows from before the setting, is every day).
-            quietDays: { value: "1,2,3,4,5,6", validate: function (v) { return v !== "none" || linkText("alarms.noDays"); } },
-            quietFrom: { value: "07:00", validate: function (v) { return !v || /^\d{1,2}:\d{2}$/.test(v) || linkText("alarms.badTime"); } },
-            quietTo: { value: "19:00", validate: function (v) { return !v || /^\d{1,2}:\d{2}$/.test(v) || linkText("alarms.badTime"); } }
+            // Two arguments: Node-RED (3.x and later) takes the string a one-argument validator returns for valid.
+            quietDays: { value: "1,2,3,4,5,6", validate: function (v, opt) { return v !== "none" || linkText("alarms.noDays"); } },
+            quietFrom: { value: "07:00", validate: function (v, opt) { return !v || /^\d{1,2}:\d{2}$/.test(v) || linkText("alarms.badTime"); } },
+            quietTo: { value: "19:00", validate: function (v, opt) { return !v || /^\d{1,2}:\d{2}$/.test(v) || linkText("alarms.badTime"); } }
         };
         /**
          * Registers the analyzer link \`type\`: \`own.defaults\` its own fields, \`own.settings\` its numeric settings

@@ -13,6 +13,15 @@ import { ALARM_SETTINGS, LIS_NODE_SETTINGS, type NumericSetting, readSettings, t
 
 export { ALARM_SETTINGS, type NumericSetting };
 
+/**
+ * The largest "Largest message (bytes)" a link accepts, 256 MiB: the journal
+ * stores a message as base64 in one JSON line, 342 MiB of text for 256 MiB,
+ * and V8 makes no string over 512 MiB (buffer.constants.MAX_STRING_LENGTH):
+ * a larger limit would let a message through that could never be stored. A
+ * value like 1e20 would otherwise mean no limit at all.
+ */
+export const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
+
 export const NODE_SETTINGS = {
   ...LIS_NODE_SETTINGS,
   'astm-link': {
@@ -23,15 +32,15 @@ export const NODE_SETTINGS = {
     busyWaitMs: { min: 0, default: DEFAULT_OPTIONS.busyWaitMs },
     contentionWaitMs: { min: 1, default: DEFAULT_OPTIONS.contentionWaitMs },
     retryDelayMs: { min: 0, default: DEFAULT_OPTIONS.retryDelayMs },
-    // No standard bounds a message; 8 MiB as for HL7, far above any capture.
-    maxMessageBytes: { min: 1024, default: DEFAULT_OPTIONS.maxMessageBytes },
+    // No standard bounds a message; 8 MiB as for HL7, far above any capture. At most MAX_MESSAGE_BYTES.
+    maxMessageBytes: { min: 1024, max: MAX_MESSAGE_BYTES, default: DEFAULT_OPTIONS.maxMessageBytes },
     ...ALARM_SETTINGS,
   },
   'hl7-link': {
     // No standard gives these (lib/protocols/hl7/link-machine.ts); a frame limit of 8 MiB holds the largest capture.
     ackTimeoutMs: { min: 1, default: DEFAULT_HL7_LINK.ackTimeoutMs },
     sendAttempts: { min: 1, max: 100, default: DEFAULT_HL7_LINK.sendAttempts },
-    maxFrameBytes: { min: 1024, default: DEFAULT_HL7_LINK.maxFrameBytes },
+    maxFrameBytes: { min: 1024, max: MAX_MESSAGE_BYTES, default: DEFAULT_HL7_LINK.maxFrameBytes },
     maxSegments: { min: 10, default: DEFAULT_HL7_LINK.maxSegments },
     ...ALARM_SETTINGS,
   },

@@ -13,7 +13,7 @@ import { DEFAULT_TUNING } from '../../lib/lis/client';
 const BUILT_NODES = join(__dirname, '..', '..', 'nodes');
 
 interface Definition {
-  defaults: Record<string, { value: unknown; validate?: (v: unknown) => true | string }>;
+  defaults: Record<string, { value: unknown; validate?: (v: unknown, opt?: unknown) => true | string }>;
 }
 
 /** Runs a built dialog's scripts against a stand-in RED and returns what it registered. */
@@ -92,7 +92,14 @@ describe('node settings', () => {
         else assert.equal(typeof d.validate!('1.5'), 'string', `${key}: not whole`);
         assert.equal(typeof d.validate!('1.5x'), 'string', `${key}: not a number`);
         assert.equal(readNodeSettings(type as keyof typeof NODE_SETTINGS, { [key]: String(s.min) }).errors.length, 0, 'the runtime takes what the dialog takes');
+        // The refusal names the field by its label, as the dialog shows it, and what to set.
+        const label = new RegExp(`<label for="node-(?:config-)?input-${key}"[^>]*>(?:(?!</label>)[\\s\\S])*?data-i18n="(?:[^"]*:)?([^"]+)"`).exec(html);
+        assert.ok(label, `${key} has a labelled row`);
+        assert.match(String(d.validate!('x')), new RegExp(`common\\.settings\\.(atLeast|between).*"label":"[^"]*${label[1]!.replace(/\./g, '\\.')}`), `${key}: the message names its label`);
       }
+      // Node-RED (3.x and later) shows a validator's message only if it takes two arguments; from one that takes one,
+      // any string counts as valid, so the field is never flagged.
+      for (const [key, d] of Object.entries(definition.defaults)) if (d.validate) assert.equal(d.validate.length, 2, `${type}.${key}: validate(v, opt)`);
     });
   }
 });

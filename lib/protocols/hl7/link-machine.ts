@@ -210,7 +210,7 @@ export class Hl7Link implements LinkMachine {
     const why = {
       'outside-frame': 'bytes outside an MLLP frame',
       'cut-by-new-frame': 'a message cut short by the start of another (VT before its FS)',
-      oversize: `a message longer than ${this.options.maxFrameBytes} bytes (first bytes: ${event.excerpt})`,
+      oversize: `a message longer than ${this.options.maxFrameBytes} bytes, refused: raise Largest message (bytes) on the hl7-link if the analyzer really sends messages this large (first bytes: ${event.excerpt})`,
       'end-of-stream': 'a message incomplete when the connection closed',
     }[event.reason];
     out.push({ type: 'discarded', reason: `${why}, ${event.count} bytes`, bytes: event.bytes });
@@ -223,7 +223,7 @@ export class Hl7Link implements LinkMachine {
   private onFrame(bytes: Buffer, now: number, out: LinkAction[]): void {
     const segments = segmentCount(bytes);
     if (segments > this.options.maxSegments) {
-      out.push({ type: 'discarded', reason: `a message of ${segments} segments, more than the ${this.options.maxSegments} this link accepts (first bytes: ${readable(bytes, 40)})`, bytes });
+      out.push({ type: 'discarded', reason: `a message of ${segments} segments, more than the ${this.options.maxSegments} this link accepts, refused: raise Most segments on the hl7-link if the analyzer really sends messages this long (first bytes: ${readable(bytes, 40)})`, bytes });
       this.reject(readHeader(bytes, this.options.charset), { code: ERROR_CODES.internal, text: `the message has ${segments} segments, more than the ${this.options.maxSegments} this link accepts` }, out);
       return;
     }
