@@ -74,6 +74,12 @@ export = function register(RED: NodeAPI): void {
     }
     const label = `lis-config "${def.name || def.id}"`;
     if (errors.length > 0) this.error(`${label} is invalid: ${errors.join('; ')}`);
+    const withCredentials = literalUrlsWithCredentials(def);
+    if (withCredentials.length > 0) {
+      this.warn(
+        `${label}: ${withCredentials.join(', ')} carries a user name or password, which is stored in the flow and exported with it; the LIS is sent the Bearer Token, never these. Remove the user:password@ part.`,
+      );
+    }
     if (tlsSettings.allowUntrustedCertificates) {
       this.warn(
         `${label}: HTTPS certificate verification is OFF (allowUntrustedCertificates): anyone between Node-RED and the LIS can read and change ` +
@@ -101,4 +107,10 @@ function usersOf(RED: NodeAPI, id: string): string {
     return '';
   }
   return users.length > 0 ? ` Used by: ${users.join(', ')}.` : '';
+}
+
+/** The LIS addresses written into the flow itself (not read from ${VAR}) with user:password@ in them. */
+function literalUrlsWithCredentials(def: LisConfigDef): string[] {
+  const fields = ['labTestsApiUrl', 'transactionInfoApiUrl', 'resultApiUrl', 'orderCompletedApiUrl'] as const;
+  return fields.filter((f) => /^\s*[a-z][a-z0-9+.-]*:\/\/[^/?#\s]*@/i.test(def[f] ?? ''));
 }

@@ -352,6 +352,10 @@ describe('settings typed in the dialogs reach the deployed runtime', () => {
     const testsUrl = page.locator('#node-config-input-labTestsApiUrl');
     await typeInto(testsUrl, '');
     await assertFlagged(testsUrl, 'LabTestsAPI URL: required, set a URL or ${ENV_VAR}');
+    // A user name and password in a LIS address would be exported with the flow: flagged, whatever the scheme.
+    const withCredentials = lis!.url('/tests').replace('://', '://lab:secret@');
+    await typeInto(testsUrl, withCredentials);
+    await assertFlagged(testsUrl, 'LabTestsAPI URL: no user name or password in the address');
     await typeInto(testsUrl, lis!.url('/tests'));
     await assertNotFlagged(testsUrl);
     // Done with the credentials in the URL: the config and the node that uses it show the triangle.

@@ -76,4 +76,24 @@ describe('secrets', () => {
     assert.ok(!all.includes(TOKEN), 'the token leaked');
     assert.ok(!all.includes(TOKEN.slice(0, 12)), 'part of the token leaked');
   });
+
+  it('a LIS address written with user:password@ is warned about at start, naming the setting and never the password; the LIS still gets the Bearer Token', async () => {
+    ctx.stub.reply('/results', { body: { status: 'success' } });
+    const password = 'Pw-in-url-7731';
+    const withCredentials = ctx.stub.url('/results').replace('://', `://lab:${password}@`);
+    const flow = [
+      { id: 'cfg', type: 'lis-config', labTestsApiUrl: ctx.stub.url('/tests'), transactionInfoApiUrl: ctx.stub.url('/orders'), resultApiUrl: withCredentials, ...FAST },
+      { id: 'r', type: 'lis-send-results', lis: 'cfg', wires: [['h']] },
+      { id: 'h', type: 'helper' },
+    ];
+    await helper.load(nodeModules(...ALL_LIS_NODES) as never, flow as never, { cfg: { bearerToken: TOKEN } } as never);
+    const warned = (helper.getNode('cfg') as unknown as { warn: { args: unknown[][] } }).warn.args.map((a) => String(a[0]));
+    assert.equal(warned.filter((w) => /resultApiUrl carries a user name or password, which is stored in the flow and exported with it/.test(w)).length, 1, warned.join('\n'));
+    assert.ok(!warned.join('\n').includes(password), 'the password is not in the warning');
+    const out: unknown[] = [];
+    helper.getNode('h').on('input', (m: unknown) => out.push(m));
+    helper.getNode('r').receive({ payload: [{ SampleNumber: 'S1', TestCode: 'GLU', Result: '1' }] } as never);
+    await waitUntil(() => out.length === 1, 5000, 'the results sent');
+    assert.equal(ctx.stub.to('/results')[0]!.headers.authorization, `Bearer ${TOKEN}`);
+  });
 });
