@@ -132,11 +132,12 @@ export = function register(RED: NodeAPI): void {
      * fail again. Its results are on output 2.
      */
     function markStuck(origin: unknown, reasons: string[]): void {
-      const message = journalOrigin(origin)?.message;
-      if (message === undefined) return;
+      const from = journalOrigin(origin);
+      if (from === undefined) return;
+      const { message, part } = from;
       const reason = capText(r('nothingForLis', { count: reasons.length, reasons: reasons.join('; ') }), 500);
       openedJournal(RED)
-        ?.then((journal) => journal.markStuck(message, reason))
+        ?.then((journal) => journal.markStuck(message, reason, part))
         .catch((err: unknown) => node.warn(r('stuckNotJournaled', { message, reason: err instanceof Error ? err.message : String(err) })));
     }
   }

@@ -45,8 +45,12 @@ const MessageUpdateSchema = z.object({
   unacked: z.boolean().optional(),
   /** Given up on: replayed, and still not settled a while later or when the flow stopped (the reason). */
   stuck: z.string().optional(),
+  /** The batch whose results had nothing for the LIS, when that made it stuck. */
+  stuckPart: z.number().int().nonnegative().optional(),
   /** The samples the message was about, once decoded: what an operator needs to find a stuck message. */
   samples: z.array(z.string()).optional(),
+  /** The samples of each result batch (index = part): which of them a stuck message still owes the LIS. */
+  partSamples: z.array(z.array(z.string())).optional(),
   note: z.string().optional(),
   /** An operator asked for a stuck message to be replayed (admin user): who acted, on the record. */
   replayBy: z.string().optional(),

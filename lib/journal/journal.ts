@@ -36,6 +36,10 @@ export interface MessageRecord {
   /** Its final ACK never went out. */
   unacked: boolean;
   samples: string[] | undefined;
+  /** The samples of each result batch (index = part), when the message node said. */
+  partSamples: string[][] | undefined;
+  /** The batches that made it stuck (nothing in them for the LIS), when known. */
+  stuckParts: Set<number> | undefined;
   /** Why it was given up on after its replay; it is not replayed again by itself. */
   stuck: string | undefined;
   /** Where it came from, when its link said (a file's name and content hash): kept in memory for as long as the record. */
@@ -146,17 +150,22 @@ export class ResultJournal {
     return [...this.messages.values()].filter((m) => m.link === link);
   }
 
-  /** The message was translated into `parts` result batches (0: nothing for the LIS, e.g. a query), about `samples`. */
-  async planned(id: string, parts: number, note?: string, samples?: string[]): Promise<void> {
+  /**
+   * The message was translated into `parts` result batches (0: nothing for the LIS, e.g. a query), about
+   * `samples`; `partSamples` names each batch's samples, so a stuck message lists only those it still owes.
+   */
+  async planned(id: string, parts: number, note?: string, samples?: string[], partSamples?: string[][]): Promise<void> {
     const m = this.messages.get(id);
     if (!m) return;
     m.parts = parts;
     if (note !== undefined) m.note = note;
     if (samples !== undefined && samples.length > 0) m.samples = [...samples];
+    const perPart = partSamples !== undefined && partSamples.length === parts && parts > 1 ? partSamples.map((p) => [...p]) : undefined;
+    if (perPart) m.partSamples = perPart;
     this.releaseIfSettled(m);
     // A stuck message settled by its translation alone (no results in it): its link's status says so.
     if (m.stuck !== undefined && isSettled(m)) this.emitChange();
-    await this.append({ e: 'rxu', id, parts, ...(note !== undefined ? { note } : {}), ...(m.samples ? { samples: m.samples } : {}) });
+    await this.append({ e: 'rxu', id, parts, ...(note !== undefined ? { note } : {}), ...(m.samples ? { samples: m.samples } : {}), ...(perPart ? { partSamples: perPart } : {}) });
   }
 
   /**
@@ -218,13 +227,14 @@ export class ResultJournal {
    * not get through, or a batch of it had nothing the LIS takes): listed for an
    * operator, not replayed by itself.
    */
-  async markStuck(id: string, reason: string): Promise<void> {
+  async markStuck(id: string, reason: string, part?: number): Promise<void> {
     const m = this.messages.get(id);
     if (!m || isSettled(m)) return;
     m.stuck = reason;
+    if (part !== undefined) (m.stuckParts ??= new Set()).add(part);
     this.marked++;
     this.emitChange();
-    await this.append({ e: 'rxu', id, stuck: reason });
+    await this.append({ e: 'rxu', id, stuck: reason, ...(part !== undefined ? { stuckPart: part } : {}) });
   }
 
   /** How many times a message was marked stuck: a change listener compares it to know whether to look for new ones. */
@@ -418,7 +428,9 @@ export class ResultJournal {
         if (entry.replayed) m.replayed = true;
         if (entry.unacked) m.unacked = true;
         if (entry.stuck !== undefined) m.stuck = entry.stuck;
+        if (entry.stuckPart !== undefined) (m.stuckParts ??= new Set()).add(entry.stuckPart);
         if (entry.samples !== undefined) m.samples = entry.samples;
+        if (entry.partSamples !== undefined) m.partSamples = entry.partSamples;
         if (entry.note !== undefined) m.note = entry.note;
         this.releaseIfSettled(m);
         break;
@@ -458,7 +470,23 @@ function forgetContentIfFinal(b: BatchRecord): void {
 
 function newMessage(init: { id: string; link: string; at: number; end: string; data: Buffer; repeatOf: string | undefined; source: MessageSource | undefined }): MessageRecord {
   const repeat = init.repeatOf !== undefined;
-  return { ...init, parts: repeat ? 0 : undefined, handed: new Set(), replayed: false, note: repeat ? `repeat of ${init.repeatOf}` : undefined, unacked: false, samples: undefined, stuck: undefined };
+  return { ...init, parts: repeat ? 0 : undefined, handed: new Set(), replayed: false, note: repeat ? `repeat of ${init.repeatOf}` : undefined, unacked: false, samples: undefined, partSamples: undefined, stuckParts: undefined, stuck: undefined };
+}
+
+/**
+ * What a stuck message still owes the LIS: the samples of the batches that made it stuck, or of every batch not
+ * handed on when that is not known (`owed`), and its other samples, whose batches went on to the LIS sender
+ * (`others`). Without per-batch samples, every sample is owed.
+ */
+export function owedSamples(m: MessageRecord): { owed: string[]; others: string[] } {
+  if (m.partSamples === undefined) return { owed: m.samples ?? [], others: [] };
+  const stuck = m.stuckParts !== undefined ? [...m.stuckParts].filter((p) => !m.handed.has(p)) : [];
+  const owedParts = new Set(stuck.length > 0 ? stuck : m.partSamples.map((_, p) => p).filter((p) => !m.handed.has(p)));
+  const owed = new Set<string>();
+  const others = new Set<string>();
+  m.partSamples.forEach((samples, part) => samples.forEach((s) => (owedParts.has(part) ? owed : others).add(s)));
+  owed.forEach((s) => others.delete(s));
+  return { owed: [...owed], others: [...others] };
 }
 
 /** Each result batch the message made has reached the LIS sender (or it made none). */

@@ -7,7 +7,7 @@
  */
 import type { NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
-import { type BatchRecord, heldSummary, ResultDelivery, type ResultJournal } from '../../lib/journal';
+import { type BatchRecord, heldSummary, owedSamples, ResultDelivery, type ResultJournal } from '../../lib/journal';
 import { LisError } from '../../lib/errors';
 import { adminUser, answerError, installRoutesOnce } from './admin';
 import { journalFor } from './journal';
@@ -42,7 +42,11 @@ function installRoutes(RED: NodeAPI): void {
       .then((journal) => {
         res.json({
           batches: journal.held().map((b) => ({ ...heldSummary(b), deployed: senders.has(b.node) })),
-          stuck: journal.stuck().map((m) => ({ id: m.id, link: m.link, at: new Date(m.at).toISOString(), samples: m.samples ?? [], reason: m.stuck ?? null, parts: m.parts ?? null, handed: m.handed.size, note: m.note ?? null })),
+          // `samples`: those the message still owes the LIS; `others`: its other samples, whose results went on to the LIS.
+          stuck: journal.stuck().map((m) => {
+            const { owed, others } = owedSamples(m);
+            return { id: m.id, link: m.link, at: new Date(m.at).toISOString(), samples: owed, others, reason: m.stuck ?? null, parts: m.parts ?? null, handed: m.handed.size, note: m.note ?? null };
+          }),
         });
       })
       .catch((err: unknown) => answerError(res, 500, err));

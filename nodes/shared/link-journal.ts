@@ -8,7 +8,7 @@
  */
 import type { Node, NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
-import { isSettled, LinkStore, type MessageRecord, type PassedOn, type ResultJournal } from '../../lib/journal';
+import { isSettled, LinkStore, type MessageRecord, owedSamples, type PassedOn, type ResultJournal } from '../../lib/journal';
 import { LisError, messageOf } from '../../lib/errors';
 import { adminUser, answerError, installRoutesOnce } from './admin';
 import { journalFor } from './journal';
@@ -92,9 +92,10 @@ export function linkJournal(RED: NodeAPI, node: Node, status: StatusReporter, t:
       stuckIds.add(m.id);
       if (reported.has(m.id)) continue;
       reported.add(m.id);
-      const samples = m.samples?.length ? r('stuckSamples', { count: m.samples.length, samples: m.samples.join(', ') }) : r('stuckSamplesUnknown');
+      const { owed, others } = owedSamples(m);
+      const samples = owed.length ? r('stuckSamples', { count: owed.length, samples: owed.join(', ') }) + (others.length ? r('stuckOthers', { samples: others.join(', ') }) : '') : r('stuckSamplesUnknown');
       const err = new LisError(r('stuck', { id: m.id, at: new Date(m.at).toISOString(), samples, why: m.stuck ?? r('stuckAfterReplay') }), { code: 'STUCK' });
-      node.error(err, { payload: { id: m.id, samples: m.samples ?? [], receivedAt: new Date(m.at).toISOString() }, error: err.toMsgError() });
+      node.error(err, { payload: { id: m.id, samples: owed, others, receivedAt: new Date(m.at).toISOString() }, error: err.toMsgError() });
     }
     void journal.then(showStuck);
   };

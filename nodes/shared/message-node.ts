@@ -79,8 +79,8 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
     // The link node it came from, for its health: what was asked and what results came.
     const linkNode = typeof about.link === 'string' && !replay ? about.link : undefined;
     const queriesBefore = conversation.counts.queries;
-    const note = (parts: number, samples: string[], why?: string) =>
-      journal.then((j) => j.planned(journalId!, parts, why, samples)).catch((err: unknown) => node.warn(r('notNotedTranslated', { id: journalId!, reason: messageOf(err) })));
+    const note = (parts: number, samples: string[], why?: string, partSamples?: string[][]) =>
+      journal.then((j) => j.planned(journalId!, parts, why, samples, partSamples)).catch((err: unknown) => node.warn(r('notNotedTranslated', { id: journalId!, reason: messageOf(err) })));
     let read;
     try {
       // Replayed (after a restart, or by an operator): its queries were answered when it came.
@@ -96,7 +96,7 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
       health.read(linkNode, tcpSessionKey(msg._session), { queries: conversation.counts.queries - queriesBefore, results, dialect: host.id }, now);
     }
     const batches = perform(read.outputs, msg, send, journalId, replay);
-    if (journalId !== undefined) void note(read.parts, read.samples);
+    if (journalId !== undefined) void note(read.parts, read.samples, undefined, samplesByPart(read.outputs, read.parts));
     replay?.run.messageRead(replay.mark.message, batches);
   }
 
@@ -209,4 +209,13 @@ export function messageNodeProfile<P>(
   const settings = resolve({ dialect: def.dialect || defaultDialect, overrides: def.dialectOverrides, timeZone });
   if (settings.profile === undefined) return void refuseMisconfigured(RED, node, status, settings.problems);
   return { profile: settings.profile, timeZone };
+}
+
+/** Each result batch's samples (index = its part), for the journal: a stuck message then lists only what it still owes. */
+function samplesByPart(outputs: ReadonlyArray<HostOutput<Msg>>, parts: number): string[][] {
+  const out: string[][] = Array.from({ length: parts }, () => []);
+  for (const o of outputs) {
+    if (o.type === 'results' && o.part >= 0 && o.part < parts) out[o.part] = [...new Set(o.results.map((x) => x.SampleNumber))];
+  }
+  return out;
 }

@@ -7,11 +7,12 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { useLisStub } from '../support/lifecycle';
-import { ALL_LIS_NODES, collect, helper, lastStatus, nodeModules, waitUntil } from '../support/red';
+import { ALL_LIS_NODES, collect, helper, keepJournalForNextLoad, lastStatus, nodeModules, waitUntil } from '../support/red';
 
 const ctx = useLisStub();
 const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'file');
@@ -148,6 +149,47 @@ describe('file-message', () => {
     assert.match(String(error.message), /more than maxUnpackedMB 1 MB allows: not read/);
     assert.equal(lastStatus(helper.getNode('m'))?.fill, 'red');
     assert.equal(results.length, 1);
+  });
+
+  it('a file with one sample mapped and one not: the first reaches the LIS, the file is held as stuck owing only the second, and moves to done/ once mapped and replayed', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'file-owed-'));
+    try {
+      const inbox = join(root, 'inbox');
+      mkdirSync(inbox);
+      const mapping = (extra: Array<Record<string, string>>) => [{ lisTestId: 'T-GLU', lisCode: 'GLU', lisName: 'Glucose', instrumentCode: 'GLU' }, ...extra];
+      const flow = (extra: Array<Record<string, string>>) => [
+        { id: 'lisCfg', type: 'lis-config', resultApiUrl: ctx.stub.url('/results'), timeout: 2000 },
+        { id: 'folder', type: 'folder-link', folder: inbox, pattern: '*.csv', pollMs: '100', settleMs: '200', wires: [['m']] },
+        { id: 'm', type: 'file-message', dialect: 'generic-csv', wires: [['mapper'], []] },
+        { id: 'mapper', type: 'test-mapper', direction: 'toLis', unmapped: 'warn', mapping: mapping(extra), wires: [['sender'], []] },
+        { id: 'sender', type: 'lis-send-results', lis: 'lisCfg', wires: [[]] },
+        { id: 'catcher', type: 'catch', scope: null, uncaught: false, wires: [['caught']] },
+        { id: 'caught', type: 'helper' },
+      ];
+      const load = (extra: Array<Record<string, string>>) => helper.load(nodeModules(...ALL_LIS_NODES, 'file-message', 'folder-link') as never, flow(extra) as never, { lisCfg: { bearerToken: 'file-test-token' } } as never);
+      ctx.stub.reply('/results', { body: { status: 'success' } });
+      await load([]);
+      const caught = collect('caught');
+      writeFileSync(join(inbox, 'run.csv'), 'Sample,Test,Result\nREV-001,GLU,5.4\nREV-002,XYZ,12\n');
+      await waitUntil(() => caught.some((m) => (m.error as { code?: string }).code === 'STUCK') && ctx.stub.to('/results').length === 1, 10_000, 'STUCK, and REV-001 at the LIS');
+      assert.deepEqual(ctx.stub.to('/results').map((r) => r.json), [{ results: [{ SampleNumber: 'REV-001', TestCode: 'GLU', Result: '5.4' }] }]);
+      const stuck = caught.find((m) => (m.error as { code?: string }).code === 'STUCK')!;
+      assert.match(String((stuck.error as { message?: string }).message), /, sample REV-002 \(its other samples, REV-001, went on to the LIS\), never reached the LIS: its 1 result mapped to no LIS test/);
+      const listed = (await helper.request().get('/lis-bridge/held').expect(200)).body.stuck as Array<Record<string, unknown>>;
+      assert.deepEqual(listed.map((m) => [m.samples, m.others]), [[['REV-002'], ['REV-001']]], 'only what it still owes, and what not to enter again by hand');
+      assert.equal(existsSync(join(inbox, 'done')) && readdirSync(join(inbox, 'done')).length > 0, false, 'held in the folder');
+
+      // Mapped, deployed, replayed from the list: REV-002 goes, REV-001 not again, the file to done/.
+      const id = String(listed[0]!.id);
+      keepJournalForNextLoad();
+      await helper.unload();
+      await load([{ lisTestId: 'T-XYZ', lisCode: 'XYZ', lisName: 'X', instrumentCode: 'XYZ' }]);
+      await helper.request().post(`/lis-bridge/stuck/${id}/replay`).expect(200);
+      await waitUntil(() => existsSync(join(inbox, 'done', 'run.csv')), 10_000, 'done/');
+      assert.deepEqual(ctx.stub.to('/results').map((r) => (r.json as { results: Array<{ SampleNumber: string }> }).results.map((x) => x.SampleNumber)), [['REV-001'], ['REV-002']]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('refuses to start with dialect changes that are no setting, naming the path', async () => {

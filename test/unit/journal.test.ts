@@ -8,7 +8,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppendLog } from '../../lib/journal/append-log';
-import { ResultJournal } from '../../lib/journal/journal';
+import { owedSamples, ResultJournal } from '../../lib/journal/journal';
 import { heldOutcome } from '../../lib/journal/delivery';
 import { UnackedCopies } from '../../lib/journal/unacked-copies';
 import { LisError } from '../../lib/errors';
@@ -146,6 +146,32 @@ describe('ResultJournal', () => {
     assert.equal(j.toReplay('L').length, 1, 'one of two batches handed');
     await j.beginSend(batch('m1#1', { message: 'm1', part: 1 }));
     assert.equal(j.toReplay('L').length, 0);
+    await j.close();
+  });
+
+  it('names what a stuck message still owes the LIS by its batches\' samples, across a restart', async () => {
+    let j = await open();
+    await j.received('L', 'm1', Buffer.from('x'), 'terminator');
+    await j.planned('m1', 3, undefined, ['S-A', 'S-B', 'S-C'], [['S-A'], ['S-B'], ['S-C']]);
+    // Part 1 had nothing for the LIS; part 2 is still on its way to the sender; part 0 went on.
+    await j.markStuck('m1', 'its 1 result mapped to no LIS test', 1);
+    await j.beginSend(batch('m1#0', { message: 'm1', part: 0, samples: ['S-A'] }));
+    assert.deepEqual(owedSamples(j.message('m1')!), { owed: ['S-B'], others: ['S-A', 'S-C'] });
+    await j.close();
+    j = await open();
+    assert.deepEqual(owedSamples(j.stuck()[0]!), { owed: ['S-B'], others: ['S-A', 'S-C'] });
+    await j.close();
+  });
+
+  it('owes every sample not handed on when it is not known which batch made a message stuck, and every sample of an older journal', async () => {
+    const j = await open();
+    await j.received('L', 'm1', Buffer.from('x'), 'terminator');
+    await j.planned('m1', 2, undefined, ['S-A', 'S-B'], [['S-A'], ['S-B']]);
+    await j.beginSend(batch('m1#0', { message: 'm1', part: 0, samples: ['S-A'] }));
+    assert.deepEqual(owedSamples(j.message('m1')!), { owed: ['S-B'], others: ['S-A'] });
+    await j.received('L', 'm2', Buffer.from('y'), 'terminator');
+    await j.planned('m2', 1, undefined, ['S-C'], [['S-C']]);
+    assert.deepEqual(owedSamples(j.message('m2')!), { owed: ['S-C'], others: [] });
     await j.close();
   });
 
