@@ -33,6 +33,7 @@ export = function register(RED: NodeAPI): void {
     const status = new StatusReporter(RED, node);
     const t = sharedTexts(RED, 'status');
     let rows: MappingRow[] = [];
+    const resultsSeen = { mapped: 0, unmapped: 0 };
     let mappingError: LisError | undefined;
 
     const useMapping = (candidate: unknown, source: string): LisError | undefined => {
@@ -117,7 +118,10 @@ export = function register(RED: NodeAPI): void {
         msg.processedTests = mapped.processedTests;
         msg.processed = mapped.processed;
       }
-      node.status({ fill: mapped.rejected.length ? 'yellow' : 'green', shape: 'dot', text: t('resultsMapped', { n: mapped.items.length, u: mapped.rejected.length }) });
+      // Since the deploy: one file's or message's batches come one sample at a time, and the last one alone said little.
+      resultsSeen.mapped += mapped.items.length;
+      resultsSeen.unmapped += mapped.rejected.length;
+      node.status({ fill: resultsSeen.unmapped > 0 ? 'yellow' : 'green', shape: 'dot', text: t('resultsMapped', { n: resultsSeen.mapped, u: resultsSeen.unmapped }) });
       if (items.length > 0 && mapped.items.length === 0 && !replay) markStuck(msg.journal, mapped.rejected.map((x) => x.reason));
       send([mappedMsg, rejectedMsg]);
       done();

@@ -62,6 +62,8 @@ describe('astm-message', () => {
     const o = download.records.find((r) => r.type === 'O') as unknown as Record<string, unknown>;
     assert.equal(o.specimenId, '000004');
     assert.equal((sent[0]!.astm as Record<string, unknown>).link, 'l1', 'the message keeps its link, so it goes back to the analyzer that asked');
+    // Counted since the deploy, each number by its name (no "1 orders").
+    assert.equal(lastStatus(helper.getNode('m'))?.text, 'queries 1 · results 0 · orders 1');
   });
 
   it('gives every output of one message a message of its own: two queries and results, each with its own payload and msg.astm', async () => {
@@ -123,7 +125,7 @@ describe('astm-message', () => {
     assert.equal(other[0]!.topic, 'unassigned');
     assert.equal(results.length, 0);
     const warn = (helper.getNode('m') as unknown as { warn: { args: unknown[][] } }).warn;
-    assert.ok(warn.args.some((a) => /^1 result belongs to no sample and was not sent/.test(String(a[0]))), String(warn.args));
+    assert.ok(warn.args.some((a) => /^1 result kept aside, not sent to the LIS \(no sample number it can be sent under, or no result\): /.test(String(a[0]))), String(warn.args));
   });
 
   it('reports an undecodable message to Catch nodes with the bytes kept on the message', async () => {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { LisStub, anOrder } from '../support/lis-stub';
 import { useLisStub } from '../support/lifecycle';
-import { ALL_LIS_NODES, collect, helper, nodeModules, waitUntil } from '../support/red';
+import { ALL_LIS_NODES, collect, helper, lastStatus, nodeModules, waitUntil } from '../support/red';
 import { ROWS } from '../support/mapping-rows';
 import { formatCsv } from '../../lib/mapping/csv';
 import { ForwardProxy } from '../support/forward-proxy';
@@ -83,6 +83,17 @@ describe('test-mapper at run time', () => {
     await waitUntil(() => out2.length === 1);
     await new Promise((r) => setTimeout(r, 50));
     assert.equal(out1.length, 0);
+  });
+
+  it('instrument -> LIS: the status counts results since the deploy, not the last batch alone (one sample mapped, the next not)', async () => {
+    await load();
+    const out1 = collect('out1');
+    const out2 = collect('out2');
+    send({ payload: { results: [{ SampleNumber: 'S5', instrumentCode: ROWS.find((r) => r.instrumentCode)!.instrumentCode, Result: '5' }] } });
+    await waitUntil(() => out1.length === 1);
+    send({ payload: { results: [{ SampleNumber: 'S6', instrumentCode: 'CRP', Result: '3' }] } });
+    await waitUntil(() => out2.length === 1);
+    assert.deepEqual(lastStatus(helper.getNode('m')), { fill: 'yellow', shape: 'dot', text: 'results since deploy: 1 mapped · 1 unmapped' });
   });
 
   it('instrument -> LIS: msg.orderedTests settles an instrument code shared by two LIS tests', async () => {
