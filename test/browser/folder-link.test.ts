@@ -70,7 +70,7 @@ describe('folder-link in the editor', () => {
     assert.match(text, /watching the folder since/);
     assert.match(text, /last file .+ ago \(run1\.txt\)/);
     assert.match(text, /today: files 1 · results 0/);
-    assert.match(text, /waiting 1 \(held 0\) · duplicates 0 · in error\/ 0/);
+    assert.match(text, /files waiting 1 \(0 for an operator\) · duplicates 0 · in error\/ 0/);
     const quiet = page.locator(`${ROW} .lis-lab-alarm[data-code="LINK_QUIET"]`);
     await quiet.waitFor({ state: 'visible', timeout: 15000 });
     assert.match(await quiet.innerText(), /^no run file since .+ \(LINK_QUIET\)$/);
