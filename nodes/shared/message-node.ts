@@ -42,7 +42,8 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
   let timer: NodeJS.Timeout | undefined;
   let results = 0;
   let messages = 0;
-  node.status({ fill: 'green', shape: 'dot', text: host.label });
+  // Grey until a message has been read: green at deploy said "working" while its link could still be red.
+  node.status({ fill: 'grey', shape: 'dot', text: host.label });
 
   const shape = (out: Parameters<Send>[0]): Parameters<Send>[0] => (topics.outputs && Array.isArray(out) ? topics.outputs.map((i) => out[i] ?? null) : out);
   node.on('input', (rawMsg, rawSend, rawDone) => {

@@ -49,6 +49,7 @@ describe('astm-message', () => {
 
   it('emits one query per sample and answers it with an order download for that sample (Roche e 411)', async () => {
     await load('roche-cobas-e411-elecsys');
+    assert.equal(lastStatus(helper.getNode('m'))?.fill, 'grey', 'nothing read yet: not green');
     const queries = collect('query');
     const sent = collect('send');
     helper.getNode('m').receive(received(firstMessage('roche-e411-query-manual.txt')) as never);
