@@ -141,6 +141,13 @@ export const DEMO_HL7_FLOW: ExampleSpec = { ...EXAMPLES.find((e) => e.file === '
 /** The sample numbers npm start's HL7 analyzer scans start with this: the demo LIS orders them the HL7 tab's tests. */
 export const DEMO_HL7_PREFIX = 'HL7-';
 
+/**
+ * npm start's lis-push-in port (DEMO_PUSH_PORT): below the examples' push ports
+ * (8181 up, one per example, growing as dialects are added), so an example
+ * imported into the demo's Node-RED deploys beside it without a clash.
+ */
+export const DEMO_PUSH_PORT = 8180;
+
 /** What npm start sets on the demo's tabs (their environment variables); unset: the examples' defaults. */
 export interface DemoFlowOptions {
   transport?: ExampleSpec['transport'];
@@ -163,7 +170,7 @@ export function buildDemoFlow(options: DemoFlowOptions = {}): FlowNode[] {
   const transport = options.transport ?? DEMO_FLOW.transport;
   const defined = (values: Record<string, string | number | undefined>) => Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Record<string, string | number>;
   const line = transport === 'serial' ? { ANALYZER_PORT: options.analyzerPort, ANALYZER_BAUD: options.analyzerBaud } : { ANALYZER_TCP_PORT: options.analyzerTcpPort };
-  const astm = withTabEnv(buildExample({ ...DEMO_FLOW, transport }), defined({ ...line, LIS_PUSH_PORT: options.pushPort }));
+  const astm = withTabEnv(buildExample({ ...DEMO_FLOW, transport }), defined({ ...line, LIS_PUSH_PORT: options.pushPort ?? DEMO_PUSH_PORT }));
   const hl7 = withTabEnv(buildExample(DEMO_HL7_FLOW), defined({ ANALYZER_TCP_PORT: options.hl7TcpPort, LIS_PUSH_PORT: options.hl7PushPort }));
   return combineFlows(astm, hl7);
 }
@@ -223,7 +230,7 @@ function demoInfo(spec: ExampleSpec): string {
     '',
     'This analyzer\'s, on this tab (double-click the tab > Environment Variables):',
     line,
-    '- `LIS_PUSH_PORT`: where lis-push-in listens, `DEMO_PUSH_PORT` (8181).',
+    `- \`LIS_PUSH_PORT\`: where lis-push-in listens, \`DEMO_PUSH_PORT\` (${DEMO_PUSH_PORT}, below the examples' ports, so an example imported here deploys beside it).`,
     '',
     'npm start\'s own settings (ports, user directory, sample interval) are listed in the README, Quick start.',
     '',
