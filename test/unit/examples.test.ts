@@ -160,6 +160,8 @@ describe('example flows', () => {
     assert.deepEqual(names.slice(0, 7), ['Generic LIS2-A2 analyzer', 'Roche cobas e 411', 'Sysmex XN', 'Immucor Galileo', 'Mindray CL-2000i', 'Mindray CL-2000i (HL7)', 'Roche cobas 6800']);
     const tabs = EXAMPLES.map((spec) => (buildExample(spec) as N[]).find((n) => n.type === 'tab')!.label);
     assert.equal(new Set(tabs).size, tabs.length, `tab labels: ${tabs.join(', ')}`);
+    // The generic analyzer's tab and link read the same, not "any LIS2-A2 conformant analyzer" (the dialect's vendor and model).
+    assert.equal(tabs[0], names[0]);
     assert.equal(new Set(names).size, names.length);
     for (const spec of EXAMPLES) {
       const flow = buildExample(spec) as N[];
@@ -223,6 +225,8 @@ describe('example flows', () => {
       const link = one('folder-link');
       assert.equal(link.folder, '${ANALYZER_FOLDER}');
       assert.equal(link.name, spec.analyzer);
+      // Named, so the Lab sidebar shows the instrument rather than "instrument not named".
+      assert.equal(link.analyzer, spec.analyzer);
       assert.deepEqual(to(link), ['file-message']);
       assert.equal(one('file-message').dialect, spec.dialect);
       assert.deepEqual(to(one('file-message')), ['test-mapper']);
