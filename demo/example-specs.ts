@@ -55,6 +55,8 @@ const CURATED: ExampleSpec[] = [
   {
     file: 'generic-lis2a2-serial',
     analyzer: 'Generic LIS2-A2 analyzer',
+    // The dialect's vendor and model ("any", "LIS2-A2 conformant analyzer") would name the tab a third way.
+    tabLabel: 'Generic LIS2-A2 analyzer',
     dialect: 'generic-lis2a2',
     transport: 'serial',
     tests: [

@@ -141,6 +141,13 @@ export const DEMO_HL7_FLOW: ExampleSpec = { ...EXAMPLES.find((e) => e.file === '
 /** The sample numbers npm start's HL7 analyzer scans start with this: the demo LIS orders them the HL7 tab's tests. */
 export const DEMO_HL7_PREFIX = 'HL7-';
 
+/**
+ * npm start's lis-push-in port (DEMO_PUSH_PORT): below the examples' push ports
+ * (8181 up, one per example, growing as dialects are added), so an example
+ * imported into the demo's Node-RED deploys beside it without a clash.
+ */
+export const DEMO_PUSH_PORT = 8180;
+
 /** What npm start sets on the demo's tabs (their environment variables); unset: the examples' defaults. */
 export interface DemoFlowOptions {
   transport?: ExampleSpec['transport'];
@@ -163,7 +170,7 @@ export function buildDemoFlow(options: DemoFlowOptions = {}): FlowNode[] {
   const transport = options.transport ?? DEMO_FLOW.transport;
   const defined = (values: Record<string, string | number | undefined>) => Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Record<string, string | number>;
   const line = transport === 'serial' ? { ANALYZER_PORT: options.analyzerPort, ANALYZER_BAUD: options.analyzerBaud } : { ANALYZER_TCP_PORT: options.analyzerTcpPort };
-  const astm = withTabEnv(buildExample({ ...DEMO_FLOW, transport }), defined({ ...line, LIS_PUSH_PORT: options.pushPort }));
+  const astm = withTabEnv(buildExample({ ...DEMO_FLOW, transport }), defined({ ...line, LIS_PUSH_PORT: options.pushPort ?? DEMO_PUSH_PORT }));
   const hl7 = withTabEnv(buildExample(DEMO_HL7_FLOW), defined({ ANALYZER_TCP_PORT: options.hl7TcpPort, LIS_PUSH_PORT: options.hl7PushPort }));
   return combineFlows(astm, hl7);
 }
@@ -223,7 +230,7 @@ function demoInfo(spec: ExampleSpec): string {
     '',
     'This analyzer\'s, on this tab (double-click the tab > Environment Variables):',
     line,
-    '- `LIS_PUSH_PORT`: where lis-push-in listens, `DEMO_PUSH_PORT` (8181).',
+    `- \`LIS_PUSH_PORT\`: where lis-push-in listens, \`DEMO_PUSH_PORT\` (${DEMO_PUSH_PORT}, below the examples' ports, so an example imported here deploys beside it).`,
     '',
     'npm start\'s own settings (ports, user directory, sample interval) are listed in the README, Quick start.',
     '',
@@ -474,7 +481,7 @@ function buildFileExample(spec: ExampleSpec, catalog: CatalogTest[]): FlowNode[]
     'Double-click the tab > Environment Variables; the nodes read them as `${NAME}`:',
     ...settings.map((v) => `- \`${v.name}\` (default \`${v.value}\`): ${v.meaning}`),
     '',
-    `**Set \`ANALYZER_FOLDER\` first**: until the folder exists, "${spec.analyzer}" (folder-link) is red ("folder missing") and reports FOLDER_MISSING to the Catch node, and it picks the folder up by itself once it is there. Node-RED needs read and write access to it (it makes done/ and error/ inside).`,
+    `**Set \`ANALYZER_FOLDER\` first**: until the folder exists, "${spec.analyzer}" (folder-link) is red ("folder ... does not exist: create it or set ANALYZER_FOLDER") and reports FOLDER_MISSING to the Catch node, and it picks the folder up by itself once it is there. Node-RED needs read and write access to it (it makes done/ and error/ inside).`,
     '',
     "## The LIS (Node-RED's environment, shared by every analyzer)",
     'One lis-config "LIS" serves every example: set these where Node-RED runs (docs/examples.md):',
@@ -508,7 +515,7 @@ function buildFileExample(spec: ExampleSpec, catalog: CatalogTest[]): FlowNode[]
     { id: tab, type: 'tab', label: tabLabel(spec, profile), disabled: false, info: '', env: settings.map((v) => ({ name: v.name, value: v.value, type: 'str' })) },
     { id: id('comment'), type: 'comment', name: `How to set up: ${profile.label}`, info, ...at(L.comment), wires: [] },
     sharedLisConfig(),
-    { id: folder, type: 'folder-link', name: spec.analyzer, analyzer: '', folder: '${ANALYZER_FOLDER}', pattern: spec.pattern ?? '*.csv', marker: '', after: 'move', ...at(L.folder), wires: [[message]] },
+    { id: folder, type: 'folder-link', name: spec.analyzer, analyzer: spec.analyzer, folder: '${ANALYZER_FOLDER}', pattern: spec.pattern ?? '*.csv', marker: '', after: 'move', ...at(L.folder), wires: [[message]] },
     { id: message, type: 'file-message', name: profile.label.slice(0, 40), dialect: profile.id, dialectOverrides: '', timeZone: '', ...at(L.message), wires: [[toLis], [otherDebug]] },
     { id: toLis, type: 'test-mapper', name: 'instrument -> LIS codes', lis, instrument: `${profile.vendor} ${profile.model}`, direction: 'toLis', unmapped: 'warn', mapping, ...at(L.toLis), wires: [[send], [unmappedDebug]] },
     { id: send, type: 'lis-send-results', name: 'send results', lis, autoResend: false, autoResendSeconds: '30', heldWarnMinutes: '60', ...at(L.send), wires: [[processed]] },

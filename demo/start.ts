@@ -12,7 +12,7 @@
  * stops everything this started, so no process is left holding a port.
  *
  * Settings (environment variables, each with its default here and nowhere else):
- * NODE_RED_PORT 1880, DEMO_LIS_PORT 3100, DEMO_PUSH_PORT 8181 (the flow's lis-push-in),
+ * NODE_RED_PORT 1880, DEMO_LIS_PORT 3100, DEMO_PUSH_PORT 8180 (the flow's lis-push-in),
  * DEMO_USER_DIR <project>/.node-red, DEMO_SAMPLE_INTERVAL_MS 5000,
  * ANALYZER_PORT (unset: a pty pair made for the demo with the simulated analyzer on its
  * far end; set: Node-RED opens that device and no analyzer is simulated, since the
@@ -26,7 +26,7 @@ import { createWriteStream, mkdirSync, statSync, writeFileSync, type WriteStream
 import net from 'node:net';
 import { dirname, join } from 'node:path';
 import { DemoLis } from './demo-lis';
-import { DEMO_FLOW, DEMO_HL7_FLOW, DEMO_HL7_PREFIX, buildDemoFlow } from './examples';
+import { DEMO_FLOW, DEMO_HL7_FLOW, DEMO_HL7_PREFIX, DEMO_PUSH_PORT, buildDemoFlow } from './examples';
 import { ptyPair, type PtyPair } from './pty';
 
 const ROOT = join(__dirname, '..', '..');
@@ -75,7 +75,7 @@ export function readSettings(env: NodeJS.ProcessEnv): DemoSettings {
   return {
     nodeRedPort: whole(env, 'NODE_RED_PORT', 1880, 1, 65535),
     lisPort: whole(env, 'DEMO_LIS_PORT', 3100, 1, 65535),
-    pushPort: whole(env, 'DEMO_PUSH_PORT', 8181, 1, 65535),
+    pushPort: whole(env, 'DEMO_PUSH_PORT', DEMO_PUSH_PORT, 1, 65535),
     userDir: env.DEMO_USER_DIR?.trim() || join(ROOT, '.node-red'),
     analyzerPort,
     analyzerBaud: whole(env, 'ANALYZER_BAUD', 9600, 1, 4000000),

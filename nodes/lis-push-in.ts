@@ -8,6 +8,7 @@ import { StatusReporter, sharedTexts } from './shared/status';
 import { refuseMisconfigured } from './shared/lis-request-node';
 import { readNodeSettings } from './shared/node-settings';
 import { unresolvedSetting } from '../lib/settings';
+import { templateVariable } from './shared/env-template';
 
 interface Def extends NodeDef {
   localApiAddress?: string;
@@ -21,6 +22,12 @@ interface Credentials {
   authToken?: string;
 }
 
+/** The setting that fixes a failed listen (by the system's code), and what the status says. */
+function listenFix(code: string | undefined): { prop: string; label: string; status: string; what: string } {
+  if (code === 'EADDRNOTAVAIL') return { prop: 'localApiAddress', label: 'LocalAPIAddress', status: 'addressForeign', what: "one of this machine's addresses (127.0.0.1, 0.0.0.0)" };
+  const status = code === 'EADDRINUSE' ? 'portInUse' : code === 'EACCES' ? 'portDenied' : 'listenFailed';
+  return { prop: 'localApiPort', label: 'LocalAPIPort', status, what: 'a free port above 1024' };
+}
 
 export = function register(RED: NodeAPI): void {
   const r = sharedTexts(RED, 'runtime');
@@ -61,10 +68,13 @@ export = function register(RED: NodeAPI): void {
         boundPort = p;
         node.status({ fill: 'green', shape: 'dot', text: t('listening', { port: p }) });
       },
-      (err: Error) => {
-        node.status({ fill: 'red', shape: 'ring', text: t('failed', { reason: 'port' }) });
+      (err: Error & { code?: string }) => {
+        const fix = listenFix(err.code);
+        const setting = templateVariable(node, fix.prop) ?? fix.label;
+        node.status({ fill: 'red', shape: 'ring', text: t(fix.status, { port, address: host, setting }) });
+        const message = r('listenFailed', { reason: err.message, setting, what: fix.what });
         // A synthetic message so Catch nodes hear of it (a one-argument error would not reach them).
-        node.error(Object.assign(err, { code: 'LISTEN_FAILED' }), { payload: undefined, error: { message: err.message, code: 'LISTEN_FAILED' } });
+        node.error(Object.assign(err, { message, code: 'LISTEN_FAILED' }), { payload: undefined, error: { message, code: 'LISTEN_FAILED' } });
       },
     );
 

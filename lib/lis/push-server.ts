@@ -48,13 +48,13 @@ export class PushServer {
     this.server.requestTimeout = requestTimeout;
   }
 
-  /** Resolves with the bound port once listening; rejects with a readable error (port in use, no permission). */
+  /** Resolves with the bound port once listening; rejects with a readable error (port in use, no permission) carrying the system's code (EADDRINUSE, ...). */
   listen(): Promise<number> {
     const { host, port } = this.options;
     return new Promise((resolve, reject) => {
       const onError = (err: NodeJS.ErrnoException) => {
         this.server.off('listening', onListening);
-        reject(new Error(`cannot listen on ${host}:${port}: ${describeListenError(err)}`));
+        reject(Object.assign(new Error(`cannot listen on ${host}:${port}: ${describeListenError(err)}`), { code: err.code }));
       };
       const onListening = () => {
         this.server.off('error', onError);

@@ -139,7 +139,7 @@
 
         // The capture to preview: pasted, or picked from a deployed link's trace.
         var pasteRow = $("<div>").css({ "margin-top": "6px" }).appendTo(root);
-        $("<span>").text(t("paste")).appendTo(pasteRow);
+        $("<span>").text(tp(protocol, "paste")).appendTo(pasteRow);
         var links = $("<select>").addClass("lis-dialect-links").css({ "margin-left": "8px", width: "auto" }).appendTo(pasteRow);
         var recent = $("<select>").addClass("lis-dialect-recent").css({ "margin-left": "4px", width: "auto", display: "none" }).appendTo(pasteRow);
         var paste = $('<textarea rows="6">').addClass("lis-dialect-paste").attr("placeholder", tp(protocol, "pastePlaceholder"))

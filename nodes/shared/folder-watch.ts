@@ -8,6 +8,7 @@
 import type { Node, NodeAPI, NodeStatus } from 'node-red';
 import { type FileFacts, FolderStore, FolderWatcher, type FolderCounts, type FolderOptions, type FolderProblem } from '../../lib/protocols/file';
 import { LisError, messageOf } from '../../lib/errors';
+import { templateVariable } from './env-template';
 import { boardFor } from './health';
 import { journalFor } from './journal';
 import { linkJournal } from './link-journal';
@@ -94,8 +95,12 @@ export function runFolderLink(RED: NodeAPI, node: Node, status: StatusReporter, 
       },
       folder(ok, why) {
         health.transport(node.id, undefined, ok ? 'connected' : 'disconnected', Date.now());
-        status.condition('transport', ok ? undefined : { fill: 'red', shape: 'ring', text: t('status.missing', { folder: options.folder }) });
-        if (!ok) raise(new LisError(t('error.missing', { folder: options.folder, why: why ?? '' }), { code: 'FOLDER_MISSING' }), { folder: options.folder });
+        // Folder written as ${ANALYZER_FOLDER} (the examples): the variable is what to change, on the tab.
+        const variable = templateVariable(node, 'folder');
+        const vars = { folder: options.folder, why: why ?? '', setting: variable ?? 'Folder' };
+        const gone = why === undefined || why.includes('ENOENT');
+        status.condition('transport', ok ? undefined : { fill: 'red', shape: 'ring', text: t(gone ? 'status.missing' : 'status.unreadable', vars) });
+        if (!ok) raise(new LisError(t('error.missing', { ...vars, setting: variable === undefined ? 'Folder' : `${variable} (Folder)` }), { code: 'FOLDER_MISSING' }), { folder: options.folder });
       },
       problem(text, code: FolderProblem) {
         raise(new LisError(text, { code }), { folder: options.folder });

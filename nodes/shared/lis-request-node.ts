@@ -72,7 +72,7 @@ export function setupLisRequestNode(
     if (!config.client) return fail(status, msg, configError(RED, config), done);
 
     if (options.disabledWhen?.(config.client)) {
-      status.disabled();
+      showOff(RED, node, status, config.client, options.endpoint);
       send(msg);
       return done();
     }
@@ -142,11 +142,9 @@ function startingStatus(RED: NodeAPI, node: Node, status: StatusReporter, config
   if (!config.client) return refuse(configError(RED, config));
   const { endpoint } = options;
   if (options.disabledWhen?.(config.client)) {
-    const variable = endpoint === undefined ? undefined : config.client.unsetVariable(endpoint);
-    if (variable === undefined) return status.disabled();
-    // Optional endpoint: off, but an address left as an unset variable is named rather than silently off.
-    node.status({ fill: 'grey', shape: 'ring', text: sharedTexts(RED, 'status')('disabledUnset', { variable }) });
-    return node.warn(sharedTexts(RED, 'runtime')('endpointOff', { endpoint: ENDPOINTS[endpoint!].label, variable }));
+    const variable = showOff(RED, node, status, config.client, endpoint);
+    if (variable !== undefined) node.warn(sharedTexts(RED, 'runtime')('endpointOff', { endpoint: ENDPOINTS[endpoint!].label, variable }));
+    return;
   }
   if (endpoint === undefined) return;
   try {
@@ -154,6 +152,19 @@ function startingStatus(RED: NodeAPI, node: Node, status: StatusReporter, config
   } catch (err) {
     if (err instanceof LisError) refuse(err);
   }
+}
+
+/**
+ * The grey status of a node whose optional endpoint is off: `disabled` for an
+ * empty address; `off: set NAME` for an address left as an unset variable,
+ * named rather than silently off, at deploy and after each message passed on
+ * alike. Returns that variable.
+ */
+function showOff(RED: NodeAPI, node: Node, status: StatusReporter, client: LisClient, endpoint: EndpointName | undefined): string | undefined {
+  const variable = endpoint === undefined ? undefined : client.unsetVariable(endpoint);
+  if (variable === undefined) status.disabled();
+  else node.status({ fill: 'grey', shape: 'ring', text: sharedTexts(RED, 'status')('disabledUnset', { variable }) });
+  return variable;
 }
 
 /** What every LIS node puts in msg.lis about the exchange. */

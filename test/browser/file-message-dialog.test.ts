@@ -54,12 +54,18 @@ describe('file-message dialog', () => {
     await editNode(page, 'fm');
     const paste = page.locator(`${FILE} .lis-dialect-paste`);
     await paste.waitFor({ state: 'visible' });
+    // The file texts, not an ASTM capture's: the picker is the file dialect, the capture an export.
+    assert.equal((await page.locator('label[for="node-input-dialect"]').textContent())?.trim(), 'File dialect');
+    assert.match((await paste.getAttribute('placeholder')) ?? '', /^Paste an export \(its CSV or text lines\), or load the file/);
+    assert.equal(await page.locator(`${FILE} .lis-dialect-links`).locator('xpath=..').locator('span').first().textContent(), 'Export');
+    assert.match((await page.locator(`${FILE} .lis-dialect-links option`).first().textContent()) ?? '', /^or pick one that a link received/);
     await paste.fill(readFileSync(EXPORT, 'latin1'));
     const rows = `${FILE} .lis-dialect-results tbody tr`;
     // 6 patient samples, 3 wells each.
     await page.waitForFunction(`document.querySelectorAll(${JSON.stringify(rows)}).length === 18`, undefined, { timeout: 10000 });
     const first = await page.locator(rows).first().locator('td').allTextContents();
     assert.deepEqual(first.slice(1, 4), ['5000018696625', "3'UTR", '25.711']);
+    assert.equal((await page.locator(`${FILE} .lis-dialect-results thead th`).first().textContent())?.trim(), 'file:line');
     // The standards (Task STANDARD): 2 of 3 wells each, in the QC table, never among the results.
     const qc = await page.locator(`${FILE} .lis-dialect-qc tbody tr td:nth-child(2)`).allTextContents();
     assert.ok(qc.length > 0 && qc.every((s) => /^Standard \d/.test(s)), JSON.stringify(qc));

@@ -261,7 +261,7 @@ describe('every example in one Node-RED, each with its analyzer', () => {
     await Promise.all(analyzers.filter((x) => x.tcp).map((a) => withTimeout(a.sim!.waitConnected(), 30_000, `${a.spec.file}'s tcp in to connect\n${diagnostics([a])}`)));
   });
 
-  it('every lis-push-in listens on its tab\'s LIS_PUSH_PORT: no "failed: port", no clash', async () => {
+  it('every lis-push-in listens on its tab\'s LIS_PUSH_PORT: none "port ... in use", no clash', async () => {
     for (const a of analyzers) await until(() => answers(a.pushPort), `${a.spec.file}'s lis-push-in on ${a.pushPort}`);
     const log = red!.output();
     assert.doesNotMatch(log, /cannot listen|LISTEN_FAILED|EADDRINUSE/, 'no lis-push-in failed to listen');

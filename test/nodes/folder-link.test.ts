@@ -150,13 +150,25 @@ describe('folder-link', () => {
     const out = collect('out');
     await waitUntil(() => caught.length > 0, 10_000, 'the Catch');
     assert.deepEqual(codes(caught), ['FOLDER_MISSING']);
-    assert.deepEqual(lastStatus(helper.getNode('folder')), { fill: 'red', shape: 'ring', text: `folder missing: set Folder (${inbox})` });
+    assert.deepEqual(lastStatus(helper.getNode('folder')), { fill: 'red', shape: 'ring', text: `folder ${inbox} does not exist: create it or set Folder` });
+    assert.match((caught[0]!.error as { message: string }).message, /, or set Folder$/);
     assert.equal((await sidebarRow()).transport, 'disconnected');
     mkdirSync(inbox);
     writeFileSync(join(inbox, 'run1.csv'), CSV);
     await waitUntil(() => out.length > 0, 10_000, 'the file');
     assert.equal((await sidebarRow()).transport, 'connected');
     assert.deepEqual(codes(caught), ['FOLDER_MISSING'], 'raised once');
+  });
+
+  it('a missing folder written as ${ANALYZER_FOLDER} (the examples): the status names the tab variable to set, not the Folder field', async () => {
+    rmSync(inbox, { recursive: true });
+    const nodes = flow({ folder: '${ANALYZER_FOLDER}' }).map((n) => ({ ...n, z: 'tab' }));
+    const tab = { id: 'tab', type: 'tab', label: 'QuantStudio', env: [{ name: 'ANALYZER_FOLDER', value: inbox, type: 'str' }] };
+    await helper.load(nodeModules('folder-link') as never, [tab, ...nodes] as never);
+    const caught = collect('caught');
+    await waitUntil(() => caught.length > 0, 10_000, 'the Catch');
+    assert.deepEqual(lastStatus(helper.getNode('folder')), { fill: 'red', shape: 'ring', text: `folder ${inbox} does not exist: create it or set ANALYZER_FOLDER` });
+    assert.match((caught[0]!.error as { message: string }).message, /, or set ANALYZER_FOLDER \(Folder\)$/);
   });
 
   it('refuses to start without a folder, naming the setting on its status', async () => {

@@ -140,8 +140,30 @@ describe('lis-push-in', () => {
       const sent = (helper.getNode('catcher') as unknown as { send: { args: unknown[][] } }).send;
       await waitUntil(() => sent.args.length === 1, 3000, 'catch');
       const caught = sent.args[0]![0] as { error: { message: string; code: string } };
-      assert.match(caught.error.message, new RegExp(`${port}.*in use`));
+      assert.match(caught.error.message, new RegExp(`${port}.*in use.*: set LocalAPIPort to a free port`));
       assert.equal(caught.error.code, 'LISTEN_FAILED');
+      assert.equal(lastStatus(helper.getNode('n'))?.text, `port ${port} in use: set LocalAPIPort`);
+    } finally {
+      await new Promise<void>((r) => blocker.close(() => r()));
+    }
+  });
+
+  it('names the tab variable the port came from when it is in use (${LIS_PUSH_PORT}, as in the examples)', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((r) => blocker.listen(port, '127.0.0.1', r));
+    try {
+      const flow = [
+        { id: 'tab', type: 'tab', label: 'analyzer', env: [{ name: 'LIS_PUSH_PORT', value: String(port), type: 'str' }] },
+        { id: 'n', z: 'tab', type: 'lis-push-in', name: 'push', localApiAddress: '127.0.0.1', localApiPort: '${LIS_PUSH_PORT}', wires: [[]] },
+        { id: 'catcher', z: 'tab', type: 'catch', scope: null, uncaught: false, wires: [['caught']] },
+        { id: 'caught', z: 'tab', type: 'helper' },
+      ];
+      await helper.load(nodeModules(...ALL_LIS_NODES) as never, flow as never);
+      await waitUntil(() => lastStatus(helper.getNode('n'))?.fill === 'red', 3000, 'red status');
+      assert.equal(lastStatus(helper.getNode('n'))?.text, `port ${port} in use: set LIS_PUSH_PORT`);
+      const sent = (helper.getNode('catcher') as unknown as { send: { args: unknown[][] } }).send;
+      await waitUntil(() => sent.args.length === 1, 3000, 'catch');
+      assert.match((sent.args[0]![0] as { error: { message: string } }).error.message, /in use.*: set LIS_PUSH_PORT to a free port/);
     } finally {
       await new Promise<void>((r) => blocker.close(() => r()));
     }

@@ -77,8 +77,15 @@ describe('a setting left as an unset ${VAR} is named, at deploy', () => {
   it('lis-mark-processed: its optional endpoint is off, and says which variable would turn it on', async () => {
     await load([
       { id: 'cfg', type: 'lis-config', labTestsApiUrl: 'http://127.0.0.1:1/t', transactionInfoApiUrl: 'http://127.0.0.1:1/o', resultApiUrl: 'http://127.0.0.1:1/r', orderCompletedApiUrl: '${LIS_PROCESSED_UNSET_T}' },
-      { id: 'n', type: 'lis-mark-processed', lis: 'cfg', wires: [[]] },
+      { id: 'n', type: 'lis-mark-processed', lis: 'cfg', wires: [['out']] },
+      { id: 'out', type: 'helper' },
     ]);
+    assert.deepEqual([status('n')?.fill, status('n')?.text], ['grey', 'off: set LIS_PROCESSED_UNSET_T']);
+    // A message passed on untouched keeps naming the variable (it read plain "disabled" after the first message).
+    const out = collect('out');
+    helper.getNode('n').receive({ payload: { SampleNumber: 'S1' } } as never);
+    await waitUntil(() => out.length === 1, 3000, 'the message passed on');
+    assert.deepEqual(out[0]!.payload, { SampleNumber: 'S1' });
     assert.deepEqual([status('n')?.fill, status('n')?.text], ['grey', 'off: set LIS_PROCESSED_UNSET_T']);
   });
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { examplesFor } from '../../demo/example-specs';
-import { CURATED_FILES, EXAMPLES, LIS_ENV, defaultFolder, SHARED_LIS_ID, buildDemoFlow, buildExample, combineFlows, examplePath, tabSettings, withTabEnv } from '../../demo/examples';
+import { CURATED_FILES, DEMO_PUSH_PORT, EXAMPLES, LIS_ENV, defaultFolder, SHARED_LIS_ID, buildDemoFlow, buildExample, combineFlows, examplePath, tabSettings, withTabEnv } from '../../demo/examples';
 import { TABLE_END, TABLE_START, withExamplesTable } from '../../demo/examples-doc';
 import { PROFILES } from '../../lib/protocols/astm/dialects';
 import { HL7_PROFILES } from '../../lib/protocols/hl7/dialects';
@@ -94,7 +94,7 @@ describe('example flows', () => {
       { ANALYZER_HOST: '127.0.0.1', ANALYZER_TCP_PORT: '4100', LIS_PUSH_PORT: '9001' },
       { ANALYZER_HOST: '127.0.0.1', ANALYZER_TCP_PORT: '4200', LIS_PUSH_PORT: '9002' },
     ]);
-    assert.deepEqual(tabEnv(buildDemoFlow({ analyzerPort: '/dev/pts/7', analyzerBaud: 19200 }))[0], { ANALYZER_PORT: '/dev/pts/7', ANALYZER_BAUD: '19200', LIS_PUSH_PORT: '8181' });
+    assert.deepEqual(tabEnv(buildDemoFlow({ analyzerPort: '/dev/pts/7', analyzerBaud: 19200 }))[0], { ANALYZER_PORT: '/dev/pts/7', ANALYZER_BAUD: '19200', LIS_PUSH_PORT: String(DEMO_PUSH_PORT) });
     const ids = flow.map((n) => n.id);
     assert.equal(new Set(ids).size, ids.length, 'no node id twice');
   });
@@ -121,6 +121,9 @@ describe('example flows', () => {
     assert.equal(ports.length, EXAMPLES.filter((e) => e.transport !== 'folder').length + EXAMPLES.filter((e) => e.transport === 'tcp').length);
     const shared = ports.filter((p, i) => ports.indexOf(p) !== i);
     assert.deepEqual(shared, [], 'default ports two examples share');
+    // npm start's lis-push-in takes none of them: an example imported into the demo's Node-RED deploys beside it.
+    assert.equal(ports.includes(String(DEMO_PUSH_PORT)), false, `the demo's push port ${DEMO_PUSH_PORT} is an example's`);
+    assert.deepEqual(tabEnv(buildDemoFlow())[0]!.LIS_PUSH_PORT, String(DEMO_PUSH_PORT));
     for (const p of ports) assert.ok(Number(p) > 1024 && Number(p) < 65536 && p !== '1880', `port ${p}`);
     // No two file examples watch one default folder: one would take the other's files.
     const folders = envs.map((e) => e.ANALYZER_FOLDER).filter((v) => v !== undefined);
@@ -157,6 +160,8 @@ describe('example flows', () => {
     assert.deepEqual(names.slice(0, 7), ['Generic LIS2-A2 analyzer', 'Roche cobas e 411', 'Sysmex XN', 'Immucor Galileo', 'Mindray CL-2000i', 'Mindray CL-2000i (HL7)', 'Roche cobas 6800']);
     const tabs = EXAMPLES.map((spec) => (buildExample(spec) as N[]).find((n) => n.type === 'tab')!.label);
     assert.equal(new Set(tabs).size, tabs.length, `tab labels: ${tabs.join(', ')}`);
+    // The generic analyzer's tab and link read the same, not "any LIS2-A2 conformant analyzer" (the dialect's vendor and model).
+    assert.equal(tabs[0], names[0]);
     assert.equal(new Set(names).size, names.length);
     for (const spec of EXAMPLES) {
       const flow = buildExample(spec) as N[];
@@ -220,6 +225,8 @@ describe('example flows', () => {
       const link = one('folder-link');
       assert.equal(link.folder, '${ANALYZER_FOLDER}');
       assert.equal(link.name, spec.analyzer);
+      // Named, so the Lab sidebar shows the instrument rather than "instrument not named".
+      assert.equal(link.analyzer, spec.analyzer);
       assert.deepEqual(to(link), ['file-message']);
       assert.equal(one('file-message').dialect, spec.dialect);
       assert.deepEqual(to(one('file-message')), ['test-mapper']);
