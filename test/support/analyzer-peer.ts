@@ -21,6 +21,8 @@ function serialPortClass(): new (opts: { path: string; baudRate: number }) => Po
 
 export class AnalyzerPeer {
   readonly received: string[] = [];
+  /** Every byte the host wrote (to count its ACKs). */
+  readonly heard: number[] = [];
   private readonly waiters: Array<(text: string) => void> = [];
   private readonly sendWaiters = new Map<string, { resolve: () => void; reject: (e: Error) => void }>();
   private readonly driver: LinkDriver;
@@ -40,7 +42,10 @@ export class AnalyzerPeer {
       } else if (a.type === 'sent') this.sendWaiters.get(a.id)?.resolve();
       else if (a.type === 'sendFailed') this.sendWaiters.get(a.id)?.reject(new Error(a.reason));
     });
-    port.on('data', (chunk) => this.driver.receive(chunk));
+    port.on('data', (chunk) => {
+      this.heard.push(...chunk);
+      this.driver.receive(chunk);
+    });
   }
 
   static async open(path: string, options: Partial<AstmLinkOptions> = {}): Promise<AnalyzerPeer> {
