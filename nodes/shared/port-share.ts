@@ -51,7 +51,9 @@ export function watchPortShare(RED: NodeAPI, node: Node, changed: (clash: PortCl
   const t = sharedTexts(RED, 'link');
   const r = sharedTexts(RED, 'runtime');
   let clash: PortClash | undefined;
-  const keeperOf = (c: PortClash): string => `${(RED.nodes.getNode(c.keeper.link) as Node | null)?.type ?? 'link'} "${c.keeper.name}"`;
+  // An Import copy keeps the link's name: then its id tells the two apart.
+  const keeperOf = (c: PortClash): string =>
+    `${(RED.nodes.getNode(c.keeper.link) as Node | null)?.type ?? 'link'} "${c.keeper.name}"${c.keeper.name === (node.name || node.id) ? ` (node ${c.keeper.link})` : ''}`;
   const error = (): LisError | undefined =>
     clash && new LisError(r('portShared', { link: node.name || node.id, port: clash.device, keeper: keeperOf(clash) }), { code: 'PORT_SHARED' });
   let pending: NodeJS.Immediate | undefined;
