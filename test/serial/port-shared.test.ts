@@ -9,7 +9,7 @@
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ptyPair, type PtyPair } from '../../demo/pty';
-import { AnalyzerPeer } from '../support/analyzer-peer';
+import { AnalyzerPeer, openRawPeer, type RawPeer } from '../support/analyzer-peer';
 import { LisStub } from '../support/lis-stub';
 import { ALL_LIS_NODES, collect, helper, lastStatus, nodeModules, waitUntil } from '../support/red';
 import { serialNodesModule, serialPortConfig } from '../support/serial-flow';
@@ -32,7 +32,7 @@ function tab(p: string, serial: string): Array<Record<string, unknown>> {
 
 let stub: LisStub;
 let ptys: PtyPair[] = [];
-let peers: AnalyzerPeer[] = [];
+let peers: Array<AnalyzerPeer | RawPeer> = [];
 
 function flow(configs: Array<Record<string, unknown>>, serialA: string, serialB: string): Array<Record<string, unknown>> {
   return [
@@ -99,6 +99,9 @@ async function twoTabsOnOneDevice(oneConfig: boolean, p: string): Promise<void> 
   assert.equal(status?.fill, 'red');
   assert.equal(status?.text, `serial port ${pty.host} is read by astm-link "analyzer A" too: give this tab its own ANALYZER_PORT`);
   assert.notEqual(lastStatus(helper.getNode('link-A'))?.fill, 'red');
+  // The Lab sidebar's row: the port shared, not connected.
+  assert.equal(await transportOf('link-B'), 'port-shared');
+  assert.notEqual(await transportOf('link-A'), 'port-shared');
 
   // Redeployed with tab B on a device of its own, both links work.
   const own = await ptyPair();
@@ -119,9 +122,55 @@ async function twoTabsOnOneDevice(oneConfig: boolean, p: string): Promise<void> 
   assert.equal(peerB.heard.filter((b) => b === ACK).length, 2);
   assert.equal(shared(caughtAfter).length, 0, 'no PORT_SHARED after the redeploy');
   assert.notEqual(lastStatus(helper.getNode('link-B'))?.fill, 'red');
+  assert.notEqual(await transportOf('link-B'), 'port-shared');
+}
+
+async function transportOf(link: string): Promise<string | undefined> {
+  const res = await helper.request().get('/lis-bridge/links').expect(200);
+  return (res.body.links as Array<{ node: string; transport: string }>).find((l) => l.node === link)?.transport;
 }
 
 describe('two links on one serial device', () => {
   it('two serial port configurations with the same path (an Import copy): one link keeps it, the other refuses the line', () => twoTabsOnOneDevice(false, 'COPY'));
   it('one serial port configuration shared by both tabs: the same', () => twoTabsOnOneDevice(true, 'ONE'));
+});
+
+const MLLP = (text: string) => Buffer.from(`\x0b${text}\x1c\r`, 'latin1');
+const oru = (id: string) => MLLP(`MSH|^~\\&|ANALYZER|LAB|LIS|LAB|20261127093000||ORU^R01|${id}|P|2.3.1\rPID|1||P-1\rOBR|1||${id}|GLU\rOBX|1|NM|GLU^Glucose||5.4|mmol/L|||||F\r`);
+/** The ACKs the host wrote: one MLLP frame each. */
+const acks = (heard: number[]) => heard.filter((b) => b === 0x0b).length;
+
+describe('two hl7-links over serial on one device', () => {
+  it('one link keeps it: each message acknowledged and passed on once, the other link red with PORT_SHARED once', async () => {
+    const pty = await ptyPair();
+    ptys.push(pty);
+    const flow = [
+      serialPortConfig('sp-A', pty.host),
+      serialPortConfig('sp-B', pty.host),
+      ...['A', 'B'].flatMap((p) => [
+        { id: `in-${p}`, type: 'serial in', serial: `sp-${p}`, wires: [[`link-${p}`]] },
+        { id: `link-${p}`, type: 'hl7-link', name: `analyzer ${p}`, transport: 'serial', wires: [[`out-${p}`], ['messages'], []] },
+        { id: `out-${p}`, type: 'serial out', serial: `sp-${p}` },
+      ]),
+      { id: 'messages', type: 'helper' },
+      { id: 'catcher', type: 'catch', scope: null, uncaught: false, wires: [['caught']] },
+      { id: 'caught', type: 'helper' },
+    ];
+    await helper.load([serialNodesModule(), ...nodeModules('hl7-link')] as never, flow as never);
+    const messages = collect('messages');
+    const caught = collect('caught');
+    const peer = await openRawPeer(pty.analyzer);
+    peers.push(peer);
+    peer.write(oru('HL7-1'));
+    await waitUntil(() => acks(peer.heard) >= 1, 10000, 'the ACK of the first message');
+    peer.write(oru('HL7-2'));
+    await waitUntil(() => acks(peer.heard) >= 2 && messages.length >= 2, 10000, 'the second message, acknowledged and passed on');
+    assert.equal(messages.length, 2, 'each message passed on once');
+    assert.deepEqual(messages.map((m) => (m.hl7 as { link?: string }).link), ['link-A', 'link-A']);
+    assert.equal(acks(peer.heard), 2, 'each message acknowledged once');
+    await waitUntil(() => shared(caught).length >= 1, 10000, 'PORT_SHARED raised');
+    assert.equal(shared(caught).length, 1);
+    assert.equal(lastStatus(helper.getNode('link-B'))?.text, `serial port ${pty.host} is read by hl7-link "analyzer A" too: give this tab its own ANALYZER_PORT`);
+    assert.equal(await transportOf('link-B'), 'port-shared');
+  });
 });

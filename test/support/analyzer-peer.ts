@@ -85,3 +85,26 @@ export class AnalyzerPeer {
     return new Promise((resolve) => this.port.close(() => resolve()));
   }
 }
+
+/** The analyzer's end of a line, raw: what it writes as given, every byte the host wrote kept (an HL7 analyzer over serial). */
+export interface RawPeer {
+  write(bytes: Buffer): void;
+  readonly heard: number[];
+  close(): Promise<void>;
+}
+
+export async function openRawPeer(path: string): Promise<RawPeer> {
+  const SerialPort = serialPortClass();
+  const port = new SerialPort({ path, baudRate: 9600 });
+  await new Promise<void>((resolve, reject) => {
+    port.once('open', () => resolve());
+    port.once('error', (err) => reject(err ?? new Error('open failed')));
+  });
+  const heard: number[] = [];
+  port.on('data', (chunk) => heard.push(...chunk));
+  return {
+    write: (bytes) => void port.write(bytes),
+    heard,
+    close: () => new Promise((resolve) => port.close(() => resolve())),
+  };
+}
