@@ -25,6 +25,7 @@ export type LisErrorCode =
   | 'NO_SESSION' // astm-link set to TCP: bytes arrived without the TCP session they came on
   | 'TRANSPORT_MISMATCH' // a link set to serial behind tcp in: TCP input refused (not acknowledged), nothing written to every connection
   | 'PORT_MISSING' // a link's serial port device does not exist (wrong path, unplugged USB adapter)
+  | 'PORT_SHARED' // another link reads the same serial device and keeps it: this link refuses the line
   | 'ORDER_REFUSED' // astm-message: an order the analyzer can no longer take (query cancelled or expired)
   | 'JOURNAL' // the result journal could not store something: not acknowledged, not sent
   | 'STUCK' // astm-link: a message replayed after a restart never reached the LIS; an operator replays or dismisses it

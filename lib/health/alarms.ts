@@ -63,7 +63,7 @@ export interface AlarmChange {
   cleared: Array<Alarm & { reason: ClearReason }>;
 }
 
-const DOWN: ReadonlySet<TransportState> = new Set(['disconnected', 'port-missing', 'listening']);
+const DOWN: ReadonlySet<TransportState> = new Set(['disconnected', 'port-missing', 'port-shared', 'listening']);
 const MINUTE = 60_000;
 
 /** The alarms of one link node. */

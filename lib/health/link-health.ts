@@ -22,7 +22,8 @@
  * - connected: the port is open, or an analyzer is connected over TCP;
  * - disconnected: the port is closed, or the TCP connection (as a client) dropped;
  * - listening: a TCP server with no analyzer connected;
- * - port-missing: the serial port's device does not exist (unplugged USB adapter, wrong path).
+ * - port-missing: the serial port's device does not exist (unplugged USB adapter, wrong path);
+ * - port-shared: another link reads the same serial device and keeps it: this link refuses the line (lib/link/port-claims).
  */
 import type { Alarm, AlarmCode } from './alarms';
 import type { QueueCounts } from './queues';

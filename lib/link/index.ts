@@ -3,3 +3,4 @@ export { type LinkMachine, type SendOptions } from './driver';
 export { LinkSessions, type SessionLink } from './link-sessions';
 export { type TransportMode } from './session-book';
 export { tcpSessionKey } from './tcp-status';
+export { PortClaims, type PortClash, type PortKeeper } from './port-claims';

@@ -19,6 +19,8 @@ import { boardFor } from './health';
 import { sharedTexts, type StatusReporter } from './status';
 import { watchTransport } from './transport-watch';
 import { watchLine } from './line-status';
+import { watchPortShare } from './port-share';
+import type { TransportState } from '../../lib/health';
 import { raiseWhenStarted } from './setting-status';
 import { registerReplayInjector, type CaptureRead } from './replays';
 import { installReplayRoutes } from './replay-routes';
@@ -81,10 +83,17 @@ export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: 
   // The line's state on the status: never "idle" while the port or connection is down, a setting unset, or TCP behind a serial link.
   let started = false;
   // A dead line is a condition of the status: it stays over what the link does until the line is back (status.ts).
-  const showLine = () => status.condition('transport', line.status());
+  const showLine = () => status.condition('transport', share.status() ?? line.status());
+  // Another link reading the same serial device keeps it: this one refuses the line (port-share.ts), its port "shared" on the board.
+  let portState: TransportState = 'unknown';
+  const share = watchPortShare(RED, node, (clash) => {
+    health.transport(node.id, undefined, clash ? 'port-shared' : portState, Date.now());
+    showLine();
+  });
   const line = watchLine(RED, node, def.transport, outputs, () => started && showLine());
   const stopWatching = watchTransport(RED, node, outputs, (session, state, peer) => {
-    health.transport(node.id, session, state, Date.now(), peer);
+    if (session === undefined) portState = state;
+    if (session !== undefined || !share.clash) health.transport(node.id, session, state, Date.now(), peer);
     line.report(session, state);
   });
   const refuse = (msg: Msg, err: unknown, done: Done): void => {
@@ -129,6 +138,8 @@ export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: 
     },
     {
       write(link, bytes) {
+        // Refused while another link keeps the port: the analyzer hears that one only (a transfer under way when the clash began).
+        if (share.clash) return;
         if (protocol.isNak(bytes)) health.nak(node.id, sessionOf(link), 'sent', Date.now());
         trace?.record('out', bytes, link.traceName);
         if (protocol.coalesceWrites !== true) return node.send([withSession({ payload: bytes }, link), null, null] as never);
@@ -185,13 +196,17 @@ export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: 
         return mismatch ? refuse(msg, mismatch, done) : done();
       }
       const bytes = lineBytes(msg.payload);
+      const shared = share.error();
       if (msg.topic === protocol.sendTopic) {
+        if (shared) return refuse(msg, shared, done);
         if (!bytes) return refuse(msg, invalidInput('nothing sent', ['msg.payload of a message to send must be the message text (string) or bytes (Buffer)']), done);
         const link = links.send(msg._session, typeof msg.analyzer === 'string' ? msg.analyzer : undefined, bytes, msg, protocol.sendOptions?.(msg));
         if (link instanceof LisError) return refuse(msg, link, done);
         withSession(msg, link);
         return done();
       }
+      // The bytes another link keeps: not answered, stored nor passed on (raised once, as the clash began).
+      if (shared) return done();
       if (!bytes) return refuse(msg, invalidInput('not read', ['msg.payload must be the bytes read from the line (Buffer or string)']), done);
       const link = links.place(msg._session, { ...(typeof msg.ip === 'string' ? { address: msg.ip } : {}), ...(typeof msg.port === 'number' ? { port: msg.port } : {}) }, Date.now());
       if (link instanceof LisError) return refuse(msg, link, done);
@@ -208,6 +223,7 @@ export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: 
     if (flushing) clearImmediate(flushing);
     flushWrites();
     stopWatching();
+    share.close();
     stopReplays();
     alarms.close();
     withdrawTrace();

@@ -130,7 +130,7 @@ export function createMetrics(RED: Pick<NodeAPI, 'settings'>): BridgeMetrics {
   }
   new Gauge({
     name: 'lisbridge_link_state',
-    help: 'Transport state of the link: 1 for the state it is in (connected, disconnected, listening: a TCP server with no analyzer, port-missing, unknown), 0 for the others',
+    help: 'Transport state of the link: 1 for the state it is in (connected, disconnected, listening: a TCP server with no analyzer, port-missing, port-shared: another link keeps its serial port, unknown), 0 for the others',
     labelNames: [...LINK, 'state'],
     registers: [registry],
     collect() {

@@ -215,6 +215,8 @@ export function shortReason(err: unknown): string {
       return 'set Transport to TCP';
     case 'PORT_MISSING':
       return 'no serial port';
+    case 'PORT_SHARED':
+      return 'serial port shared';
     case 'ORDER_REFUSED':
       return 'order refused';
     case 'JOURNAL':

@@ -21,6 +21,8 @@ function serialPortClass(): new (opts: { path: string; baudRate: number }) => Po
 
 export class AnalyzerPeer {
   readonly received: string[] = [];
+  /** Every byte the host wrote (to count its ACKs). */
+  readonly heard: number[] = [];
   private readonly waiters: Array<(text: string) => void> = [];
   private readonly sendWaiters = new Map<string, { resolve: () => void; reject: (e: Error) => void }>();
   private readonly driver: LinkDriver;
@@ -40,7 +42,10 @@ export class AnalyzerPeer {
       } else if (a.type === 'sent') this.sendWaiters.get(a.id)?.resolve();
       else if (a.type === 'sendFailed') this.sendWaiters.get(a.id)?.reject(new Error(a.reason));
     });
-    port.on('data', (chunk) => this.driver.receive(chunk));
+    port.on('data', (chunk) => {
+      this.heard.push(...chunk);
+      this.driver.receive(chunk);
+    });
   }
 
   static async open(path: string, options: Partial<AstmLinkOptions> = {}): Promise<AnalyzerPeer> {
@@ -79,4 +84,27 @@ export class AnalyzerPeer {
     this.driver.close();
     return new Promise((resolve) => this.port.close(() => resolve()));
   }
+}
+
+/** The analyzer's end of a line, raw: what it writes as given, every byte the host wrote kept (an HL7 analyzer over serial). */
+export interface RawPeer {
+  write(bytes: Buffer): void;
+  readonly heard: number[];
+  close(): Promise<void>;
+}
+
+export async function openRawPeer(path: string): Promise<RawPeer> {
+  const SerialPort = serialPortClass();
+  const port = new SerialPort({ path, baudRate: 9600 });
+  await new Promise<void>((resolve, reject) => {
+    port.once('open', () => resolve());
+    port.once('error', (err) => reject(err ?? new Error('open failed')));
+  });
+  const heard: number[] = [];
+  port.on('data', (chunk) => heard.push(...chunk));
+  return {
+    write: (bytes) => void port.write(bytes),
+    heard,
+    close: () => new Promise((resolve) => port.close(() => resolve())),
+  };
 }
