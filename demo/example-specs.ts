@@ -237,7 +237,7 @@ const PANEL_OF: Readonly<Record<string, Panel>> = {
 const OVERRIDES: Readonly<Record<string, Partial<Pick<ExampleSpec, 'file' | 'analyzer' | 'tabLabel'>>>> = {
   // The curated roche-cobas-e411-serial speaks the Elecsys type; this is the same analyzer set to the cobas type.
   'astm:roche-cobas-e411': { file: 'roche-cobas-e411-cobas-type-serial', analyzer: 'Roche cobas e 411 (cobas type)', tabLabel: 'Roche cobas e 411 (cobas type)' },
-  'hl7:generic-oru': { analyzer: 'Generic HL7 analyzer', tabLabel: 'Generic HL7 v2 analyzer (ORU^R01)' },
+  'hl7:generic-oru': { analyzer: 'Generic HL7 analyzer', tabLabel: 'Generic HL7 analyzer' },
   'hl7:ihe-law': { analyzer: 'IHE LAW analyzer', tabLabel: 'IHE LAW analyzer (HL7)' },
 };
 
