@@ -12,7 +12,7 @@
  *     overrides: $("#node-input-dialectOverrides"), // the node's own textarea (saved by Node-RED)
  *     base: function () { return "generic-lis2a2"; },
  *     timeZone: function () { return "Europe/Berlin"; },
- *     linkType: "astm-link",               // nodes whose recent messages can be picked
+ *     linkType: "astm-link",               // nodes whose recent messages can be picked and replayed through (none: no picker, no replay)
  *     api: "lis-bridge/dialects",          // GET <api>/<id>, POST <api>/preview and <api>/point (the default)
  *     protocol: "astm",                    // "astm" (default), "hl7", "file": sent with every request
  *     files: true,                         // offer "Load a file…" (and dropping one): its bytes are sent as `bytes` (base64)
@@ -315,9 +315,15 @@
         });
 
         $("<option>").val("").text(t("pickLink")).appendTo(links);
-        RED.nodes.eachNode(function (n) {
-            if (n.type === opts.linkType) { $("<option>").val(n.id).text(n.name || n.id).appendTo(links); }
-        });
+        // Without a link type (file-message: folder-link keeps no trace and takes no replay) there is nothing to pick or replay through.
+        if (opts.linkType) {
+            RED.nodes.eachNode(function (n) {
+                if (n.type === opts.linkType) { $("<option>").val(n.id).text(n.name || n.id).appendTo(links); }
+            });
+        } else {
+            replayRow.hide();
+            replayView.hide();
+        }
         if (links.children().length === 1) { links.hide(); }
         links.on("change", function () {
             recent.empty().hide();

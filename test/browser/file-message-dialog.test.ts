@@ -58,7 +58,9 @@ describe('file-message dialog', () => {
     assert.equal((await page.locator('label[for="node-input-dialect"]').textContent())?.trim(), 'File dialect');
     assert.match((await paste.getAttribute('placeholder')) ?? '', /^Paste an export \(its CSV or text lines\), or load the file/);
     assert.equal(await page.locator(`${FILE} .lis-dialect-links`).locator('xpath=..').locator('span').first().textContent(), 'Export');
-    assert.match((await page.locator(`${FILE} .lis-dialect-links option`).first().textContent()) ?? '', /^or pick one that a link received/);
+    // folder-link keeps no frame trace and takes no replay: no picker of recent messages and no replay row that could only fail.
+    assert.equal(await page.locator(`${FILE} .lis-dialect-links`).isVisible(), false);
+    assert.equal(await page.locator(`${FILE} .lis-dialect-replay-run`).isVisible(), false);
     await paste.fill(readFileSync(EXPORT, 'latin1'));
     const rows = `${FILE} .lis-dialect-results tbody tr`;
     // 6 patient samples, 3 wells each.
