@@ -109,8 +109,17 @@ async function tabId(label: string): Promise<string> {
  * value (a row removed where the value is null), Done.
  */
 async function setTabEnv(label: string, values: Record<string, string | null>): Promise<void> {
-  await page.locator('#red-ui-workspace-tabs .red-ui-tab', { hasText: label }).dblclick();
-  await page.locator('#node-dialog-ok').waitFor({ state: 'visible' });
+  // On a loaded machine the two clicks of a double-click can arrive as two single ones (once in CI: no dialog in
+  // 30 s while the next steps went fine): double-click again until the tab's dialog is open.
+  for (let attempt = 1; ; attempt++) {
+    await page.locator('#red-ui-workspace-tabs .red-ui-tab', { hasText: label }).dblclick();
+    try {
+      await page.locator('#node-dialog-ok').waitFor({ state: 'visible', timeout: 10_000 });
+      break;
+    } catch (err) {
+      if (attempt === 3) throw err;
+    }
+  }
   // The Environment Variables pane's button beside Properties' (a list icon).
   await page.locator('.red-ui-tray a.red-ui-tab-link-button[href="#editor-tab-envProperties"]').click();
   const rows = page.locator('.red-ui-tray .node-input-env-container-row ol > li');
