@@ -15,6 +15,7 @@
  *
  * Each step is one it(), in order: a later one builds on what the earlier left.
  */
+import { withTimeout } from '../support/timeout';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -249,8 +250,9 @@ describe("an integrator's first day, in the editor, with the package installed f
       return n;
     });
     assert.equal(configs, 1, 'one lis-config for both analyzers');
-    await Promise.all([astmSim!.waitConnected(), hl7Sim!.waitConnected()]);
-    await Promise.all([astmSim!.runSamples(['JA-001', 'JA-002']), hl7Sim!.runSamples(['JB-001', 'JB-002'])]);
+    // Bounded: a tab left unset by an earlier step must fail here, not hold the whole suite.
+    await withTimeout(Promise.all([astmSim!.waitConnected(), hl7Sim!.waitConnected()]), 30_000, 'both analyzers connected by their links');
+    await withTimeout(Promise.all([astmSim!.runSamples(['JA-001', 'JA-002']), hl7Sim!.runSamples(['JB-001', 'JB-002'])]), 60_000, 'both analyzers ran their samples');
     const want = ['JA-001 TSH', 'JA-001 CRP', 'JA-002 TSH', 'JA-002 CRP', 'JB-001 TSH', 'JB-001 FT4', 'JB-002 TSH', 'JB-002 FT4'];
     const have = () => resultsAtLis().map((r) => `${r.sample} ${r.test}`);
     await waitFor(async () => want.every((w) => have().includes(w)), 30000, () => `results ${want.join(', ')} at the LIS; it has ${have().join(', ')}`);

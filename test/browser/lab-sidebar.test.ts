@@ -8,6 +8,7 @@
  * sees a quiet-link alarm appear and clear, all without pressing refresh: the
  * updates come over comms.
  */
+import { withTimeout } from '../support/timeout';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -111,7 +112,7 @@ before(async () => {
   ({ red, page, pageErrors } = session);
   sim = new AnalyzerSimulator({ dialect: 'generic-lis2a2', transport: new TcpClientTransport('127.0.0.1', portA), timeZone: 'UTC', senderName: 'COBAS-7' });
   await sim.start();
-  await sim.waitConnected();
+  await withTimeout(sim.waitConnected(), 30_000, 'the analyzer connected by its link');
 });
 
 after(async () => {

@@ -14,6 +14,7 @@
  * it in after hooks); Node-RED is also killed, as a last resort, when the test
  * process exits (node-red-process.ts).
  */
+import { withTimeout } from '../support/timeout';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before } from 'node:test';
@@ -505,10 +506,4 @@ export function resultItems(stub: LisStub): ResultItem[] {
   return stub.to('/results').flatMap(itemsOf);
 }
 
-export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms);
-  });
-  return Promise.race([p, limit]).finally(() => clearTimeout(timer));
-}
+export { withTimeout };
