@@ -10,9 +10,7 @@ import { fail } from './shared/lis-request-node';
 import { StatusReporter, sharedTexts } from './shared/status';
 import { registerMappingRoutes } from './shared/mapping-routes';
 import { replayOf } from './shared/replays';
-import { openedJournal } from './shared/journal';
-import { journalOrigin } from '../lib/journal';
-import { capText } from '../lib/util';
+import { markNothingMapped } from './shared/link-journal';
 import type { Done, Msg, Send } from './shared/types';
 
 interface Def extends NodeDef {
@@ -122,27 +120,9 @@ export = function register(RED: NodeAPI): void {
       resultsSeen.mapped += mapped.items.length;
       resultsSeen.unmapped += mapped.rejected.length;
       node.status({ fill: resultsSeen.unmapped > 0 ? 'yellow' : 'green', shape: 'dot', text: t('resultsMapped', { n: resultsSeen.mapped, u: resultsSeen.unmapped }) });
-      if (items.length > 0 && mapped.items.length === 0 && !replay) markStuck(msg.journal, mapped.rejected.map((x) => x.reason));
+      if (items.length > 0 && mapped.items.length === 0 && !replay) markNothingMapped(RED, node, msg.journal, mapped.rejected.map((x) => x.reason));
       send([mappedMsg, rejectedMsg]);
       done();
-    }
-
-    /**
-     * A journaled message's batch with nothing for the LIS never reaches
-     * lis-send-results, where a part of a message is marked handed on: its
-     * message is listed as stuck at once (the link's status, a STUCK error to
-     * Catch, the Lab sidebar), for an operator to map the tests and replay it,
-     * or dismiss it. Not replayed by itself after a restart: it would only
-     * fail again. Its results are on output 2.
-     */
-    function markStuck(origin: unknown, reasons: string[]): void {
-      const from = journalOrigin(origin);
-      if (from === undefined) return;
-      const { message, part } = from;
-      const reason = capText(r('nothingForLis', { count: reasons.length, reasons: reasons.join('; ') }), 500);
-      openedJournal(RED)
-        ?.then((journal) => journal.markStuck(message, reason, part))
-        .catch((err: unknown) => node.warn(r('stuckNotJournaled', { message, reason: err instanceof Error ? err.message : String(err) })));
     }
   }
 

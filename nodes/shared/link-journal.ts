@@ -8,10 +8,11 @@
  */
 import type { Node, NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
-import { isSettled, LinkStore, type MessageRecord, owedSamples, type PassedOn, type ResultJournal } from '../../lib/journal';
+import { isSettled, journalOrigin, LinkStore, type MessageRecord, owedSamples, type PassedOn, type ResultJournal } from '../../lib/journal';
+import { capText } from '../../lib/util';
 import { LisError, messageOf } from '../../lib/errors';
 import { adminUser, answerError, installRoutesOnce } from './admin';
-import { journalFor } from './journal';
+import { journalFor, openedJournal } from './journal';
 import { sharedTexts, type StatusReporter, type Texts } from './status';
 
 /** A replayed message not settled this long after its replay is given up on (stuck) and reported. */
@@ -172,4 +173,21 @@ function installStuckRoutes(RED: NodeAPI): void {
     }),
   );
   admin.post('/lis-bridge/stuck/:id/dismiss', RED.auth.needsPermission('lis.write'), withStuck((journal, _link, id, req) => journal.dismiss(id, adminUser(req))));
+}
+
+/**
+ * A journaled message's batch none of whose results test-mapper could map
+ * never reaches lis-send-results, where a part of a message is marked handed
+ * on: its message is marked stuck at once (its link's status, STUCK to Catch,
+ * the Lab sidebar), for an operator to map the tests and replay it, or
+ * dismiss it. Not replayed by itself after a restart: it would only fail again.
+ */
+export function markNothingMapped(RED: NodeAPI, node: Node, origin: unknown, reasons: string[]): void {
+  const from = journalOrigin(origin);
+  if (from === undefined) return;
+  const r = sharedTexts(RED, 'runtime');
+  const reason = capText(r('nothingForLis', { count: reasons.length, reasons: reasons.join('; ') }), 500);
+  openedJournal(RED)
+    ?.then((journal) => journal.markStuck(from.message, reason, from.part))
+    .catch((err: unknown) => node.warn(r('stuckNotJournaled', { message: from.message, reason: messageOf(err) })));
 }
