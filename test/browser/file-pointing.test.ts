@@ -13,6 +13,7 @@
  * Keeps a screenshot in test/artifacts/pointing-file.png; with
  * UPDATE_SCREENSHOTS=1 also in docs/.
  */
+import { fileRunFlow } from '../support/file-run-flow';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -38,18 +39,7 @@ const MAPPING = [
   { lisTestId: 'T-HIV', lisCode: 'L-HIV', lisName: 'HIV Ag/Ab', instrumentCode: 'HIVco' },
 ];
 
-function flows(): Array<Record<string, unknown>> {
-  return [
-    { id: 'tab1', type: 'tab', label: 'Access 2' },
-    { id: 'cfg', type: 'lis-config', name: 'LIS', labTestsApiUrl: stub.url('/tests'), transactionInfoApiUrl: stub.url('/orders'), resultApiUrl: stub.url('/results'), timeout: 5000, credentials: { bearerToken: TOKEN } },
-    { id: 'inj', type: 'inject', z: 'tab1', name: 'run file', props: [], repeat: '', once: false, x: 100, y: 80, wires: [['read']] },
-    { id: 'read', type: 'file in', z: 'tab1', name: '', filename: EXPORT, filenameType: 'str', format: '', chunk: false, sendError: false, encoding: 'none', allProps: false, x: 260, y: 80, wires: [['name']] },
-    { id: 'name', type: 'change', z: 'tab1', name: 'msg.file', rules: [{ t: 'set', p: 'file', pt: 'msg', to: '{"name":"access2.csv"}', tot: 'json' }], x: 420, y: 80, wires: [['fm']] },
-    { id: 'fm', type: 'file-message', z: 'tab1', name: '', dialect: 'generic-csv', dialectOverrides: '', timeZone: 'Africa/Johannesburg', x: 600, y: 80, wires: [['tm'], []] },
-    { id: 'tm', type: 'test-mapper', z: 'tab1', name: '', lis: 'cfg', instrument: 'Access 2', direction: 'toLis', unmapped: 'warn', mapping: MAPPING, x: 780, y: 80, wires: [['send'], []] },
-    { id: 'send', type: 'lis-send-results', z: 'tab1', name: '', lis: 'cfg', autoResend: false, x: 960, y: 80, wires: [[]] },
-  ];
-}
+const flows = () => fileRunFlow({ stub, token: TOKEN, instrument: 'Access 2', file: EXPORT, fileName: 'access2.csv', timeZone: 'Africa/Johannesburg', mapping: MAPPING });
 
 before(async () => {
   work = mkdtempSync(join(tmpdir(), 'lis-file-pointing-ui-'));
