@@ -17,11 +17,12 @@
  * credentials), none through the one in HTTP_PROXY (ignored, as the help says),
  * and the proxy's user and password absent from Export's JSON.
  */
+import { connectWhenListening } from '../support/lis-editor';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { installPackage, type Installation } from '../e2e/harness';
 import { deploy, editNode, launchChromium, openEditor, type EditorRed } from '../support/browser';
@@ -169,16 +170,6 @@ async function walkNumericSetting(id: string, key: string, label: string, placeh
 
 // ----- the analyzer ends -----
 
-/** A TCP connection to a deployed tcp in, once it listens again after the deploy. */
-async function connectWhenListening(port: number): Promise<Socket> {
-  for (let attempt = 0; ; attempt++) {
-    const s = connect(port, '127.0.0.1');
-    const ok = await new Promise<boolean>((resolve) => s.once('connect', () => resolve(true)).once('error', () => resolve(false)));
-    if (ok) return s;
-    if (attempt > 100) throw new Error(`tcp in does not listen on ${port}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** Bytes read from a socket, awaited one answer at a time. */
 class Reader {
