@@ -15,7 +15,7 @@
  *
  * Each step is one it(), in order: a later one builds on what the earlier left.
  */
-import { withTimeout } from '../support/timeout';
+import { withTimeout } from '../support/wait';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

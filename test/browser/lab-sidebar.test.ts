@@ -8,7 +8,7 @@
  * sees a quiet-link alarm appear and clear, all without pressing refresh: the
  * updates come over comms.
  */
-import { withTimeout } from '../support/timeout';
+import { withTimeout } from '../support/wait';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';

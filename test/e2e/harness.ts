@@ -14,7 +14,7 @@
  * it in after hooks); Node-RED is also killed, as a last resort, when the test
  * process exits (node-red-process.ts).
  */
-import { withTimeout } from '../support/timeout';
+import { withTimeout } from '../support/wait';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before } from 'node:test';

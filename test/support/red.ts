@@ -69,6 +69,7 @@ export function bridgeSettingsForTests(settings: Record<string, unknown>): void 
 }
 
 export { helper };
+export { waitUntil } from './wait';
 
 const NODES_DIR = join(__dirname, '..', '..', 'nodes');
 
@@ -107,18 +108,6 @@ export function statuses(node: Node): Array<{ fill?: string; shape?: string; tex
 
 export function lastStatus(node: Node): { fill?: string; shape?: string; text?: string } | undefined {
   return statuses(node).at(-1);
-}
-
-export function waitUntil(check: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const tick = () => {
-      if (check()) return resolve();
-      if (Date.now() - started > timeoutMs) return reject(new Error(`timed out waiting for ${what}`));
-      setTimeout(tick, 10);
-    };
-    tick();
-  });
 }
 
 /**
