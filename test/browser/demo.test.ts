@@ -17,7 +17,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { launchChromium, openEditor } from '../support/browser';
+import { launchChromium, releaseChromium, openEditor } from '../support/browser';
 import { freePort } from '../support/ports';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -85,7 +85,7 @@ before(async () => {
 });
 
 after(async () => {
-  await browser?.close();
+  await releaseChromium(browser);
   if (demo?.pid && demo.exitCode === null) {
     const closed = new Promise((r) => demo!.once('close', r));
     process.kill(-demo.pid, 'SIGINT');

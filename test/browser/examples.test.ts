@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { startNodeRed, type NodeRedProcess } from '../support/node-red-process';
-import { deploy, launchChromium, openEditor } from '../support/browser';
+import { deploy, launchChromium, releaseChromium, openEditor } from '../support/browser';
 import { combineFlows, withTabEnv } from '../../demo/examples';
 import { freePort } from '../support/ports';
 import { importExample } from '../support/import-example';
@@ -41,7 +41,7 @@ before(async () => {
 });
 
 after(async () => {
-  await browser?.close();
+  await releaseChromium(browser);
   await red?.stop();
   rmSync(userDir, { recursive: true, force: true });
 });

@@ -25,7 +25,7 @@ import { DemoLis } from '../../demo/demo-lis';
 import { AnalyzerSimulator, Hl7AnalyzerSimulator } from '../../lib/sim';
 import { TcpServerTransport } from '../../lib/sim/transport';
 import { installPackage, type Installation } from '../e2e/harness';
-import { deploy, launchChromium } from '../support/browser';
+import { deploy, launchChromium, releaseChromium } from '../support/browser';
 import { assertHelpRenders, openHelp } from '../support/help-check';
 import { importExample } from '../support/import-example';
 import { startNodeRed, type NodeRedProcess } from '../support/node-red-process';
@@ -83,7 +83,7 @@ before(async () => {
 });
 
 after(async () => {
-  await browser?.close().catch(() => undefined);
+  await releaseChromium(browser);
   await astmSim?.stop().catch(() => undefined);
   await hl7Sim?.stop().catch(() => undefined);
   await red?.stop();

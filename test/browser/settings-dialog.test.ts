@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import type { Socket } from 'node:net';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { installPackage, type Installation } from '../e2e/harness';
-import { deploy, editNode, launchChromium, openEditor, type EditorRed } from '../support/browser';
+import { deploy, editNode, launchChromium, releaseChromium, openEditor, type EditorRed } from '../support/browser';
 import { ForwardProxy } from '../support/forward-proxy';
 import { LisStub } from '../support/lis-stub';
 import { startNodeRed, type NodeRedProcess } from '../support/node-red-process';
@@ -94,7 +94,7 @@ before(async () => {
 });
 
 after(async () => {
-  await browser?.close().catch(() => undefined);
+  await releaseChromium(browser);
   await red?.stop();
   await siteProxy?.stop();
   await envProxy?.stop();

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { PushServer } from '../../lib/lis/push-server';
 import type { Order } from '../../lib/lis/schemas';
-import { launchChromium } from '../support/browser';
+import { launchChromium, releaseChromium } from '../support/browser';
 import { post, startDemo } from './helpers';
 
 /** Set to a file path to keep a screenshot of the page (for a look at it, not compared). */
@@ -20,7 +20,7 @@ describe('demo LIS page in a browser', () => {
     browser = await launchChromium();
   });
   after(async () => {
-    await browser?.close();
+    await releaseChromium(browser);
   });
 
   it('goes live, shows a result as it arrives, and pushes an order from the form', async (t) => {

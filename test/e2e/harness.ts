@@ -16,10 +16,8 @@
  */
 import { withTimeout } from '../support/wait';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { after, before } from 'node:test';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXAMPLES, examplePath, loadCatalog, withTabEnv, type ExampleSpec } from '../../demo/examples';
 import { ptyPair, type PtyPair } from '../../demo/pty';
@@ -29,6 +27,7 @@ import { AnalyzerSimulator, Hl7AnalyzerSimulator, TcpServerTransport, type Frame
 import { LisStub, anOrder, type RecordedRequest } from '../support/lis-stub';
 import { startNodeRed, type NodeRedProcess } from '../support/node-red-process';
 import { freePort } from '../support/ports';
+import type { Installation } from '../support/installed-package';
 
 /** The repository root (this file runs as dist/test/e2e/harness.js). */
 export const ROOT = join(__dirname, '..', '..', '..');
@@ -62,30 +61,9 @@ export class LineLog {
   }
 }
 
-// ----- the package, installed once per file -----
+// ----- the package, packed and installed once per suite run -----
 
-export interface Installation {
-  userDir: string;
-  remove(): void;
-}
-
-/** `npm pack` the built package and `npm install` the tarball into a fresh Node-RED userDir (test/install does the same). */
-export function installPackage(): Installation {
-  const work = mkdtempSync(join(tmpdir(), 'lis-e2e-'));
-  try {
-    const userDir = join(work, 'userDir');
-    mkdirSync(userDir);
-    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const packed = execFileSync(npm, ['pack', '--silent', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop()!;
-    writeFileSync(join(userDir, 'package.json'), JSON.stringify({ name: 'node-red-project', private: true, version: '0.0.1' }));
-    execFileSync(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, packed)], { cwd: userDir, stdio: 'pipe' });
-    if (!existsSync(join(userDir, 'node_modules', 'node-red-node-serialport'))) throw new Error('node-red-node-serialport did not come with the package');
-    return { userDir, remove: () => rmSync(work, { recursive: true, force: true }) };
-  } catch (err) {
-    rmSync(work, { recursive: true, force: true });
-    throw err;
-  }
-}
+export { installPackage, type Installation } from '../support/installed-package';
 
 // ----- the examples -----
 

@@ -8,10 +8,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from 'node:net';
+import { installPackage, packedPackage, type Installation } from '../support/installed-package';
 import { startNodeRed, type NodeRedProcess } from '../support/node-red-process';
 import { freePort } from '../support/ports';
 
@@ -20,26 +20,21 @@ const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { na
 const TYPES = Object.keys(PKG['node-red'].nodes);
 const TOKEN = 'install-test-token-9d2e';
 
-let work: string;
+let installation: Installation | undefined;
 let userDir: string;
 let tarball: string;
 let red: NodeRedProcess | undefined;
 
 before(async () => {
-  work = mkdtempSync(join(tmpdir(), 'lis-install-'));
-  userDir = join(work, 'userDir');
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const packed = execFileSync(npm, ['pack', '--silent', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop()!;
-  tarball = join(work, packed);
-  execFileSync('mkdir', ['-p', userDir]);
-  writeFileSync(join(userDir, 'package.json'), JSON.stringify({ name: 'node-red-project', private: true, version: '0.0.1' }));
-  execFileSync(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: userDir, stdio: 'pipe' });
+  installation = installPackage();
+  userDir = installation.userDir;
+  tarball = packedPackage().tarball;
   red = await startNodeRed({ userDir });
 });
 
 after(async () => {
   await red?.stop();
-  rmSync(work, { recursive: true, force: true });
+  installation?.remove();
 });
 
 describe('the packed tarball', () => {

@@ -3,10 +3,12 @@
  * (no browser download). CHROMIUM_PATH overrides where chromium is.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startNodeRed, type NodeRedProcess } from './node-red-process';
+import { atScopeEnd, sharedAcrossFiles } from './process-scope';
 
 /** The repository root (this file runs as dist/test/support/browser.js). */
 const ROOT = join(__dirname, '..', '..', '..');
@@ -29,11 +31,41 @@ export interface EditorRed {
   editor: { edit(node: unknown): void };
 }
 
-export async function launchChromium(): Promise<Browser> {
+function launchNew(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`no chromium at ${CHROMIUM_PATH}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`);
   }
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, timeout: 30000 });
+}
+
+let sharedBrowser: Promise<Browser> | undefined;
+
+/**
+ * Chromium for a test file. Where the runner runs several files in one
+ * process (test/support/process-scope.ts) they share one, each file with
+ * contexts of its own; releaseChromium() then closes the file's contexts and
+ * leaves the browser to the next file.
+ */
+export function launchChromium(): Promise<Browser> {
+  if (!sharedAcrossFiles()) return launchNew();
+  if (sharedBrowser === undefined) {
+    const launching = launchNew();
+    sharedBrowser = launching;
+    // A launch that failed, or a browser that died, is not handed to the next file.
+    launching.then((b) => b.once('disconnected', () => sharedBrowser === launching && (sharedBrowser = undefined)), () => (sharedBrowser = undefined));
+    atScopeEnd(async () => {
+      const b = await launching.catch(() => undefined);
+      await b?.close();
+    });
+  }
+  return sharedBrowser;
+}
+
+/** The end of a file's use of launchChromium()'s browser: its contexts closed, the browser too unless the process shares it. */
+export async function releaseChromium(browser: Browser | undefined): Promise<void> {
+  if (!browser) return;
+  if (!sharedAcrossFiles()) return browser.close().catch(() => undefined);
+  await Promise.all(browser.contexts().map((c) => c.close().catch(() => undefined)));
 }
 
 export interface EditorPage {
@@ -96,29 +128,83 @@ export async function deploy(page: Page): Promise<void> {
 export interface EditorSession extends EditorPage {
   red: NodeRedProcess;
   browser: Browser;
-  /** Closes the browser and stops Node-RED. */
+  /** Closes the editor and leaves the runtime with no flows (a shared one), or stops Node-RED and Chromium. */
   stop(): Promise<void>;
 }
 
+/** Where a shared runtime's settings.js reads its lisBridge.dir from, at each use: the current session's journal. */
+const JOURNAL_POINTER = 'journal-dir.txt';
+
+let sharedEditorRuntime: Promise<NodeRedProcess> | undefined;
+
 /**
- * Node-RED in `userDir` with this package loaded from the repository and
- * `flows` deployed, and Chromium on its editor once `nodeId` is known there.
+ * The package's Node-RED (loaded from the repository) for an editor session.
+ * Alone in its process, it runs on the session's `userDir`, as an integrator's
+ * would. Where files share the process, one Node-RED on a userDir of its own
+ * serves them all, one at a time: each session deploys its own flows, and its
+ * journal and traces live in its userDir's lis-bridge/ folder as they would
+ * alone, since settings.js reads lisBridge.dir from a pointer each session
+ * rewrites.
+ */
+async function editorRuntime(userDir: string): Promise<{ red: NodeRedProcess; release(): Promise<void> }> {
+  const settings = { nodesDir: [ROOT] };
+  if (!sharedAcrossFiles()) {
+    const red = await startNodeRed({ userDir, settings });
+    return { red, release: () => red.stop() };
+  }
+  if (sharedEditorRuntime === undefined) {
+    const own = mkdtempSync(join(tmpdir(), 'lis-editor-runtime-'));
+    const pointer = join(own, JOURNAL_POINTER);
+    writeFileSync(pointer, join(own, 'lis-bridge'));
+    const starting = startNodeRed({
+      userDir: own,
+      settings,
+      settingsCode: `module.exports.lisBridge = Object.defineProperty({ ...module.exports.lisBridge }, 'dir', { enumerable: true, get: () => require('fs').readFileSync(${JSON.stringify(pointer)}, 'utf8') });`,
+    });
+    sharedEditorRuntime = starting;
+    starting.catch(() => (sharedEditorRuntime = undefined));
+    atScopeEnd(async () => {
+      const red = await starting.catch(() => undefined);
+      await red?.stop();
+      rmSync(own, { recursive: true, force: true });
+    });
+  }
+  const red = await sharedEditorRuntime;
+  if (!red.running) await red.start();
+  writeFileSync(join(red.userDir, JOURNAL_POINTER), join(userDir, 'lis-bridge'));
+  // The next session finds no flow of this one running, and nothing writes into this session's folders once it is removed.
+  return { red, release: () => deployFlows(red, []) };
+}
+
+async function deployFlows(red: NodeRedProcess, flows: unknown[]): Promise<void> {
+  const res = await fetch(`${red.url}/flows`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'Node-RED-Deployment-Type': 'full' },
+    body: JSON.stringify(flows),
+  });
+  assert.equal(res.status, 204, await res.text());
+}
+
+/**
+ * Node-RED with this package loaded from the repository and `flows`
+ * deployed, its journal in `userDir`/lis-bridge, and Chromium on its editor
+ * once `nodeId` is known there (a fresh browser context).
  */
 export async function startEditorSession(userDir: string, flows: unknown[], nodeId: string, viewport?: { width: number; height: number }): Promise<EditorSession> {
   // Node-RED starting and Chromium starting do not depend on each other.
-  const [red, browser] = await Promise.all([startNodeRed({ userDir, settings: { nodesDir: [ROOT] } }), launchChromium()]);
+  const [runtime, browser] = await Promise.all([editorRuntime(userDir), launchChromium()]);
+  const { red } = runtime;
+  let context: BrowserContext | undefined;
   const stop = async () => {
-    await browser.close().catch(() => undefined);
-    await red.stop();
+    await context?.close().catch(() => undefined);
+    await releaseChromium(browser);
+    await runtime.release();
   };
   try {
-    const res = await fetch(`${red.url}/flows`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'Node-RED-Deployment-Type': 'full' },
-      body: JSON.stringify(flows),
-    });
-    assert.equal(res.status, 204, await res.text());
-    return { red, browser, stop, ...(await openEditor(browser, red.url, nodeId, viewport)) };
+    await deployFlows(red, flows);
+    const opened = await openEditor(browser, red.url, nodeId, viewport);
+    context = opened.page.context();
+    return { red, browser, stop, ...opened };
   } catch (err) {
     await stop();
     throw err;
