@@ -27,24 +27,12 @@ export interface Job {
  * still gets a fresh browser context and its own flows and journal.
  */
 export const SHARED_PROCESS: Record<string, string[]> = {
-  // Node-RED with the package loaded from the repository (startEditorSession).
-  'browser: editor dialogs': [
-    'browser/pointing-keyboard',
-    'browser/pointing',
-    'browser/lab-sidebar',
-    'browser/test-mapper',
-    'browser/dialect-editor',
-    'browser/hl7-dialect',
-    'browser/help',
-    'browser/file-pointing',
-    'browser/link-dialog',
-    'browser/file-message-workbook',
-    'browser/file-message-dialog',
-    'browser/bidi',
-    'browser/folder-link',
-  ],
+  // Node-RED with the package loaded from the repository (startEditorSession): two processes, so each takes about as long.
+  'browser: editor dialogs 1': ['browser/pointing-keyboard', 'browser/pointing', 'browser/lab-sidebar', 'browser/help', 'browser/link-dialog', 'browser/bidi', 'browser/folder-link'],
+  'browser: editor dialogs 2': ['browser/test-mapper', 'browser/dialect-editor', 'browser/hl7-dialect', 'browser/file-pointing', 'browser/file-message-workbook', 'browser/file-message-dialog'],
   // Each starts a Node-RED of its own (the installed package, the examples, the demo); they share Chromium.
-  'browser: own runtimes': ['browser/settings-dialog', 'browser/journey', 'browser/examples', 'browser/demo'],
+  'browser: own runtimes 1': ['browser/settings-dialog', 'browser/demo'],
+  'browser: own runtimes 2': ['browser/journey', 'browser/examples'],
 };
 
 /** Files that kill Node-RED or the analyzer at aimed moments, or whose checks are about real elapsed time. */
@@ -53,18 +41,37 @@ export const SERIAL = new Set(['e2e/crash', 'e2e/file-crash', 'e2e/misbehaviour'
 /** Folders whose files install the packed package. */
 const PACKAGE_FOLDERS = ['e2e/', 'install/'];
 
-/** Seconds a file of each folder takes, roughly, when nothing says otherwise. */
-const FOLDER_WEIGHT: Record<string, number> = { browser: 10, e2e: 30, demo: 10, install: 10, serial: 10, tls: 5, hostile: 5, sim: 3, nodes: 3, unit: 1, bench: 1 };
+/** Seconds a file of each folder takes, roughly, when FILE_SECONDS does not say. */
+const FOLDER_SECONDS: Record<string, number> = { browser: 8, e2e: 10, demo: 3, install: 5, serial: 4, tls: 3, hostile: 3, sim: 2, nodes: 2, unit: 1, bench: 1 };
 
-/** Files known to take much longer than their folder's others. */
-const FILE_WEIGHT: Record<string, number> = {
-  'e2e/crash': 60,
-  'e2e/examples': 60,
-  'e2e/hl7-examples': 40,
-  'e2e/side-by-side': 40,
-  'e2e/misbehaviour': 30,
-  'demo/start': 35,
+/** The files that take longest, in seconds alone on an idle 2-core machine (rounded; refresh when the order changes much). */
+const FILE_SECONDS: Record<string, number> = {
+  'browser/settings-dialog': 52,
+  'browser/journey': 40,
+  'browser/pointing-keyboard': 16,
+  'browser/examples': 15,
+  'browser/pointing': 15,
+  'browser/lab-sidebar': 12,
+  'browser/test-mapper': 10,
+  'browser/dialect-editor': 10,
+  'e2e/crash': 53,
+  'e2e/misbehaviour': 40,
+  'demo/start': 38,
+  'e2e/hl7-examples': 30,
+  'e2e/examples': 27,
+  'e2e/line-drop': 24,
+  'e2e/file-crash': 22,
   'nodes/journal': 15,
+  'nodes/link-alarms': 14,
+  'e2e/file-analyzer': 11,
+  'e2e/metrics': 9,
+  'unit/folder-sim': 9,
+  'unit/layers': 8,
+  'nodes/folder-link': 7,
+  'e2e/regressions': 7,
+  'hostile/lis-faults': 7,
+  'demo/demo-lis-cli': 6,
+  'unit/linear-work': 6,
 };
 
 /** The jobs for `files` (dist/test-relative, without .test.js): the shared-process groups first, then one job per file. */
@@ -86,5 +93,5 @@ function needsPackage(file: string): boolean {
 }
 
 function weightOf(file: string): number {
-  return FILE_WEIGHT[file] ?? FOLDER_WEIGHT[file.split('/')[0]!] ?? 1;
+  return FILE_SECONDS[file] ?? FOLDER_SECONDS[file.split('/')[0]!] ?? 1;
 }

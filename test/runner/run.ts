@@ -31,6 +31,8 @@ const JOB_TIMEOUT_MS = 20 * 60_000;
 
 interface Outcome {
   job: Job;
+  /** When it started, in ms since the run began. */
+  at: number;
   ms: number;
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -72,7 +74,7 @@ function killGroup(pid: number): void {
   }
 }
 
-function runJob(job: Job, env: NodeJS.ProcessEnv): Promise<Outcome> {
+function runJob(job: Job, env: NodeJS.ProcessEnv, runStarted: number): Promise<Outcome> {
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, commandFor(job), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -91,7 +93,7 @@ function runJob(job: Job, env: NodeJS.ProcessEnv): Promise<Outcome> {
         killGroup(child.pid);
         groups.delete(child.pid);
       }
-      resolve({ job, ms: Date.now() - started, code, signal, counts: tapCounts(output), output });
+      resolve({ job, at: started - runStarted, ms: Date.now() - started, code, signal, counts: tapCounts(output), output });
     });
   });
 }
@@ -106,7 +108,7 @@ function line(o: Outcome): string {
   const c = o.counts;
   const what = c ? `${c.pass}/${c.tests} passed${c.fail ? `, ${c.fail} failed` : ''}${c.cancelled ? `, ${c.cancelled} cancelled` : ''}${c.skipped ? `, ${c.skipped} skipped` : ''}` : 'no counts';
   const how = o.signal ? `, killed by ${o.signal}` : o.code !== 0 ? `, exit ${o.code}` : '';
-  return `${failed(o) ? 'FAIL' : 'ok  '} ${o.job.name} (${seconds(o.ms)}; ${what}${how})`;
+  return `${failed(o) ? 'FAIL' : 'ok  '} ${o.job.name} (${seconds(o.ms)} from +${seconds(o.at)}; ${what}${how})`;
 }
 
 /** Each file's time: a job's own, or for a shared process its suite's duration as the file's. */
@@ -170,11 +172,15 @@ async function main(): Promise<number> {
   await new Promise<void>((done) => {
     const next = (): void => {
       while (running.size < jobsAtOnce) {
-        const i = waiting.findIndex((j) => (!j.needsPackage || packaged) && !(j.serial && [...running].some((r) => r.serial)));
+        const serialRunning = [...running].some((r) => r.serial);
+        const runnable = (j: Job) => (!j.needsPackage || packaged) && !(j.serial && serialRunning);
+        // The serial jobs together are one long lane: start the next of them as soon as it may.
+        const serialNext = serialRunning ? -1 : waiting.findIndex((j) => j.serial && runnable(j));
+        const i = serialNext >= 0 ? serialNext : waiting.findIndex(runnable);
         if (i < 0) break;
         const job = waiting.splice(i, 1)[0]!;
         running.add(job);
-        const start = packageError && job.needsPackage ? Promise.resolve(packageFailure(job, packageError)) : runJob(job, env);
+        const start = packageError && job.needsPackage ? Promise.resolve(packageFailure(job, packageError)) : runJob(job, env, started);
         void start.then((o) => {
           running.delete(job);
           outcomes.push(o);
@@ -213,7 +219,7 @@ function packInChild(dir: string): Promise<void> {
 }
 
 function packageFailure(job: Job, err: Error): Outcome {
-  return { job, ms: 0, code: 1, signal: null, counts: undefined, output: `not run: the package could not be packed and installed: ${err.message}` };
+  return { job, at: 0, ms: 0, code: 1, signal: null, counts: undefined, output: `not run: the package could not be packed and installed: ${err.message}` };
 }
 
 // A job's processes (its Node-REDs, simulators, socat) are in its own process group: Ctrl-C ends them all.
