@@ -2,15 +2,17 @@
  * A lis-send-results node's watch over its held batches: the journal opened
  * and its deliveries, the `n held` status kept current, one HELD error per
  * batch past the warning age, the opt-in resend of what provably never
- * reached the LIS, and the resends the admin routes ask for.
+ * reached the LIS (both a periodic check: nodes/shared/periodic.ts), and the
+ * resends the admin routes ask for.
  */
 import type { Node, NodeAPI } from 'node-red';
 import type { LisClient } from '../../lib/lis';
 import { type BatchRecord, heldDue, heldSummary, ResultDelivery } from '../../lib/journal';
 import { LisError, messageOf } from '../../lib/errors';
 import { registerSender } from './held-routes';
-import { journalFor } from './journal';
+import { checkEveryMs, journalFor } from './journal';
 import { lisInfo } from './lis-request-node';
+import { periodic } from './periodic';
 import { sharedTexts, type StatusReporter } from './status';
 import type { Msg } from './types';
 
@@ -24,6 +26,7 @@ export interface HeldWatch {
 
 export interface HeldWatchOptions {
   warnAfterMs: number;
+  /** The check's interval (settings.js's lisBridge.checkEveryMs replaces it). */
   checkEveryMs: number;
   /** Resend, unasked, the batches that provably never left (off by default). */
   autoResend: boolean;
@@ -36,11 +39,10 @@ export function watchHeld(RED: NodeAPI, node: Node, status: StatusReporter, opti
   let delivery: ResultDelivery | undefined;
   let stopWatching: (() => void) | undefined;
   let unregister: (() => void) | undefined;
-  let timer: NodeJS.Timeout | undefined;
   let closed = false;
   let showing = false;
 
-  const show = (): void => {
+  const show = (now = Date.now()): void => {
     if (!delivery || closed) return;
     const held = delivery.held();
     if (held.length === 0) {
@@ -49,7 +51,7 @@ export function watchHeld(RED: NodeAPI, node: Node, status: StatusReporter, opti
       showing = false;
       return;
     }
-    status.held(held.length, heldDue(held, Date.now(), options.warnAfterMs, false).overdue);
+    status.held(held.length, heldDue(held, now, options.warnAfterMs, false).overdue);
     showing = true;
   };
 
@@ -66,20 +68,23 @@ export function watchHeld(RED: NodeAPI, node: Node, status: StatusReporter, opti
     }
   };
 
-  /** Raises the age warning (once per batch) and, when asked to, resends what never reached the LIS. */
-  const check = async (): Promise<void> => {
+  /** Raises the age warning (once per batch) and, when asked to, resends what never reached the LIS; at `now`. */
+  const check = async (now: number): Promise<void> => {
+    // A round asked for before the journal is open waits for it (runChecksNow sees every deployed node).
+    await ready.catch(() => undefined);
     if (!delivery || closed) return;
-    const due = heldDue(delivery.held(), Date.now(), options.warnAfterMs, options.autoResend && options.client() !== undefined);
+    const due = heldDue(delivery.held(), now, options.warnAfterMs, options.autoResend && options.client() !== undefined);
     for (const b of due.warn) {
-      const minutes = Math.round((Date.now() - b.at) / 60_000);
+      const minutes = Math.round((now - b.at) / 60_000);
       const err = new LisError(r('heldTooLong', { count: b.samples.length, samples: b.samples.join(', '), minutes, state: b.state, error: b.error?.message ?? 'no answer', key: b.key }), { code: 'HELD' });
       node.error(err, { topic: 'lis:held', payload: heldSummary(b), error: err.toMsgError() });
       await delivery.warned(b.key).catch(() => undefined);
     }
     if (due.resend.length === 0) return;
     for (const b of due.resend) if (!closed) await resendOne(b.key, 'auto-resend').catch(() => undefined);
-    show();
+    show(now);
   };
+  const rounds = periodic(check, { everyMs: checkEveryMs(RED, options.checkEveryMs), onError: (err) => node.error(err) });
 
   const ready: Promise<ResultDelivery> = journalFor(RED).then((journal) => {
     delivery = new ResultDelivery(journal, node.id);
@@ -87,9 +92,7 @@ export function watchHeld(RED: NodeAPI, node: Node, status: StatusReporter, opti
     stopWatching = journal.onChange(show);
     unregister = registerSender(node.id, { resend: resendOne });
     show();
-    void check();
-    timer = setInterval(() => void check(), options.checkEveryMs);
-    timer.unref();
+    void rounds.run().catch((err: unknown) => node.error(err));
     return delivery;
   });
   ready.catch((err: unknown) => {
@@ -103,7 +106,7 @@ export function watchHeld(RED: NodeAPI, node: Node, status: StatusReporter, opti
     show,
     close() {
       closed = true;
-      if (timer) clearInterval(timer);
+      rounds.stop();
       stopWatching?.();
       unregister?.();
     },

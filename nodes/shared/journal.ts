@@ -3,7 +3,9 @@
  *
  *   lisBridge: { dir: '/var/lib/lis-bridge', retentionDays: 30, trace: { maxBytes, maxFiles }, timeZone: 'Europe/Berlin' }
  *
- * (timeZone: the site's zone for the link alarms' weekdays and hours; the process's zone when not set.)
+ * (timeZone: the site's zone for the link alarms' weekdays and hours; the process's zone when not set.
+ * checkEveryMs: for tests only, the interval of every periodic check (nodes/shared/periodic.ts) in place of
+ * the node's own; not in any dialog.)
  * Process-wide on purpose: these are data-protection settings of the host
  * (where patient data is kept, and for how long), not of one flow.
  */
@@ -17,12 +19,14 @@ export interface LisBridgeSettings {
   retentionDays: number;
   trace: { maxBytes: number; maxFiles: number };
   timeZone: string | undefined;
+  /** For tests only: every periodic check's interval (ms) in place of the node's own. */
+  checkEveryMs: number | undefined;
 }
 
 const DEFAULT_RETENTION_DAYS = 30;
 
 export function bridgeSettings(RED: NodeAPI): LisBridgeSettings {
-  const settings = RED.settings as unknown as { userDir?: string; lisBridge?: Partial<{ dir: string; retentionDays: number; trace: Partial<LisBridgeSettings['trace']>; timeZone: string }> };
+  const settings = RED.settings as unknown as { userDir?: string; lisBridge?: Partial<{ dir: string; retentionDays: number; trace: Partial<LisBridgeSettings['trace']>; timeZone: string; checkEveryMs: number }> };
   const own = settings.lisBridge ?? {};
   const userDir = settings.userDir || join(homedir(), '.node-red');
   const dir = own.dir ? (isAbsolute(own.dir) ? own.dir : resolve(userDir, own.dir)) : join(userDir, 'lis-bridge');
@@ -32,7 +36,13 @@ export function bridgeSettings(RED: NodeAPI): LisBridgeSettings {
     retentionDays,
     trace: { maxBytes: positive(own.trace?.maxBytes, 10 * 1024 * 1024), maxFiles: positive(own.trace?.maxFiles, 10) },
     timeZone: typeof own.timeZone === 'string' && own.timeZone !== '' ? own.timeZone : undefined,
+    checkEveryMs: positive(own.checkEveryMs, undefined),
   };
+}
+
+/** A periodic check's interval: lisBridge.checkEveryMs when settings.js sets it (tests do), the node's own otherwise. */
+export function checkEveryMs(RED: NodeAPI, ownMs: number): number {
+  return bridgeSettings(RED).checkEveryMs ?? ownMs;
 }
 
 /** The process's result journal under the configured directory. */
@@ -73,6 +83,6 @@ function journalFile(s: LisBridgeSettings): string {
   return join(s.dir, 'journal.jsonl');
 }
 
-function positive(value: unknown, fallback: number): number {
+function positive<T extends number | undefined>(value: unknown, fallback: T): number | T {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback;
 }

@@ -1,6 +1,7 @@
 /**
  * A link node's alarms (lib/health/alarms): checked every few seconds against
- * the health board. A raised alarm goes to Catch nodes once (node.error with
+ * the health board (a periodic check: nodes/shared/periodic.ts). A raised
+ * alarm goes to Catch nodes once (node.error with
  * code LINK_QUIET / LINK_DOWN, msg.topic "lis:alarm"), to the node's status
  * (a red or yellow ring, kept while the link is idle) and to the board (the
  * Lab sidebar). A clear is a log line and the status back to what the link
@@ -10,7 +11,8 @@ import type { Node, NodeAPI, NodeStatus } from 'node-red';
 import { type Alarm, type AlarmChange, type AlarmRules, type ClearReason, LinkAlarms, localTime, parseActivityRule } from '../../lib/health';
 import { LisError } from '../../lib/errors';
 import { boardFor } from './health';
-import { bridgeSettings } from './journal';
+import { bridgeSettings, checkEveryMs } from './journal';
+import { periodic } from './periodic';
 import { setCondition, sharedTexts } from './status';
 
 export interface LinkAlarmDef {
@@ -23,6 +25,7 @@ export interface LinkAlarmDef {
 
 export interface LinkAlarmSettings {
   rules: AlarmRules;
+  /** The check's interval (settings.js's lisBridge.checkEveryMs replaces it). */
   checkEveryMs: number;
 }
 
@@ -66,8 +69,8 @@ export function watchAlarms(RED: NodeAPI, node: Node, settings: LinkAlarmSetting
   // The site's local time as "2024-05-06 09:30:00" (Sweden's format is ISO's), in the zone the rules are in.
   const time = (ms: number) => new Date(ms).toLocaleString('sv-SE', rules.timeZone === undefined ? {} : { timeZone: rules.timeZone });
 
-  const describe = (a: Alarm, analyzer: string) => {
-    const vars = { link: node.name || node.id, analyzer, since: time(a.since), minutes: Math.round((Date.now() - a.since) / 60_000), state: a.transport ?? '' };
+  const describe = (a: Alarm, analyzer: string, now: number) => {
+    const vars = { link: node.name || node.id, analyzer, since: time(a.since), minutes: Math.round((now - a.since) / 60_000), state: a.transport ?? '' };
     return a.code === 'LINK_QUIET' ? (texts.quiet?.(vars) ?? r('linkQuiet', vars)) : (texts.down?.(vars) ?? r('linkDown', vars));
   };
   const statusOf = (list: Alarm[]): NodeStatus | undefined => {
@@ -78,28 +81,26 @@ export function watchAlarms(RED: NodeAPI, node: Node, settings: LinkAlarmSetting
   };
   const whyCleared = (code: Alarm['code'], reason: ClearReason) => r(reason === 'recovered' ? (code === 'LINK_QUIET' ? 'alarmMessageCame' : 'alarmConnected') : reason === 'window-ended' ? 'alarmWindowEnded' : 'alarmLinkDown');
 
-  const apply = (change: AlarmChange, analyzer: string) => {
+  const apply = (change: AlarmChange, analyzer: string, now: number) => {
     if (change.raised.length === 0 && change.cleared.length === 0) return;
     const list = alarms.list();
     board.alarms(node.id, list);
     for (const a of change.cleared) node.log(r('alarmCleared', { code: a.code, link: node.name || node.id, why: whyCleared(a.code, a.reason) }));
     for (const a of change.raised) {
-      const err = new LisError(describe(a, analyzer), { code: a.code });
+      const err = new LisError(describe(a, analyzer, now), { code: a.code });
       node.error(err, { topic: 'lis:alarm', payload: { code: a.code, link: node.id, name: node.name || node.id, analyzer, since: new Date(a.since).toISOString(), ...(a.transport ? { transport: a.transport } : {}) }, error: err.toMsgError() });
     }
     setCondition(node, 'alarm', statusOf(list));
   };
 
-  const check = () => {
-    const now = Date.now();
+  const check = (now: number) => {
     const link = board.link(node.id, now);
-    if (link) apply(alarms.check(link, now), link.analyzer ?? r('analyzerUnnamed'));
+    if (link) apply(alarms.check(link, now), link.analyzer ?? r('analyzerUnnamed'), now);
   };
-  const timer = setInterval(check, settings.checkEveryMs);
-  timer.unref();
+  const rounds = periodic(check, { everyMs: checkEveryMs(RED, settings.checkEveryMs), onError: (err) => node.error(err) });
   return {
     close() {
-      clearInterval(timer);
+      rounds.stop();
       setCondition(node, 'alarm', undefined);
       board.alarms(node.id, []);
     },

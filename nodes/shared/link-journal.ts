@@ -12,11 +12,14 @@ import { isSettled, journalOrigin, LinkStore, type MessageRecord, owedSamples, t
 import { capText } from '../../lib/util';
 import { LisError, messageOf } from '../../lib/errors';
 import { adminUser, answerError, installRoutesOnce } from './admin';
-import { journalFor, openedJournal } from './journal';
+import { checkEveryMs, journalFor, openedJournal } from './journal';
+import { periodic } from './periodic';
 import { sharedTexts, type StatusReporter, type Texts } from './status';
 
 /** A replayed message not settled this long after its replay is given up on (stuck) and reported. */
 const STUCK_AFTER_MS = 60_000;
+/** How often that is looked at (a periodic check: nodes/shared/periodic.ts). */
+const GIVE_UP_CHECK_MS = 10_000;
 
 /** Deployed link nodes by id, for the admin route that replays a stuck message. */
 const replayers = new Map<string, (id: string) => Promise<void>>();
@@ -113,17 +116,17 @@ export function linkJournal(RED: NodeAPI, node: Node, status: StatusReporter, t:
   };
   const onFlowsStarted = () => void replay().catch((err: unknown) => node.error(err));
   RED.events.once('flows:started', onFlowsStarted);
-  const timer = setInterval(() => {
-    store.giveUp(Date.now(), STUCK_AFTER_MS, r('stuckLate', { s: STUCK_AFTER_MS / 1000 })).then(reportStuck, (err: unknown) => node.warn(messageOf(err)));
-  }, 10_000);
-  timer.unref();
+  const giveUps = periodic(async (now) => reportStuck(await store.giveUp(now, STUCK_AFTER_MS, r('stuckLate', { s: STUCK_AFTER_MS / 1000 }))), {
+    everyMs: checkEveryMs(RED, GIVE_UP_CHECK_MS),
+    onError: (err) => node.warn(messageOf(err)),
+  });
   replayers.set(node.id, (id) => store.replayStuck(id, passOn));
 
   return {
     store,
     async close() {
       closed = true;
-      clearInterval(timer);
+      giveUps.stop();
       stopWatching?.();
       RED.events.removeListener('flows:started', onFlowsStarted);
       replayers.delete(node.id);

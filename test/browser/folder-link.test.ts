@@ -3,7 +3,10 @@
  * package from the repository): its dialog (the folder's own rows, the shared
  * alarm rows, no journal or trace switch), and its row in the Lab sidebar with
  * a file waiting in the folder: "watching the folder", the last file, files
- * waiting, duplicates and error/ counts, and LINK_QUIET as "no run file since".
+ * waiting, duplicates and error/ counts, and LINK_QUIET as "no run file since"
+ * (quiet after 1.2 s; checked every second, or every
+ * TEST_BRIDGE_SETTINGS.checkEveryMs, test/support/runtime-settings.ts, where
+ * the session's settings.js has it).
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';

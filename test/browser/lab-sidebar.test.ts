@@ -6,9 +6,11 @@
  * at first, and a message left stuck in the journal by an earlier run. Chromium
  * resends the held batch and replays the stuck message from the sidebar, and
  * sees a quiet-link alarm appear and clear, all without pressing refresh: the
- * updates come over comms.
+ * updates come over comms. The alarms are checked every second (alarmCheckSeconds
+ * 1), or every TEST_BRIDGE_SETTINGS.checkEveryMs (test/support/runtime-settings.ts)
+ * where the session's settings.js has it: lisBridge.checkEveryMs replaces the nodes' own interval.
  */
-import { withTimeout } from '../support/wait';
+import { waitUntil, withTimeout } from '../support/wait';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -49,7 +51,7 @@ function flows(portA: number, portB: number): Array<Record<string, unknown>> {
   return [
     { id: 'tab1', type: 'tab', label: 'Analyzers' },
     { id: 'cfg', type: 'lis-config', name: 'site LIS', labTestsApiUrl: stub.url('/tests'), transactionInfoApiUrl: stub.url('/orders'), resultApiUrl: stub.url('/results'), orderCompletedApiUrl: stub.url('/processed'), timeout: 3000 },
-    // Bench 1: the analyzer connects to us and sends results. Quiet after 6 s of silence (0.1 min), checked every second.
+    // Bench 1: the analyzer connects to us and sends results. Quiet after 6 s of silence (0.1 min).
     { id: 'tcpA', type: 'tcp in', z: 'tab1', server: 'server', host: '', port: String(portA), datamode: 'stream', datatype: 'buffer', newline: '', topic: '', x: 120, y: 80, wires: [['linkA']] },
     { id: 'statusA', type: 'status', z: 'tab1', scope: ['tcpA'], x: 120, y: 140, wires: [['linkA']] },
     { id: 'linkA', type: 'astm-link', z: 'tab1', name: 'Bench 1 chemistry', transport: 'tcp', quietMinutes: '0.1', quietDays: '', quietFrom: '', quietTo: '', alarmCheckSeconds: '1', x: 320, y: 100, wires: [['tcpOutA'], ['msgA'], []] },
@@ -68,13 +70,6 @@ async function heldList(): Promise<{ batches: Array<{ samples: string[] }>; stuc
   return (await res.json()) as { batches: Array<{ samples: string[] }>; stuck: unknown[] };
 }
 
-async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > 15000) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** Drags the sidebar's separator, as an operator would, until the sidebar is about `width` px wide. */
 async function dragSidebarTo(width: number): Promise<void> {
@@ -158,10 +153,10 @@ describe('Lab sidebar', () => {
   it('shows both links, resends a held batch, replays a stuck message once, and shows a quiet-link alarm appear and clear', async () => {
     stub.reply('/results', { status: 500, body: { message: 'database offline', errors: [] } });
     await sim!.sendResults('S-100', ['GLU']);
-    await waitFor(async () => (await heldList()).batches.length === 1, 'the refused batch to be held');
+    await waitUntil(async () => (await heldList()).batches.length === 1, 15000, 'the refused batch to be held');
     // Quiet time counts from the deploy: on a busy machine Bench 1's quiet alarm may be up before S-100 came. The
-    // next check (every second) clears it; wait for that, so the alarm awaited below is the one after S-100.
-    await waitFor(async () => (await quietAlarms('linkA')) === 0, "Bench 1's quiet alarm cleared by S-100");
+    // next check clears it; wait for that, so the alarm awaited below is the one after S-100.
+    await waitUntil(async () => (await quietAlarms('linkA')) === 0, 15000, "Bench 1's quiet alarm cleared by S-100");
 
     // A wider sidebar, as an operator would drag it: the rows read better (and the README's picture shows them whole).
     await dragSidebarTo(500);
@@ -176,7 +171,7 @@ describe('Lab sidebar', () => {
     assert.equal((await a.locator('.lis-lab-analyzer').textContent()) ?? '', ' · COBAS-7 · Generic CLSI LIS2-A2 / ASTM E1394 (ASTM)');
     assert.match((await a.locator('.lis-lab-counts').textContent()) ?? '', /today: received 1 · queries 0 · results 1 · sent/);
     assert.match((await a.locator('.lis-lab-problems').textContent()) ?? '', /held 1 · stuck 1/);
-    // Bench 2: nobody to connect to, and after a second its down alarm.
+    // Bench 2: nobody to connect to, and a check after a second its down alarm.
     const b = page.locator(`${LINKS}[data-node="linkB"]`);
     assert.equal(await b.locator('.lis-lab-state').getAttribute('data-state'), 'disconnected');
     await b.locator('.lis-lab-alarm[data-code="LINK_DOWN"]').waitFor({ timeout: 15000 });
@@ -221,13 +216,13 @@ describe('Lab sidebar', () => {
     // Replay the stuck message: its results reach the LIS once.
     await page.locator(`${STUCK} .lis-lab-replay`).click();
     await page.locator(STUCK).first().waitFor({ state: 'detached', timeout: 15000 });
-    await waitFor(async () => samplesAtLis().includes('S-STUCK'), 'the replayed results at the LIS');
+    await waitUntil(async () => samplesAtLis().includes('S-STUCK'), 15000, 'the replayed results at the LIS');
     assert.match((await page.locator('.lis-lab-stuck-summary').textContent()) ?? '', /No message is stuck/);
 
     // Bench 1 sends again: the quiet alarm clears on its own.
     await sim!.sendResults('S-200', ['GLU']);
     await page.locator(QUIET_BADGE).waitFor({ state: 'detached', timeout: 15000 });
-    await waitFor(async () => samplesAtLis().includes('S-200'), 'S-200 at the LIS');
+    await waitUntil(async () => samplesAtLis().includes('S-200'), 15000, 'S-200 at the LIS');
     assert.deepEqual(samplesAtLis().filter((s) => s === 'S-STUCK'), ['S-STUCK'], 'the stuck message reached the LIS once');
     assert.deepEqual((await heldList()).stuck, []);
     assert.deepEqual(pageErrors, []);
@@ -249,7 +244,7 @@ describe('Lab sidebar', () => {
     const step = async (bytes: Buffer, what: string) => {
       const want = got.length + 1;
       socket.write(bytes);
-      await waitFor(async () => got.length >= want, what);
+      await waitUntil(async () => got.length >= want, 15000, what);
       assert.equal(got.at(-1), 0x06, `${what}: ACK`);
     };
     await step(Buffer.from([0x05]), 'the ACK of ENQ');

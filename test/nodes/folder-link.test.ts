@@ -16,6 +16,8 @@ import { join } from 'node:path';
 import { collect, helper, journalDir, keepJournalForNextLoad, lastStatus, nodeModules, waitUntil } from '../support/red';
 import { openedJournal } from '../../lib/journal/registry';
 import type { ResultJournal } from '../../lib/journal/journal';
+import { runChecksNow } from '../../nodes/shared/periodic';
+import { sleep } from '../support/wait';
 
 let root: string;
 let inbox: string;
@@ -85,7 +87,7 @@ describe('folder-link', () => {
     assert.deepEqual(done(), ['run1.csv']);
     await waitUntil(() => /watching · 0 waiting \(0 held\) · last run1\.csv/.test(lastStatus(helper.getNode('folder'))?.text ?? ''), 5000, 'the status');
     assert.equal(lastStatus(helper.getNode('folder'))?.fill, 'green');
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     assert.equal(out.length, 1, 'sent once');
     const row = await sidebarRow();
     assert.equal(row.protocol, 'file');
@@ -190,7 +192,7 @@ describe('folder-link', () => {
     await load();
     const again = collect('out');
     await waitUntil(() => again.length > 0, 10_000, 'the replay');
-    await new Promise((r) => setTimeout(r, 500));
+    await sleep(500);
     assert.equal(again.length, 1, 'sent once more, from the journal');
     const file = again[0]!.file as Record<string, unknown>;
     assert.equal(file.replay, true);
@@ -224,9 +226,18 @@ describe('folder-link', () => {
 
   it('LINK_DOWN for a folder that stays unreadable says so in a folder\'s words', async () => {
     rmSync(inbox, { recursive: true });
-    await load({ downMinutes: '0.02', alarmCheckSeconds: '1' });
+    await load({ downMinutes: '1' });
     const caught = collect('caught');
-    await waitUntil(() => codes(caught).includes('LINK_DOWN'), 10_000, 'LINK_DOWN');
+    // Check rounds a minute on (the link's own interval is 30 s), until it has found the folder missing and the alarm is up.
+    await waitUntil(
+      async () => {
+        await runChecksNow({ now: Date.now() + 61_000 });
+        return ((await sidebarRow()).alarms as Array<{ code: string }>).some((a) => a.code === 'LINK_DOWN');
+      },
+      10_000,
+      'LINK_DOWN on the board',
+    );
+    await waitUntil(() => codes(caught).includes('LINK_DOWN'), 2000, 'LINK_DOWN at Catch');
     const down = caught.find((m) => (m.error as { code: string }).code === 'LINK_DOWN')!;
     assert.match((down.error as { message: string }).message, new RegExp(`^QuantStudio 5 \\(instrument QS5-LAB2\\) cannot read its folder ${inbox.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} since .+: check that the share is mounted`));
   });

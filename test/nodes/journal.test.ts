@@ -6,6 +6,8 @@
  * before the message is on disk, no ACK at all when it cannot be stored,
  * nothing lost and nothing sent twice across restarts, and held batches that
  * only an operator (or auto-resend, for what provably never left) sends again.
+ * The held batches' periodic check (age warning, auto-resend) runs when a test
+ * says so (runChecksNow), never on a wait for its interval.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,6 +21,8 @@ import { LisGate } from '../support/lis-stub';
 import { buildFrames } from '../../lib/protocols/astm/link';
 import { closeAllJournals } from '../../lib/journal/registry';
 import { resultMessage } from '../support/result-message';
+import { sleep } from '../support/wait';
+import { runChecksNow } from '../../nodes/shared/periodic';
 
 const ctx = useLisStub();
 
@@ -26,7 +30,8 @@ const ENQ = Buffer.from([0x05]);
 const EOT = Buffer.from([0x04]);
 const ACK = 0x06;
 const NAK = 0x15;
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+/** For check rounds run ahead of the clock: runChecksNow({ now: Date.now() + 60 * MINUTE }). */
+const MINUTE = 60_000;
 
 const MAPPING = [
   { lisTestId: 'T-GLU', lisCode: 'GLU', lisName: 'Glucose', instrumentCode: 'GLU' },
@@ -593,11 +598,13 @@ describe('journal: held batches', () => {
       // No outcome: the process stopped while the request was out.
     });
     keepJournalForNextLoad();
-    await loadChain({ sender: { autoResend: true, autoResendSeconds: 1 } });
+    await loadChain({ sender: { autoResend: true } });
     const { batches } = await heldList();
     assert.deepEqual(batches.map((b) => [b.key, b.state, b.notSent]), [['rx-died#0', 'uncertain', false]]);
     await waitUntil(() => /^1 held/.test(statusText('sender')), 2000, 'status "1 held"');
-    await sleep(1500); // more than one auto-resend round
+    // Auto-resend rounds, now and an hour on: each awaited, so a resend would have reached the LIS by now.
+    await runChecksNow();
+    await runChecksNow({ now: Date.now() + 60 * MINUTE });
     assert.equal(ctx.stub.requests.length, 0, 'the LIS may have it: only an operator may send it again');
     assert.deepEqual((await heldList()).batches.map((b) => b.state), ['uncertain']);
   });
@@ -608,7 +615,7 @@ describe('journal: auto-resend', () => {
     ctx.stub.reply('/results', { body: { status: 'success' } });
     const gate = await LisGate.inFrontOf(ctx.stub.url('/'));
     try {
-      await loadChain({ config: { resultApiUrl: gate.url('/results') }, sender: { autoResend: true, autoResendSeconds: 1 } });
+      await loadChain({ config: { resultApiUrl: gate.url('/results') }, sender: { autoResend: true } });
       const caught = collect('hCaught');
       const out = collect('hOut');
       await new Analyzer().send(resultMessage('S-AUTO'));
@@ -619,10 +626,13 @@ describe('journal: auto-resend', () => {
       assert.equal(held.notSent, true, 'connection refused: provably not sent');
 
       await gate.up();
-      await waitUntil(() => out.length === 1, 4000, 'the automatic resend');
+      await runChecksNow(); // the auto-resend round that finds the LIS up
+      await waitUntil(() => out.length === 1, 2000, 'the automatic resend');
       assert.equal((out[0]!.lis as Record<string, unknown>).resent, true);
       assert.deepEqual(out[0]!.processed, [{ SampleNumber: 'S-AUTO', Tests: ['T-GLU', 'T-CREA'] }]);
-      await sleep(1300); // another round: nothing more to send
+      // Two more rounds: nothing more to send.
+      await runChecksNow();
+      await runChecksNow({ now: Date.now() + MINUTE });
       assert.deepEqual(ctx.stub.to('/results').map((r) => r.json), [{ results: lisItems('S-AUTO') }]);
       assert.equal(out.length, 1);
       assert.equal(onlyBatch().state, 'delivered');
@@ -637,12 +647,14 @@ describe('journal: auto-resend', () => {
     ctx.stub.reply('/results', { body: { status: 'success' } });
     const gate = await LisGate.inFrontOf(ctx.stub.url('/'));
     try {
-      await loadChain({ config: { resultApiUrl: gate.url('/results') }, sender: { autoResendSeconds: 1 } });
+      await loadChain({ config: { resultApiUrl: gate.url('/results') } });
       const caught = collect('hCaught');
       await new Analyzer().send(resultMessage('S-MANUAL'));
       await waitUntil(() => caught.length === 1, 3000);
       await gate.up();
-      await sleep(1500);
+      // Check rounds with the LIS up, now and a minute on: none resends.
+      await runChecksNow();
+      await runChecksNow({ now: Date.now() + MINUTE });
       assert.equal(ctx.stub.requests.length, 0);
       const { batches } = await heldList();
       assert.deepEqual(batches.map((b) => [b.state, b.notSent]), [['failed', true]]);
@@ -672,10 +684,14 @@ describe('journal: age warning', () => {
       await j.settle('young-batch', 'failed', { error: { code: 'HTTP_STATUS', message: 'LIS ResultAPI answered 500', status: 500 } });
     });
     keepJournalForNextLoad();
-    await loadChain({ sender: { heldWarnMinutes: 60, autoResendSeconds: 1 } });
+    await loadChain({ sender: { heldWarnMinutes: 60 } });
     const caught = collect('hCaught');
+    await runChecksNow();
     await waitUntil(() => caught.length >= 1, 2000, 'the HELD error');
-    await sleep(1300); // a second check round
+    // Two more rounds (the young batch not yet due in either), then time for a second error to reach the Catch node.
+    await runChecksNow();
+    await runChecksNow({ now: Date.now() + 30 * MINUTE });
+    await sleep(100);
     assert.equal(caught.length, 1, 'raised once');
     const warning = caught[0]!;
     assert.equal(errorCode(warning), 'HELD');
@@ -687,9 +703,11 @@ describe('journal: age warning', () => {
     assert.equal(readJournalFile(dir).batches.get('old-batch')!.warned, true, 'remembered in the journal');
     assert.equal(readJournalFile(dir).batches.get('young-batch')!.warned, false);
 
-    await restart({ sender: { heldWarnMinutes: 60, autoResendSeconds: 1 } });
+    await restart({ sender: { heldWarnMinutes: 60 } });
     const again = collect('hCaught');
-    await sleep(1300);
+    await runChecksNow();
+    await runChecksNow({ now: Date.now() + 30 * MINUTE });
+    await sleep(100);
     assert.equal(again.length, 0, 'not raised again after the restart');
     assert.ok(statusesOf('sender').some((s) => /^2 held/.test(String(s.text))));
     assert.equal(ctx.stub.requests.length, 0);
@@ -709,9 +727,13 @@ describe('journal: age warning', () => {
       () => Date.now() - 2 * 60 * 60_000,
     );
     keepJournalForNextLoad();
-    await loadChain({ config: { resultApiUrl: gate.url('/results') }, sender: { autoResend: true, autoResendSeconds: 1, heldWarnMinutes: 60 } });
+    await loadChain({ config: { resultApiUrl: gate.url('/results') }, sender: { autoResend: true, heldWarnMinutes: 60 } });
     const caught = collect('hCaught');
-    await sleep(2600); // the first check and two more rounds, each a failed auto-resend
+    // The first check (at start) and two more rounds, each a failed auto-resend.
+    await runChecksNow();
+    await runChecksNow({ now: Date.now() + MINUTE });
+    await waitUntil(() => caught.some((m) => errorCode(m) === 'HELD'), 2000, 'the HELD error');
+    await sleep(100);
     const resends = readJournalFile(dir).batches.get('old-refused')!.history.filter((s) => s === 'sending').length;
     assert.ok(resends >= 2, `auto-resend tried ${resends} time(s)`);
     assert.equal(caught.filter((m) => errorCode(m) === 'HELD').length, 1, 'one age warning, not one per failed auto-resend');
