@@ -4,9 +4,8 @@
  * alarm rows, no journal or trace switch), and its row in the Lab sidebar with
  * a file waiting in the folder: "watching the folder", the last file, files
  * waiting, duplicates and error/ counts, and LINK_QUIET as "no run file since"
- * (quiet after 1.2 s; checked every second, or every
- * TEST_BRIDGE_SETTINGS.checkEveryMs, test/support/runtime-settings.ts, where
- * the session's settings.js has it).
+ * (quiet after 1.2 s; checked every TEST_BRIDGE_SETTINGS.checkEveryMs,
+ * test/support/runtime-settings.ts, which the session's settings.js sets).
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -29,7 +28,7 @@ before(async () => {
   mkdirSync(userDir);
   const flows = [
     { id: 'tab1', type: 'tab', label: 'PCR' },
-    { id: 'folder', type: 'folder-link', z: 'tab1', name: 'PCR room', analyzer: 'QS7-LAB2', folder, pattern: '*.txt', pollMs: '200', settleMs: '300', quietMinutes: '0.02', quietDays: '', quietFrom: '', quietTo: '', alarmCheckSeconds: '1', x: 200, y: 100, wires: [[]] },
+    { id: 'folder', type: 'folder-link', z: 'tab1', name: 'PCR room', analyzer: 'QS7-LAB2', folder, pattern: '*.txt', pollMs: '200', settleMs: '300', quietMinutes: '0.02', quietDays: '', quietFrom: '', quietTo: '', x: 200, y: 100, wires: [[]] },
   ];
   session = await startEditorSession(userDir, flows, 'folder', { width: 1400, height: 1200 });
   page = session.page;

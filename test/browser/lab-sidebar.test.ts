@@ -6,9 +6,9 @@
  * at first, and a message left stuck in the journal by an earlier run. Chromium
  * resends the held batch and replays the stuck message from the sidebar, and
  * sees a quiet-link alarm appear and clear, all without pressing refresh: the
- * updates come over comms. The alarms are checked every second (alarmCheckSeconds
- * 1), or every TEST_BRIDGE_SETTINGS.checkEveryMs (test/support/runtime-settings.ts)
- * where the session's settings.js has it: lisBridge.checkEveryMs replaces the nodes' own interval.
+ * updates come over comms. The alarms are checked every
+ * TEST_BRIDGE_SETTINGS.checkEveryMs (test/support/runtime-settings.ts), which
+ * the session's settings.js sets in place of the nodes' own interval.
  */
 import { waitUntil, withTimeout } from '../support/wait';
 import { after, before, describe, it } from 'node:test';
@@ -54,14 +54,14 @@ function flows(portA: number, portB: number): Array<Record<string, unknown>> {
     // Bench 1: the analyzer connects to us and sends results. Quiet after 6 s of silence (0.1 min).
     { id: 'tcpA', type: 'tcp in', z: 'tab1', server: 'server', host: '', port: String(portA), datamode: 'stream', datatype: 'buffer', newline: '', topic: '', x: 120, y: 80, wires: [['linkA']] },
     { id: 'statusA', type: 'status', z: 'tab1', scope: ['tcpA'], x: 120, y: 140, wires: [['linkA']] },
-    { id: 'linkA', type: 'astm-link', z: 'tab1', name: 'Bench 1 chemistry', transport: 'tcp', quietMinutes: '0.1', quietDays: '', quietFrom: '', quietTo: '', alarmCheckSeconds: '1', x: 320, y: 100, wires: [['tcpOutA'], ['msgA'], []] },
+    { id: 'linkA', type: 'astm-link', z: 'tab1', name: 'Bench 1 chemistry', transport: 'tcp', quietMinutes: '0.1', quietDays: '', quietFrom: '', quietTo: '', x: 320, y: 100, wires: [['tcpOutA'], ['msgA'], []] },
     { id: 'tcpOutA', type: 'tcp out', z: 'tab1', host: '', port: '', beserver: 'reply', base64: false, end: false, x: 520, y: 40, wires: [] },
     { id: 'msgA', type: 'astm-message', z: 'tab1', dialect: 'generic-lis2a2', timeZone: 'UTC', x: 520, y: 100, wires: [[], ['mapper'], ['linkA'], []] },
     { id: 'mapper', type: 'test-mapper', z: 'tab1', direction: 'toLis', unmapped: 'warn', mapping: [{ lisTestId: 'T-GLU', lisCode: 'GLU', lisName: 'Glucose', instrumentCode: 'GLU' }], x: 700, y: 100, wires: [['sender'], []] },
     { id: 'sender', type: 'lis-send-results', z: 'tab1', name: 'send results', lis: 'cfg', x: 880, y: 100, wires: [[]] },
     // Bench 2: we connect to the analyzer, which is not there. Down after about a second.
     { id: 'tcpB', type: 'tcp in', z: 'tab1', server: 'client', host: '127.0.0.1', port: String(portB), datamode: 'stream', datatype: 'buffer', newline: '', topic: '', x: 120, y: 240, wires: [['linkB']] },
-    { id: 'linkB', type: 'astm-link', z: 'tab1', name: 'Bench 2 haematology', transport: 'tcp', downMinutes: '0.02', alarmCheckSeconds: '1', x: 320, y: 240, wires: [[], [], []] },
+    { id: 'linkB', type: 'astm-link', z: 'tab1', name: 'Bench 2 haematology', transport: 'tcp', downMinutes: '0.02', x: 320, y: 240, wires: [[], [], []] },
   ];
 }
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startNodeRed, type NodeRedProcess } from './node-red-process';
 import { atScopeEnd, sharedAcrossFiles } from './process-scope';
+import { TEST_BRIDGE_SETTINGS } from './runtime-settings';
 
 /** The repository root (this file runs as dist/test/support/browser.js). */
 const ROOT = join(__dirname, '..', '..', '..');
@@ -147,7 +148,7 @@ let sharedEditorRuntime: Promise<NodeRedProcess> | undefined;
  * rewrites.
  */
 async function editorRuntime(userDir: string): Promise<{ red: NodeRedProcess; release(): Promise<void> }> {
-  const settings = { nodesDir: [ROOT] };
+  const settings = { nodesDir: [ROOT], lisBridge: { ...TEST_BRIDGE_SETTINGS } };
   if (!sharedAcrossFiles()) {
     const red = await startNodeRed({ userDir, settings });
     return { red, release: () => red.stop() };
