@@ -225,6 +225,16 @@ export class NodeRedProcess {
     return (await res.json()) as HeldAnswer;
   }
 
+  /** Presses inject node `id`'s button. Right after a deploy it answers 404 until the node is started again: pressed again until it answers. */
+  async inject(id: string, timeoutMs = 10_000): Promise<void> {
+    const pressed = async () => {
+      const res = await fetch(`${this.url}/inject/${id}`, { method: 'POST' });
+      if (res.status !== 200 && res.status !== 404) throw new Error(`inject ${id} answered ${res.status}: ${await res.text()}`);
+      return res.status === 200;
+    };
+    await waitUntil(pressed, timeoutMs, `inject ${id} to answer (404 until the deployed node is started)`, 100);
+  }
+
   /** A full deploy of the flows as they are: every node is stopped and started again. */
   async redeploy(): Promise<void> {
     const got = await fetch(`${this.url}/flows`, { headers: { 'Node-RED-API-Version': 'v2' } });
