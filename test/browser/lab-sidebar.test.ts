@@ -8,7 +8,7 @@
  * sees a quiet-link alarm appear and clear, all without pressing refresh: the
  * updates come over comms.
  */
-import { withTimeout } from '../support/wait';
+import { waitUntil, withTimeout } from '../support/wait';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -66,14 +66,6 @@ function flows(portA: number, portB: number): Array<Record<string, unknown>> {
 async function heldList(): Promise<{ batches: Array<{ samples: string[] }>; stuck: unknown[] }> {
   const res = await fetch(`${red!.url}/lis-bridge/held`);
   return (await res.json()) as { batches: Array<{ samples: string[] }>; stuck: unknown[] };
-}
-
-async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > 15000) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /** Drags the sidebar's separator, as an operator would, until the sidebar is about `width` px wide. */
@@ -158,10 +150,10 @@ describe('Lab sidebar', () => {
   it('shows both links, resends a held batch, replays a stuck message once, and shows a quiet-link alarm appear and clear', async () => {
     stub.reply('/results', { status: 500, body: { message: 'database offline', errors: [] } });
     await sim!.sendResults('S-100', ['GLU']);
-    await waitFor(async () => (await heldList()).batches.length === 1, 'the refused batch to be held');
+    await waitUntil(async () => (await heldList()).batches.length === 1, 15000, 'the refused batch to be held', 50);
     // Quiet time counts from the deploy: on a busy machine Bench 1's quiet alarm may be up before S-100 came. The
     // next check (every second) clears it; wait for that, so the alarm awaited below is the one after S-100.
-    await waitFor(async () => (await quietAlarms('linkA')) === 0, "Bench 1's quiet alarm cleared by S-100");
+    await waitUntil(async () => (await quietAlarms('linkA')) === 0, 15000, "Bench 1's quiet alarm cleared by S-100", 50);
 
     // A wider sidebar, as an operator would drag it: the rows read better (and the README's picture shows them whole).
     await dragSidebarTo(500);
@@ -221,13 +213,13 @@ describe('Lab sidebar', () => {
     // Replay the stuck message: its results reach the LIS once.
     await page.locator(`${STUCK} .lis-lab-replay`).click();
     await page.locator(STUCK).first().waitFor({ state: 'detached', timeout: 15000 });
-    await waitFor(async () => samplesAtLis().includes('S-STUCK'), 'the replayed results at the LIS');
+    await waitUntil(() => samplesAtLis().includes('S-STUCK'), 15000, 'the replayed results at the LIS', 50);
     assert.match((await page.locator('.lis-lab-stuck-summary').textContent()) ?? '', /No message is stuck/);
 
     // Bench 1 sends again: the quiet alarm clears on its own.
     await sim!.sendResults('S-200', ['GLU']);
     await page.locator(QUIET_BADGE).waitFor({ state: 'detached', timeout: 15000 });
-    await waitFor(async () => samplesAtLis().includes('S-200'), 'S-200 at the LIS');
+    await waitUntil(() => samplesAtLis().includes('S-200'), 15000, 'S-200 at the LIS', 50);
     assert.deepEqual(samplesAtLis().filter((s) => s === 'S-STUCK'), ['S-STUCK'], 'the stuck message reached the LIS once');
     assert.deepEqual((await heldList()).stuck, []);
     assert.deepEqual(pageErrors, []);
@@ -249,7 +241,7 @@ describe('Lab sidebar', () => {
     const step = async (bytes: Buffer, what: string) => {
       const want = got.length + 1;
       socket.write(bytes);
-      await waitFor(async () => got.length >= want, what);
+      await waitUntil(() => got.length >= want, 15000, what, 50);
       assert.equal(got.at(-1), 0x06, `${what}: ACK`);
     };
     await step(Buffer.from([0x05]), 'the ACK of ENQ');
