@@ -21,6 +21,7 @@ import { summarizeProfile } from '../../bench/profile';
 import { Report, type Figure } from '../../bench/report';
 import { percentile, summarize } from '../../bench/stats';
 import { TappedTransport } from '../../bench/tap';
+import { waitUntil } from '../support/wait';
 
 const fig = (key: string, value: number | null, unit = 'x'): Figure => ({ key, section: 's', label: key, value, unit });
 
@@ -106,7 +107,7 @@ describe('section 3 pacing', () => {
     const started = performance.now();
     tap.write(bytes.subarray(0, 40));
     tap.write(bytes.subarray(40));
-    while (!tap.idle) await new Promise((r) => setTimeout(r, 5));
+    await waitUntil(() => tap.idle, 5000, 'the paced line to go idle', 5);
     await new Promise((r) => setImmediate(r));
     const elapsed = performance.now() - started;
     assert.deepEqual(Buffer.concat(received), bytes);

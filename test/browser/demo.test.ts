@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchChromium, releaseChromium, openEditor } from '../support/browser';
 import { freePort } from '../support/ports';
+import { waitUntil } from '../support/wait';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const ARTIFACTS = join(ROOT, 'test', 'artifacts');
@@ -74,14 +75,12 @@ before(async () => {
   demo.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   demo.stderr!.on('data', (d: Buffer) => (output += d.toString()));
   browser = await launchChromium();
-  const started = Date.now();
-  for (;;) {
-    if (demo.exitCode !== null) throw new Error(`the demo exited:\n${output.slice(-3000)}`);
+  const delivered = async () => {
+    if (demo!.exitCode !== null) throw new Error(`the demo exited:\n${output.slice(-3000)}`);
     const state = await lisState();
-    if (state && state.requests.results.length > 0 && state.requests.processed.length > 0) break;
-    if (Date.now() - started > 120000) throw new Error(`no result reached the demo LIS within 120 s:\n${output.slice(-3000)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+    return !!state && state.requests.results.length > 0 && state.requests.processed.length > 0;
+  };
+  await waitUntil(delivered, 120000, () => `a result and a processed notification at the demo LIS:\n${output.slice(-3000)}`, 200);
 });
 
 after(async () => {
@@ -114,12 +113,11 @@ describe('the running demo in the editor', () => {
       }, WORKFLOW_TYPES);
     // Statuses change as samples flow (blue while a transfer is under way): wait for a moment when all are green.
     let seen: Seen = [];
-    const started = Date.now();
-    while (Date.now() - started < 60000) {
+    const allGreen = async () => {
       seen = await read();
-      if (seen.length > 0 && seen.every((n) => n.fill === 'green')) break;
-      await page.waitForTimeout(100);
-    }
+      return seen.length > 0 && seen.every((n) => n.fill === 'green');
+    };
+    await waitUntil(allGreen, 60000, () => `a moment when every workflow node is green (not green: ${JSON.stringify(seen.filter((n) => n.fill !== 'green'))})`, 100);
     assert.equal(seen.length, FLOW.filter((n) => WORKFLOW_TYPES.includes(n.type)).length, 'every workflow node is in the editor');
     assert.deepEqual(seen.filter((n) => n.fill !== 'green'), [], 'every workflow node shows a green status');
 
@@ -158,6 +156,9 @@ describe('the running demo in the editor', () => {
     }, about.id);
     // Node-RED 4 shows the flow outline above it, one line long here: give the comment's text the room. (Node-RED 5
     // shows the outline in a sidebar of its own, and the info tab has no such separator.)
+    // Read once the sidebar shows the comment: the panels it sits in are laid out by then.
+    const text = page.locator('#red-ui-sidebar').getByText('Where its settings come from');
+    await text.waitFor({ state: 'attached', timeout: 10000 });
     const separators = page.locator('#red-ui-sidebar .red-ui-panels-separator').filter({ visible: true });
     const separator = (await separators.count()) > 0 ? await separators.first().boundingBox() : null;
     if (separator) {
@@ -166,7 +167,7 @@ describe('the running demo in the editor', () => {
       await page.mouse.move(separator.x + separator.width / 2, 170, { steps: 5 });
       await page.mouse.up();
     }
-    await page.locator('#red-ui-sidebar').getByText('Where its settings come from').waitFor({ timeout: 10000 });
+    await text.waitFor({ timeout: 10000 });
     assert.deepEqual(pageErrors, []);
     const shot = join(ARTIFACTS, 'demo-flow.png');
     await page.screenshot({ path: shot });

@@ -17,7 +17,8 @@ import type { Page } from 'playwright-core';
 import type { LisStub } from '../support/lis-stub';
 import { loadFixture } from '../support/fixtures';
 import { editNode } from '../support/browser';
-import { analyzerFlow, connectWhenListening, doneAndDeploy, keepScreenshot, resultsAtLis, startLisEditor, type LisEditor } from '../support/lis-editor';
+import { analyzerFlow, doneAndDeploy, keepScreenshot, resultsAtLis, sendAstmTransfer, startLisEditor, type LisEditor } from '../support/lis-editor';
+import { sleep } from '../support/wait';
 import { traceText } from '../../lib/trace';
 import { ASTM_NAMING } from '../../lib/protocols/astm';
 import { buildFrames } from '../../lib/protocols/astm/link';
@@ -53,26 +54,6 @@ async function waitForRows(table: string, n: number): Promise<void> {
   await page.waitForFunction(`document.querySelectorAll(${JSON.stringify(selector)}).length === ${n}`, undefined, { timeout: 10000 });
 }
 
-/** Sends the capture as one ENQ ... EOT transfer over TCP, as the analyzer would, and waits for its last ACK. */
-async function sendCapture(bytes: Buffer): Promise<void> {
-  const socket = await connectWhenListening(world!.analyzerPort);
-  const acks: number[] = [];
-  socket.on('data', (d: Buffer) => acks.push(...d));
-  socket.write(Buffer.of(0x05));
-  await new Promise<void>((resolve) => {
-    const check = () => (acks.includes(0x06) ? resolve() : setTimeout(check, 20));
-    check();
-  });
-  socket.write(bytes);
-  const frames = bytes.filter((b) => b === 0x02).length;
-  await new Promise<void>((resolve) => {
-    const check = () => (acks.filter((b) => b === 0x06).length >= 1 + frames ? resolve() : setTimeout(check, 20));
-    check();
-  });
-  socket.write(Buffer.of(0x04));
-  await new Promise((r) => setTimeout(r, 50));
-  socket.end();
-}
 
 describe('astm-message dialect section', () => {
   it('turns unassigned results into results in the preview, and the deployed flow delivers them', async () => {
@@ -108,7 +89,7 @@ describe('astm-message dialect section', () => {
     await doneAndDeploy(page);
     assert.deepEqual(pageErrors, []);
 
-    await sendCapture(capture);
+    await sendAstmTransfer(world!.analyzerPort, capture);
     const sent = await resultsAtLis(stub);
     assert.equal(sent.length, 1, 'the results reached the LIS once');
     const results = (sent[0]!.json as { results: Array<Record<string, unknown>> }).results;
@@ -149,10 +130,10 @@ describe('astm-message dialect section', () => {
     // Two more messages, a second apart (the picker shows times to the second).
     const message = (sample: string, glucose: string) =>
       `H|\\^&|||c311^1|||||host|RSUPL^BATCH|P|1\rP|1\rO|1|${sample}||^^^685/|R\rR|1|^^^685/|${glucose}|U/l||N||F\rL|1|N\r`;
-    await new Promise((r) => setTimeout(r, 1100));
-    await sendCapture(Buffer.concat(buildFrames(Buffer.from(message('S-RECENT-1', '11.1'), 'latin1'))));
-    await new Promise((r) => setTimeout(r, 1100));
-    await sendCapture(Buffer.concat(buildFrames(Buffer.from(message('S-RECENT-2', '22.2'), 'latin1'))));
+    await sleep(1100);
+    await sendAstmTransfer(world!.analyzerPort, Buffer.concat(buildFrames(Buffer.from(message('S-RECENT-1', '11.1'), 'latin1'))));
+    await sleep(1100);
+    await sendAstmTransfer(world!.analyzerPort, Buffer.concat(buildFrames(Buffer.from(message('S-RECENT-2', '22.2'), 'latin1'))));
 
     await editNode(page, 'am');
     const editor = '#astm-message-dialect-editor';

@@ -16,6 +16,7 @@ import { deploy, launchChromium, releaseChromium, openEditor } from '../support/
 import { combineFlows, withTabEnv } from '../../demo/examples';
 import { freePort } from '../support/ports';
 import { importExample } from '../support/import-example';
+import { waitUntil } from '../support/wait';
 
 const ROOT = join(__dirname, '..', '..', '..');
 /** Every example file, as `ASTM/generic-lis2a2-serial.json`: one folder per protocol. */
@@ -132,13 +133,11 @@ describe('two examples imported through Menu > Import > Examples', () => {
         return out;
       });
     let statuses: Status[] = [];
-    const started = Date.now();
-    while (Date.now() - started < 20000) {
+    const bothShown = async () => {
       statuses = await pushStatus();
-      if (statuses.length === 2 && statuses.every((s) => s.fill !== 'none')) break;
-      await page.waitForTimeout(100);
-    }
-    assert.equal(statuses.length, 2);
+      return statuses.length === 2 && statuses.every((s) => s.fill !== 'none');
+    };
+    await waitUntil(bothShown, 30_000, () => `a status on both lis-push-in nodes after the deploy (have ${JSON.stringify(statuses)})`, 100);
     for (const s of statuses) assert.equal(s.fill, 'green', `lis-push-in: ${s.text}`);
     assert.deepEqual(statuses.map((s) => s.text.replace(/\D+/g, ' ').trim()).sort(), ports.map(String).sort(), 'each on its own tab\'s port');
     const deployed = (await (await fetch(`${red2.url}/flows`)).json()) as Array<{ type: string }>;

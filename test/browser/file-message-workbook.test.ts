@@ -14,7 +14,7 @@
  *
  * Keeps a screenshot in test/artifacts/file-message-workbook.png.
  */
-import { fileRunFlow } from '../support/file-run-flow';
+import { fileRunFlow, injectAndCollect } from '../support/file-run-flow';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -79,11 +79,6 @@ async function resultsRead(rows: string[][]): Promise<void> {
     });
 }
 
-async function waitForLis(n: number): Promise<void> {
-  const deadline = Date.now() + 15000;
-  while (stub.to('/results').flatMap((r) => (r.json as { results: unknown[] }).results).length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-}
-
 describe('file-message dialog: an Excel workbook loaded from disk', () => {
   it('the QuantStudio Design & Analysis workbook loaded, previewed and pointed at; deployed, its result reaches the LIS once', async () => {
     await editNode(page, 'fm');
@@ -142,16 +137,7 @@ describe('file-message dialog: an Excel workbook loaded from disk', () => {
     await page.locator('#node-dialog-ok').click();
     await page.locator('#node-dialog-ok').waitFor({ state: 'detached' });
     await deploy(page);
-    // The deploy's answer can come before the inject node is started again: its button answers 404 until then.
-    let status = 0;
-    for (const started = Date.now(); status !== 200 && Date.now() - started < 10_000; ) {
-      status = (await fetch(`${session!.red.url}/inject/inj`, { method: 'POST' })).status;
-      if (status !== 200) await new Promise((r) => setTimeout(r, 200));
-    }
-    assert.equal(status, 200);
-    await waitForLis(1);
-    await new Promise((r) => setTimeout(r, 300));
-    const sent = stub.to('/results').flatMap((r) => (r.json as { results: Array<Record<string, unknown>> }).results);
+    const sent = await injectAndCollect(session!.red, stub, 1);
     assert.deepEqual(
       sent.map((r) => [r.SampleNumber, r.TestCode, r.Result]),
       [['A01', 'L-T4', '39.54']],

@@ -13,7 +13,7 @@
  * Keeps a screenshot in test/artifacts/pointing-file.png; with
  * UPDATE_SCREENSHOTS=1 also in docs/.
  */
-import { fileRunFlow } from '../support/file-run-flow';
+import { fileRunFlow, injectAndCollect } from '../support/file-run-flow';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -72,11 +72,6 @@ async function column(index: number): Promise<string[]> {
   return page.locator(`${FILE} .lis-dialect-results tbody tr td:nth-child(${index + 1})`).allTextContents();
 }
 
-async function waitForLis(n: number): Promise<void> {
-  const deadline = Date.now() + 15000;
-  while (stub.to('/results').flatMap((r) => (r.json as { results: unknown[] }).results).length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-}
-
 describe('pointing in the file dialect section', () => {
   it('file-message: the sample, test and units columns of an Access 2 export pointed at; deployed, its results reach the LIS once', async () => {
     await editNode(page, 'fm');
@@ -107,16 +102,7 @@ describe('pointing in the file dialect section', () => {
     await page.locator('#node-dialog-ok').click();
     await page.locator('#node-dialog-ok').waitFor({ state: 'detached' });
     await deploy(page);
-    // The deploy's answer can come before the inject node is started again: its button answers 404 until then.
-    let status = 0;
-    for (const started = Date.now(); status !== 200 && Date.now() - started < 10_000; ) {
-      status = (await fetch(`${session!.red.url}/inject/inj`, { method: 'POST' })).status;
-      if (status !== 200) await new Promise((r) => setTimeout(r, 200));
-    }
-    assert.equal(status, 200);
-    await waitForLis(6);
-    await new Promise((r) => setTimeout(r, 300));
-    const sent = stub.to('/results').flatMap((r) => (r.json as { results: Array<Record<string, unknown>> }).results);
+    const sent = await injectAndCollect(session!.red, stub, 6);
     assert.deepEqual(
       sent.map((r) => [r.SampleNumber, r.TestCode, r.Result]),
       [

@@ -18,8 +18,7 @@ import type { Page } from 'playwright-core';
 import type { LisStub } from '../support/lis-stub';
 import { loadHl7Fixture } from '../support/hl7-fixtures';
 import { editNode } from '../support/browser';
-import { analyzerFlow, connectWhenListening, doneAndDeploy, keepScreenshot, resultsAtLis, startLisEditor, type LisEditor } from '../support/lis-editor';
-import { frameMllp } from '../../lib/protocols/hl7';
+import { analyzerFlow, doneAndDeploy, keepScreenshot, resultsAtLis, sendHl7Message, startLisEditor, type LisEditor } from '../support/lis-editor';
 
 const TOKEN = 'browser-test-token';
 const SAMPLE = '20250902001';
@@ -54,19 +53,6 @@ async function waitForCodes(first: string): Promise<void> {
   await page.waitForFunction(`document.querySelector(${JSON.stringify(selector)})?.textContent === ${JSON.stringify(first)}`, undefined, { timeout: 10000 });
 }
 
-/** Sends the message in an MLLP frame over TCP, as the analyzer would, and waits for the link's ACK frame. */
-async function sendMessage(bytes: Buffer): Promise<void> {
-  const socket = await connectWhenListening(world!.analyzerPort);
-  const got: number[] = [];
-  socket.on('data', (d: Buffer) => got.push(...d));
-  socket.write(frameMllp(bytes));
-  await new Promise<void>((resolve) => {
-    const check = () => (got.includes(0x1c) ? resolve() : setTimeout(check, 20));
-    check();
-  });
-  assert.match(Buffer.from(got).toString('latin1'), /MSA\|AA\|/, 'the link accepted the message');
-  socket.end();
-}
 
 describe('hl7-message dialect section', () => {
   it('reads the test codes where an override says, in the preview and then in the deployed flow', async () => {
@@ -97,7 +83,7 @@ describe('hl7-message dialect section', () => {
     await doneAndDeploy(page);
     assert.deepEqual(pageErrors, []);
 
-    await sendMessage(capture);
+    assert.match(await sendHl7Message(world!.analyzerPort, capture), /MSA\|AA\|/, 'the link accepted the message');
     const sent = await resultsAtLis(stub);
     assert.equal(sent.length, 1, 'the results reached the LIS once');
     const results = (sent[0]!.json as { results: Array<Record<string, unknown>> }).results;

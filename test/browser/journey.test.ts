@@ -15,7 +15,7 @@
  *
  * Each step is one it(), in order: a later one builds on what the earlier left.
  */
-import { withTimeout } from '../support/wait';
+import { waitUntil, withTimeout } from '../support/wait';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -167,10 +167,10 @@ async function openNode(tab: string, name: string): Promise<void> {
 /** In the open test-mapper dialog: Load LIS catalog, then the analyzer's code for the LIS test named `lisName`. */
 async function mapFromCatalog(lisName: string, code: string): Promise<void> {
   const rows = '#node-input-mapping-container > li';
-  const before = await page.locator(rows).count();
   await page.locator('#node-input-mapping-load').click();
-  await page.waitForFunction(({ sel, n }) => document.querySelectorAll(sel).length > n, { sel: rows, n: before }, { timeout: 15000 });
+  // The catalog comes from the LIS through the runtime: its row is there once it has.
   const row = page.locator(rows).filter({ has: page.locator('.node-input-mapping-lisName', { hasText: new RegExp(`^${lisName}$`) }) }).first();
+  await row.waitFor({ state: 'visible', timeout: 60_000 });
   assert.equal(await row.locator('.node-input-mapping-instrumentCode').inputValue(), '', `${lisName} is not mapped before`);
   await row.locator('.node-input-mapping-instrumentCode').fill(code);
   await page.locator('#node-dialog-ok').click();
@@ -192,15 +192,6 @@ async function statuses(): Promise<Status[]> {
     });
     return out;
   });
-}
-
-async function waitFor(cond: () => Promise<boolean>, ms: number, what: () => Promise<string> | string): Promise<void> {
-  const started = Date.now();
-  while (Date.now() - started < ms) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  assert.fail(`waited ${ms} ms for ${await what()}`);
 }
 
 /** Results the LIS accepted, as "sample test" pairs. */
@@ -255,7 +246,7 @@ describe("an integrator's first day, in the editor, with the package installed f
     await withTimeout(Promise.all([astmSim!.runSamples(['JA-001', 'JA-002']), hl7Sim!.runSamples(['JB-001', 'JB-002'])]), 60_000, 'both analyzers ran their samples');
     const want = ['JA-001 TSH', 'JA-001 CRP', 'JA-002 TSH', 'JA-002 CRP', 'JB-001 TSH', 'JB-001 FT4', 'JB-002 TSH', 'JB-002 FT4'];
     const have = () => resultsAtLis().map((r) => `${r.sample} ${r.test}`);
-    await waitFor(async () => want.every((w) => have().includes(w)), 30000, () => `results ${want.join(', ')} at the LIS; it has ${have().join(', ')}`);
+    await waitUntil(() => want.every((w) => have().includes(w)), 30000, () => `results ${want.join(', ')} at the LIS; it has ${have().join(', ')}`, 200);
     assert.equal(have().length, want.length, `each result once: ${have().join(', ')}`);
     // No node of either analyzer is red, and both links name their analyzer.
     const red = (await statuses()).filter((s) => s.fill === 'red');
@@ -273,10 +264,11 @@ describe("an integrator's first day, in the editor, with the package installed f
     const tab = 'Roche cobas 6800, cobas 8800 (HL7)';
     await setTabEnv(tab, { LIS_PUSH_PORT: null });
     await deploy(page);
-    await waitFor(
+    await waitUntil(
       async () => (await statuses()).some((s) => s.tab === tab && s.type === 'lis-push-in' && s.fill === 'red' && s.text.includes('LIS_PUSH_PORT')),
       15000,
       async () => `lis-push-in on "${tab}" red naming LIS_PUSH_PORT: ${JSON.stringify((await statuses()).filter((s) => s.tab === tab && s.fill))}`,
+      200,
     );
     assert.deepEqual(pageErrors, []);
   });

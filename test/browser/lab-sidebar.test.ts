@@ -70,7 +70,6 @@ async function heldList(): Promise<{ batches: Array<{ samples: string[] }>; stuc
   return (await res.json()) as { batches: Array<{ samples: string[] }>; stuck: unknown[] };
 }
 
-
 /** Drags the sidebar's separator, as an operator would, until the sidebar is about `width` px wide. */
 async function dragSidebarTo(width: number): Promise<void> {
   const now = (await page.locator('#red-ui-sidebar').boundingBox())!.width;
@@ -153,10 +152,10 @@ describe('Lab sidebar', () => {
   it('shows both links, resends a held batch, replays a stuck message once, and shows a quiet-link alarm appear and clear', async () => {
     stub.reply('/results', { status: 500, body: { message: 'database offline', errors: [] } });
     await sim!.sendResults('S-100', ['GLU']);
-    await waitUntil(async () => (await heldList()).batches.length === 1, 15000, 'the refused batch to be held');
+    await waitUntil(async () => (await heldList()).batches.length === 1, 15000, 'the refused batch to be held', 50);
     // Quiet time counts from the deploy: on a busy machine Bench 1's quiet alarm may be up before S-100 came. The
     // next check clears it; wait for that, so the alarm awaited below is the one after S-100.
-    await waitUntil(async () => (await quietAlarms('linkA')) === 0, 15000, "Bench 1's quiet alarm cleared by S-100");
+    await waitUntil(async () => (await quietAlarms('linkA')) === 0, 15000, "Bench 1's quiet alarm cleared by S-100", 50);
 
     // A wider sidebar, as an operator would drag it: the rows read better (and the README's picture shows them whole).
     await dragSidebarTo(500);
@@ -216,13 +215,13 @@ describe('Lab sidebar', () => {
     // Replay the stuck message: its results reach the LIS once.
     await page.locator(`${STUCK} .lis-lab-replay`).click();
     await page.locator(STUCK).first().waitFor({ state: 'detached', timeout: 15000 });
-    await waitUntil(async () => samplesAtLis().includes('S-STUCK'), 15000, 'the replayed results at the LIS');
+    await waitUntil(() => samplesAtLis().includes('S-STUCK'), 15000, 'the replayed results at the LIS', 50);
     assert.match((await page.locator('.lis-lab-stuck-summary').textContent()) ?? '', /No message is stuck/);
 
     // Bench 1 sends again: the quiet alarm clears on its own.
     await sim!.sendResults('S-200', ['GLU']);
     await page.locator(QUIET_BADGE).waitFor({ state: 'detached', timeout: 15000 });
-    await waitUntil(async () => samplesAtLis().includes('S-200'), 15000, 'S-200 at the LIS');
+    await waitUntil(() => samplesAtLis().includes('S-200'), 15000, 'S-200 at the LIS', 50);
     assert.deepEqual(samplesAtLis().filter((s) => s === 'S-STUCK'), ['S-STUCK'], 'the stuck message reached the LIS once');
     assert.deepEqual((await heldList()).stuck, []);
     assert.deepEqual(pageErrors, []);
@@ -244,7 +243,7 @@ describe('Lab sidebar', () => {
     const step = async (bytes: Buffer, what: string) => {
       const want = got.length + 1;
       socket.write(bytes);
-      await waitUntil(async () => got.length >= want, 15000, what);
+      await waitUntil(() => got.length >= want, 15000, what, 50);
       assert.equal(got.at(-1), 0x06, `${what}: ACK`);
     };
     await step(Buffer.from([0x05]), 'the ACK of ENQ');

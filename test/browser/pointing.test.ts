@@ -20,7 +20,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -28,10 +27,10 @@ import { LisStub } from '../support/lis-stub';
 import { freePort } from '../support/ports';
 import { loadFixture } from '../support/fixtures';
 import { deploy, editNode, startEditorSession, type EditorSession } from '../support/browser';
+import { resultsAtLis, sendAstmTransfer, sendHl7Message } from '../support/lis-editor';
 import { traceText } from '../../lib/trace';
 import { ASTM_NAMING } from '../../lib/protocols/astm';
 import { buildFrames } from '../../lib/protocols/astm/link';
-import { frameMllp } from '../../lib/protocols/hl7';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const TOKEN = 'browser-test-token';
@@ -106,53 +105,6 @@ async function pointAt(editor: string, text: string, role: string, changed: RegE
   await page.locator(`${editor} .lis-dialect-pointed`, { hasText: changed }).waitFor({ timeout: 10000 });
 }
 
-/** Sends a message as one ENQ ... EOT transfer over TCP, as the analyzer would, and waits for its last ACK. */
-async function sendAstm(port: number, bytes: Buffer): Promise<void> {
-  let socket: Socket | undefined;
-  for (let attempt = 0; socket === undefined; attempt++) {
-    const s = connect(port, '127.0.0.1');
-    const ok = await new Promise<boolean>((resolve) => s.once('connect', () => resolve(true)).once('error', () => resolve(false)));
-    if (ok) socket = s;
-    else if (attempt > 100) throw new Error(`tcp in does not listen on ${port}`);
-    else await new Promise((r) => setTimeout(r, 100));
-  }
-  const acks: number[] = [];
-  socket.on('data', (d: Buffer) => acks.push(...d));
-  const acked = (n: number) =>
-    new Promise<void>((resolve) => {
-      const check = () => (acks.filter((b) => b === 0x06).length >= n ? resolve() : setTimeout(check, 20));
-      check();
-    });
-  socket.write(Buffer.of(0x05));
-  await acked(1);
-  socket.write(bytes);
-  await acked(1 + bytes.filter((b) => b === 0x02).length);
-  socket.write(Buffer.of(0x04));
-  await new Promise((r) => setTimeout(r, 50));
-  socket.end();
-}
-
-/** Sends one HL7 message in an MLLP frame over TCP, as the analyzer would, and waits for the link's acknowledgement. */
-async function sendHl7(port: number, text: string): Promise<string> {
-  let socket: Socket | undefined;
-  for (let attempt = 0; socket === undefined; attempt++) {
-    const s = connect(port, '127.0.0.1');
-    const ok = await new Promise<boolean>((resolve) => s.once('connect', () => resolve(true)).once('error', () => resolve(false)));
-    if (ok) socket = s;
-    else if (attempt > 100) throw new Error(`tcp in does not listen on ${port}`);
-    else await new Promise((r) => setTimeout(r, 100));
-  }
-  const got: Buffer[] = [];
-  socket.on('data', (d: Buffer) => got.push(d));
-  socket.write(frameMllp(Buffer.from(text, 'latin1')));
-  await new Promise<void>((resolve) => {
-    const check = () => (Buffer.concat(got).includes(0x1c) ? resolve() : setTimeout(check, 20));
-    check();
-  });
-  socket.end();
-  return Buffer.concat(got).toString('latin1');
-}
-
 async function shoot(name: string): Promise<void> {
   mkdirSync(join(ROOT, 'test', 'artifacts'), { recursive: true });
   const shot = join(ROOT, 'test', 'artifacts', `${name}.png`);
@@ -160,11 +112,6 @@ async function shoot(name: string): Promise<void> {
   if (process.env.UPDATE_SCREENSHOTS) {
     copyFileSync(shot, join(ROOT, 'docs', `${name}.png`));
   }
-}
-
-async function waitForLis(n: number): Promise<void> {
-  const deadline = Date.now() + 15000;
-  while (stub.to('/results').length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
 }
 
 describe('pointing in the dialect section', () => {
@@ -206,10 +153,8 @@ describe('pointing in the dialect section', () => {
     await page.locator('#node-dialog-ok').click();
     await page.locator('#node-dialog-ok').waitFor({ state: 'detached' });
     await deploy(page);
-    await sendAstm(astmPort, Buffer.concat(buildFrames(Buffer.from(records.replace(/<CR>/g, '\r'), 'latin1'))));
-    await waitForLis(1);
-    await new Promise((r) => setTimeout(r, 300));
-    const sent = stub.to('/results');
+    await sendAstmTransfer(astmPort, Buffer.concat(buildFrames(Buffer.from(records.replace(/<CR>/g, '\r'), 'latin1'))));
+    const sent = await resultsAtLis(stub);
     assert.equal(sent.length, 1, 'the results reached the LIS once');
     const results = (sent[0]!.json as { results: Array<Record<string, unknown>> }).results;
     assert.deepEqual(
@@ -252,11 +197,9 @@ describe('pointing in the dialect section', () => {
     await page.locator('#node-dialog-ok').waitFor({ state: 'detached' });
     const before = stub.to('/results').length;
     await deploy(page);
-    const ack = await sendHl7(hl7Port, text.replace(/\r?\n/g, '\r'));
+    const ack = await sendHl7Message(hl7Port, Buffer.from(text.replace(/\r?\n/g, '\r'), 'latin1'));
     assert.match(ack, /MSA\|AA\|202508090002/);
-    await waitForLis(before + 1);
-    await new Promise((r) => setTimeout(r, 300));
-    const sent = stub.to('/results').slice(before);
+    const sent = await resultsAtLis(stub, before);
     assert.equal(sent.length, 1, 'the result reached the LIS once');
     const results = (sent[0]!.json as { results: Array<Record<string, unknown>> }).results;
     assert.deepEqual(

@@ -30,6 +30,7 @@ import { ForwardProxy } from '../support/forward-proxy';
 import { LisStub } from '../support/lis-stub';
 import { startNodeRed, type NodeRedProcess } from '../support/node-red-process';
 import { freePort } from '../support/ports';
+import { waitUntil } from '../support/wait';
 
 const STX = 0x02;
 const ETX = 0x03;
@@ -174,30 +175,19 @@ async function walkNumericSetting(id: string, key: string, label: string, placeh
 /** Bytes read from a socket, awaited one answer at a time. */
 class Reader {
   private buffer = Buffer.alloc(0);
-  private wake: (() => void) | undefined;
   constructor(socket: Socket) {
     socket.on('data', (chunk: Buffer) => {
       this.buffer = Buffer.concat([this.buffer, chunk]);
-      this.wake?.();
     });
   }
 
   /** Waits until `take` finds an answer in what was read (returning its end), and returns that answer. */
   async next(take: (b: Buffer) => number, what: string, timeoutMs = 10_000): Promise<Buffer> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const end = take(this.buffer);
-      if (end > 0) {
-        const answer = this.buffer.subarray(0, end);
-        this.buffer = this.buffer.subarray(end);
-        return answer;
-      }
-      if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs} ms (read: ${JSON.stringify(this.buffer.toString('latin1'))})`);
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-        setTimeout(resolve, 100);
-      });
-    }
+    let end = 0;
+    await waitUntil(() => (end = take(this.buffer)) > 0, timeoutMs, () => `${what} (read: ${JSON.stringify(this.buffer.toString('latin1'))})`);
+    const answer = this.buffer.subarray(0, end);
+    this.buffer = this.buffer.subarray(end);
+    return answer;
   }
 }
 
@@ -307,19 +297,9 @@ describe('settings typed in the dialogs reach the deployed runtime', () => {
   });
 
   it('lis-config\'s proxy: a bad Proxy URL flagged by name, the proxy with its user and password deployed, the LIS request through it (none through HTTP_PROXY), no credential in Export', async () => {
-    // Press the inject button; right after a deploy, until the restarted node answers (404 while it is not there yet).
-    const ask = async () => {
-      const deadline = Date.now() + 10_000;
-      for (;;) {
-        const res = await fetch(`${red!.url}/inject/ask`, { method: 'POST' });
-        if (res.status === 200) return;
-        if (res.status !== 404 || Date.now() > deadline) assert.fail(`inject answered ${res.status}: ${await res.text()}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    };
     // Before: straight to the LIS, whatever the environment says.
-    await ask();
-    await waitFor(() => lis!.to('/tests').length === 1, 'the first catalog request at the LIS');
+    await red!.inject('ask');
+    await waitUntil(() => lis!.to('/tests').length === 1, 10_000, 'the first catalog request at the LIS', 50);
     assert.equal(siteProxy!.forwarded.length + envProxy!.forwarded.length + envProxy!.tunnels.length, 0, 'no proxy before one is set');
 
     // From the node that uses it, as the integrator opens it: the pencil beside its LIS.
@@ -373,8 +353,8 @@ describe('settings typed in the dialogs reach the deployed runtime', () => {
     await triangle('getTests', 'hidden');
     await deploy(page);
 
-    await ask();
-    await waitFor(() => lis!.to('/tests').length === 2, 'the second catalog request at the LIS');
+    await red!.inject('ask');
+    await waitUntil(() => lis!.to('/tests').length === 2, 10_000, 'the second catalog request at the LIS', 50);
     assert.equal(siteProxy!.forwarded.length, 1, 'the request went through the site proxy');
     const through = siteProxy!.forwarded[0]!;
     assert.equal(through.url, lis!.url('/tests'), 'forwarded to the LIS, by absolute URI');
@@ -403,11 +383,3 @@ describe('settings typed in the dialogs reach the deployed runtime', () => {
     assert.deepEqual(pageErrors, []);
   });
 });
-
-async function waitFor(cond: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { PushServer } from '../../lib/lis/push-server';
 import type { Order } from '../../lib/lis/schemas';
 import { post } from './helpers';
+import { waitUntil } from '../support/wait';
 
 const CLI = join(__dirname, '..', '..', 'demo', 'demo-lis-cli.js');
 
@@ -34,14 +35,14 @@ async function startCli(t: TestContext, args: string[], env: NodeJS.ProcessEnv =
   t.after(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
-  const started = Date.now();
-  for (;;) {
-    const page = /Demo LIS running: open (\S+)/.exec(out)?.[1];
-    if (page && out.includes('Stop with Ctrl-C.')) return { child, page, output: () => out, exited };
+  const page = () => /Demo LIS running: open (\S+)/.exec(out)?.[1];
+  const ready = () => {
+    if (page() !== undefined && out.includes('Stop with Ctrl-C.')) return true;
     if (child.exitCode !== null) throw new Error(`the CLI exited early:\n${out}`);
-    if (Date.now() - started > 10000) throw new Error(`the CLI did not start within 10 s:\n${out}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+    return false;
+  };
+  await waitUntil(ready, 10000, () => `the CLI to start:\n${out}`, 25);
+  return { child, page: page()!, output: () => out, exited };
 }
 
 function runCli(args: string[], env: NodeJS.ProcessEnv = cleanEnv()): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -51,14 +52,6 @@ function runCli(args: string[], env: NodeJS.ProcessEnv = cleanEnv()): Promise<{ 
       resolve({ code, stdout, stderr });
     });
   });
-}
-
-async function waitForOutput(output: () => string, pattern: RegExp, timeoutMs = 5000): Promise<void> {
-  const started = Date.now();
-  while (!pattern.test(output())) {
-    if (Date.now() - started > timeoutMs) assert.fail(`output never matched ${pattern}:\n${output()}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 function isAlive(pid: number): boolean {
@@ -82,7 +75,7 @@ describe('demo LIS command line', () => {
     const ok = await post(`${cli.page}api/orders`, { SampleNumber: 'S1001' }, { Authorization: 'Bearer cli-token' });
     assert.equal(ok.status, 200);
     // The log line travels through a pipe: wait for it rather than race it.
-    await waitForOutput(cli.output, /POST \/api\/orders 200 seeded order S1001/);
+    await waitUntil(() => /POST \/api\/orders 200 seeded order S1001/.test(cli.output()), 5000, () => `the log line of the seeded order:\n${cli.output()}`, 20);
 
     // An open event stream (a browser tab left open) must not keep the process alive.
     const stream = await fetch(`${cli.page}events`);

@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ptyPair } from '../../demo/pty';
 import { freePort } from '../support/ports';
+import { waitUntil, withTimeout } from '../support/wait';
 
 const ROOT = join(__dirname, '..', '..', '..');
 /** Generous for a loaded two-core machine; by design the demo stops within about 8 s at worst. */
@@ -38,14 +39,20 @@ function groupMembers(pgid: number): string[] {
     .filter((l) => l !== '' && Number(l.split(/\s+/)[1]) === pgid && !l.split(/\s+/)[2]!.startsWith('Z'));
 }
 
-async function waitUntil(what: string, check: () => boolean | Promise<boolean>, ms: number, demo?: Demo): Promise<void> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (demo && demo.child.exitCode !== null) assert.fail(`npm start exited while waiting for ${what}:\n${demo.output().slice(-3000)}`);
-    if (Date.now() - started > ms) assert.fail(`${what} did not happen within ${ms / 1000} s${demo ? `:\n${demo.output().slice(-3000)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+/** A process a test waits on: npm start, or the demo started without npm. */
+type Running = { child: ChildProcess; output: () => string };
+
+/** For waitUntil: `check`, failing the wait at once once the process has exited, since what it waits for can no longer come. */
+function whileRunning(p: Running, check: () => boolean | Promise<boolean>): () => Promise<boolean> {
+  return async () => {
+    if (await check()) return true;
+    if (p.child.exitCode !== null) assert.fail(`the demo exited (code ${p.child.exitCode}) while a test waited on it:\n${p.output().slice(-3000)}`);
+    return false;
+  };
 }
+
+/** For waitUntil: what it waits for, then the end of the process's output. */
+const withOutput = (p: Running, what: string) => () => `${what}:\n${p.output().slice(-3000)}`;
 
 /** Whether something accepts connections on the loopback port. */
 function listening(port: number): Promise<boolean> {
@@ -126,21 +133,13 @@ async function hl7ResultsAtLis(lisPort: number): Promise<number> {
 
 /** npm's exit status, once npm start has ended; fails when it is still running after the deadline. */
 async function exitStatus(demo: Demo, ms = STOP_DEADLINE_MS): Promise<number | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`npm start still running ${ms / 1000} s later:\n${demo.output().slice(-3000)}`)), ms);
-  });
-  try {
-    return await Promise.race([demo.closed, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return withTimeout(demo.closed, ms, 'npm start to end').catch((err: Error) => assert.fail(`${err.message}:\n${demo.output().slice(-3000)}`));
 }
 
 /** Every process of the demo's group is gone, no port it used still answers, and its pty directories are removed. */
 async function assertAllGone(demo: Demo, notOurs: number[] = []): Promise<void> {
   const pgid = demo.child.pid!;
-  await waitUntil('every process of npm start ending', () => groupMembers(pgid).length === 0, STOP_DEADLINE_MS);
+  await waitUntil(() => groupMembers(pgid).length === 0, STOP_DEADLINE_MS, 'every process of npm start ending', 200);
   for (const [name, port] of Object.entries(demo.ports)) {
     if (!notOurs.includes(port)) assert.equal(await listening(port), false, `port ${port} (${name}) is free`);
   }
@@ -150,7 +149,8 @@ async function assertAllGone(demo: Demo, notOurs: number[] = []): Promise<void> 
 describe('npm start', () => {
   it('runs until results reach the demo LIS, with a banner, logs in files and summary lines; SIGINT to npm stops everything', async () => {
     const demo = await npmStart();
-    await waitUntil('results at the demo LIS and a summary line', async () => /\[demo\] \d\d:\d\d:\d\d samples \d+, results delivered [1-9]\d*, held 0/.test(demo.output()) && (await resultsAtLis(demo.ports.lis)) > 0, START_DEADLINE_MS, demo);
+    const summarised = async () => /\[demo\] \d\d:\d\d:\d\d samples \d+, results delivered [1-9]\d*, held 0/.test(demo.output()) && (await resultsAtLis(demo.ports.lis)) > 0;
+    await waitUntil(whileRunning(demo, summarised), START_DEADLINE_MS, withOutput(demo, 'results at the demo LIS and a summary line'), 200);
     const out = demo.output();
     assert.match(out, new RegExp(`Node-RED editor: +http://127\\.0\\.0\\.1:${demo.ports.red}/`));
     assert.match(out, new RegExp(`demo LIS page: +http://127\\.0\\.0\\.1:${demo.ports.lis}/`));
@@ -164,7 +164,7 @@ describe('npm start', () => {
     assert.match(readFileSync(join(logs, 'analyzer.log'), 'utf8'), /→ <ENQ>/);
     assert.match(readFileSync(join(logs, 'demo-lis.log'), 'utf8'), /POST \/api\/results 200/);
     // The HL7 analyzer's samples reach the demo LIS too: ordered with the HL7 tab's tests, results delivered.
-    await waitUntil('an HL7 sample\'s results at the demo LIS', async () => (await hl7ResultsAtLis(demo.ports.lis)) > 0, START_DEADLINE_MS, demo);
+    await waitUntil(whileRunning(demo, async () => (await hl7ResultsAtLis(demo.ports.lis)) > 0), START_DEADLINE_MS, withOutput(demo, 'an HL7 sample\'s results at the demo LIS'), 200);
     assert.doesNotMatch(out, /<ENQ>|\[info\]|POST \/api/);
     const besidesSummaries = out.split('\n').filter((l) => !/^\[demo\] \d\d:\d\d:\d\d samples/.test(l));
     assert.ok(besidesSummaries.length < 25, `a short terminal output:\n${out}`);
@@ -181,7 +181,7 @@ describe('npm start', () => {
     const cable = await ptyPair();
     t.after(() => cable.stop());
     const demo = await npmStart({ ANALYZER_PORT: cable.host });
-    await waitUntil('the banner', () => /Ctrl-C stops everything/.test(demo.output()), START_DEADLINE_MS, demo);
+    await waitUntil(whileRunning(demo, () => /Ctrl-C stops everything/.test(demo.output())), START_DEADLINE_MS, withOutput(demo, 'the banner'), 200);
     assert.match(demo.output(), new RegExp(`analyzer: +none simulated: Node-RED's serial nodes open ${cable.host} \\(ANALYZER_PORT\\) at 9600 baud`));
     // The HL7 analyzer is simulated over TCP whatever the serial line is.
     assert.deepEqual(groupMembers(demo.child.pid!).filter((p) => (p.includes('sim/cli.js') && !p.includes('--protocol hl7')) || p.includes('socat')), [], 'no ASTM simulator and no pty pair of its own');
@@ -193,7 +193,7 @@ describe('npm start', () => {
     t.after(() => void sim.kill('SIGKILL'));
     const simCode = await new Promise<number | null>((resolve) => sim.once('close', resolve));
     assert.equal(simCode, 0, simOut);
-    await waitUntil('the results at the demo LIS', async () => (await resultsAtLis(demo.ports.lis)) > 0, 30000, demo);
+    await waitUntil(whileRunning(demo, async () => (await resultsAtLis(demo.ports.lis)) > 0), 30000, withOutput(demo, 'the results at the demo LIS'), 200);
 
     process.kill(demo.child.pid!, 'SIGTERM');
     assert.equal(await exitStatus(demo), 0);
@@ -254,18 +254,14 @@ describe('npm start', () => {
     cleanups.push(() => {
       if (demo.pid && groupMembers(demo.pid).length > 0) process.kill(-demo.pid, 'SIGKILL');
     });
-    const started = Date.now();
-    while ((await resultsAtLis(lis)) === 0) {
-      if (demo.exitCode !== null) assert.fail(`the demo exited early:\n${out.slice(-3000)}`);
-      if (Date.now() - started > START_DEADLINE_MS) assert.fail(`no result over TCP:\n${out.slice(-3000)}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    const running = { child: demo, output: () => out };
+    await waitUntil(whileRunning(running, async () => (await resultsAtLis(lis)) > 0), START_DEADLINE_MS, withOutput(running, 'a result over TCP'), 250);
     assert.match(out, /socat is not installed \(apt-get install socat\): falling back to the TCP transport/);
     assert.match(out, new RegExp(`analyzer: +simulated \\(generic-lis2a2\\), TCP server on 127\\.0\\.0\\.1:${tcp}`));
     // A terminal's Ctrl-C reaches the whole group.
     process.kill(-demo.pid!, 'SIGINT');
     await closed;
-    await waitUntil('every process of the demo ending', () => groupMembers(demo.pid!).length === 0, STOP_DEADLINE_MS);
+    await waitUntil(() => groupMembers(demo.pid!).length === 0, STOP_DEADLINE_MS, 'every process of the demo ending', 200);
     for (const port of [red, lis, push, tcp]) assert.equal(await listening(port), false, `port ${port} is free`);
   });
 });

@@ -21,22 +21,13 @@ import { AnalyzerSimulator, Hl7AnalyzerSimulator, TcpServerTransport, type Frame
 import { LisStub } from '../support/lis-stub';
 import { NodeRedProcess, type HeldAnswer } from '../support/node-red-process';
 import { Seeded } from '../support/seeded';
-import { LineLog, installPackage, itemsOf, withTimeout, type FlowNode, type Installation } from './harness';
+import { LineLog, installPackage, itemsOf, type FlowNode, type Installation } from './harness';
+import { sleep, waitUntil, withTimeout } from '../support/wait';
 import { killOnJournalLine, type Fired, type JournalLine, type JournalTap } from './journal-tap';
 import { LineGate } from './line-gate';
 
 export const TOKEN = 'crash-bearer-5c1e77d0';
 export const TIME_ZONE = 'Europe/Berlin';
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-export async function waitFor(cond: () => boolean, timeoutMs: number, what: string | (() => string), stepMs = 20): Promise<void> {
-  const started = Date.now();
-  while (!cond()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}`);
-    await sleep(stepMs);
-  }
-}
 
 /** UTC time of day with ms, for logs that must line up with each other. */
 export const stamp = (at = new Date()) => `${at.toISOString().slice(11, 23)}Z`;
@@ -753,7 +744,7 @@ async function scatteredKills(mode: 'random' | 'after-rx-write', count: number, 
   const { red, simLog, plan, rng } = c;
   const thresholds = Array.from({ length: count }, () => Math.floor(plan.length * (0.05 + 0.9 * rng.next()))).sort((a, b) => a - b);
   for (const [i, threshold] of thresholds.entries()) {
-    await waitFor(() => simLog.acked.length >= threshold || c.allSettled(), Math.max(0, c.deadline - Date.now()), () => `${threshold} acknowledged messages before kill ${i + 1} (have ${simLog.acked.length})`, 2);
+    await waitUntil(() => simLog.acked.length >= threshold || c.allSettled(), Math.max(0, c.deadline - Date.now()), () => `${threshold} acknowledged messages before kill ${i + 1} (have ${simLog.acked.length})`, 2);
     if (c.allSettled()) break;
     let note: string | undefined;
     if (mode === 'after-rx-write') {
@@ -798,7 +789,7 @@ function ackPoint(c: RunContext, from: number, to: number): number {
 }
 
 async function waitForAcks(c: RunContext, n: number, what: string): Promise<void> {
-  await waitFor(() => c.simLog.acked.length >= n, Math.max(0, c.deadline - Date.now()), () => `${n} acknowledged messages before ${what} (have ${c.simLog.acked.length})`, 2);
+  await waitUntil(() => c.simLog.acked.length >= n, Math.max(0, c.deadline - Date.now()), () => `${n} acknowledged messages before ${what} (have ${c.simLog.acked.length})`, 2);
 }
 
 /** Time left for a window to open: WINDOW_MS, or less when the run's limit is nearer. */
@@ -890,7 +881,7 @@ async function repeatStore(c: RunContext): Promise<void> {
   c.gate?.close();
   await restartInto(c, tap);
   let replayedFirst = false;
-  await waitFor(() => (replayedFirst = handedParts(readJournal(c.red.journalFile), id1) > 0) || tap.fired, 5_000, 'the replay', 50).catch(() => undefined);
+  await waitUntil(() => (replayedFirst = handedParts(readJournal(c.red.journalFile), id1) > 0) || tap.fired, 5_000, 'the replay', 50).catch(() => undefined);
   kill1.evidence += replayedFirst ? '; the restart replayed it and handed it on before the analyzer reconnected' : '; the restart had NOT handed it on 5 s after starting; the analyzer was let back in all the same';
   c.gate?.open();
   const second = await within(tap, windowLeft(c));

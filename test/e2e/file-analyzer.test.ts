@@ -18,6 +18,7 @@ import { startNodeRed, type NodeRedProcess } from '../support/node-red-process';
 import { FileExporter } from '../../lib/sim';
 import { installPackage, type Installation } from './harness';
 import { expectedResults, exportFile, FILE_TOKEN, fileFlow, resultsAtLis } from './file-flow';
+import { sleep, waitUntil } from '../support/wait';
 
 let installation: Installation | undefined;
 before(() => {
@@ -25,21 +26,14 @@ before(() => {
 });
 after(() => installation?.remove());
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(check: () => boolean, what: string, red: NodeRedProcess | undefined, timeoutMs = 60_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}\n--- Node-RED log ---\n${red?.tail(60) ?? ''}`);
-    await sleep(100);
-  }
-}
-
 describe('a file-exporting instrument, end to end (QuantStudio exports into a folder, to the loopback LIS)', () => {
   let work: string;
   let folder: string;
   let stub: LisStub;
   let red: NodeRedProcess | undefined;
   const list = (dir: string) => (existsSync(join(folder, dir)) ? readdirSync(join(folder, dir)).sort() : []);
+  /** What a wait is for, and Node-RED's log tail when it fails. */
+  const withLog = (what: string) => () => `${what}\n--- Node-RED log ---\n${red?.tail(60) ?? ''}`;
 
   before(async () => {
     work = mkdtempSync(join(tmpdir(), 'file-e2e-'));
@@ -55,8 +49,8 @@ describe('a file-exporting instrument, end to end (QuantStudio exports into a fo
     await sim.write('03OCT2024.txt', exportFile(3), { viaTemp: true, parts: 3, pauseMs: 300 });
     await sim.duplicate(first, '01OCT2024 (copy).txt');
     await sim.malformed('04OCT2024.txt');
-    await until(() => list('done').length === 4 && list('error').length === 2, 'done/ and error/', red);
-    await until(() => stub.requests.some((r) => r.path === '/caught' && JSON.stringify(r.json).includes('04OCT2024')), 'the Catch of the malformed file', red);
+    await waitUntil(() => list('done').length === 4 && list('error').length === 2, 60_000, withLog('done/ and error/'), 100);
+    await waitUntil(() => stub.requests.some((r) => r.path === '/caught' && JSON.stringify(r.json).includes('04OCT2024')), 60_000, withLog('the Catch of the malformed file'), 100);
     // A few more polls: nothing more may reach the LIS.
     await sleep(1500);
   });

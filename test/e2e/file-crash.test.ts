@@ -27,6 +27,7 @@ import { prng } from '../support/seeded';
 import { FileExporter } from '../../lib/sim';
 import { installPackage, type Installation } from './harness';
 import { expectedResults, exportFile, FILE_TOKEN, fileFlow, resultsAtLis } from './file-flow';
+import { sleep, waitUntil } from '../support/wait';
 
 const SEED = Number(process.env.CRASH_SEED ?? 20261127);
 const FILES = 20;
@@ -37,8 +38,6 @@ before(() => {
   installation = installPackage();
 });
 after(() => installation?.remove());
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Rx {
   id: string;
@@ -119,20 +118,19 @@ describe('crash run, file-exporting instrument: SIGKILL while files are being re
       else {
         // Not always the next file: one to three files on, so the kill finds files taken and waiting before it.
         const before = rxLines() + rng.int(3);
-        const started = Date.now();
         let size = journalSize();
-        // Watch the file closely: kill the moment a new rx line is there (the file stored, its results not yet at the LIS).
-        while (Date.now() - started < 20_000) {
+        const rxWritten = () => {
           const now = journalSize();
-          if (now !== size) {
-            size = now;
-            if (rxLines() > before) {
-              red.killNow();
-              aimedHits.push(`kill ${k + 1} after rx line ${before + 1}`);
-              break;
-            }
-          }
-          await sleep(2);
+          if (now === size) return false;
+          size = now;
+          return rxLines() > before;
+        };
+        // Watch the file closely: kill the moment a new rx line is there (the file stored, its results not yet at the LIS).
+        // No such line within 20 s: the kill comes anyway.
+        const aimed = await waitUntil(rxWritten, 20_000, `rx line ${before + 1}`, 2).then(() => true, () => false);
+        if (aimed) {
+          red.killNow();
+          aimedHits.push(`kill ${k + 1} after rx line ${before + 1}`);
         }
       }
       await red.kill();
@@ -143,17 +141,14 @@ describe('crash run, file-exporting instrument: SIGKILL while files are being re
     await writing;
 
     // Everything written; wait until each file is in done/ or waits on a held batch.
-    const settled = async (what: string) => {
-      const started = Date.now();
-      for (;;) {
-        const held = (await red.held()).batches.length;
-        const left = readdirSync(folder).filter((n) => n !== 'done' && n !== 'error');
-        if (left.length === 0 || (held > 0 && left.length <= held)) return;
-        if (Date.now() - started > 60_000) throw new Error(`timed out waiting for ${what}: left ${left.join(', ')}; held ${held}\n${red.tail(60)}`);
-        await sleep(300);
-      }
+    let left: string[] = [];
+    let held = 0;
+    const settled = async () => {
+      held = (await red.held()).batches.length;
+      left = readdirSync(folder).filter((n) => n !== 'done' && n !== 'error');
+      return left.length === 0 || (held > 0 && left.length <= held);
     };
-    await settled('the files to be taken');
+    await waitUntil(settled, 60_000, () => `the files to be taken: left ${left.join(', ')}; held ${held}\n${red.tail(60)}`, 300);
     await sleep(1500);
     // The operator: an uncertain batch the LIS got is discarded; any other held batch resent.
     const journal = readJournal(red.journalFile);
@@ -167,11 +162,7 @@ describe('crash run, file-exporting instrument: SIGKILL while files are being re
       if (action === 'discard') operator.discarded++;
       else operator.resent++;
     }
-    const started = Date.now();
-    while (list('done').length < FILES + COPIES.length) {
-      if (Date.now() - started > 60_000) throw new Error(`timed out waiting for done/: ${list('done').join(', ')}\n${red.tail(60)}`);
-      await sleep(200);
-    }
+    await waitUntil(() => list('done').length >= FILES + COPIES.length, 60_000, () => `done/: ${list('done').join(', ')}\n${red.tail(60)}`, 200);
     console.log(`file crash run (seed ${SEED}): ${kills} kills (${aimedHits.join('; ')}), ${resultsAtLis(stub.requests).length} results at the LIS of ${expected.length}, operator discarded ${operator.discarded} and resent ${operator.resent} held batches, ${red.lives} starts`);
   });
 

@@ -14,7 +14,7 @@
  * it in after hooks); Node-RED is also killed, as a last resort, when the test
  * process exits (node-red-process.ts).
  */
-import { withTimeout } from '../support/wait';
+import { sleep, waitUntil, withTimeout } from '../support/wait';
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -35,18 +35,6 @@ export const ROOT = join(__dirname, '..', '..', '..');
 export const TOKEN = 'e2e-bearer-7f3a91c2';
 /** Node-RED's zone (TZ) and the simulator's: both sides read ASTM timestamps in it. */
 export const TIME_ZONE = 'Europe/Berlin';
-
-// ----- waiting -----
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-export async function waitUntil(cond: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const started = Date.now();
-  while (!cond()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(25);
-  }
-}
 
 /** Keeps the last `max` lines, for the tail shown when a test fails. */
 export class LineLog {
@@ -374,7 +362,7 @@ export class E2eRun {
     await waitUntil(
       () => resultItems(this.stub!).length >= expectedResults && this.stub!.to('/processed').length >= expectedProcessed,
       10_000,
-      `${expectedResults} results and ${expectedProcessed} processed notifications at the LIS (have ${resultItems(this.stub!).length} and ${this.stub!.to('/processed').length})`,
+      () => `${expectedResults} results and ${expectedProcessed} processed notifications at the LIS (have ${resultItems(this.stub!).length} and ${this.stub!.to('/processed').length})`,
     ).catch(() => undefined); // the checks say what is missing
     // Anything sent twice would come now.
     await sleep(750);
@@ -483,5 +471,3 @@ export function itemsOf(req: RecordedRequest): ResultItem[] {
 export function resultItems(stub: LisStub): ResultItem[] {
   return stub.to('/results').flatMap(itemsOf);
 }
-
-export { withTimeout };

@@ -20,7 +20,8 @@ import { AnalyzerSimulator, type RunSummary } from '../../lib/sim';
 import { LisStub, anOrder } from '../support/lis-stub';
 import { startNodeRed, type NodeRedProcess } from '../support/node-red-process';
 import { freeListeningPorts } from '../support/ports';
-import { itemsOf, withTimeout } from './harness';
+import { itemsOf } from './harness';
+import { sleep, waitUntil, withTimeout } from '../support/wait';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const TIME_ZONE = 'Europe/Berlin';
@@ -98,10 +99,9 @@ describe(`an Import copy of ${spec.file} left on the original's ANALYZER_PORT`, 
       assert.ok(summary.samples[0]!.ok, `the analyzer's sample: ${summary.samples[0]!.error ?? ''}`);
       const lisCodes = spec.tests.map((t) => catalog.find((c) => c.ID === t.lisTestId)!.Code);
       const processed = () => lis.to('/processed').filter((r) => (r.json as { SampleNumber?: string }).SampleNumber === SAMPLE).length;
-      const deadline = Date.now() + 30_000;
-      while (processed() < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await waitUntil(() => processed() >= 1, 30_000, 'the processed notification', 50).catch(() => undefined); // the assertions say what is missing
       // Anything the copy passed on would reach the LIS alongside.
-      await new Promise((r) => setTimeout(r, 1000));
+      await sleep(1000);
       const results = lis.to('/results').flatMap(itemsOf).filter((i) => i.SampleNumber === SAMPLE).map((i) => i.TestCode).sort();
       assert.deepEqual(results, [...lisCodes].sort(), 'each result once');
       assert.equal(lis.to('/orders').length, 1, 'one order request');

@@ -24,10 +24,9 @@ import { LisStub } from '../support/lis-stub';
 import type { NodeRedProcess } from '../support/node-red-process';
 import { RestartablePty } from '../support/restartable-pty';
 import { Seeded } from '../support/seeded';
-import { IDS, TESTS, TIME_ZONE, countsLine, crashFlow, lisCodes, lisIdle, prepareRed, readJournal, recordSim, samplesIn, stamp, tally, waitFor, type SimLog, type Tally } from './crash-harness';
-import { installPackage, itemsOf, withTimeout, type Installation } from './harness';
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+import { IDS, TESTS, TIME_ZONE, countsLine, crashFlow, lisCodes, lisIdle, prepareRed, readJournal, recordSim, samplesIn, stamp, tally, type SimLog, type Tally } from './crash-harness';
+import { installPackage, itemsOf, type Installation } from './harness';
+import { sleep, waitUntil, withTimeout } from '../support/wait';
 
 let installation: Installation | undefined;
 before(() => {
@@ -123,7 +122,7 @@ async function upload(s: Session, prefix: string, messages: number, at: number, 
   try {
     const sent = plan.map((m) => s.sim.sendResults(m.sample, m.tests));
     await withTimeout(Promise.allSettled(sent), 45_000, 'the simulator to get every message acknowledged');
-    await waitFor(() => interrupted !== undefined, 10_000, `the interruption (${when} of ${target})`);
+    await waitUntil(() => interrupted !== undefined, 10_000, `the interruption (${when} of ${target})`);
     await interrupted;
   } catch (err) {
     if (err instanceof Error) err.message = `${err.message}\n--- Node-RED log (tail) ---\n${s.red.tail(60)}\n--- simulator frame log (tail) ---\n${s.simLog.log.tail(100)}`;
@@ -186,7 +185,7 @@ describe('serial line: the device vanishes mid-message, and a redeploy mid-messa
     const started = count(session.red.output(), /Started flows/);
     // Message 0 is the first result message of the session (this test runs first): the simulator pauses before its frame 4.
     const u = await upload(session, 'SD', 8, 0, 'frame', () => session.red.redeploy());
-    await waitFor(() => count(session.red.output(), /Started flows/) > started, 5_000, 'the redeployed flows to start');
+    await waitUntil(() => count(session.red.output(), /Started flows/) > started, 5_000, 'the redeployed flows to start');
     checkUpload(u, session);
   });
 
@@ -201,11 +200,11 @@ describe('serial line: the device vanishes mid-message, and a redeploy mid-messa
       // reopen, so the test writes one NUL byte when the reads stayed silent. (An analyzer ignores bytes outside
       // frames, and this one goes nowhere: the old device is gone.)
       const noticed = () => count(session.red.output(), /serial port \S+ (closed unexpectedly|error)/) > lost;
-      await waitFor(noticed, 3_000, 'Node-RED to see the serial device go').catch(async () => {
+      await waitUntil(noticed, 3_000, 'Node-RED to see the serial device go').catch(async () => {
         console.log('line-drop: the serial node did not notice the vanished device from its reads; probing with a write');
         const res = await fetch(`${session.red.url}/inject/${IDS.lineProbe}`, { method: 'POST' });
         assert.equal(res.status, 200, await res.text());
-        await waitFor(noticed, 10_000, 'Node-RED to see the serial device go, after a write');
+        await waitUntil(noticed, 10_000, 'Node-RED to see the serial device go, after a write');
       });
       await sleep(400);
       await session.pty!.start();
@@ -228,7 +227,7 @@ describe('TCP: redeploys mid-message and mid-request', () => {
     const started = count(session.red.output(), /Started flows/);
     // Message 0 is the first result message of the session: the simulator pauses 1.5 s before its frame 4.
     const u = await upload(session, 'TD', 8, 0, 'frame', () => session.red.redeploy());
-    await waitFor(() => count(session.red.output(), /Started flows/) > started, 5_000, 'the redeployed flows to start');
+    await waitUntil(() => count(session.red.output(), /Started flows/) > started, 5_000, 'the redeployed flows to start');
     assert.ok(session.simLog.log.tail(100000).includes('disconnected'), `the redeploy dropped the TCP connection\n${u.explain}`);
     checkUpload(u, session);
   });
@@ -237,7 +236,7 @@ describe('TCP: redeploys mid-message and mid-request', () => {
     const session = s!;
     const started = count(session.red.output(), /Started flows/);
     const u = await upload(session, 'TB', 8, 3, 'lis', () => session.red.redeploy());
-    await waitFor(() => count(session.red.output(), /Started flows/) > started, 5_000, 'the redeployed flows to start');
+    await waitUntil(() => count(session.red.output(), /Started flows/) > started, 5_000, 'the redeployed flows to start');
     checkUpload(u, session, false);
   });
 });

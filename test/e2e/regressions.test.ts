@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { getProfile } from '../../lib/protocols/astm/dialects';
 import { readHostMessage } from '../../lib/sim';
 import { E2eRun, installPackage, loadExample, withDiagnostics, type Installation } from './harness';
+import { sleep } from '../support/wait';
 
 /** The download Node-RED sent for sample SYS1001 (sysmex-xn-serial example, query `Q|1|^^SYS1001||ALL||||||||O`). */
 const SYSMEX_DOWNLOAD =
@@ -61,7 +62,7 @@ describe('mindray-cl2000i-tcp: "no information" while an earlier query still wai
       withDiagnostics(run, async () => {
         const sim = run!.sim!;
         const first = sim.scan('SLOW1');
-        await new Promise((r) => setTimeout(r, 200));
+        await sleep(200);
         const second = sim.scan('NOORDER-FAST');
         // Settled before asserting, so a failure leaves no scan pending (stop() rejects what is left).
         second.catch(() => undefined);

@@ -36,7 +36,8 @@ import { fileSample } from '../support/file-samples';
 import { LisStub, anOrder } from '../support/lis-stub';
 import { startNodeRed, type NodeRedProcess } from '../support/node-red-process';
 import { freeListeningPorts } from '../support/ports';
-import { LineLog, itemsOf, withTimeout } from './harness';
+import { LineLog, itemsOf } from './harness';
+import { sleep, waitUntil, withTimeout } from '../support/wait';
 
 const ROOT = join(__dirname, '..', '..', '..');
 /** Node-RED's zone and the simulators': both sides read the analyzers' timestamps in it. */
@@ -196,8 +197,6 @@ after(async () => {
   rmSync(userDir, { recursive: true, force: true });
 });
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
 function diagnostics(only: Analyzer[] = []): string {
   const sims = only.map((a) => `--- ${a.spec.file} (${a.sample}): simulator ---\n${a.log.tail(40)}`);
   // The status watch's lines would fill the tail: the log without them.
@@ -205,13 +204,8 @@ function diagnostics(only: Analyzer[] = []): string {
   return [`--- Node-RED log (without the status watch) ---\n${log}`, ...sims].join('\n');
 }
 
-async function until(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const started = Date.now();
-  while (!(await cond())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}\n${diagnostics()}`);
-    await sleep(50);
-  }
-}
+/** What a wait is for, then the diagnostics when it fails. */
+const andDiagnostics = (what: string) => () => `${what}\n${diagnostics()}`;
 
 /** Anything answering HTTP on the port: lis-push-in is listening there. */
 async function answers(port: number): Promise<boolean> {
@@ -262,7 +256,7 @@ describe('every example in one Node-RED, each with its analyzer', () => {
   });
 
   it('every lis-push-in listens on its tab\'s LIS_PUSH_PORT: none "port ... in use", no clash', async () => {
-    for (const a of analyzers) await until(() => answers(a.pushPort), `${a.spec.file}'s lis-push-in on ${a.pushPort}`);
+    for (const a of analyzers) await waitUntil(() => answers(a.pushPort), 30_000, andDiagnostics(`${a.spec.file}'s lis-push-in on ${a.pushPort}`), 50);
     const log = red!.output();
     assert.doesNotMatch(log, /cannot listen|LISTEN_FAILED|EADDRINUSE/, 'no lis-push-in failed to listen');
     assert.doesNotMatch(log, /\[error\]/, 'no error at all');
@@ -282,9 +276,11 @@ describe('every example in one Node-RED, each with its analyzer', () => {
       // Each file instrument exports its run meanwhile: one file, written at once.
       ...instruments.map((f) => f.exporter.write(f.sample.name, f.sample.bytes)),
     ]);
-    await until(
+    await waitUntil(
       () => analyzers.every((a) => resultsOf(a.sample).length >= a.lisCodes.length && processedOf(a.sample) >= 1) && instruments.every((f) => fileResults(f).length >= f.expected.length && doneOf(f).includes(f.sample.name)),
-      'every result and processed notification at the LIS, every export in done/',
+      30_000,
+      andDiagnostics('every result and processed notification at the LIS, every export in done/'),
+      50,
     ).catch(() => undefined);
     // Anything sent twice would come now.
     await sleep(1000);

@@ -14,12 +14,12 @@ import assert from 'node:assert/strict';
 import { useLisStub } from '../support/lifecycle';
 import { anOrder, cutShort, flood, LisGate, type Flood } from '../support/lis-stub';
 import { loadLisFlow, type FlowOptions, type Outcome } from '../support/lis-flow';
-import { collect, helper, journalDir, waitUntil } from '../support/red';
+import { collect, helper, journalDir } from '../support/red';
+import { sleep, waitUntil } from '../support/wait';
 import { readJournalFile } from '../support/journal-file';
 import { statusOf, warningsOf } from '../support/node-spies';
 
 const ctx = useLisStub();
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 const MB = 1024 * 1024;
 const HTML_PAGE = '<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head>\n<body><h1>Bad Gateway</h1><p>The proxy server received an invalid response from an upstream server.</p><hr><address>Apache/2.4 Server at lis.example.org Port 443</address></body></html>\n';

@@ -7,10 +7,9 @@ import net from 'node:net';
 import { PushServer, PUSH_PATH } from '../../lib/lis/push-server';
 import type { Order } from '../../lib/lis/schemas';
 import { anOrder } from '../support/lis-stub';
-import { ALL_LIS_NODES, collect, helper, lastStatus, nodeModules, waitUntil } from '../support/red';
+import { ALL_LIS_NODES, collect, helper, lastStatus, nodeModules } from '../support/red';
+import { sleep, waitUntil } from '../support/wait';
 import { freePort } from '../support/ports';
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 interface Answer {
   status: number;

@@ -14,6 +14,7 @@ import { connect } from 'node:net';
 import { installPackage, packedPackage, type Installation } from '../support/installed-package';
 import { startNodeRed, type NodeRedProcess } from '../support/node-red-process';
 import { freePort } from '../support/ports';
+import { waitUntil } from '../support/wait';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; 'node-red': { nodes: Record<string, string> } };
@@ -142,7 +143,8 @@ describe('installed into a fresh Node-RED userDir', () => {
     // The push-in token: required of callers, and kept like the Bearer Token.
     const push = (token: string) =>
       fetch(`http://127.0.0.1:${pushPort}/api/getSampleData`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }, body: '{}' });
-    await waitForPort(pushPort);
+    // lis-push-in listens a moment after the deploy is accepted.
+    await waitUntil(() => listening(pushPort), 10000, `lis-push-in listening on ${pushPort}`, 50);
     assert.equal((await push('wrong-token')).status, 401);
     assert.notEqual((await push(PUSH_TOKEN)).status, 401);
     const pushCreds = (await (await fetch(`${red!.url}/credentials/lis-push-in/push`)).json()) as Record<string, unknown>;
@@ -159,19 +161,13 @@ describe('installed into a fresh Node-RED userDir', () => {
   });
 });
 
-/** lis-push-in listens a moment after the deploy is accepted. */
-async function waitForPort(port: number): Promise<void> {
-  const started = Date.now();
-  for (;;) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
+/** Whether something accepts connections on the loopback port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.destroy();
+      resolve(true);
     });
-    if (open) return;
-    if (Date.now() - started > 10000) throw new Error(`nothing listens on ${port}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+    socket.on('error', () => resolve(false));
+  });
 }

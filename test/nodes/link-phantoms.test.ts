@@ -51,23 +51,15 @@ async function halfMessage(port: number, parts: Buffer[], acked: boolean): Promi
 type Link = { node: string; transport: string; connections: Array<{ transport: string }>; today: { errors: number } };
 const linkHealth = async (): Promise<Link> => ((await helper.request().get('/lis-bridge/links').expect(200)).body.links as Link[]).find((l) => l.node === 'link')!;
 
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 1000; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 async function storm(type: 'hl7-link' | 'astm-link', parts: Buffer[], acked: boolean): Promise<void> {
   const port = await freePort();
   await load(type, port);
   const caught = collect('caught');
   const open = await Promise.all(Array.from({ length: STORM }, () => halfMessage(port, parts, acked)));
-  await until(async () => (await linkHealth()).connections.filter((c) => c.transport === 'connected').length === STORM, `${STORM} connections open`);
+  await waitUntil(async () => (await linkHealth()).connections.filter((c) => c.transport === 'connected').length === STORM, 10_000, `${STORM} connections open`);
   // All hang up at once (FIN: half-closed, then closed by tcp in).
   for (const s of open) s.end();
-  await until(async () => (await linkHealth()).today.errors >= STORM, 'each discarded message counted');
+  await waitUntil(async () => (await linkHealth()).today.errors >= STORM, 10_000, 'each discarded message counted');
   const link = await linkHealth();
   assert.deepEqual(link.connections.filter((c) => c.transport === 'connected'), [], 'no closed connection shown open');
   assert.equal(link.transport, 'listening');

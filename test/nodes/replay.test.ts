@@ -58,13 +58,6 @@ const replay = async (body: Record<string, unknown>): Promise<Report> => {
 };
 const posted = () => ctx.stub.to('/results').map((r) => (r.json as { results: unknown[] }).results);
 const sample = (report: Report, s: string) => (report.samples as Report[]).find((x) => x.sampleNumber === s)!;
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('replay through the deployed flow', () => {
   it('a trace range after a mapping edit: dry run, then "new", then "all", never twice unasked', async () => {
@@ -151,10 +144,10 @@ describe('replay through the deployed flow', () => {
     });
     const reports = () => Promise.all(ids.map(async (id) => (await helper.request().get(`/lis-bridge/replays/${id}`).expect(200)).body as Report));
     // Every replay either sent (its request is parked at the LIS) or decided not to.
-    await until(async () => posted().length + (await reports()).filter((r) => r.settled).length >= 5, 'every replay sent or decided');
+    await waitUntil(async () => posted().length + (await reports()).filter((r) => r.settled).length >= 5, 5000, 'every replay sent or decided');
     const answer = JSON.stringify({ status: 'success' });
     for (const res of parked) res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(answer.length) }).end(answer);
-    await until(async () => (await reports()).every((r) => r.settled), 'every replay settled');
+    await waitUntil(async () => (await reports()).every((r) => r.settled), 5000, 'every replay settled');
     assert.deepEqual(posted(), [[{ SampleNumber: 'S-C1', TestCode: 'GLU', Result: '5.4' }]], 'the result went to the LIS once');
     const final = await reports();
     assert.equal(final.filter((r) => sample(r, 'S-C1').sent.length === 1).length, 1, 'one replay sent it');

@@ -17,7 +17,8 @@ import { SerialTransport, TcpClientTransport, TcpServerTransport } from '../../l
 import { parseCliOptions, UsageError } from '../../lib/sim/cli-options';
 import { Hl7TestHost } from './support/hl7-host';
 import { TestHost } from './support/host';
-import { labOrder, waitUntil } from './support/test-host';
+import { labOrder } from './support/test-host';
+import { waitUntil } from '../support/wait';
 import { cable } from './support/pty';
 
 const CLI = join(__dirname, '..', '..', 'lib', 'sim', 'cli.js');
@@ -94,7 +95,7 @@ describe('lis-analyzer-sim over a serial line', () => {
       assert.match(done.out, /messages sent 4, acknowledged 4, failed 0, received 2/);
       assert.match(done.out, /^ {2}control characters out \d+ \(ENQ 4, EOT 4, ACK \d+\), in \d+ \(/m, 'the ENQs and EOTs sent are counted, not only the frames');
       assert.match(done.out, /S1: ok \(order GLU,CREA; results GLU=[\d.]+ mmol\/L.*; acknowledged\)/);
-      await waitUntil(() => host.results.length === 3, 'three results at the host', 3000, () => host.trace());
+      await waitUntil(() => host.results.length === 3, 3000, () => `three results at the host\n${host.trace()}`);
       assert.deepEqual(
         host.results.map((r) => [r.SampleNumber, r.instrumentCode]),
         [
@@ -131,7 +132,7 @@ describe('lis-analyzer-sim over a serial line', () => {
   it('stops cleanly on SIGTERM, with a summary', async (t) => {
     const { line, host } = await serialHost(t, 'roche-cobas-e411', [], { silent: true });
     const run = start(t, ['--dialect', 'roche-cobas-e411', '--serial', line.analyzer, '--samples', 'S1,S2', '--query-timeout-ms', '60000']);
-    await waitUntil(() => host.queries.length === 1, 'the query at the host', 10000, run.output);
+    await waitUntil(() => host.queries.length === 1, 10000, () => `the query at the host\n${run.output()}`);
     run.kill('SIGTERM');
     const done = await within(run.finished, 5000, 'stopping');
     assert.equal(done.code, 143, done.out);
@@ -155,7 +156,7 @@ describe('lis-analyzer-sim over TCP', () => {
 
   it('stops on SIGINT while it listens for a host that never comes', async (t) => {
     const run = start(t, ['--dialect', 'generic-lis2a2', '--listen', '0', '--samples', 'S1']);
-    await waitUntil(() => /waiting for the host to connect/.test(run.output()), 'the listening line', 10000, run.output);
+    await waitUntil(() => /waiting for the host to connect/.test(run.output()), 10000, () => `the listening line\n${run.output()}`);
     run.kill('SIGINT');
     const done = await within(run.finished, 5000, 'stopping');
     assert.equal(done.code, 130, done.out);
@@ -233,7 +234,7 @@ describe('lis-analyzer-sim playing an HL7 dialect over TCP', () => {
 
   it('ihe-law, listening, with the host connecting: exits 1 when a sample is not found', async (t) => {
     const run = start(t, ['--protocol', 'hl7', '--dialect', 'ihe-law', '--listen', '0', '--samples', 'S1,NOPE', '--interval', '0', '--analysis-ms', '0', '--quiet']);
-    await waitUntil(() => /listening on port \d+/.test(run.output()), 'the simulator listening', 10000, run.output);
+    await waitUntil(() => /listening on port \d+/.test(run.output()), 10000, () => `the simulator listening\n${run.output()}`);
     const port = Number(/listening on port (\d+)/.exec(run.output())![1]);
     const host = new Hl7TestHost({ profile: findHl7Profile('ihe-law')!, transport: new TcpClientTransport('127.0.0.1', port), orders: [labOrder('S1', ['GLU'])] });
     await host.start();

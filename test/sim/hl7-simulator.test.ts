@@ -12,7 +12,8 @@ import { buildHl7Order } from '../../lib/protocols/hl7/lab';
 import { Hl7AnalyzerSimulator, TcpClientTransport, TcpServerTransport, type FrameEvent, type Hl7SimulatorOptions } from '../../lib/sim';
 import type { LabOrder } from '../../lib/protocols/astm/lab';
 import { Hl7TestHost, type Hl7HostOptions } from './support/hl7-host';
-import { labOrder, waitUntil } from './support/test-host';
+import { labOrder } from './support/test-host';
+import { waitUntil } from '../support/wait';
 import { NOW, clock, record } from './support/setup';
 
 interface Rig {
@@ -78,11 +79,11 @@ for (const role of ['connects', 'listens'] as const) {
       assert.deepEqual(r.host.queries.map((q) => q.sampleNumber), ['0019']);
       assert.deepEqual(r.host.sent.map((m) => m.type), ['QCK^Q02', 'DSR^Q03']);
       const dsr = r.host.sent[1]!;
-      await waitUntil(() => r.host.acks.length === 1, 'the ACK^Q03', 3000, r.host.trace.bind(r.host));
+      await waitUntil(() => r.host.acks.length === 1, 3000, () => `the ACK^Q03\n${r.host.trace()}`);
       assert.deepEqual(r.host.acks, [{ code: 'AA', acknowledges: dsr.controlId, text: 'Message accepted' }]);
       assert.deepEqual(r.host.of('ACK^Q03').length, 1, 'the DSR is acknowledged as ACK^Q03 (manual p.1-31); the QCK^Q02 gets no ACK');
       const sent = await r.sim.sendResults('0019', order.tests, { order });
-      await waitUntil(() => r.host.results.length === TESTS.length, 'the results', 3000, r.host.trace.bind(r.host));
+      await waitUntil(() => r.host.results.length === TESTS.length, 3000, () => `the results\n${r.host.trace()}`);
       assert.deepEqual(decoded(r.host), meant('0019', sent.results));
       assert.equal(r.host.of('ORU^R01').length, 1);
       assert.equal(r.host.results[0]?.completedAt, NOW.toISOString());
@@ -101,7 +102,7 @@ for (const role of ['connects', 'listens'] as const) {
     it('QC: MSH-16 2, the control in the OBR; the host keeps it apart', async (t) => {
       const r = await rig(t, 'mindray-cl-hl7', { role });
       const sent = await r.sim.sendQc('QUAL2', ['AST', 'GLU']);
-      await waitUntil(() => r.host.qc.length === 2, 'the QC at the host', 3000, r.host.trace.bind(r.host));
+      await waitUntil(() => r.host.qc.length === 2, 3000, () => `the QC at the host\n${r.host.trace()}`);
       assert.deepEqual(r.host.qc.map((q) => [q.SampleNumber, q.instrumentCode, q.Result]), sent.results.map((x) => ['QUAL2', x.code, x.value]));
       assert.deepEqual(r.host.results, []);
     });
@@ -123,11 +124,11 @@ for (const role of ['connects', 'listens'] as const) {
       assert.deepEqual(order.tests, TESTS);
       assert.equal(order.unsolicited, false);
       assert.deepEqual(r.host.sent.map((m) => m.type), ['RSP^K11', 'OML^O33']);
-      await waitUntil(() => r.host.acks.length === 1, 'the ACK of the OML', 3000, r.host.trace.bind(r.host));
+      await waitUntil(() => r.host.acks.length === 1, 3000, () => `the ACK of the OML\n${r.host.trace()}`);
       assert.deepEqual(r.host.acks.map((a) => [a.code, a.acknowledges]), [['AA', r.host.sent[1]!.controlId]]);
       assert.match(r.host.frames.find((f) => f.type === 'ORL^O34')!.text, /^MSH\|[^\r]*\|ORL\^O34\^ORL_O34\|/);
       const sent = await r.sim.sendResults('140799', order.tests, { order });
-      await waitUntil(() => r.host.results.length === TESTS.length, 'the results', 3000, r.host.trace.bind(r.host));
+      await waitUntil(() => r.host.results.length === TESTS.length, 3000, () => `the results\n${r.host.trace()}`);
       assert.deepEqual(decoded(r.host), meant('140799', sent.results));
       assert.match(r.host.of('OUL^R22')[0]!.text, /\rSPM\|1\|140799&BARCODE\|/);
     });
@@ -141,7 +142,7 @@ for (const role of ['connects', 'listens'] as const) {
     it('an unsolicited OML^O33 is acknowledged and kept for when the tube is scanned', async (t) => {
       const r = await rig(t, 'ihe-law', { role });
       r.host.send(buildHl7Order(r.host.profile, labOrder('U1', ['GLU']), { now: NOW, timeZone: 'Europe/Berlin', controlId: () => 'H77', queried: false }));
-      await waitUntil(() => r.host.acks.length === 1, 'the ACK', 3000, r.host.trace.bind(r.host));
+      await waitUntil(() => r.host.acks.length === 1, 3000, () => `the ACK\n${r.host.trace()}`);
       assert.deepEqual(r.host.acks.map((a) => [a.code, a.acknowledges]), [['AA', 'H77']]);
       const scan = await r.sim.scan('U1');
       assert.equal(scan.order?.unsolicited, true);
@@ -154,11 +155,11 @@ describe('HL7 simulator, LAW "no work" answer', () => {
   it('an OML^O33 with ORC-1 DC for the queried specimen is "not found", and acknowledged with ORL^O34', async (t) => {
     const r = await rig(t, 'ihe-law', { host: { silent: true } });
     const scan = r.sim.scan('S7');
-    await waitUntil(() => r.host.queries.length === 1, 'the query', 3000, r.host.trace.bind(r.host));
+    await waitUntil(() => r.host.queries.length === 1, 3000, () => `the query\n${r.host.trace()}`);
     const oml = buildHl7Order(r.host.profile, labOrder('S7', ['GLU']), { now: NOW, timeZone: 'Europe/Berlin', controlId: () => 'H9', queried: false });
     r.host.send(oml.replace(/\rORC\|NW\|/g, '\rORC|DC|'));
     assert.deepEqual(await scan, { sampleNumber: 'S7', noInformation: true });
-    await waitUntil(() => r.host.acks.length === 1, 'the ORL', 3000, r.host.trace.bind(r.host));
+    await waitUntil(() => r.host.acks.length === 1, 3000, () => `the ORL\n${r.host.trace()}`);
     assert.deepEqual(r.host.acks.map((a) => [a.code, a.acknowledges]), [['AA', 'H9']]);
   });
 });
@@ -176,7 +177,7 @@ describe('HL7 simulator, the dialect\'s character set', () => {
 describe('HL7 simulator as a cobas pro', () => {
   it('sends ESU^U01 on connecting; the host acknowledges it', async (t) => {
     const r = await rig(t, 'roche-cobas-pro');
-    await waitUntil(() => r.sim.counters.acked === 1, 'the ESU acknowledged', 3000, r.host.trace.bind(r.host));
+    await waitUntil(() => r.sim.counters.acked === 1, 3000, () => `the ESU acknowledged\n${r.host.trace()}`);
     assert.deepEqual(r.host.frames.map((f) => f.type), ['ESU^U01']);
   });
 });

@@ -12,7 +12,8 @@ import { buildNoInformation, buildOrderMessage, toLabEvents, type LabOrder, type
 import { decodeMessage, repeatsOf } from '../../lib/protocols/astm/records';
 import { buildQuery, buildResults, readHostMessage, type DownloadedOrder, type Tube } from '../../lib/sim';
 import { downloadSampleComponent, readPriority } from '../../lib/sim/messages';
-import { labOrder, waitUntil } from './support/test-host';
+import { labOrder } from './support/test-host';
+import { waitUntil } from '../support/wait';
 import { NOW, rig } from './support/setup';
 
 const TUBE: Tube = { sequence: 7, rack: 2, position: 1 };
@@ -216,7 +217,7 @@ describe('simulator as sysmex-xn against the package host', () => {
       ],
       `${JSON.stringify(summary.samples)}\n${r.trace()}`,
     );
-    await waitUntil(() => r.host.results.length === 6, 'the results at the host', 2000, r.trace);
+    await waitUntil(() => r.host.results.length === 6, 2000, () => `the results at the host\n${r.trace()}`);
     assert.deepEqual(r.warnings, [], 'no download filed as unsolicited');
   });
 
@@ -224,7 +225,7 @@ describe('simulator as sysmex-xn against the package host', () => {
     const profile = getProfile('sysmex-xn');
     const r = await rig(t, 'sysmex-xn', { host: { silent: true } });
     const scanned = r.sim.scan('S5');
-    await waitUntil(() => r.host.queries.length === 1, 'the query', 2000, r.trace);
+    await waitUntil(() => r.host.queries.length === 1, 2000, () => `the query\n${r.trace()}`);
     const q = r.host.queries[0]!;
     const otherRack = { ...q, range: ['9', ...q.range.slice(1)] };
     r.host.send(buildOrderMessage(labOrder('S5', ['WBC']), profile, { ...OPTS, query: otherRack }));

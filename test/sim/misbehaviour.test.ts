@@ -10,7 +10,8 @@ import assert from 'node:assert/strict';
 import { ACK, ENQ, NAK } from '../../lib/protocols/astm/control';
 import { parseFrame } from '../../lib/protocols/astm/link';
 import { AnalyzerSimulator, MemoryTransport, type FrameEvent } from '../../lib/sim';
-import { labOrder, waitUntil } from './support/test-host';
+import { labOrder } from './support/test-host';
+import { sleep, waitUntil } from '../support/wait';
 import { rig } from './support/setup';
 
 const DIALECTS = ['generic-lis2a2', 'roche-cobas-e411', 'mindray-cl'] as const;
@@ -50,7 +51,7 @@ for (const dialect of DIALECTS) {
       const r = await rig(t, dialect, { orders, sim: { seed: 3, misbehaviour: { corruptChecksum: 0.25, splitRecords: 'record' } } });
       const summary = await r.sim.runSamples(['N1', 'N2', 'N3', 'N4']);
       assert.ok(summary.ok, JSON.stringify(summary.samples, null, 1));
-      await waitUntil(() => r.host.results.length === 12, 'twelve results', 3000, r.trace);
+      await waitUntil(() => r.host.results.length === 12, 3000, () => `twelve results\n${r.trace()}`);
       assert.ok(count(r.host.written(), NAK) >= 2, `several NAKs (${count(r.host.written(), NAK)})`);
       for (const s of ['N1', 'N2', 'N3', 'N4']) {
         assert.deepEqual(
@@ -86,7 +87,7 @@ for (const dialect of DIALECTS) {
       const after = r.frames.slice(crossed + 2, crossed + 5).map((f) => `${f.direction} ${f.text.slice(0, 11)}`);
       assert.deepEqual(after, ['out <ENQ>', 'in <ACK>', 'out <STX>1H|\\^&'], r.trace());
       assert.equal(r.host.queries.map((q) => q.sampleNumber).join(), 'C1,C2');
-      await waitUntil(() => r.host.results.length === 2, 'both results', 2000, r.trace);
+      await waitUntil(() => r.host.results.length === 2, 2000, () => `both results\n${r.trace()}`);
       assert.ok(r.notes.some((n) => n.startsWith('contend:')));
     });
 
@@ -100,7 +101,7 @@ for (const dialect of DIALECTS) {
         const parsed = parseFrame(f.bytes);
         assert.ok(parsed.ok && parsed.text.length <= 17, f.text);
       }
-      await waitUntil(() => r.host.results.length === 2, 'two results', 2000, r.trace);
+      await waitUntil(() => r.host.results.length === 2, 2000, () => `two results\n${r.trace()}`);
     });
 
     it("splitRecords 'record': one record per frame, ETB between records, ETX at the end", async (t) => {
@@ -117,7 +118,7 @@ for (const dialect of DIALECTS) {
         results.map((f) => (f.text.includes('<ETX>') ? 'ETX' : 'ETB')),
         ['ETB', 'ETB', 'ETB', 'ETB', 'ETB', 'ETX'],
       );
-      await waitUntil(() => r.host.results.length === 2, 'two results', 2000, r.trace);
+      await waitUntil(() => r.host.results.length === 2, 2000, () => `two results\n${r.trace()}`);
     });
 
     it('pauseMs: silence mid-message past the host receive timer; the host discards the part, the whole message comes again', async (t) => {
@@ -129,8 +130,8 @@ for (const dialect of DIALECTS) {
       const summary = await r.sim.runSamples(['P1']);
       assert.ok(summary.ok, JSON.stringify(summary.samples));
       assert.ok(r.host.discarded.some((d) => /receive time-out/.test(d)), r.host.discarded.join('\n'));
-      await waitUntil(() => r.host.results.length === 2, 'two results', 2000, r.trace);
-      await new Promise((res) => setTimeout(res, 50));
+      await waitUntil(() => r.host.results.length === 2, 2000, () => `two results\n${r.trace()}`);
+      await sleep(50);
       assert.deepEqual(
         r.host.results.map((x) => x.instrumentCode),
         ['GLU', 'CREA'],
@@ -157,7 +158,7 @@ for (const dialect of DIALECTS) {
           ['CRP', true],
         ],
       );
-      await waitUntil(() => r.host.results.length === 2, 'two results', 2000, r.trace);
+      await waitUntil(() => r.host.results.length === 2, 2000, () => `two results\n${r.trace()}`);
       assert.deepEqual(
         r.host.results.map((x) => [x.SampleNumber, x.instrumentCode]),
         [

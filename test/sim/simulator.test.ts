@@ -12,7 +12,8 @@ import { PROFILES, getProfile } from '../../lib/protocols/astm/dialects';
 import { buildOrderMessage, type LabEvent } from '../../lib/protocols/astm/lab';
 import { AnalyzerSimulator, MemoryTransport, TcpClientTransport, TcpServerTransport, SerialTransport, simulateValue, type ScanResult } from '../../lib/sim';
 import { TestHost } from './support/host';
-import { labOrder, waitUntil } from './support/test-host';
+import { labOrder } from './support/test-host';
+import { waitUntil } from '../support/wait';
 import { cable } from './support/pty';
 import { NOW, rig } from './support/setup';
 
@@ -71,7 +72,7 @@ for (const dialect of DIALECTS) {
       const { order } = await r.sim.scan('S100');
       assert.ok(order);
       const sent = await r.sim.sendResults('S100', order.tests, { order });
-      await waitUntil(() => r.host.results.length === TESTS.length, 'the results at the host', 2000, r.trace);
+      await waitUntil(() => r.host.results.length === TESTS.length, 2000, () => `the results at the host\n${r.trace()}`);
       assert.deepEqual(unassigned(r.host.events), [], 'nothing unassigned, no problems, no QC');
       assert.deepEqual(
         r.host.results.map((x) => x.instrumentCode),
@@ -102,7 +103,7 @@ for (const dialect of DIALECTS) {
         summary.samples.map((s) => s.order?.tests),
         [['GLU'], ['WBC', 'HGB', 'PLT'], ['PT', 'INR']],
       );
-      await waitUntil(() => r.host.results.length === 6, 'six results', 2000, r.trace);
+      await waitUntil(() => r.host.results.length === 6, 2000, () => `six results\n${r.trace()}`);
       const bySample = (s: string) => r.host.results.filter((x) => x.SampleNumber === s).map((x) => x.instrumentCode);
       assert.deepEqual(bySample('A2'), ['WBC', 'HGB', 'PLT']);
       assert.deepEqual(bySample('A3'), ['PT', 'INR']);
@@ -117,7 +118,7 @@ describe('simulator: analyzer behaviour', () => {
   it('gives up on an unanswered query at its deadline and cancels it (Roche Q-13 "A")', async (t) => {
     const r = await rig(t, 'roche-cobas-e411', { host: { silent: true }, sim: { queryTimeoutMs: 150 } });
     await assert.rejects(r.sim.scan('S9'), /no answer to the query for S9 within 150 ms; the query was cancelled/);
-    await waitUntil(() => r.host.cancels.length === 1, 'the cancel at the host', 2000, r.trace);
+    await waitUntil(() => r.host.cancels.length === 1, 2000, () => `the cancel at the host\n${r.trace()}`);
     assert.equal(r.host.cancels[0]?.sampleNumber, 'S9');
   });
 
@@ -125,7 +126,7 @@ describe('simulator: analyzer behaviour', () => {
     const profile = getProfile('roche-cobas-e411');
     const r = await rig(t, 'roche-cobas-e411', { host: { silent: true } });
     const scanned = r.sim.scan('S5');
-    await waitUntil(() => r.host.queries.length === 1, 'the query', 2000, r.trace);
+    await waitUntil(() => r.host.queries.length === 1, 2000, () => `the query\n${r.trace()}`);
     const q = r.host.queries[0]!;
     const otherTube = { ...q, range: q.range.map((c, i) => (i === 5 ? '4' : c)) };
     r.host.send(buildOrderMessage(labOrder('S5', ['GLU']), profile, { now: NOW, timeZone: 'Europe/Berlin', query: otherTube }));
@@ -149,7 +150,7 @@ describe('simulator: analyzer behaviour', () => {
     const r = await rig(t, 'generic-lis2a2', { orders: [labOrder('R1', ['GLU', 'K'])], host: { framing: 'records' }, sim: { framing: 'records' } });
     const summary = await r.sim.runSamples(['R1']);
     assert.ok(summary.ok, JSON.stringify(summary.samples));
-    await waitUntil(() => r.host.results.length === 2, 'two results', 2000, r.trace);
+    await waitUntil(() => r.host.results.length === 2, 2000, () => `two results\n${r.trace()}`);
     assert.ok(r.frames.every((f) => !f.text.includes('<STX>') && !f.text.includes('<ENQ>')), r.trace());
     assert.ok(r.frames.some((f) => f.direction === 'out' && f.text === 'Q|1|^R1||ALL||||||||O<CR>'), r.trace());
   });
@@ -179,7 +180,7 @@ describe('simulator: dialects without an order download layout', () => {
       const summary = await r.sim.runSamples(['X-42'], { tests: ['GLU', 'WBC', 'ZZTOP'] });
       assert.ok(summary.ok, JSON.stringify(summary.samples));
       assert.deepEqual(r.host.queries, [], 'no query: the host could not answer it');
-      await waitUntil(() => r.host.results.length === 3, 'three results', 2000, r.trace);
+      await waitUntil(() => r.host.results.length === 3, 2000, () => `three results\n${r.trace()}`);
       assert.deepEqual(unassigned(r.host.events), [], r.trace());
       assert.deepEqual(
         r.host.results.map((x) => [x.SampleNumber, x.instrumentCode, x.instrumentSubCode, x.Result]),
@@ -246,7 +247,7 @@ describe('simulator: transports', () => {
     await sim.start();
     const summary = await sim.runSamples(['T1']);
     assert.ok(summary.ok, JSON.stringify(summary.samples));
-    await waitUntil(() => host.results.length === 2, 'two results', 3000, () => host.trace());
+    await waitUntil(() => host.results.length === 2, 3000, () => `two results\n${host.trace()}`);
   });
 
   it('listens for the host when asked (--listen)', async (t) => {
@@ -277,7 +278,7 @@ describe('simulator: transports', () => {
     await sim.start();
     const summary = await sim.runSamples(['000123']);
     assert.ok(summary.ok, JSON.stringify(summary.samples));
-    await waitUntil(() => host.results.length === 2, 'two results', 3000, () => host.trace());
+    await waitUntil(() => host.results.length === 2, 3000, () => `two results\n${host.trace()}`);
     assert.deepEqual(
       host.results.map((x) => [x.SampleNumber, x.instrumentCode]),
       [

@@ -6,6 +6,8 @@
  * the loopback LIS stand-in.
  */
 import type { LisStub } from './lis-stub';
+import type { NodeRedProcess } from './node-red-process';
+import { sleep, waitUntil } from './wait';
 
 export interface FileRunFlow {
   stub: LisStub;
@@ -30,4 +32,17 @@ export function fileRunFlow(f: FileRunFlow): Array<Record<string, unknown>> {
     { id: 'tm', type: 'test-mapper', z: 'tab1', name: '', lis: 'cfg', instrument: f.instrument, direction: 'toLis', unmapped: 'warn', mapping: f.mapping, x: 780, y: 80, wires: [['send'], []] },
     { id: 'send', type: 'lis-send-results', z: 'tab1', name: '', lis: 'cfg', autoResend: false, x: 960, y: 80, wires: [[]] },
   ];
+}
+
+/**
+ * After the flow is deployed: presses its inject (once the deployed node
+ * answers), then the result items the LIS got, once there are `n` (or after
+ * 15 s), and a moment more: one more would be a duplicate.
+ */
+export async function injectAndCollect(red: NodeRedProcess, stub: LisStub, n: number): Promise<Array<Record<string, unknown>>> {
+  await red.inject('inj');
+  const items = () => stub.to('/results').flatMap((r) => (r.json as { results: Array<Record<string, unknown>> }).results);
+  await waitUntil(() => items().length >= n, 15000, `${n} results at the LIS`, 50).catch(() => undefined); // the caller's assertions say what is missing
+  await sleep(300);
+  return items();
 }

@@ -12,6 +12,8 @@ import type { Page } from 'playwright-core';
 import { LisStub } from './lis-stub';
 import { freePort } from './ports';
 import { deploy, startEditorSession } from './browser';
+import { sleep, waitUntil } from './wait';
+import { frameMllp } from '../../lib/protocols/hl7';
 
 export interface LisEditor {
   stub: LisStub;
@@ -49,13 +51,14 @@ export async function startLisEditor(name: string, flows: (stub: LisStub, analyz
 
 /** A connection to the flow's `tcp in`, once it listens: a deploy restarts it, and it listens again a moment later. */
 export async function connectWhenListening(port: number): Promise<Socket> {
-  for (let attempt = 0; ; attempt++) {
+  let socket: Socket | undefined;
+  const connected = async () => {
     const s = connect(port, '127.0.0.1');
-    const ok = await new Promise<boolean>((resolve) => s.once('connect', () => resolve(true)).once('error', () => resolve(false)));
-    if (ok) return s;
-    if (attempt > 100) throw new Error(`tcp in does not listen on ${port}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    if (await new Promise<boolean>((resolve) => s.once('connect', () => resolve(true)).once('error', () => resolve(false)))) socket = s;
+    return socket !== undefined;
+  };
+  await waitUntil(connected, 15_000, `tcp in to listen on ${port}`, 100);
+  return socket!;
 }
 
 /** What differs between protocols in the analyzer's flow: its link and message nodes (type and settings), and the test mapping. */
@@ -91,12 +94,41 @@ export async function doneAndDeploy(page: Page): Promise<void> {
   await deploy(page);
 }
 
-/** The result requests the LIS got, once there is one (or after 15 s), and a moment more: a second one would be a duplicate. */
-export async function resultsAtLis(stub: LisStub): Promise<ReturnType<LisStub['to']>> {
-  const deadline = Date.now() + 15000;
-  while (stub.to('/results').length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  await new Promise((r) => setTimeout(r, 300));
-  return stub.to('/results');
+/**
+ * The result requests the LIS got after the first `before`, once there is one
+ * (or after 15 s), and a moment more: a second one would be a duplicate.
+ */
+export async function resultsAtLis(stub: LisStub, before = 0): Promise<ReturnType<LisStub['to']>> {
+  await waitUntil(() => stub.to('/results').length > before, 15000, 'a result request at the LIS', 50).catch(() => undefined); // the caller's assertions say what is missing
+  await sleep(300);
+  return stub.to('/results').slice(before);
+}
+
+/** Sends `bytes` (ASTM frames) to the flow's `tcp in` as one ENQ ... EOT transfer, as the analyzer would: each step once the link has ACKed the one before. */
+export async function sendAstmTransfer(port: number, bytes: Buffer): Promise<void> {
+  const socket = await connectWhenListening(port);
+  const acks: number[] = [];
+  socket.on('data', (d: Buffer) => acks.push(...d));
+  const acked = (n: number, what: string) => waitUntil(() => acks.filter((b) => b === 0x06).length >= n, 15_000, what);
+  socket.write(Buffer.of(0x05));
+  await acked(1, 'the ACK of ENQ');
+  socket.write(bytes);
+  const frames = bytes.filter((b) => b === 0x02).length;
+  await acked(1 + frames, `the ACKs of ${frames} frames`);
+  socket.write(Buffer.of(0x04));
+  await sleep(50);
+  socket.end();
+}
+
+/** Sends `bytes` to the flow's `tcp in` in an MLLP frame, as the analyzer would; what the link answered, once its frame has ended. */
+export async function sendHl7Message(port: number, bytes: Buffer): Promise<string> {
+  const socket = await connectWhenListening(port);
+  const got: Buffer[] = [];
+  socket.on('data', (d: Buffer) => got.push(d));
+  socket.write(frameMllp(bytes));
+  await waitUntil(() => Buffer.concat(got).includes(0x1c), 15_000, "the link's acknowledgement");
+  socket.end();
+  return Buffer.concat(got).toString('latin1');
 }
 
 /** The open dialog in test/artifacts/<name>; with UPDATE_SCREENSHOTS=1 also in docs/ for the README. */

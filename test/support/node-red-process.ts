@@ -14,6 +14,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from './ports';
+import { waitUntil } from './wait';
 
 const live = new Set<ChildProcess>();
 process.once('exit', () => {
@@ -28,8 +29,6 @@ process.once('exit', () => {
 
 /** Variables the example flows read: never inherited from the environment the tests run in. */
 const EXAMPLE_VARS = /^(LIS_|ANALYZER_)/;
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** UTC time of day with ms, marked Z: the lines noted in the output line up with the simulators' logs. */
 const stamp = () => `${new Date().toISOString().slice(11, 23)}Z`;
@@ -172,12 +171,12 @@ export class NodeRedProcess {
 
   /** Waits for `pattern` in the output of the current life. */
   async waitForLog(pattern: RegExp, timeoutMs: number): Promise<void> {
-    const started = Date.now();
-    while (!pattern.test(this.life)) {
+    const logged = () => {
+      if (pattern.test(this.life)) return true;
       if (!this.child) throw new Error(`Node-RED exited while waiting for ${pattern}`);
-      if (Date.now() - started > timeoutMs) throw new Error(`Node-RED did not log ${pattern} within ${timeoutMs} ms`);
-      await sleep(20);
-    }
+      return false;
+    };
+    await waitUntil(logged, timeoutMs, `Node-RED to log ${pattern}`, 20);
   }
 
   /** Sends SIGKILL at once, from inside a callback that must not wait (kill() waits for the exit). */
@@ -224,6 +223,16 @@ export class NodeRedProcess {
     const res = await fetch(`${this.url}/lis-bridge/held`);
     if (!res.ok) throw new Error(`GET /lis-bridge/held: ${res.status} ${await res.text()}`);
     return (await res.json()) as HeldAnswer;
+  }
+
+  /** Presses inject node `id`'s button. Right after a deploy it answers 404 until the node is started again: pressed again until it answers. */
+  async inject(id: string, timeoutMs = 10_000): Promise<void> {
+    const pressed = async () => {
+      const res = await fetch(`${this.url}/inject/${id}`, { method: 'POST' });
+      if (res.status !== 200 && res.status !== 404) throw new Error(`inject ${id} answered ${res.status}: ${await res.text()}`);
+      return res.status === 200;
+    };
+    await waitUntil(pressed, timeoutMs, `inject ${id} to answer (404 until the deployed node is started)`, 100);
   }
 
   /** A full deploy of the flows as they are: every node is stopped and started again. */

@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitUntil } from './wait';
 
 const live = new Set<ChildProcess>();
 process.once('exit', () => {
@@ -34,17 +35,20 @@ export class RestartablePty {
     }).then(() => void live.delete(child));
     let spawnError: Error | undefined;
     child.once('error', (err) => (spawnError = err));
-    const started = Date.now();
-    while (!(existsSync(this.host) && existsSync(this.analyzer))) {
+    const made = () => {
+      if (existsSync(this.host) && existsSync(this.analyzer)) return true;
       if (spawnError !== undefined || child.exitCode !== null) {
         this.child = undefined;
         throw new Error(`socat did not start (${spawnError?.message ?? `exit ${child.exitCode}`}): is it installed? (apt-get install socat)`);
       }
-      if (Date.now() - started > 5_000) {
-        await this.stop();
-        throw new Error('socat made no pty pair within 5 s');
-      }
-      await new Promise((r) => setTimeout(r, 10));
+      return false;
+    };
+    try {
+      await waitUntil(made, 5_000, 'socat to make its pty pair');
+    } catch (err) {
+      // Still running: it made no pair in time.
+      if (this.child === child) await this.stop();
+      throw err;
     }
   }
 

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { ResultJournal } from '../../lib/journal/journal';
 import { FolderStore, FolderWatcher, FOLDER_DEFAULTS, type FolderOptions, type TakenFile } from '../../lib/protocols/file';
 import { FileExporter, fromTemplate, MALFORMED } from '../../lib/sim';
+import { sleep, waitUntil } from '../support/wait';
 
 let root: string;
 let journal: ResultJournal;
@@ -43,13 +44,6 @@ function watch(options: Partial<FolderOptions> = {}): { files: TakenFile[]; dupl
   watcher.start();
   return seen;
 }
-const until = async (check: () => boolean, what: string) => {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > 10_000) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 describe('the file-exporting instrument simulator against a folder watcher', () => {
   it('fromTemplate makes distinct exports of a real one', () => {
@@ -65,8 +59,8 @@ describe('the file-exporting instrument simulator against a folder watcher', () 
     const sim = new FileExporter(join(root, 'export'));
     const bytes = Buffer.from(TEMPLATE.repeat(20));
     await sim.halfWritten('run1.csv', bytes, 5, 150);
-    await until(() => seen.files.length === 1, 'the file');
-    await new Promise((r) => setTimeout(r, 600));
+    await waitUntil(() => seen.files.length === 1, 10_000, 'the file', 20);
+    await sleep(600);
     assert.equal(seen.files.length, 1);
     assert.deepEqual(seen.files[0]!.bytes, bytes, 'never a torn copy');
   });
@@ -78,7 +72,7 @@ describe('the file-exporting instrument simulator against a folder watcher', () 
     const b = fromTemplate(TEMPLATE, { S001: 'S202' });
     await sim.write('a.csv', a, { parts: 4, pauseMs: 600, viaTemp: true, marker: '.done' });
     await sim.write('b.csv', b, { parts: 4, pauseMs: 600, marker: '.done' });
-    await until(() => seen.files.length === 2, 'both files');
+    await waitUntil(() => seen.files.length === 2, 10_000, 'both files', 20);
     assert.deepEqual(seen.files.map((f) => [f.facts.name, f.bytes.equals(f.facts.name === 'a.csv' ? a : b)]).sort(), [['a.csv', true], ['b.csv', true]]);
   });
 
@@ -88,12 +82,12 @@ describe('the file-exporting instrument simulator against a folder watcher', () 
     const first = await sim.write('run1.csv', Buffer.from(TEMPLATE));
     await sim.duplicate(first, 'run1_copy.csv');
     await sim.malformed('run2.csv');
-    await until(() => seen.files.length === 2 && seen.duplicates.length === 1, 'the files');
+    await waitUntil(() => seen.files.length === 2 && seen.duplicates.length === 1, 10_000, 'the files', 20);
     assert.deepEqual(seen.duplicates, ['run1_copy.csv']);
     assert.deepEqual(seen.files.map((f) => f.facts.name).sort(), ['run1.csv', 'run2.csv']);
     assert.deepEqual(seen.files.find((f) => f.facts.name === 'run2.csv')!.bytes, MALFORMED);
     // The duplicate's content went on once already: it is done at once. The others wait for their results.
-    await until(() => readdirSync(join(root, 'export')).includes('done') && readdirSync(join(root, 'export', 'done')).length > 0, 'done/');
+    await waitUntil(() => readdirSync(join(root, 'export')).includes('done') && readdirSync(join(root, 'export', 'done')).length > 0, 10_000, 'done/', 20);
     assert.deepEqual(readdirSync(join(root, 'export', 'done')), ['run1_copy.csv']);
     assert.deepEqual(readdirSync(join(root, 'export')).sort(), ['done', 'run1.csv', 'run2.csv']);
   });
@@ -115,8 +109,8 @@ describe('the file-exporting instrument simulator against a folder watcher', () 
     const sim = new FileExporter(join(root, 'export'));
     await sim.write('a.csv', fromTemplate(TEMPLATE, { S001: 'S301' }));
     watcher.start();
-    await until(() => warnings.some((w) => /could not be looked at \(a handler that breaks\)/.test(w)), 'the warning');
+    await waitUntil(() => warnings.some((w) => /could not be looked at \(a handler that breaks\)/.test(w)), 10_000, 'the warning', 20);
     await sim.write('b.csv', fromTemplate(TEMPLATE, { S001: 'S302' }));
-    await until(() => taken.includes('b.csv'), 'the next file');
+    await waitUntil(() => taken.includes('b.csv'), 10_000, 'the next file', 20);
   });
 });

@@ -3,8 +3,8 @@
  * transport and take its connections, keep the orders it answers queries
  * with, record queries, results and errors, answer each query (or stay
  * silent), close. TestHost (ASTM, host.ts) and Hl7TestHost (HL7, hl7-host.ts)
- * extend it with how they read and frame messages; the tests' helpers
- * (waitUntil, labOrder) are here because both protocols' tests use them.
+ * extend it with how they read and frame messages; labOrder is here
+ * because both protocols' tests use it.
  */
 import type { InstrumentResult, LabOrder, QueriedSample } from '../../../lib/lab';
 import type { Transport } from '../../../lib/sim';
@@ -76,15 +76,6 @@ export abstract class TestHostBase<P, O extends TestHostOptions<P>> {
     } catch (err) {
       this.errors.push(`cannot answer ${query.sampleNumber}: ${(err as Error).message}`);
     }
-  }
-}
-
-/** Polls until `check` holds; fails with `what` and the trace after `timeoutMs`. */
-export async function waitUntil(check: () => boolean, what: string, timeoutMs = 5000, trace?: () => string): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}${trace ? `\n${trace()}` : ''}`);
-    await new Promise((r) => setTimeout(r, 10));
   }
 }
 
