@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { LisStub } from '../support/lis-stub';
 import type { NodeRedProcess } from '../support/node-red-process';
-import { startEditorSession, type EditorSession } from '../support/browser';
+import { startEditorSession, waitForText, type EditorSession } from '../support/browser';
 import { freePort } from '../support/ports';
 import { writeJournal } from '../support/journal-file';
 import net from 'node:net';
@@ -167,9 +167,9 @@ describe('Lab sidebar', () => {
     const a = page.locator(`${LINKS}[data-node="linkA"]`);
     await a.locator('.lis-lab-state[data-state="connected"]').waitFor({ timeout: 15000 });
     // Its H-5 name and the dialect its message node reads, with the protocol.
-    assert.equal((await a.locator('.lis-lab-analyzer').textContent()) ?? '', ' · COBAS-7 · Generic CLSI LIS2-A2 / ASTM E1394 (ASTM)');
-    assert.match((await a.locator('.lis-lab-counts').textContent()) ?? '', /today: received 1 · queries 0 · results 1 · sent/);
-    assert.match((await a.locator('.lis-lab-problems').textContent()) ?? '', /held 1 · stuck 1/);
+    await waitForText(a.locator('.lis-lab-analyzer'), ' · COBAS-7 · Generic CLSI LIS2-A2 / ASTM E1394 (ASTM)');
+    await waitForText(a.locator('.lis-lab-counts'), /today: received 1 · queries 0 · results 1 · sent/);
+    await waitForText(a.locator('.lis-lab-problems'), /held 1 · stuck 1/);
     // Bench 2: nobody to connect to, and a check after a second its down alarm.
     const b = page.locator(`${LINKS}[data-node="linkB"]`);
     assert.equal(await b.locator('.lis-lab-state').getAttribute('data-state'), 'disconnected');
@@ -177,15 +177,15 @@ describe('Lab sidebar', () => {
 
     // The held batch and the stuck message, with their samples.
     await page.locator(BATCHES).first().waitFor({ timeout: 15000 });
-    assert.equal(await page.locator(`${BATCHES} .lis-lab-samples`).textContent(), 'S-100');
-    assert.match((await page.locator(`${BATCHES} .lis-lab-batch-error`).textContent()) ?? '', /database offline/);
+    await waitForText(page.locator(`${BATCHES} .lis-lab-samples`), 'S-100');
+    await waitForText(page.locator(`${BATCHES} .lis-lab-batch-error`), /database offline/);
     assert.equal(await page.locator(STUCK).count(), 1);
-    assert.equal(await page.locator(`${STUCK} .lis-lab-samples`).textContent(), 'S-STUCK');
-    assert.match((await page.locator(`${STUCK} .lis-lab-reason`).textContent()) ?? '', /mapper was not deployed/);
+    await waitForText(page.locator(`${STUCK} .lis-lab-samples`), 'S-STUCK');
+    await waitForText(page.locator(`${STUCK} .lis-lab-reason`), /mapper was not deployed/);
 
     // Six seconds without a message from Bench 1: its quiet alarm arrives on its own (comms, no refresh pressed).
     await page.locator(QUIET_BADGE).waitFor({ timeout: 20000 });
-    assert.match((await page.locator(QUIET_BADGE).textContent()) ?? '', /^quiet since .+ \(LINK_QUIET\)$/);
+    await waitForText(page.locator(QUIET_BADGE), /^quiet since .+ \(LINK_QUIET\)$/);
     // The same alarms for the lab's monitoring.
     const metrics = parseSamples(await (await fetch(`${red!.url}/lis-bridge/metrics`)).text());
     assert.equal(sum(metrics, 'lisbridge_link_alarm', { link: 'linkA', code: 'LINK_QUIET' }), 1);
@@ -209,14 +209,14 @@ describe('Lab sidebar', () => {
     stub.reply('/results', { status: 200, body: { status: 'ok' } });
     await page.locator(`${BATCHES} .lis-lab-resend`).click();
     await page.locator(BATCHES).first().waitFor({ state: 'detached', timeout: 15000 });
-    assert.match((await page.locator('.lis-lab-held-summary').textContent()) ?? '', /No results are held/);
+    await waitForText(page.locator('.lis-lab-held-summary'), /No results are held/);
     assert.deepEqual(samplesAtLis(), ['S-100', 'S-100'], 'refused once, resent once');
 
     // Replay the stuck message: its results reach the LIS once.
     await page.locator(`${STUCK} .lis-lab-replay`).click();
     await page.locator(STUCK).first().waitFor({ state: 'detached', timeout: 15000 });
     await waitUntil(() => samplesAtLis().includes('S-STUCK'), 15000, 'the replayed results at the LIS', 50);
-    assert.match((await page.locator('.lis-lab-stuck-summary').textContent()) ?? '', /No message is stuck/);
+    await waitForText(page.locator('.lis-lab-stuck-summary'), /No message is stuck/);
 
     // Bench 1 sends again: the quiet alarm clears on its own.
     await sim!.sendResults('S-200', ['GLU']);

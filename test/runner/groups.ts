@@ -42,7 +42,7 @@ export const SERIAL = new Set(['e2e/crash', 'e2e/file-crash', 'e2e/misbehaviour'
 const PACKAGE_FOLDERS = ['e2e/', 'install/'];
 
 /** Seconds a file of each folder takes, roughly, when FILE_SECONDS does not say. */
-const FOLDER_SECONDS: Record<string, number> = { browser: 8, e2e: 10, demo: 3, install: 5, serial: 4, tls: 3, hostile: 3, sim: 2, nodes: 2, unit: 1, bench: 1 };
+const FOLDER_SECONDS: Record<string, number> = { browser: 8, e2e: 10, demo: 3, install: 5, serial: 4, tls: 3, hostile: 3, sim: 2, nodes: 0.8, unit: 0.2, bench: 1 };
 
 /** The files that take longest, in seconds alone on an idle 2-core machine (rounded; refresh when the order changes much). */
 const FILE_SECONDS: Record<string, number> = {
@@ -74,18 +74,51 @@ const FILE_SECONDS: Record<string, number> = {
   'unit/linear-work': 6,
 };
 
-/** The jobs for `files` (dist/test-relative, without .test.js): the shared-process groups first, then one job per file. */
+/**
+ * Folders whose files share processes by weight: a process costs a Node start
+ * and the loading of what the files import (a Node-RED runtime for node
+ * tests), which for a file of a few hundred milliseconds is most of its cost
+ * (unit/ as one process a file: 41 CPU seconds; as one process: 14).
+ */
+export const POOLS: Array<{ name: string; folders: string[]; processes: number; except?: string[] }> = [
+  { name: 'unit', folders: ['unit'], processes: 2 },
+  { name: 'nodes', folders: ['nodes'], processes: 2 },
+  { name: 'sim, hostile, tls, bench', folders: ['sim', 'hostile', 'tls', 'bench'], processes: 1 },
+  { name: 'serial lines', folders: ['serial'], processes: 1 },
+  // npm start five times over is a job of its own.
+  { name: 'demo', folders: ['demo'], processes: 1, except: ['demo/start'] },
+];
+
+/** The jobs for `files` (dist/test-relative, without .test.js): the shared-process groups, the pools, then one job per file. */
 export function jobsFor(files: string[]): Job[] {
   const left = new Set(files);
   const jobs: Job[] = [];
+  const together = (name: string, members: string[]) =>
+    jobs.push({ name, files: members, oneProcess: true, needsPackage: members.some(needsPackage), serial: members.some((f) => SERIAL.has(f)), weight: members.reduce((sum, f) => sum + weightOf(f), 0) });
   for (const [name, members] of Object.entries(SHARED_PROCESS)) {
     const present = members.filter((f) => left.has(f));
-    if (present.length === 0) continue;
     present.forEach((f) => left.delete(f));
-    jobs.push({ name, files: present, oneProcess: true, needsPackage: present.some(needsPackage), serial: false, weight: present.reduce((sum, f) => sum + weightOf(f), 0) });
+    if (present.length > 0) together(name, present);
+  }
+  for (const pool of POOLS) {
+    const present = [...left].filter((f) => pool.folders.includes(f.split('/')[0]!) && !pool.except?.includes(f));
+    present.forEach((f) => left.delete(f));
+    const bins = balanced(present, pool.processes);
+    bins.forEach((members, i) => together(bins.length > 1 ? `${pool.name} ${i + 1}` : pool.name, members));
   }
   for (const f of left) jobs.push({ name: f, files: [f], oneProcess: false, needsPackage: needsPackage(f), serial: SERIAL.has(f), weight: weightOf(f) });
   return jobs.sort((a, b) => b.weight - a.weight || a.name.localeCompare(b.name));
+}
+
+/** `files` in at most `n` groups of about equal weight (the heaviest first into the lightest group), each in name order. */
+function balanced(files: string[], n: number): string[][] {
+  const bins = Array.from({ length: Math.min(n, files.length) }, () => ({ weight: 0, files: [] as string[] }));
+  for (const f of [...files].sort((a, b) => weightOf(b) - weightOf(a) || a.localeCompare(b))) {
+    const lightest = bins.reduce((min, b) => (b.weight < min.weight ? b : min));
+    lightest.files.push(f);
+    lightest.weight += weightOf(f);
+  }
+  return bins.map((b) => b.files.sort());
 }
 
 function needsPackage(file: string): boolean {

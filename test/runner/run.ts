@@ -16,7 +16,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { availableParallelism, setPriority, tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { jobsFor, type Job } from './groups';
 import { NO_COUNTS, addCounts, tapCounts, topLevelDurations, type TapCounts } from './tap';
@@ -74,26 +74,11 @@ function killGroup(pid: number): void {
   }
 }
 
-/** Niceness of the jobs beside the serial lane. */
-const BESIDE_SERIAL_NICENESS = 10;
-
-function lowerPriority(pid: number): void {
-  try {
-    setPriority(pid, BESIDE_SERIAL_NICENESS);
-  } catch {
-    // Not allowed here (or not supported): the job runs at the runner's priority.
-  }
-}
-
 function runJob(job: Job, env: NodeJS.ProcessEnv, runStarted: number): Promise<Outcome> {
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, commandFor(job), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    if (child.pid !== undefined) {
-      groups.add(child.pid);
-      // The serial jobs are one lane the whole run waits for: the others yield the CPU to them (their processes inherit it).
-      if (!job.serial) lowerPriority(child.pid);
-    }
+    if (child.pid !== undefined) groups.add(child.pid);
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -191,7 +176,9 @@ async function main(): Promise<number> {
         const runnable = (j: Job) => (!j.needsPackage || packaged) && !(j.serial && serialRunning);
         // The serial jobs together are one long lane: start the next of them as soon as it may.
         const serialNext = serialRunning ? -1 : waiting.findIndex((j) => j.serial && runnable(j));
-        const i = serialNext >= 0 ? serialNext : waiting.findIndex(runnable);
+        // While the lane waits (for the package), the last free slot is kept for it.
+        const keepForSerial = !serialRunning && serialNext < 0 && waiting.some((j) => j.serial) && running.size === jobsAtOnce - 1;
+        const i = serialNext >= 0 ? serialNext : keepForSerial ? -1 : waiting.findIndex(runnable);
         if (i < 0) break;
         const job = waiting.splice(i, 1)[0]!;
         running.add(job);

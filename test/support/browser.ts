@@ -3,13 +3,14 @@
  * (no browser download). CHROMIUM_PATH overrides where chromium is.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { startNodeRed, type NodeRedProcess } from './node-red-process';
 import { atScopeEnd, sharedAcrossFiles } from './process-scope';
 import { TEST_BRIDGE_SETTINGS } from './runtime-settings';
+import { waitUntil } from './wait';
 
 /** The repository root (this file runs as dist/test/support/browser.js). */
 const ROOT = join(__dirname, '..', '..', '..');
@@ -19,12 +20,23 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
-  '--disable-dev-shm-usage',
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
   '--no-first-run',
+  // Chromium's shared memory goes to /dev/shm, a tmpfs; where that is small (a container's 64 MB), to the temp
+  // folder instead, which is disk: every frame drawn is then written out, and the journal's fsyncs beside it wait.
+  ...(shmBytes() < 512 * 1024 * 1024 ? ['--disable-dev-shm-usage'] : []),
 ];
+
+function shmBytes(): number {
+  try {
+    const fs = statfsSync('/dev/shm');
+    return fs.bavail * fs.bsize;
+  } catch {
+    return 0;
+  }
+}
 
 /** What the tests call on the editor's global `RED` (inside page.evaluate only). */
 export interface EditorRed {
@@ -93,6 +105,25 @@ export async function openEditor(browser: Browser, url: string, nodeId: string, 
   );
   await page.waitForSelector('#red-ui-loading-progress', { state: 'hidden', timeout: 30000 });
   return { page, pageErrors };
+}
+
+/**
+ * Waits until `locator`'s text is `want` (or matches it), and fails naming the
+ * last text seen: a sidebar row's words arrive over comms after the row itself,
+ * so a single read right after the row shows can see the words before.
+ */
+export async function waitForText(locator: Locator, want: string | RegExp, timeoutMs = 15000): Promise<void> {
+  let last: string | null = null;
+  const matches = () => (typeof want === 'string' ? last === want : last !== null && want.test(last));
+  await waitUntil(
+    async () => {
+      last = await locator.textContent({ timeout: timeoutMs });
+      return matches();
+    },
+    timeoutMs,
+    () => `${locator.toString()} to read ${String(want)} (it read ${JSON.stringify(last)})`,
+    50,
+  );
 }
 
 /** Opens the edit dialog of node `id` (closing a dialog left open) and waits until it is ready. */
