@@ -254,6 +254,8 @@ describe('Lab sidebar', () => {
     if ((await a.locator('.lis-lab-trace').count()) === 0) await a.locator('.lis-lab-link-name').click();
     const long = a.locator('.lis-lab-trace-unit', { hasText: 'Lipaemic' });
     await long.waitFor({ timeout: 15000 });
+    // The trace is drawn again as its units arrive over comms: measure once the row shown is laid out.
+    await waitUntil(async () => (await long.evaluate((el) => el.isConnected && el.clientWidth > 0).catch(() => false)) === true, 15000, 'the long frame laid out in the trace', 50);
     const box = (await long.boundingBox())!;
     const trace = (await a.locator('.lis-lab-trace').boundingBox())!;
     const sidebar = (await page.locator('#red-ui-sidebar').boundingBox())!;
