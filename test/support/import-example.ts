@@ -11,7 +11,8 @@
  * which disables Import again. On a loaded machine that timer came after the
  * file was picked: the tree's root was selected, Import stayed disabled, and
  * the click on it timed out. So the file is picked only once that first
- * selection has come.
+ * selection has come, and picked again while something else is selected (a
+ * folder whose listing came late is selected again once it is drawn).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,9 +42,20 @@ export async function importExample(page: Page, path: string, opts: { sharedLisT
     const open = await label.evaluate((l) => l.parentElement!.classList.contains('expanded'), undefined, { timeout: STEP_MS });
     if (!open) await label.click();
   }
-  await examples.getByText(file, { exact: true }).click({ timeout: STEP_MS });
+  const fileLabel = examples.getByText(file, { exact: true });
+  await fileLabel.click({ timeout: STEP_MS });
   const importButton = page.locator('#red-ui-clipboard-dialog-ok');
-  await waitUntil(() => importButton.isEnabled(), STEP_MS, async () => `Import to be enabled: Node-RED enables it while ${path} is the selected item of the Examples tree (selected: ${JSON.stringify(await selected.allTextContents())})`, 50);
+  // A folder whose listing arrives late is selected again once it is drawn, unpicking the file: pick it again then.
+  await waitUntil(
+    async () => {
+      if (await importButton.isEnabled()) return true;
+      if (!(await selected.allTextContents()).includes(file)) await fileLabel.click({ timeout: STEP_MS });
+      return false;
+    },
+    STEP_MS,
+    async () => `Import to be enabled: Node-RED enables it while ${path} is the selected item of the Examples tree (selected: ${JSON.stringify(await selected.allTextContents())})`,
+    250,
+  );
   await importButton.click();
   if (opts.sharedLisThere) await page.getByRole('button', { name: 'Import copy' }).click({ timeout: STEP_MS });
   // Each example brings its own tab.
