@@ -11,8 +11,8 @@
  * which disables Import again. On a loaded machine that timer came after the
  * file was picked: the tree's root was selected, Import stayed disabled, and
  * the click on it timed out. So the file is picked only once that first
- * selection has come, and picked again while something else is selected (a
- * folder whose listing came late is selected again once it is drawn).
+ * selection has come, and picked again while another item is selected (under
+ * load its folder was found selected after the file had been picked).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
