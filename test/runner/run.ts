@@ -11,15 +11,16 @@
  *   node dist/test/runner/run.js --jobs 2         at most 2 processes at once (default: cores + 2)
  *   node dist/test/runner/run.js --list           the jobs, without running them
  *
- * A job's output is printed whole when it fails; at the end, the slowest files
- * and node:test's closing counts over every job ("# pass N").
+ * A job's output is printed whole when it fails; at the end, the slowest files,
+ * each failed test with its message and line, and node:test's closing counts
+ * over every job ("# pass N").
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { jobsFor, type Job } from './groups';
-import { NO_COUNTS, addCounts, tapCounts, topLevelDurations, type TapCounts } from './tap';
+import { FAILURES_END, FAILURES_START, NO_COUNTS, addCounts, tapCounts, tapFailures, topLevelDurations, type TapCounts } from './tap';
 import { PACKAGE_ENV } from '../support/installed-package';
 
 const DIST_TEST = join(__dirname, '..');
@@ -204,9 +205,30 @@ async function main(): Promise<number> {
   console.log('\n# the slowest files (s):');
   for (const [f, ms] of fileTimes(outcomes).slice(0, 10)) console.log(`#   ${(ms / 1000).toFixed(1).padStart(6)}  ${f}`);
   console.log(`# ${outcomes.length} jobs in ${seconds(Date.now() - started)}${bad.length ? `; failed: ${bad.map((o) => o.job.name).join(', ')}` : ''}`);
+  printFailures(bad);
   for (const key of ['tests', 'pass', 'fail', 'cancelled', 'skipped', 'todo'] as const) console.log(`# ${key} ${total[key]}`);
   console.log(`${total.pass} passed, ${total.fail + total.cancelled} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
   return bad.length > 0 || total.tests === 0 ? 1 : 0;
+}
+
+/**
+ * Each failed test once more at the end, with its message and place, between two
+ * marker lines: a log cut to its head and tail (CI's record of a run) still says
+ * what failed and why. .ci/run prints these blocks again after its timings.
+ */
+function printFailures(bad: Outcome[]): void {
+  if (bad.length === 0) return;
+  console.log(FAILURES_START);
+  for (const o of bad) {
+    const found = tapFailures(o.output);
+    if (found.length === 0) console.log(`# ${o.job.name}: ${o.signal ? `killed by ${o.signal}` : `exit ${o.code}`}, no failed test in its output (see it above)`);
+    for (const f of found) {
+      console.log(`# ${f.path.join(' › ')}`);
+      for (const e of f.error) console.log(`#     ${e}`);
+      if (f.at) console.log(`#     at ${f.at}`);
+    }
+  }
+  console.log(FAILURES_END);
 }
 
 function packInChild(dir: string): Promise<void> {
