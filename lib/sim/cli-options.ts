@@ -52,6 +52,7 @@ Misbehaviour, HL7 (each N counts from 1):
   --no-ack <N>               the host's Nth message that wants an ACK gets none
   --error-ack <N>            the host's Nth message that wants an ACK gets AE with an ERR text
   --drop-ack <N>             the host's ACK of our Nth message is lost: the message goes out again, same MSH-10
+  --drop-results-ack <N>     the same for our Nth results message (queries and QC not counted)
   --unordered-result <code>  as for ASTM
   (No HL7 dialect documents a query cancel: an unanswered query is given up after --query-timeout-ms.)
 
@@ -135,6 +136,7 @@ function read(argv: string[]) {
       'split-writes': { type: 'string' },
       'no-ack': { type: 'string' },
       'error-ack': { type: 'string' },
+      'drop-results-ack': { type: 'string' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean' },
     },
@@ -209,7 +211,7 @@ function misbehaviourOf(v: ReturnType<typeof read>['values']): Misbehaviour {
 }
 
 const ASTM_ONLY = ['serial', 'baud', 'records-only', 'corrupt-checksum', 'contend', 'split-records', 'pause-ms', 'pause-at-frame'] as const;
-const HL7_ONLY = ['ack-timeout-ms', 'retries', 'qc', 'missing-start', 'junk', 'split-writes', 'no-ack', 'error-ack'] as const;
+const HL7_ONLY = ['ack-timeout-ms', 'retries', 'qc', 'missing-start', 'junk', 'split-writes', 'no-ack', 'error-ack', 'drop-results-ack'] as const;
 
 function hl7Of(v: ReturnType<typeof read>['values']): NonNullable<CliConfig['hl7']> {
   for (const name of ASTM_ONLY) if (v[name] !== undefined) throw new UsageError(`--${name} is an ASTM option; HL7 dialects run over TCP (MLLP)`);
@@ -219,6 +221,7 @@ function hl7Of(v: ReturnType<typeof read>['values']): NonNullable<CliConfig['hl7
   if (v['split-writes'] !== undefined) m.splitWrites = count(v['split-writes'], '--split-writes', 1);
   if (v['no-ack'] !== undefined) m.noAck = count(v['no-ack'], '--no-ack', 1);
   if (v['error-ack'] !== undefined) m.errorAck = count(v['error-ack'], '--error-ack', 1);
+  if (v['drop-results-ack'] !== undefined) m.dropResultsAck = count(v['drop-results-ack'], '--drop-results-ack', 1);
   if (v['drop-ack'] !== undefined) m.dropAck = count(v['drop-ack'], '--drop-ack', 1);
   const unordered = v['unordered-result'];
   if (unordered !== undefined) m.unorderedResult = unordered === 'auto' ? true : unordered;

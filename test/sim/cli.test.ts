@@ -254,14 +254,15 @@ describe('lis-analyzer-sim playing an HL7 dialect over TCP', () => {
 
   it('parses the HL7 options and refuses the ASTM-only ones', () => {
     const env = cleanEnv();
-    const c = parseCliOptions(['--dialect', 'roche-cobas-pro', '--tcp', 'h:1', '--samples', 'A', '--ack-timeout-ms', '500', '--retries', '1', '--missing-start', '0.5', '--junk', '2', '--split-writes', '8', '--no-ack', '1', '--error-ack', '2', '--drop-ack', '3', '--unordered-result', 'K'], env);
+    const c = parseCliOptions(['--dialect', 'roche-cobas-pro', '--tcp', 'h:1', '--samples', 'A', '--ack-timeout-ms', '500', '--retries', '1', '--missing-start', '0.5', '--junk', '2', '--split-writes', '8', '--no-ack', '1', '--error-ack', '2', '--drop-ack', '3', '--drop-results-ack', '2', '--unordered-result', 'K'], env);
     assert.equal(c.protocol, 'hl7');
-    assert.deepEqual(c.hl7, { misbehaviour: { missingStart: 0.5, junk: 2, splitWrites: 8, noAck: 1, errorAck: 2, dropAck: 3, unorderedResult: 'K' }, ackTimeoutMs: 500, retries: 1 });
+    assert.deepEqual(c.hl7, { misbehaviour: { missingStart: 0.5, junk: 2, splitWrites: 8, noAck: 1, errorAck: 2, dropAck: 3, dropResultsAck: 2, unorderedResult: 'K' }, ackTimeoutMs: 500, retries: 1 });
     assert.equal(parseCliOptions(['--dialect', 'mindray-cl', '--tcp', 'h:1', '--samples', 'A'], env).protocol, 'astm');
     const bad: [string[], RegExp][] = [
       [['--dialect', 'ihe-law', '--serial', '/x', '--samples', 'A'], /--serial is an ASTM option/],
       [['--dialect', 'ihe-law', '--tcp', 'h:1', '--samples', 'A', '--corrupt-checksum', '1'], /--corrupt-checksum is an ASTM option/],
       [['--dialect', 'mindray-cl', '--tcp', 'h:1', '--samples', 'A', '--no-ack', '1'], /--no-ack is an HL7 option; mindray-cl is an ASTM dialect/],
+      [['--dialect', 'mindray-cl', '--tcp', 'h:1', '--samples', 'A', '--drop-results-ack', '1'], /--drop-results-ack is an HL7 option/],
       [['--protocol', 'hl7', '--dialect', 'mindray-cl', '--tcp', 'h:1', '--samples', 'A'], /unknown HL7 dialect "mindray-cl"/],
       [['--protocol', 'x', '--dialect', 'ihe-law', '--tcp', 'h:1', '--samples', 'A'], /--protocol must be astm or hl7/],
     ];

@@ -234,6 +234,17 @@ describe('HL7 simulator misbehaviour, as the host sees it', () => {
     assert.equal(r.host.results.length, TESTS.length, 'filed once');
   });
 
+  it('dropResultsAck: counts results messages only, so the lost ACK is a result\'s whatever went before it', async (t) => {
+    const r = await rig(t, 'mindray-cl-hl7', { sim: { misbehaviour: { dropResultsAck: 2 } } });
+    await r.sim.sendQc('QUAL2', ['GLU']);
+    await r.sim.sendResults('S1', TESTS);
+    await r.sim.sendResults('S2', TESTS);
+    const oru = r.host.of('ORU^R01').filter((m) => !m.text.includes('QUAL2'));
+    assert.deepEqual(oru.map((m) => m.text.includes('|S1|') ? 'S1' : 'S2'), ['S1', 'S2', 'S2']);
+    assert.deepEqual(r.host.repeats, [oru[1]!.controlId]);
+    assert.match(r.notes.join('\n'), /dropResultsAck: the host's ACK of results message 2 \(MSH-10 [^)]+\) is lost/);
+  });
+
   it('no ACK from the host: the message goes out again after ackTimeoutMs, same MSH-10, and is then acknowledged', async (t) => {
     const r = await rig(t, 'ihe-law', { host: { answer: { withhold: 1 } }, sim: { ackTimeoutMs: 150, retries: 2 } });
     await r.sim.sendResults('S1', ['GLU']);

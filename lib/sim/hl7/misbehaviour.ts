@@ -14,7 +14,9 @@
  * - errorAck: a host message is answered AE with an ERR text and not taken.
  * - dropAck: the host's ACK of one of our messages is "lost": the same
  *   message goes out again with the same MSH-10; the host must acknowledge it
- *   again and not process it twice (HL7 v2.5.1 2.10.3.1).
+ *   again and not process it twice (HL7 v2.5.1 2.10.3.1). dropResultsAck
+ *   counts results messages only, so the lost ACK is a result's however the
+ *   queries interleave with them.
  * - unorderedResult: a result for a test nobody ordered (messages.ts).
  *
  * Query cancel: neither HL7 source documents one (the Mindray CL manual's
@@ -36,6 +38,8 @@ export interface Hl7Misbehaviour {
   errorAck?: number;
   /** The host's ACK of the simulator's Nth message is lost: the message goes out again, same MSH-10. */
   dropAck?: number;
+  /** The host's ACK of the simulator's Nth results message is lost (queries and QC not counted). */
+  dropResultsAck?: number;
   unorderedResult?: string | true;
 }
 
@@ -45,7 +49,7 @@ export const JUNK = Buffer.from('#noise\x1c\r\n', 'latin1');
 /** Problems with the options, as sentences; [] when they can be used. */
 export function hl7MisbehaviourProblems(m: Hl7Misbehaviour): string[] {
   const out: string[] = [];
-  for (const key of ['noAck', 'errorAck', 'dropAck', 'splitWrites'] as const) {
+  for (const key of ['noAck', 'errorAck', 'dropAck', 'dropResultsAck', 'splitWrites'] as const) {
     const v = m[key];
     if (v !== undefined && (!Number.isInteger(v) || v < 1)) out.push(`${key} must be a whole number >= 1, got ${String(v)}`);
   }

@@ -45,6 +45,8 @@ interface Outgoing {
   id: string;
   /** 1-based number of this message among the simulator's own (dropAck counts these). */
   seq: number;
+  /** 1-based number among its results messages, 0 for any other kind (dropResultsAck counts these). */
+  resultsSeq: number;
   kind: Hl7OutgoingKind;
   sample: string;
   text: string;
@@ -87,6 +89,7 @@ export class Hl7AnalyzerSimulator extends SimulatorLifecycle<Hl7SimulatorEvents,
   private deframer: MllpDeframer | undefined;
   private controlIds = 0;
   private messages = 0;
+  private resultsMessages = 0;
   private queries = 0;
   /** Host messages that wanted an acknowledgement (noAck / errorAck count these). */
   private hostMessages = 0;
@@ -242,7 +245,7 @@ export class Hl7AnalyzerSimulator extends SimulatorLifecycle<Hl7SimulatorEvents,
   private enqueue(id: string, text: string, kind: Hl7OutgoingKind, sample: string): Promise<void> {
     if (this.stopped) return Promise.reject(new SimulatorError('the simulator is stopped'));
     return new Promise<void>((resolve, reject) => {
-      const o: Outgoing = { id, seq: ++this.messages, kind, sample, text, bytes: encodeText(text, this.profile.charset), timeouts: 0, rejects: 0, ackLost: false, resolve, reject };
+      const o: Outgoing = { id, seq: ++this.messages, resultsSeq: kind === 'results' ? ++this.resultsMessages : 0, kind, sample, text, bytes: encodeText(text, this.profile.charset), timeouts: 0, rejects: 0, ackLost: false, resolve, reject };
       this.outbox.push(o);
       this.stats.sent++;
       this.emit('sending', describe(o));
@@ -300,9 +303,11 @@ export class Hl7AnalyzerSimulator extends SimulatorLifecycle<Hl7SimulatorEvents,
       this.emit('warning', `acknowledgement ${code} of control ID ${JSON.stringify(id)}, which is not the message waiting for one${o === undefined ? '' : ` (${o.id})`}`);
       return;
     }
-    if (this.misbehaviour.dropAck === o.seq && !o.ackLost) {
+    const dropResults = o.resultsSeq > 0 && this.misbehaviour.dropResultsAck === o.resultsSeq;
+    if ((this.misbehaviour.dropAck === o.seq || dropResults) && !o.ackLost) {
       o.ackLost = true;
-      this.emit('misbehaviour', `dropAck: the host's ACK of message ${o.seq} (MSH-10 ${o.id}) is lost; the same message goes out again`);
+      const which = dropResults ? `results message ${o.resultsSeq}` : `message ${o.seq}`;
+      this.emit('misbehaviour', `${dropResults ? 'dropResultsAck' : 'dropAck'}: the host's ACK of ${which} (MSH-10 ${o.id}) is lost; the same message goes out again`);
       this.transmit(o);
       return;
     }
