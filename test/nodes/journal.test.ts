@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { useLisStub } from '../support/lifecycle';
 import { FAST } from '../support/lis-flow';
-import { ALL_LIS_NODES, blockJournalForNextLoads, bridgeSettingsForTests, collect, helper, journalDir, keepJournalForNextLoad, nodeModules, waitUntil } from '../support/red';
+import { ALL_LIS_NODES, blockJournalForNextLoads, bridgeSettingsForTests, allCaught, collect, helper, journalDir, keepJournalForNextLoad, nodeModules, waitUntil } from '../support/red';
 import { statusOf, statusesOf, warningsOf } from '../support/node-spies';
 import { readJournalFile, writeJournal } from '../support/journal-file';
 import { LisGate } from '../support/lis-stub';
@@ -688,10 +688,10 @@ describe('journal: age warning', () => {
     const caught = collect('hCaught');
     await runChecksNow();
     await waitUntil(() => caught.length >= 1, 2000, 'the HELD error');
-    // Two more rounds (the young batch not yet due in either), then time for a second error to reach the Catch node.
+    // Two more rounds (the young batch not yet due in either); any second error has reached the Catch node after them.
     await runChecksNow();
     await runChecksNow({ now: Date.now() + 30 * MINUTE });
-    await sleep(100);
+    await allCaught('hCaught', caught);
     assert.equal(caught.length, 1, 'raised once');
     const warning = caught[0]!;
     assert.equal(errorCode(warning), 'HELD');
@@ -707,7 +707,7 @@ describe('journal: age warning', () => {
     const again = collect('hCaught');
     await runChecksNow();
     await runChecksNow({ now: Date.now() + 30 * MINUTE });
-    await sleep(100);
+    await allCaught('hCaught', again);
     assert.equal(again.length, 0, 'not raised again after the restart');
     assert.ok(statusesOf('sender').some((s) => /^2 held/.test(String(s.text))));
     assert.equal(ctx.stub.requests.length, 0);
@@ -733,7 +733,7 @@ describe('journal: age warning', () => {
     await runChecksNow();
     await runChecksNow({ now: Date.now() + MINUTE });
     await waitUntil(() => caught.some((m) => errorCode(m) === 'HELD'), 2000, 'the HELD error');
-    await sleep(100);
+    await allCaught('hCaught', caught);
     const resends = readJournalFile(dir).batches.get('old-refused')!.history.filter((s) => s === 'sending').length;
     assert.ok(resends >= 2, `auto-resend tried ${resends} time(s)`);
     assert.equal(caught.filter((m) => errorCode(m) === 'HELD').length, 1, 'one age warning, not one per failed auto-resend');

@@ -11,6 +11,7 @@ import helper from 'node-red-node-test-helper';
 import type { Node } from 'node-red';
 import { closeAllJournals } from '../../lib/journal/registry';
 import { withCatalogs } from './catalogs';
+import { waitUntil } from './wait';
 
 helper.init(require.resolve('node-red'));
 
@@ -98,6 +99,23 @@ export function collect(helperNodeId: string): Array<Record<string, unknown>> {
   const got: Array<Record<string, unknown>> = [];
   helper.getNode(helperNodeId).on('input', (msg: Record<string, unknown>) => got.push(msg));
   return got;
+}
+
+let barriers = 0;
+
+/**
+ * Waits until every error raised so far has reached the Catch node that feeds
+ * `caught` (a collect() list): raises a marker error on `nodeId` (a node the
+ * Catch node listens to) and waits for it there, then takes the marker out of
+ * the list. Node-RED passes errors to a Catch node in the order they were
+ * raised, so a count read after this is the count, however busy the machine:
+ * a "raised once" needs no fixed wait for a second error that might come.
+ */
+export async function allCaught(nodeId: string, caught: Array<Record<string, unknown>>): Promise<void> {
+  const marker = `barrier-${++barriers}`;
+  helper.getNode(nodeId).error(new Error(`test marker ${marker}`), { _testBarrier: marker } as never);
+  await waitUntil(() => caught.some((m) => m._testBarrier === marker), 10_000, `the marker error ${marker} from ${nodeId} at the Catch node`);
+  caught.splice(caught.findIndex((m) => m._testBarrier === marker), 1);
 }
 
 /** Every status a node has shown, oldest first (the helper spies on the prototype: calls of other nodes are left out). */

@@ -44,6 +44,17 @@ function recorder() {
   };
 }
 
+/**
+ * Several intervals have passed: a second check on a 10 ms interval has ticked
+ * `n` times. A tick of the check under test, had it come, would have come by
+ * then, however slow the machine (the same timers carry both).
+ */
+async function intervalsPass(t: TestContext, n: number): Promise<void> {
+  const witness = recorder();
+  schedule(t, witness.check, { everyMs: 10 });
+  await waitUntil(() => witness.seen.length >= n, 5000, `${n} ticks of a second check`);
+}
+
 describe('periodic checks', () => {
   it('runs a check on its interval with the time of the tick, until stopped', async (t) => {
     const r = recorder();
@@ -53,7 +64,7 @@ describe('periodic checks', () => {
     assert.ok(Math.abs(tick - Date.now()) < 2000, `the tick's own time (${tick})`);
     p.stop();
     const after = r.seen.length;
-    await sleep(100);
+    await intervalsPass(t, 5);
     assert.equal(r.seen.length, after, 'no tick once stopped');
   });
 
@@ -89,7 +100,7 @@ describe('periodic checks', () => {
     await waitUntil(() => r.seen.length === 2, 2000, 'a tick that is held');
     let done = false;
     const asked = runChecksNow({ now: 42 }).then(() => (done = true));
-    await sleep(60); // several intervals: no tick starts a round, and the asked one waits
+    await intervalsPass(t, 5); // no tick starts a round meanwhile, and the asked one waits
     assert.equal(r.seen.length, 2, 'nothing started beside the round in flight');
     assert.equal(done, false);
     r.free();
