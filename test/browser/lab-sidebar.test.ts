@@ -252,35 +252,50 @@ describe('Lab sidebar', () => {
 
     const a = page.locator(`${LINKS}[data-node="linkA"]`);
     if ((await a.locator('.lis-lab-trace').count()) === 0) await a.locator('.lis-lab-link-name').click();
-    const long = a.locator('.lis-lab-trace-unit', { hasText: 'Lipaemic' });
-    await long.waitFor({ timeout: 15000 });
-    // The trace is drawn again as its units arrive over comms: measure once the row shown is laid out.
-    await waitUntil(async () => (await long.evaluate((el) => el.isConnected && el.clientWidth > 0).catch(() => false)) === true, 15000, 'the long frame laid out in the trace', 50);
-    const box = (await long.boundingBox())!;
-    const trace = (await a.locator('.lis-lab-trace').boundingBox())!;
-    const sidebar = (await page.locator('#red-ui-sidebar').boundingBox())!;
-    assert.ok(Math.abs(sidebar.width - 400) < 20, `a sidebar of about 400 px (${sidebar.width})`);
-    const { lineHeight, perLine, chars } = await long.evaluate((el) => {
-      const style = getComputedStyle(el);
-      const ctx = document.createElement('canvas').getContext('2d')!;
-      ctx.font = style.font;
-      return {
-        lineHeight: parseFloat(style.lineHeight) || 1.2 * parseFloat(style.fontSize),
-        perLine: Math.floor(el.clientWidth / ctx.measureText('M').width),
-        chars: (el.textContent ?? '').length,
-      };
-    });
-    assert.ok(box.width >= trace.width - 2, `the row takes the trace's width (${box.width} of ${trace.width} px)`);
+    // The whole exchange is in: the row names the nameless analyzer, and the frame is followed by the link's ACK of it.
+    await a.locator('.lis-lab-connection', { hasText: 'analyzer names itself nowhere (H-5 empty)' }).waitFor({ timeout: 15000 });
+    await waitUntil(
+      async () => {
+        const units = await a.locator('.lis-lab-trace-unit').allTextContents();
+        const at = units.findIndex((u) => u.includes('Lipaemic'));
+        return at >= 0 && /→ \[[^\]]+\] ACK/.test(units[at + 1] ?? '');
+      },
+      15000,
+      "the long frame in the trace, then the link's ACK of it",
+      50,
+    );
+    // The trace is drawn again as units arrive over comms: everything is measured in one go, on the row as laid out
+    // at that moment, and again if it was caught between two drawings.
+    const measure = () =>
+      a.evaluate((link) => {
+        const el = [...link.querySelectorAll('.lis-lab-trace-unit')].find((u) => (u.textContent ?? '').includes('Lipaemic')) as HTMLElement | undefined;
+        const trace = link.querySelector('.lis-lab-trace');
+        const sidebar = document.querySelector('#red-ui-sidebar');
+        if (!el || !trace || !sidebar || el.clientWidth === 0) return undefined;
+        const style = getComputedStyle(el);
+        const ctx = document.createElement('canvas').getContext('2d')!;
+        ctx.font = style.font;
+        const box = el.getBoundingClientRect();
+        return {
+          width: box.width,
+          height: box.height,
+          traceWidth: trace.getBoundingClientRect().width,
+          sidebarWidth: sidebar.getBoundingClientRect().width,
+          lineHeight: parseFloat(style.lineHeight) || 1.2 * parseFloat(style.fontSize),
+          perLine: Math.floor(el.clientWidth / ctx.measureText('M').width),
+          chars: (el.textContent ?? '').length,
+        };
+      });
+    let m: Awaited<ReturnType<typeof measure>>;
+    await waitUntil(async () => (m = await measure()) !== undefined, 15000, 'the long frame laid out in the trace', 50);
+    const { width, height, traceWidth, sidebarWidth, lineHeight, perLine, chars } = m!;
+    assert.ok(Math.abs(sidebarWidth - 400) < 20, `a sidebar of about 400 px (${sidebarWidth})`);
+    assert.ok(width >= traceWidth - 2, `the row takes the trace's width (${width} of ${traceWidth} px)`);
     // As many lines as the text needs at that width, one more for wrapping at a separator rather than inside a field.
-    const lines = Math.round(box.height / lineHeight);
+    const lines = Math.round(height / lineHeight);
     assert.ok(perLine >= 40, `${perLine} characters per line`);
     assert.ok(lines <= Math.ceil(chars / perLine) + 1, `${chars} characters in ${lines} lines of ${perLine}`);
     assert.ok(lines <= 6, `a 240-character frame in ${lines} lines`);
-    await a.locator('.lis-lab-connection', { hasText: 'analyzer names itself nowhere (H-5 empty)' }).waitFor({ timeout: 15000 });
-    // The frame, then the link's ACK of it.
-    const units = await a.locator('.lis-lab-trace-unit').allTextContents();
-    const at = units.findIndex((u) => u.includes('Lipaemic'));
-    assert.match(units[at + 1] ?? '', /→ \[[^\]]+\] ACK/);
     assert.deepEqual(pageErrors, []);
   });
 });
