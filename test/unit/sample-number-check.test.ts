@@ -1,9 +1,10 @@
 /**
- * Issue 23, "none is filed under the wrong sample": a sample number that still
- * holds a delimiter of its message, a control character, or text that did not
- * decode in the message's character set is never sent to the LIS, as a
+ * "None is filed under the wrong sample": a sample number in which a delimiter
+ * of its message arrived raw, that holds a control character, or text that did
+ * not decode in the message's character set is never sent to the LIS, as a
  * result's (the result is unassigned, with the reason) or as a query's (not
- * asked). One check for both protocols: lib/conversation/sample-number.ts.
+ * asked). A delimiter the sender escaped (ASTM `&E&`, HL7 `\T\`) is data.
+ * One check for both protocols: lib/conversation/sample-number.ts.
  * And a result without a test code is unassigned, naming the places looked at.
  */
 import { describe, it } from 'node:test';
@@ -24,12 +25,13 @@ const results = (events: readonly (LabEvent | Hl7LabEvent)[]) => events.flatMap(
 const LAW_MSH = (charset: string) => `MSH|^~\\&|cobas pro||Host||20240101120000||OUL^R22^OUL_R22|1|P|2.5.1||||||${charset}\r`;
 const law = (spm2: string, obx3 = '20490^20490^99ROC', charset = 'UNICODE UTF-8') => `${LAW_MSH(charset)}SPM|1|${spm2}\rOBR|1\rOBX|1|NM|${obx3}||3|mg/L|||||F\r`;
 
-describe('a sample number that is evidently not what the analyzer meant is never sent to the LIS (issue 23)', () => {
-  it('the shared check names the delimiter, the control character, the text that did not decode', () => {
-    const d = { delimiters: ['|', '^', '~', '\\', '&'] };
+describe('a sample number that is evidently not what the analyzer meant is never sent to the LIS', () => {
+  it('the shared check names the delimiter that arrived raw, the control character, the text that did not decode', () => {
+    const d = {};
     assert.equal(sampleNumberProblem('RC-0042', d), undefined);
     assert.equal(sampleNumberProblem('Müller-1', d), undefined, 'a decoded non-ASCII character is fine');
-    assert.match(sampleNumberProblem('RC-BAD2&BARCODE', d)!, /holds "&", a delimiter of its message/);
+    assert.equal(sampleNumberProblem('RC-7&8', d), undefined, 'a delimiter the reader found escaped is data');
+    assert.match(sampleNumberProblem('RC-BAD2&BARCODE', { rawDelimiter: '&' })!, /holds "&", a delimiter of its message that arrived unescaped/);
     assert.match(sampleNumberProblem('A\u0007B', d)!, /control character U\+0007/);
     assert.match(sampleNumberProblem('A\u009cB', d)!, /control character U\+009C/);
     assert.match(sampleNumberProblem('A\ufffdB', d)!, /did not decode.*U\+FFFD/);
@@ -47,10 +49,20 @@ describe('a sample number that is evidently not what the analyzer meant is never
     assert.equal(item.Result, '3');
   });
 
-  it('HL7: an escaped delimiter or a control character in a sample number makes the result unassigned', () => {
+  it('HL7: an escaped delimiter is data; a raw escape character or a control character in a sample number makes the result unassigned', () => {
+    for (const [spm2, sample] of [
+      ['RC\\T\\X&BARCODE', 'RC&X'],
+      ['RC\\S\\X&BARCODE', 'RC^X'],
+      ['RC\\F\\X\\R\\Y\\E\\Z&BARCODE', 'RC|X~Y\\Z'],
+      ['RC\\X41\\X&BARCODE', 'RCAX'],
+    ] as const) {
+      const events = hl7LabEventsOf(Buffer.from(law(spm2), 'latin1'), HL7_ROCHE_COBAS_PRO, 'UTC');
+      assert.deepEqual(unassigned(events), [], spm2);
+      assert.deepEqual(results(events).map((r) => r.SampleNumber), [sample], spm2);
+    }
     for (const [spm2, why] of [
-      ['RC\\T\\X&BARCODE', /holds "&"/],
-      ['RC\\S\\X&BARCODE', /holds "\^"/],
+      ['RC\\X&BARCODE', /holds "\\\\", a delimiter of its message that arrived unescaped/],
+      ['RC\\H\\X&BARCODE', /holds "\\\\", a delimiter of its message that arrived unescaped/],
       ['RC\\X07\\X&BARCODE', /control character U\+0007/],
       ['RC\\X0D\\X&BARCODE', /control character U\+000D/],
     ] as const) {
@@ -64,7 +76,10 @@ describe('a sample number that is evidently not what the analyzer meant is never
   it('HL7: a query naming such a sample is not a query the LIS is asked', () => {
     const query = (sample: string) => Buffer.from(`MSH|^~\\&|cobas pro||Host||20240101||QBP^Q11^QBP_Q11|1|P|2.5.1||||||UNICODE UTF-8\rQPD|INIBAR^^99ROC|q1|${sample}\rRCP|I|1|R\r`, 'latin1');
     assert.deepEqual(kinds(hl7LabEventsOf(query('S-1'), HL7_IHE_LAW, 'UTC')), ['query']);
-    for (const sample of ['S\\X01\\1', 'S\\T\\1']) {
+    const escaped = hl7LabEventsOf(query('S\\T\\1'), HL7_IHE_LAW, 'UTC');
+    assert.deepEqual(kinds(escaped), ['query'], 'an escaped delimiter is data');
+    assert.equal((escaped[0] as { samples: Array<{ sampleNumber: string }> }).samples[0]!.sampleNumber, 'S&1');
+    for (const sample of ['S\\X01\\1', 'S\\1']) {
       const events = hl7LabEventsOf(query(sample), HL7_IHE_LAW, 'UTC');
       assert.deepEqual(kinds(events), ['other'], sample);
       assert.match((events[0] as { reason: string }).reason, /QPD-3: the sample number .*not asked of the LIS/);
@@ -87,16 +102,41 @@ describe('a sample number that is evidently not what the analyzer meant is never
     }
   });
 
-  it('ASTM: a query naming such a sample is not asked of the LIS', () => {
+  it('ASTM: an escaped delimiter (&E& &F& &S& &R&) is data; a raw escape character (a lone &, a kept &H&) makes the results unassigned', () => {
+    const text = (sample: string) => `H|\\^&|||A\rP|1\rO|1|${sample}||^^^GLU\rR|1|^^^GLU|5\rL|1|N\r`;
+    for (const [sample, want] of [
+      ['RC&E&7', 'RC&7'],
+      ['RC&F&1&S&2&R&3', 'RC|1^2\\3'],
+    ] as const) {
+      const events = toLabEvents(decodeMessage(text(sample)), GENERIC_LIS2A2, { timeZone: 'UTC' });
+      assert.deepEqual(unassigned(events), [], sample);
+      assert.deepEqual(results(events).map((r) => r.SampleNumber), [want], sample);
+    }
+    for (const sample of ['RC-BAD2&BARCODE', 'RC&H&7', 'RC&E&7&']) {
+      const events = toLabEvents(decodeMessage(text(sample)), GENERIC_LIS2A2, { timeZone: 'UTC' });
+      assert.deepEqual(results(events), [], sample);
+      assert.match(unassigned(events)[0]!.reason, /^O-3 \(specimenId\) of O record 3: the sample number ".*" holds "&", a delimiter of its message that arrived unescaped/, sample);
+    }
+  });
+
+  it('ASTM: a query naming such a sample is not asked of the LIS; one with an escaped delimiter is', () => {
     const q = (sample: string) => toLabEvents(decodeMessage(`H|\\^&|||A\rQ|1|^${sample}||ALL\rL|1|N\r`), GENERIC_LIS2A2, { timeZone: 'UTC' });
     assert.deepEqual(kinds(q('S1')), ['query']);
-    const events = q('S\u00071');
-    assert.deepEqual(kinds(events), ['other']);
-    assert.match((events[0] as { reason: string }).reason, /control character U\+0007.*not asked of the LIS/);
+    const escaped = q('S&E&1');
+    assert.deepEqual(kinds(escaped), ['query']);
+    assert.equal((escaped[0] as { samples: Array<{ sampleNumber: string }> }).samples[0]!.sampleNumber, 'S&1');
+    for (const [sample, why] of [
+      ['S\u00071', /control character U\+0007.*not asked of the LIS/],
+      ['S&1', /holds "&", a delimiter of its message that arrived unescaped.*not asked of the LIS/],
+    ] as const) {
+      const events = q(sample);
+      assert.deepEqual(kinds(events), ['other'], sample);
+      assert.match((events[0] as { reason: string }).reason, why, sample);
+    }
   });
 });
 
-describe('a result without a test code is unassigned (issue 23)', () => {
+describe('a result without a test code is unassigned', () => {
   it('HL7: an empty OBX-3.1 makes the result unassigned, naming the field; a dialect may list fallbacks (OBX-3.2)', () => {
     const events = hl7LabEventsOf(Buffer.from(law('S-1&BARCODE', '^GLU^L'), 'latin1'), HL7_ROCHE_COBAS_PRO, 'UTC');
     assert.deepEqual(results(events), []);

@@ -58,6 +58,25 @@ export function unescapeHl7(text: string, d: Hl7Delimiters, hex: HexDecoder = la
   return out;
 }
 
+/**
+ * True when `text` (one subcomponent as it arrived) holds the escape character
+ * where it starts no sequence that stands for a character (a delimiter, the
+ * escape character, `\Xhh\` bytes): a lone one, or a sequence kept verbatim
+ * (`\H\`). Such a character arrived raw; `\T\`, `\F\` and the like are the
+ * sender's escapes, which are data. Linear: each escape character is looked at once.
+ */
+export function holdsRawHl7Escape(text: string, d: Hl7Delimiters): boolean {
+  const esc = d.escape;
+  if (esc === undefined) return false;
+  let at = text.indexOf(esc);
+  while (at >= 0) {
+    const close = text.indexOf(esc, at + 1);
+    if (close < 0 || resolve(text.slice(at + 1, close), d, latin1Hex) === undefined) return true;
+    at = text.indexOf(esc, close + 1);
+  }
+  return false;
+}
+
 function resolve(body: string, d: Hl7Delimiters, hex: HexDecoder): string | undefined {
   switch (body) {
     case 'F':

@@ -32,6 +32,7 @@ interface FieldParts {
   reps: string[];
   comps?: (string[] | undefined)[];
   values?: Map<string, string>;
+  raws?: Map<string, string>;
 }
 
 interface Context {
@@ -144,6 +145,21 @@ export class Hl7Segment {
     const component = this.ctx.d.component;
     // One pass over each repetition, without the cache: each is read once here.
     return reps.map((raw) => (raw === '' ? '' : this.decode(comp === 1 && !raw.includes(component) ? raw : pick(splitOn(raw, component), comp), sub)));
+  }
+
+  /** SEG-n, repetition rep, component comp, subcomponent sub as it arrived: escapes unresolved; '' when absent. */
+  rawAt(n: number, rep = 1, comp = 1, sub = 1): string {
+    if (this.isEncodingField(n)) return rep === 1 && comp === 1 && sub === 1 ? this.rawField(n) : '';
+    checkPosition(sub);
+    // Kept, as decoded values are: a reader asks at every OBX for the same place of one SPM or PID.
+    const raws = (this.partsOf(n).raws ??= new Map());
+    const key = `${rep}.${comp}.${sub}`;
+    let raw = raws.get(key);
+    if (raw === undefined) {
+      raw = pick(splitOn(pick(this.componentsOf(n, rep), comp), this.ctx.d.subcomponent), sub);
+      raws.set(key, raw);
+    }
+    return raw;
   }
 
   /** Subcomponent sub of a component's raw text, its escapes resolved. */

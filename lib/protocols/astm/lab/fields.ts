@@ -68,6 +68,11 @@ const NUMBERS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
   Q: Object.fromEntries(QUERY_FIELDS.map((n, i) => [n, i + 2])),
 };
 
+/** E1394's number of a named field (1 is the record type); 0 for a name the record does not have. */
+export function fieldNumber(record: 'H' | 'P' | 'O' | 'R' | 'C' | 'Q', name: string): number {
+  return NUMBERS[record]?.[name] ?? 0;
+}
+
 /** `O-3 (specimenId)`: how messages name a field, so an operator can find it in a trace. */
 export function fieldLabel(record: 'H' | 'P' | 'O' | 'R' | 'C' | 'Q', name: string): string {
   const n = NUMBERS[record]?.[name];

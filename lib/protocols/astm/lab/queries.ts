@@ -1,10 +1,10 @@
 /** Host queries (Q records): which samples the analyzer asks about, and whether it cancels. */
 import { repeatsOf, type Delimiters, type QueryRecord } from '../records';
 import type { QueryRule, TestIdRule } from '../dialects';
-import { fieldLabel, locateCode } from './fields';
+import { fieldLabel, fieldNumber, locateCode } from './fields';
 import type { QueriedSample } from '../../../lab/types';
 import { sampleNumberProblem } from '../../../conversation/sample-number';
-import { astmDelimiters } from './samples';
+import { rawEscapeAt } from './samples';
 
 export interface QueryRead {
   cancel: boolean;
@@ -28,7 +28,7 @@ export function readQuery(q: QueryRecord, record: number, rule: QueryRule, testI
       problems.push(`Q record ${record} names no sample at component ${position} of ${which}${fieldLabel('Q', 'startingRange')} (${JSON.stringify(range.join(d.component))})`);
       return;
     }
-    const bad = sampleNumberProblem(sampleNumber, { delimiters: astmDelimiters(d) });
+    const bad = sampleNumberProblem(sampleNumber, { rawDelimiter: rawEscapeAt(q, fieldNumber('Q', 'startingRange'), i + 1, position, raw, d) });
     if (bad !== undefined) {
       problems.push(`Q record ${record}, ${fieldLabel('Q', 'startingRange')}: ${bad} (not asked of the LIS)`);
       return;

@@ -3,11 +3,12 @@
  * says. Anything doubtful is refused with a reason: a result filed under the
  * wrong sample is worse than a result reported as unassigned.
  */
-import type { AstmValue, Delimiters, OrderRecord, PatientRecord } from '../records';
+import type { AstmRecord, AstmValue, Delimiters, OrderRecord, PatientRecord } from '../records';
+import { arrivedComponent, escapeText, holdsRawEscape } from '../records';
 import { sampleNumberProblem } from '../../../conversation/sample-number';
 import { repeatsOf } from '../records';
 import type { SampleIdRule } from '../dialects';
-import { componentOf, fieldLabel } from './fields';
+import { componentOf, fieldLabel, fieldNumber } from './fields';
 
 /** The sample number, or why not with the field at fault (P fields are the patient record's before the O). */
 export type SampleRead = { sample: string } | { problem: string; field: { record: 'O' | 'P'; name: string } };
@@ -33,12 +34,18 @@ export function readSample(rule: SampleIdRule, order: OrderRecord, orderRecord: 
   if (rule.singleComponent && components.length > 1) {
     return { problem: `${where} has components (${JSON.stringify(components.join('^'))}); this profile does not know which one is the sample number, so it does not guess`, field };
   }
-  const bad = sampleNumberProblem(sample, { delimiters: astmDelimiters(d) });
+  const record = rule.record === 'O' ? order : patient!;
+  const bad = sampleNumberProblem(sample, { rawDelimiter: rawEscapeAt(record, fieldNumber(rule.record, rule.field), 1, rule.component, raw, d) });
   if (bad !== undefined) return { problem: `${where}: ${bad}`, field };
   return { sample };
 }
 
-/** The characters that delimit an ASTM message's text (lib/conversation/sample-number.ts). */
-export function astmDelimiters(d: Delimiters): string[] {
-  return [d.field, d.repeat, d.component, d.escape];
+/**
+ * The escape character, when it arrived raw in that component (a lone `&`):
+ * the only delimiter that can, since the others split the text. Escaped
+ * delimiters (`&E&`, `&S&` …) are data.
+ */
+export function rawEscapeAt(record: AstmRecord, field: number, repeat: number, component: number, decoded: string, d: Delimiters): string | undefined {
+  const arrived = arrivedComponent(record, field, repeat, component, d) ?? escapeText(decoded, d);
+  return holdsRawEscape(arrived, d) ? d.escape : undefined;
 }

@@ -103,3 +103,22 @@ function standardEscape(body: string, d: Delimiters): string | undefined {
 function containsDelimiter(text: string, d: Delimiters): boolean {
   return [d.field, d.repeat, d.component].some((c) => c !== '' && text.includes(c));
 }
+
+/**
+ * True when `text` (one component as it arrived, escapes unresolved) holds the
+ * escape character where it starts no sequence that stands for a delimiter: a
+ * lone `&`, or a sequence kept verbatim (`&H&`). Such a character arrived raw;
+ * `&E&`, `&F&`, `&S&` and `&R&` are the sender's own escapes of a delimiter,
+ * which are data. Linear: each escape character is looked at once.
+ */
+export function holdsRawEscape(text: string, d: Delimiters): boolean {
+  const esc = d.escape;
+  if (esc === '') return false;
+  let at = text.indexOf(esc);
+  while (at >= 0) {
+    const close = text.indexOf(esc, at + 1);
+    if (close < 0 || standardEscape(text.slice(at + 1, close), d) === undefined) return true;
+    at = text.indexOf(esc, close + 1);
+  }
+  return false;
+}

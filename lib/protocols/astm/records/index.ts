@@ -5,11 +5,11 @@
  */
 export { DEFAULT_DELIMITERS, checkDelimiters, isHeaderText, readHeaderDelimiters, type Delimiters } from './delimiters';
 export { AstmDecodeError, AstmDelimiterError, AstmEncodeError, AstmRecordError, AstmTimestampError, type AstmPosition } from './errors';
-export { escapeText, unescapeText } from './escape';
+export { escapeText, holdsRawEscape, unescapeText } from './escape';
 export { carriesResults, messageSender, type Sender } from './peek';
 export { COMMENT_FIELDS, HEADER_FIELDS, ORDER_FIELDS, PATIENT_FIELDS, QUERY_FIELDS, RESULT_FIELDS, TERMINATOR_FIELDS } from './fields';
 export { decodeMessage, encodeMessage, splitMessages, type AstmMessage, type DecodeOptions } from './message';
-export { decodeRecord, encodeRecord } from './record';
+export { arrivedComponent, decodeRecord, encodeRecord } from './record';
 export { formatAstmTimestamp, isKnownTimeZone, parseAstmDate, parseAstmTimestamp, type Disambiguation, type ParseTimestampOptions } from '../../../lab/timestamp';
 export type {
   AstmRecord,

@@ -449,3 +449,19 @@ function checkShape(record: unknown, at: AstmPosition): asserts record is AstmRe
   if ((r.type === 'M' || r.type === 'S') && !Array.isArray(r.fields)) throw new AstmEncodeError(`${r.type} record needs fields as an array of field values`, at);
   if (r.verbatim !== undefined && typeof r.verbatim !== 'string') throw new AstmEncodeError('verbatim must be the record text as a string', at);
 }
+
+/**
+ * One component of field `field` (numbered as E1394 does: 1 is the record
+ * type) as it arrived, escapes unresolved, read from the record's verbatim
+ * text; undefined when the record has none, which means its text is what the
+ * encoder writes from its values (escapeText of the decoded component gives
+ * it). `component` counts from 1, or from the end when negative.
+ */
+export function arrivedComponent(record: AstmRecord, field: number, repeat: number, component: number, d: Delimiters): string | undefined {
+  if (record.type === 'raw' || record.verbatim === undefined) return undefined;
+  const fieldText = record.verbatim.split(d.field)[field - 1] ?? '';
+  const repeatText = (d.repeat === '' ? [fieldText] : fieldText.split(d.repeat))[repeat - 1] ?? '';
+  const components = d.component === '' ? [repeatText] : repeatText.split(d.component);
+  const index = component > 0 ? component - 1 : components.length + component;
+  return index >= 0 ? (components[index] ?? '') : '';
+}

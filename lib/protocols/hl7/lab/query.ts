@@ -16,7 +16,7 @@ export function readQuery(message: Hl7Message, rule: Hl7QueryRule): QueriedSampl
   const seg = message.segment(at.segment)!;
   const sample = read(at);
   if (!isValue(sample)) return `the query names no sample in ${present.map(placeName).join(' or ')} (a query by range or time, which one order cannot answer)`;
-  const bad = sampleNumberProblem(sample, hl7SampleContext(message));
+  const bad = sampleNumberProblem(sample, hl7SampleContext(message, seg, at));
   if (bad !== undefined) return `${placeName(at)}: ${bad} (not asked of the LIS)`;
   const context: Record<string, string> = {
     controlId: message.msh.field(10),

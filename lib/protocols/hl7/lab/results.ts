@@ -12,7 +12,7 @@ import type { InstrumentResult, UnassignedResult } from '../../../lab/types';
 import type { EncapsulatedItem } from './types';
 import { codeAt, firstValue, firstValueAt, holds, isValue, placeName, read, valueAt, type Current } from './places';
 import { hl7SampleContext } from './sample-check';
-import { sampleNumberProblem, type SampleNumberContext } from '../../../conversation/sample-number';
+import { sampleNumberProblem } from '../../../conversation/sample-number';
 import { hl7Instant, hl7Offset } from './time';
 
 export interface ReadResults {
@@ -36,7 +36,6 @@ export function readResults(message: Hl7Message, profile: Hl7DialectProfile, tim
   const number = (text: string) => (/^\d+$/.test(text) ? Number(text) : 0);
   const senderOffset = hl7Offset(message.msh.field(7));
   const codePlaces = [rule.code, ...(rule.codeFallbacks ?? [])];
-  const sampleContext: SampleNumberContext = hl7SampleContext(message);
 
   for (const seg of message.segments.slice(1)) {
     const at = GROUPING.indexOf(seg.name);
@@ -84,7 +83,7 @@ export function readResults(message: Hl7Message, profile: Hl7DialectProfile, tim
       out.unassigned.push({ record: seg.index, reason: `OBX ${seg.index} (${code || 'no code'}): no sample number in ${where}`, text: seg.text, instrumentCode: code, Result: value, ...shown });
       continue;
     }
-    const bad = sampleNumberProblem(sample, sampleContext);
+    const bad = sampleNumberProblem(sample, hl7SampleContext(message, found.place && current.get(found.place.segment), found.place));
     if (bad !== undefined) {
       last = undefined;
       out.unassigned.push({ record: seg.index, reason: `OBX ${seg.index} (${code || 'no code'}): ${found.place ? `${placeName(found.place)}: ` : ''}${bad}`, text: seg.text, instrumentCode: code, Result: value, ...shown });
