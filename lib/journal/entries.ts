@@ -91,6 +91,48 @@ const BatchUpdateSchema = z.object({
   warned: z.boolean().optional(),
 });
 
-export const EntrySchema = z.discriminatedUnion('e', [ReceivedSchema, MessageUpdateSchema, BatchSchema, BatchUpdateSchema]);
+export const HoldKindSchema = z.enum(['unmapped', 'ambiguous', 'invalid']);
+export type HoldKind = z.infer<typeof HoldKindSchema>;
+
+/**
+ * Results that cannot go to the LIS as they are (test-mapper found no LIS test
+ * for their code, say), held for a person: one hold per code, all of a batch's
+ * in one line, so a crash leaves all or none of them. When nothing else of the
+ * batch goes on (`endsPart`), the line also counts the batch handed on.
+ */
+const HoldSchema = z.object({
+  e: z.literal('hold'),
+  at: z.number(),
+  /** The node that held them: it maps them again when a person sends them. */
+  node: z.string(),
+  link: z.string().optional(),
+  message: z.string().optional(),
+  part: z.number().int().nonnegative().optional(),
+  endsPart: z.boolean().optional(),
+  /** The rest of the flow's message, as for a batch. */
+  msg: z.record(z.string(), z.unknown()),
+  holds: z.array(
+    z.object({
+      id: z.string(),
+      kind: HoldKindSchema,
+      /** The instrument code (`CODE` or `CODE/SUB`) the hold is about; '' for results that are not results. */
+      code: z.string(),
+      results: z.array(z.object({ result: z.unknown(), reason: z.string() })),
+    }),
+  ),
+});
+
+/** A person acted on a hold: sending it (its batch `hold:<id>` is its end), or dismissing it with a reason. */
+const HoldUpdateSchema = z.object({
+  e: z.literal('holdu'),
+  id: z.string(),
+  at: z.number(),
+  action: z.enum(['send', 'dismiss']),
+  by: z.string(),
+  note: z.string().optional(),
+});
+
+export const EntrySchema = z.discriminatedUnion('e', [ReceivedSchema, MessageUpdateSchema, BatchSchema, BatchUpdateSchema, HoldSchema, HoldUpdateSchema]);
+export type HoldEntry = z.infer<typeof HoldSchema>;
 export type Entry = z.infer<typeof EntrySchema>;
 export type BatchEntry = z.infer<typeof BatchSchema>;

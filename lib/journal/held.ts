@@ -5,6 +5,7 @@
  */
 import { LisError } from '../errors';
 import type { BatchRecord } from './journal';
+import { HOLD_BATCH_PREFIX } from './holds';
 
 /** What an operator needs to decide about a held batch (no result values: those stay in the journal). */
 export function heldSummary(b: BatchRecord): Record<string, unknown> {
@@ -35,6 +36,9 @@ export function selectKeys(payload: unknown, held: BatchRecord[], emptyMeansAll 
  * fresh key of the sender node's.
  */
 export function batchOrigin(origin: unknown, owner: string, fresh: () => string): { key: string; message?: string; part?: number } {
+  // Held results a person sent: one batch per hold, whatever its message's batches were.
+  const hold = (origin as { hold?: unknown } | undefined)?.hold;
+  if (typeof hold === 'string' && hold !== '') return { key: `${HOLD_BATCH_PREFIX}${hold}` };
   const o = journalOrigin(origin);
   if (o) return { key: `${o.message}#${o.part}`, ...o };
   return { key: `${owner}:${fresh()}` };

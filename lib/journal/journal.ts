@@ -10,7 +10,8 @@
  */
 import { AppendLog, type AppendObserver } from './append-log';
 import { resultKeysOf } from './result-key';
-import { EntrySchema, type BatchEntry, type BatchState, type ErrorInfo, type Entry } from './entries';
+import { EntrySchema, type BatchEntry, type BatchState, type ErrorInfo, type Entry, type HoldEntry } from './entries';
+import { HoldBook, type HoldRecord, type NewHold } from './holds';
 
 export interface JournalOptions {
   file: string;
@@ -94,6 +95,7 @@ export class ResultJournal {
   private damagedInFile = false;
   private listeners = new Set<() => void>();
   private marked = 0;
+  private readonly holdBook = new HoldBook();
 
   private constructor(private readonly options: JournalOptions) {
     this.log = new AppendLog(options.file);
@@ -105,6 +107,7 @@ export class ResultJournal {
     const { lines, torn } = await journal.log.open();
     journal.damaged.torn = torn;
     for (const line of lines) journal.load(line);
+    journal.holdBook.reopenUnsent();
     // A batch still `sending` belonged to a process that stopped mid-request.
     for (const b of journal.batches.values()) {
       if (b.state === 'sending') b.state = 'uncertain';
@@ -259,6 +262,61 @@ export class ResultJournal {
     return this.messages.get(id);
   }
 
+  // --- results held for a person ---
+
+  /**
+   * Holds results for a person, all of a batch's holds in one line. With
+   * `endsPart` (nothing else of the batch goes on to the LIS) the batch counts
+   * as handed on. False, and nothing written, when these holds exist already:
+   * the same batch translated again after a restart.
+   */
+  async hold(entry: NewHold): Promise<boolean> {
+    const line: HoldEntry = { e: 'hold', at: this.now(), ...entry };
+    const added = this.holdBook.add(line);
+    if (added.length === 0) return false;
+    const ends = entry.endsPart === true && entry.message !== undefined && entry.part !== undefined && !this.messages.get(entry.message)?.handed.has(entry.part);
+    if (ends) this.markHanded(entry.message, entry.part);
+    try {
+      await this.append(line);
+    } catch (err) {
+      // Not on disk: the caller must not count these results as held.
+      this.holdBook.drop(new Set(added.map((h) => h.id)));
+      if (ends) this.messages.get(entry.message!)?.handed.delete(entry.part!);
+      throw err;
+    }
+    this.emitChange();
+    return true;
+  }
+
+  /** Holds waiting for a person, oldest first. */
+  holds(): HoldRecord[] {
+    return this.holdBook.waiting();
+  }
+
+  heldResults(id: string): HoldRecord | undefined {
+    return this.holdBook.get(id);
+  }
+
+  /** A person sends an open hold (its batch `hold:<id>` follows) or dismisses it; on the record with who and why. */
+  async actOnHold(id: string, action: 'send' | 'dismiss', by: string, note?: string): Promise<void> {
+    const h = this.holdBook.get(id);
+    if (!h) throw new Error(`no held results ${id} in the journal`);
+    if (h.state !== 'open') throw new Error(`held results ${id} are ${h.state === 'sending' ? 'being sent' : h.state} already`);
+    const at = this.now();
+    this.holdBook.acted(id, action, by, at, note);
+    this.emitChange();
+    await this.append({ e: 'holdu', id, at, action, by, ...(note !== undefined ? { note } : {}) });
+  }
+
+  /** A send that did not reach its batch (the mapper refused it): open again, for the person to send later. */
+  reopenHold(id: string): void {
+    const h = this.holdBook.get(id);
+    if (h?.state === 'sending') {
+      h.state = 'open';
+      this.emitChange();
+    }
+  }
+
   // --- batches sent to the LIS ---
 
   batch(key: string): BatchRecord | undefined {
@@ -275,6 +333,7 @@ export class ResultJournal {
     // Indexed in this same tick, before any await: a replay deciding next must see these results in flight.
     this.index(record);
     this.markHanded(entry.message, entry.part);
+    this.holdBook.batchWritten(entry.key, at);
     try {
       await this.append(line);
     } catch (err) {
@@ -353,15 +412,21 @@ export class ResultJournal {
     for (const m of this.messages.values()) if (isSettled(m) && m.at < cutoff) dropMessages.add(m.id);
     const dropBatches = new Set<string>();
     for (const b of this.batches.values()) if (FINAL_STATES.has(b.state) && b.updatedAt < cutoff) dropBatches.add(b.key);
-    if (dropMessages.size === 0 && dropBatches.size === 0 && !this.damagedInFile) return false;
+    // Open holds stay however old: they wait for a person.
+    const dropHolds = this.holdBook.endedBefore(cutoff);
+    if (dropMessages.size === 0 && dropBatches.size === 0 && dropHolds.size === 0 && !this.damagedInFile) return false;
     await this.log.compact((line) => {
       const entry = parse(line);
       if (!entry) return false;
       if (entry.e === 'rx' || entry.e === 'rxu') return !dropMessages.has(entry.id);
+      // A line's holds go together: kept while one of them is still known and not dropped now.
+      if (entry.e === 'hold') return entry.holds.some((h) => this.holdBook.has(h.id) && !dropHolds.has(h.id));
+      if (entry.e === 'holdu') return !dropHolds.has(entry.id);
       return !dropBatches.has(entry.key);
     });
     dropMessages.forEach((id) => this.messages.delete(id));
     dropBatches.forEach((key) => this.batches.delete(key));
+    this.holdBook.drop(dropHolds);
     for (const [result, key] of this.deliveredResults) if (dropBatches.has(key)) this.deliveredResults.delete(result);
     this.damagedInFile = false;
     return true;
@@ -439,6 +504,7 @@ export class ResultJournal {
         const { e: _e, ...rest } = entry;
         this.batches.set(entry.key, { ...rest, state: 'sending', updatedAt: entry.at, error: undefined, notSent: false, warned: false });
         this.markHanded(entry.message, entry.part);
+        this.holdBook.batchWritten(entry.key, entry.at);
         break;
       }
       case 'txu': {
@@ -453,6 +519,12 @@ export class ResultJournal {
         forgetContentIfFinal(b);
         break;
       }
+      case 'hold':
+        if (this.holdBook.add(entry).length > 0 && entry.endsPart === true) this.markHanded(entry.message, entry.part);
+        break;
+      case 'holdu':
+        this.holdBook.acted(entry.id, entry.action, entry.by, entry.at, entry.note);
+        break;
     }
   }
 }

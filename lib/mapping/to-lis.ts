@@ -14,9 +14,15 @@ export const InstrumentResultSchema = z.looseObject({
   Result: z.string().min(1, { message: 'Result must not be empty' }),
 });
 
+/** Why a result was not mapped: no LIS test for its code, several and nothing to choose by, or not a result at all. */
+export type RejectedKind = 'unmapped' | 'ambiguous' | 'invalid';
+
 export interface Rejected {
   result: unknown;
   reason: string;
+  kind: RejectedKind;
+  /** The instrument code as the reason names it (`CODE` or `CODE/SUB`); '' for an invalid result. */
+  code: string;
 }
 
 export interface LisResults {
@@ -48,14 +54,14 @@ export function toLisResults(results: readonly unknown[], rows: readonly Mapping
   results.forEach((raw, index) => {
     const parsed = InstrumentResultSchema.safeParse(raw);
     if (!parsed.success) {
-      out.rejected.push({ result: raw, reason: `invalid result: ${describeIssues(parsed.error, `results[${index}]`).join('; ')}` });
+      out.rejected.push({ result: raw, reason: `invalid result: ${describeIssues(parsed.error, `results[${index}]`).join('; ')}`, kind: 'invalid', code: '' });
       return;
     }
     const r = parsed.data;
     const label = r.instrumentSubCode ? `${r.instrumentCode}/${r.instrumentSubCode}` : r.instrumentCode;
     let candidates = byInstrument.get(key(r.instrumentCode, r.instrumentSubCode)) ?? [];
     if (candidates.length === 0) {
-      out.rejected.push({ result: raw, reason: `no LIS test is mapped to instrument test ${label}` });
+      out.rejected.push({ result: raw, reason: `no LIS test is mapped to instrument test ${label}`, kind: 'unmapped', code: label });
       return;
     }
     if (candidates.length > 1 && options.orderedTests) {
@@ -64,12 +70,12 @@ export function toLisResults(results: readonly unknown[], rows: readonly Mapping
     }
     const lisIds = [...new Set(candidates.map((c) => c.lisTestId))];
     if (lisIds.length > 1) {
-      out.rejected.push({ result: raw, reason: `instrument test ${label} maps to several LIS tests (${lisIds.join(', ')}) and the order does not tell which` });
+      out.rejected.push({ result: raw, reason: `instrument test ${label} maps to several LIS tests (${lisIds.join(', ')}) and the order does not tell which`, kind: 'ambiguous', code: label });
       return;
     }
     const subCodes = [...new Set(candidates.map((c) => c.lisSubCode ?? ''))];
     if (subCodes.length > 1) {
-      out.rejected.push({ result: raw, reason: `instrument test ${label} maps to several LIS sub-tests of ${lisIds[0]} (${subCodes.join(', ')})` });
+      out.rejected.push({ result: raw, reason: `instrument test ${label} maps to several LIS sub-tests of ${lisIds[0]} (${subCodes.join(', ')})`, kind: 'ambiguous', code: label });
       return;
     }
     const row = candidates[0]!;
