@@ -691,10 +691,15 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashReport> {
     progress(`simulator done: ${simLog.acked.length} acknowledged, ${simLog.failed.length} failed (${((Date.now() - startedAt) / 1000).toFixed(1)} s)`);
 
     // The LIS is left alone until nothing more comes (replays happen at start, sends follow ACKs closely).
-    // Done when every acknowledged result is at the LIS or held; a straggler (a message the bridge holds back for a while) gets 10 s of quiet.
+    // Done when every acknowledged result is at the LIS or held, and no replay of the last start is still under way (a
+    // message replayed and not settled yet is listed with the stuck ones, without a reason). The quiet allowed before
+    // giving up is long: on a machine running two suites at once the last start and its replay took more than 10 s.
     const ackedSamples = new Set(simLog.acked);
-    const accounted = async () => tally({ plan, acked: ackedSamples, stub, held: await red!.held(), journal: readJournal(red!.journalFile), protocol }).counts.lost === 0;
-    await lisIdle(stub, { quietMs: 1_000, giveUpQuietMs: 10_000, timeoutMs: 30_000 }, accounted);
+    const accounted = async () => {
+      const held = await red!.held();
+      return held.stuck.every((s) => s.reason !== null) && tally({ plan, acked: ackedSamples, stub, held, journal: readJournal(red!.journalFile), protocol }).counts.lost === 0;
+    };
+    await lisIdle(stub, { quietMs: 1_000, giveUpQuietMs: 60_000, timeoutMs: 120_000 }, accounted);
 
     const held = await red.held();
     const journal = readJournal(red.journalFile);

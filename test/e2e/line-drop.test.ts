@@ -133,7 +133,8 @@ async function upload(s: Session, prefix: string, messages: number, at: number, 
   }
   const ours = new Set(plan.map((p) => p.sample));
   const acked = new Set(s.simLog.acked.filter((x) => ours.has(x)));
-  await lisIdle(s.stub, { quietMs: 1_000, giveUpQuietMs: 5_000, timeoutMs: 20_000 }, () => {
+  // Long bounds: they matter only when a result is missing, and a busy machine can be slow to send the last ones.
+  await lisIdle(s.stub, { quietMs: 1_000, giveUpQuietMs: 30_000, timeoutMs: 60_000 }, () => {
     const got = new Set(s.stub.to('/results').flatMap((r) => itemsOf(r).map((i) => i.SampleNumber)));
     return [...acked].every((x) => got.has(x));
   });

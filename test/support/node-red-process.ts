@@ -66,7 +66,9 @@ export interface HeldBatch {
 /** GET /lis-bridge/held: what the journal holds for an operator. */
 export interface HeldAnswer {
   batches: HeldBatch[];
-  stuck: Array<{ id: string; link: string; at: string; parts: number | null; handed: number; note: string | null }>;
+  /** `reason` null: replayed at this start and not settled yet (under way), not given up on. */
+  stuck: Array<{ id: string; link: string; at: string; parts: number | null; handed: number; note: string | null; reason: string | null }>;
+  holds: Array<{ id: string; code: string; kind: string; samples: string[]; results: number; state: string }>;
 }
 
 export class NodeRedProcess {
