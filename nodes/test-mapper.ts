@@ -1,9 +1,13 @@
 /**
  * test-mapper: converts test codes between the LIS and one instrument, both
  * directions, with the mapping the operator keeps in the node's dialog.
+ * Results it cannot map are held in the journal for a person (one hold per
+ * code, written before the mapped ones go on): the Lab sidebar lists them,
+ * and once the code is mapped and deployed a person sends them from there,
+ * through this node, exactly once (nodes/shared/hold-routes.ts).
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
-import { LisError, invalidInput } from '../lib/errors';
+import { LisError, invalidInput, messageOf } from '../lib/errors';
 import { describeIssues } from '../lib/lis';
 import { cleanRow, csvMappingRows, detectDirection, type Direction, mappedRows, type MappingRow, MappingSchema, orderTestsOf, resultItemsOf, toInstrumentTests, toLisResults } from '../lib/mapping';
 import { fail } from './shared/lis-request-node';
@@ -11,6 +15,10 @@ import { StatusReporter, sharedTexts } from './shared/status';
 import { registerMappingRoutes } from './shared/mapping-routes';
 import { replayOf } from './shared/replays';
 import { markNothingMapped } from './shared/link-journal';
+import { contextOf, holdsFor, journalOrigin, type HoldRecord } from '../lib/journal';
+import { journalFor } from './shared/journal';
+import { installHoldRoutesOnce, registerHoldSender } from './shared/hold-routes';
+import { randomUUID } from 'node:crypto';
 import type { Done, Msg, Send } from './shared/types';
 
 interface Def extends NodeDef {
@@ -24,6 +32,7 @@ interface Def extends NodeDef {
 export = function register(RED: NodeAPI): void {
   const r = sharedTexts(RED, 'runtime');
   registerMappingRoutes(RED);
+  installHoldRoutesOnce(RED);
 
   function TestMapper(this: Node, def: Def) {
     RED.nodes.createNode(this, def);
@@ -31,7 +40,7 @@ export = function register(RED: NodeAPI): void {
     const status = new StatusReporter(RED, node);
     const t = sharedTexts(RED, 'status');
     let rows: MappingRow[] = [];
-    const resultsSeen = { mapped: 0, unmapped: 0 };
+    const resultsSeen = { mapped: 0, held: 0 };
     let mappingError: LisError | undefined;
 
     const useMapping = (candidate: unknown, source: string): LisError | undefined => {
@@ -68,7 +77,7 @@ export = function register(RED: NodeAPI): void {
         if (mappingError) return fail(status, msg, mappingError, done);
         const direction = def.direction && def.direction !== 'auto' ? def.direction : detectDirection(msg.payload);
         if (direction === 'toInstrument') toInstrument(msg, send, done);
-        else if (direction === 'toLis') toLis(msg, send, done);
+        else if (direction === 'toLis') toLis(msg, send, done).catch((err: unknown) => fail(status, msg, err, done));
         else {
           fail(status, msg, invalidInput('not mapped', ['msg.payload is neither a LIS order (an object with Tests) nor a list of instrument results (items with instrumentCode)']), done);
         }
@@ -96,7 +105,7 @@ export = function register(RED: NodeAPI): void {
       done();
     }
 
-    function toLis(msg: Msg, send: Send, done: Done): void {
+    async function toLis(msg: Msg, send: Send, done: Done): Promise<void> {
       const items = resultItemsOf(msg.payload);
       if (!items) return fail(status, msg, invalidInput('results not mapped', ['msg.payload must be an array of instrument results or { results: [...] }']), done);
       const orderedTests = Array.isArray(msg.orderedTests) ? (msg.orderedTests as string[]) : undefined;
@@ -108,6 +117,8 @@ export = function register(RED: NodeAPI): void {
         rejectedMsg = RED.util.cloneMessage(msg) as Msg;
         rejectedMsg.payload = mapped.rejected;
         node.warn(r('unmappedResults', { n: mapped.rejected.length, count: items.length, reasons: mapped.rejected.map((x) => x.reason).join('; ') }));
+        // An operator's replay reports what it could not map; the live flow holds it, before anything goes on.
+        if (!replay) await holdRejected(msg, mapped.rejected, mapped.items.length === 0);
       }
       let mappedMsg: Msg | null = null;
       if (mapped.items.length > 0) {
@@ -118,12 +129,58 @@ export = function register(RED: NodeAPI): void {
       }
       // Since the deploy: one file's or message's batches come one sample at a time, and the last one alone said little.
       resultsSeen.mapped += mapped.items.length;
-      resultsSeen.unmapped += mapped.rejected.length;
-      node.status({ fill: resultsSeen.unmapped > 0 ? 'yellow' : 'green', shape: 'dot', text: t('resultsMapped', { n: resultsSeen.mapped, u: resultsSeen.unmapped }) });
-      if (items.length > 0 && mapped.items.length === 0 && !replay) markNothingMapped(RED, node, msg.journal, mapped.rejected.map((x) => x.reason));
+      showResults();
       send([mappedMsg, rejectedMsg]);
       done();
     }
+
+    function showResults(): void {
+      node.status({ fill: resultsSeen.held > 0 ? 'yellow' : 'green', shape: 'dot', text: t('resultsMapped', { n: resultsSeen.mapped, h: resultsSeen.held }) });
+    }
+
+    /**
+     * The results this node could not map, held in the journal for a person:
+     * one hold per code, all of the batch's in one line. A batch with nothing
+     * mapped ends there (its message is settled: every result has its end).
+     * When the journal cannot take them, a journaled batch with nothing mapped
+     * is marked stuck instead, and the flow hears of the failure.
+     */
+    async function holdRejected(msg: Msg, rejected: ReturnType<typeof toLisResults>['rejected'], endsPart: boolean): Promise<void> {
+      const origin = journalOrigin(msg.journal);
+      try {
+        const journal = await journalFor(RED);
+        const link = origin ? journal.message(origin.message)?.link : undefined;
+        await journal.hold({
+          node: node.id,
+          ...(link !== undefined ? { link } : {}),
+          ...(origin ? { message: origin.message, part: origin.part, endsPart } : {}),
+          msg: contextOf(msg as Record<string, unknown>),
+          holds: holdsFor(rejected, origin ? `${origin.message}#${origin.part}` : `${node.id}:${randomUUID()}`),
+        });
+        resultsSeen.held += rejected.length;
+      } catch (err) {
+        if (endsPart) markNothingMapped(RED, node, msg.journal, rejected.map((x) => x.reason));
+        const e = new LisError(r('holdNotJournaled', { count: rejected.length, n: rejected.length, reason: messageOf(err) }), { code: 'JOURNAL' });
+        status.failed(e);
+        node.error(e, { ...RED.util.cloneMessage(msg), payload: rejected, error: e.toMsgError() });
+      }
+    }
+
+    /** A person sends a hold: mapped again with the map deployed now, all of it or nothing, then on to the LIS sender under the hold's own batch key. */
+    async function sendHold(hold: HoldRecord, by: string): Promise<void> {
+      const mapped = toLisResults(hold.results.map((x) => x.result), rows);
+      if (mapped.rejected.length > 0) {
+        throw new LisError(r('holdStillUnmapped', { id: hold.id, reasons: [...new Set(mapped.rejected.map((x) => x.reason))].join('; ') }), { code: 'UNMAPPED_TESTS' });
+      }
+      const journal = await journalFor(RED);
+      await journal.actOnHold(hold.id, 'send', by);
+      const msg: Msg = { ...(RED.util.cloneMessage(hold.msg) as Msg), _msgid: RED.util.generateId(), payload: mapped.items, processedTests: mapped.processedTests, processed: mapped.processed, journal: { hold: hold.id, ...(hold.message !== undefined ? { message: hold.message } : {}) } };
+      resultsSeen.mapped += mapped.items.length;
+      showResults();
+      node.send([msg, null]);
+    }
+    const withdraw = registerHoldSender(node.id, sendHold);
+    node.on('close', withdraw);
   }
 
   RED.nodes.registerType('test-mapper', TestMapper as never);

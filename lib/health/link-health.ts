@@ -83,9 +83,10 @@ export interface LinkHealth extends ConnectionHealth {
   dialect: string | undefined;
   /** TCP connections, open ones first (closed ones are kept until the analyzer is back, or a few at most). */
   connections: ConnectionHealth[];
-  /** Result batches held for an operator (failed, uncertain) and messages stuck, from the journal. */
+  /** Result batches held for an operator (failed, uncertain), messages stuck, and results waiting for a person, from the journal. */
   held: number;
   stuck: number;
+  waiting: number;
   /** Alarms up on the link: LINK_QUIET / LINK_DOWN (alarms.ts) and HELD (held batches past their warn-after time). */
   alarms: LinkAlarm[];
   /** Totals since first deployed, by analyzer name ('' before the analyzer named itself). */
@@ -159,6 +160,7 @@ interface Link extends Row {
   ended: Set<string>;
   held: number;
   stuck: number;
+  waiting: number;
   overdue: { count: number; since: number } | undefined;
   alarms: Alarm[];
   byAnalyzer: Map<string, AnalyzerTotals>;
@@ -196,7 +198,7 @@ export class LinkHealthBoard {
       const byAnalyzer = new Map<string, AnalyzerTotals>();
       const totals = newTotals();
       byAnalyzer.set('', totals);
-      this.links.set(node, { ...newRow(undefined, totals), node, name: info.name, protocol: info.protocol, dialect: undefined, base: 'unknown', sessions: new Map(), ended: new Set(), held: 0, stuck: 0, overdue: undefined, alarms: [], byAnalyzer, deployed: true, files: undefined });
+      this.links.set(node, { ...newRow(undefined, totals), node, name: info.name, protocol: info.protocol, dialect: undefined, base: 'unknown', sessions: new Map(), ended: new Set(), held: 0, stuck: 0, waiting: 0, overdue: undefined, alarms: [], byAnalyzer, deployed: true, files: undefined });
     }
     this.changed(node);
   }
@@ -281,9 +283,10 @@ export class LinkHealthBoard {
   queues(node: string, counts: QueueCounts): void {
     const link = this.links.get(node);
     const overdue = counts.overdue ? { count: counts.overdue, since: counts.overdueSince ?? 0 } : undefined;
-    if (!link || (link.held === counts.held && link.stuck === counts.stuck && link.overdue?.count === overdue?.count && link.overdue?.since === overdue?.since)) return;
+    if (!link || (link.held === counts.held && link.stuck === counts.stuck && link.waiting === counts.waiting && link.overdue?.count === overdue?.count && link.overdue?.since === overdue?.since)) return;
     link.held = counts.held;
     link.stuck = counts.stuck;
+    link.waiting = counts.waiting;
     link.overdue = overdue;
     this.changed(node);
   }
@@ -330,7 +333,7 @@ export class LinkHealthBoard {
     const connections = [...link.sessions.values()].sort((a, b) => Number(a.closedAt !== undefined) - Number(b.closedAt !== undefined)).map(viewOf);
     const alarms: LinkAlarm[] = link.alarms.map((a) => ({ code: a.code, since: a.since, ...(a.transport === undefined ? {} : { transport: a.transport }) }));
     if (link.overdue) alarms.push({ code: 'HELD', since: link.overdue.since, count: link.overdue.count });
-    return { ...viewOf(link), node: link.node, name: link.name, protocol: link.protocol, dialect: link.dialect, connections, held: link.held, stuck: link.stuck, alarms, deployed: link.deployed, totals: new Map([...link.byAnalyzer].map(([k, v]) => [k, { ...v }])), ...(link.files ? { files: { ...link.files } } : {}) };
+    return { ...viewOf(link), node: link.node, name: link.name, protocol: link.protocol, dialect: link.dialect, connections, held: link.held, stuck: link.stuck, waiting: link.waiting, alarms, deployed: link.deployed, totals: new Map([...link.byAnalyzer].map(([k, v]) => [k, { ...v }])), ...(link.files ? { files: { ...link.files } } : {}) };
   }
 
   /** The ids of the link nodes known (deployed or stopped for a redeploy). */

@@ -132,3 +132,15 @@ function sampleOf(result: unknown): string {
   const s = (result as { SampleNumber?: unknown } | null)?.SampleNumber;
   return typeof s === 'string' ? s : '';
 }
+
+/** A mapper's rejections as holds, one per kind and code, in the order first seen; ids from `idBase` (a batch's message and part). */
+export function holdsFor(rejected: ReadonlyArray<{ result: unknown; reason: string; kind: HoldKind; code: string }>, idBase: string): NewHold['holds'] {
+  const byKey = new Map<string, NewHold['holds'][number]>();
+  for (const r of rejected) {
+    const id = `${idBase}:${r.kind}:${r.code}`;
+    let h = byKey.get(id);
+    if (!h) byKey.set(id, (h = { id, kind: r.kind, code: r.code, results: [] }));
+    h.results.push({ result: r.result, reason: r.reason });
+  }
+  return [...byKey.values()];
+}

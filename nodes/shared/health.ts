@@ -49,5 +49,5 @@ function watchQueues(board: LinkHealthBoard, journal: ResultJournal): void {
 
 function setQueues(board: LinkHealthBoard, journal: ResultJournal): void {
   const counts = queuesByLink(journal);
-  for (const node of board.nodes()) board.queues(node, counts.get(node) ?? { held: 0, stuck: 0 });
+  for (const node of board.nodes()) board.queues(node, counts.get(node) ?? { held: 0, stuck: 0, waiting: 0 });
 }

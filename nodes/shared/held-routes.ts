@@ -1,6 +1,6 @@
 /**
  * The operator's admin routes for held result batches and stuck messages:
- * GET /lis-bridge/held lists them, POST /lis-bridge/held/<key>/resend and
+ * GET /lis-bridge/held lists them (and held results: nodes/shared/hold-routes.ts), POST /lis-bridge/held/<key>/resend and
  * /discard act on one batch (who acted is recorded). Installed once per
  * editor app; a resend goes through the lis-send-results node that holds the
  * batch, which registers itself here while deployed.
@@ -11,6 +11,7 @@ import { type BatchRecord, heldSummary, owedSamples, ResultDelivery, type Result
 import { LisError } from '../../lib/errors';
 import { adminUser, answerError, installRoutesOnce } from './admin';
 import { journalFor } from './journal';
+import { holdSummary } from './hold-routes';
 
 /** How a deployed sender resends a batch for the admin route. */
 export interface Sender {
@@ -47,6 +48,8 @@ function installRoutes(RED: NodeAPI): void {
             const { owed, others } = owedSamples(m);
             return { id: m.id, link: m.link, at: new Date(m.at).toISOString(), samples: owed, others, reason: m.stuck ?? null, parts: m.parts ?? null, handed: m.handed.size, note: m.note ?? null };
           }),
+          // Results held for a person (no LIS test for their code, say): sent once mapped, or dismissed.
+          holds: journal.holds().map(holdSummary),
         });
       })
       .catch((err: unknown) => answerError(res, 500, err));

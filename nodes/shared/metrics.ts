@@ -206,6 +206,16 @@ export function createMetrics(RED: Pick<NodeAPI, 'settings'>): BridgeMetrics {
     });
   }
   new Gauge({
+    name: 'lisbridge_results_waiting',
+    help: 'Results held for a person (no LIS test for their code, say): sent once resolved, or dismissed',
+    labelNames: LINK,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const l of links()) this.set(nameOf(l), l.waiting);
+    },
+  });
+  new Gauge({
     name: 'lisbridge_stuck_messages',
     help: 'Received messages that never reached the LIS after a replay, waiting for an operator',
     labelNames: LINK,

@@ -209,7 +209,7 @@ describe('Lab sidebar', () => {
     stub.reply('/results', { status: 200, body: { status: 'ok' } });
     await page.locator(`${BATCHES} .lis-lab-resend`).click();
     await page.locator(BATCHES).first().waitFor({ state: 'detached', timeout: 15000 });
-    await waitForText(page.locator('.lis-lab-held-summary'), /No results are held/);
+    await waitForText(page.locator('.lis-lab-held-summary'), /No result batch is held/);
     assert.deepEqual(samplesAtLis(), ['S-100', 'S-100'], 'refused once, resent once');
 
     // Replay the stuck message: its results reach the LIS once.
@@ -224,6 +224,24 @@ describe('Lab sidebar', () => {
     await waitUntil(() => samplesAtLis().includes('S-200'), 15000, 'S-200 at the LIS', 50);
     assert.deepEqual(samplesAtLis().filter((s) => s === 'S-STUCK'), ['S-STUCK'], 'the stuck message reached the LIS once');
     assert.deepEqual((await heldList()).stuck, []);
+
+    // A result whose code no LIS test is mapped for is held, by code, for a person: Send says what to do first; Dismiss
+    // asks why and keeps the answer.
+    await waitForText(page.locator('.lis-lab-holds-summary'), /No result is waiting for a person/);
+    await sim!.sendResults('S-300', ['GLU', 'K']);
+    await waitUntil(() => samplesAtLis().includes('S-300'), 15000, 'the mapped result of S-300 at the LIS', 50);
+    const hold = page.locator('.lis-lab-holds .lis-lab-hold[data-code="K"]');
+    await waitForText(hold.locator('.lis-lab-hold-title'), /^K: 1 results, 1 samples, since /);
+    await waitForText(hold.locator('.lis-lab-samples'), 'S-300');
+    await waitForText(page.locator('.lis-lab-holds-summary'), /^1 result waiting\. Not mapped: map its code/);
+    await waitForText(a.locator('.lis-lab-problems'), /· waiting 1$/);
+    await hold.locator('.lis-lab-hold-send').click();
+    await waitForText(page.locator('.lis-lab-problem'), /still cannot be mapped \(no LIS test is mapped to instrument test K\): map the code in this test-mapper, deploy, then send them/);
+    page.once('dialog', (d) => void d.accept('potassium is reported by the ISE module'));
+    await hold.locator('.lis-lab-hold-dismiss').click();
+    await hold.waitFor({ state: 'detached', timeout: 15000 });
+    await waitForText(page.locator('.lis-lab-holds-summary'), /No result is waiting for a person/);
+    assert.equal(samplesAtLis().filter((s) => s === 'S-300').length, 1, 'only the mapped result of S-300 reached the LIS');
     assert.deepEqual(pageErrors, []);
   });
 

@@ -7,7 +7,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
@@ -151,7 +151,7 @@ describe('file-message', () => {
     assert.equal(results.length, 1);
   });
 
-  it('a file with one sample mapped and one not: the first reaches the LIS, the file is held as stuck owing only the second, and moves to done/ once mapped and replayed', async () => {
+  it('a file with one sample mapped and one not: the first reaches the LIS, the second is held, the file goes to done/ (each result has its end), and the held result reaches the LIS once sent after mapping', async () => {
     const root = mkdtempSync(join(tmpdir(), 'file-owed-'));
     try {
       const inbox = join(root, 'inbox');
@@ -167,26 +167,26 @@ describe('file-message', () => {
         { id: 'caught', type: 'helper' },
       ];
       const load = (extra: Array<Record<string, string>>) => helper.load(nodeModules(...ALL_LIS_NODES, 'file-message', 'folder-link') as never, flow(extra) as never, { lisCfg: { bearerToken: 'file-test-token' } } as never);
+      const held = async () => (await helper.request().get('/lis-bridge/held').expect(200)).body as { stuck: unknown[]; holds: Array<Record<string, unknown>> };
       ctx.stub.reply('/results', { body: { status: 'success' } });
       await load([]);
       const caught = collect('caught');
       writeFileSync(join(inbox, 'run.csv'), 'Sample,Test,Result\nREV-001,GLU,5.4\nREV-002,XYZ,12\n');
-      await waitUntil(() => caught.some((m) => (m.error as { code?: string }).code === 'STUCK') && ctx.stub.to('/results').length === 1, 10_000, 'STUCK, and REV-001 at the LIS');
+      await waitUntil(() => existsSync(join(inbox, 'done', 'run.csv')) && ctx.stub.to('/results').length === 1, 10_000, 'REV-001 at the LIS, and the file in done/');
       assert.deepEqual(ctx.stub.to('/results').map((r) => r.json), [{ results: [{ SampleNumber: 'REV-001', TestCode: 'GLU', Result: '5.4' }] }]);
-      const stuck = caught.find((m) => (m.error as { code?: string }).code === 'STUCK')!;
-      assert.match(String((stuck.error as { message?: string }).message), /, sample REV-002 \(its other samples, REV-001, went on to the LIS\), never reached the LIS: its 1 result mapped to no LIS test/);
-      const listed = (await helper.request().get('/lis-bridge/held').expect(200)).body.stuck as Array<Record<string, unknown>>;
-      assert.deepEqual(listed.map((m) => [m.samples, m.others]), [[['REV-002'], ['REV-001']]], 'only what it still owes, and what not to enter again by hand');
-      assert.equal(existsSync(join(inbox, 'done')) && readdirSync(join(inbox, 'done')).length > 0, false, 'held in the folder');
+      const { holds, stuck } = await held();
+      assert.deepEqual(holds.map((h) => [h.code, h.samples, h.link]), [['XYZ', ['REV-002'], 'folder']]);
+      assert.deepEqual(stuck, []);
+      assert.ok(!caught.some((m) => (m.error as { code?: string }).code === 'STUCK'));
 
-      // Mapped, deployed, replayed from the list: REV-002 goes, REV-001 not again, the file to done/.
-      const id = String(listed[0]!.id);
+      // Mapped, deployed, sent from the list: REV-002 goes, REV-001 not again.
       keepJournalForNextLoad();
       await helper.unload();
       await load([{ lisTestId: 'T-XYZ', lisCode: 'XYZ', lisName: 'X', instrumentCode: 'XYZ' }]);
-      await helper.request().post(`/lis-bridge/stuck/${id}/replay`).expect(200);
-      await waitUntil(() => existsSync(join(inbox, 'done', 'run.csv')), 10_000, 'done/');
+      await helper.request().post('/lis-bridge/holds/send').send({ ids: [holds[0]!.id] }).expect(200);
+      await waitUntil(() => ctx.stub.to('/results').length === 2, 10_000, 'REV-002 at the LIS');
       assert.deepEqual(ctx.stub.to('/results').map((r) => (r.json as { results: Array<{ SampleNumber: string }> }).results.map((x) => x.SampleNumber)), [['REV-001'], ['REV-002']]);
+      assert.deepEqual((await held()).holds, []);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -164,7 +164,7 @@ class Analyzer {
 
 const errorCode = (m: Record<string, unknown>): unknown => (m.error as Record<string, unknown> | undefined)?.code;
 const errorSource = (m: Record<string, unknown>): unknown => ((m.error as Record<string, unknown> | undefined)?.source as Record<string, unknown> | undefined)?.id;
-const heldList = async (): Promise<{ batches: Array<Record<string, unknown>>; stuck: unknown[] }> => (await helper.request().get('/lis-bridge/held').expect(200)).body;
+const heldList = async (): Promise<{ batches: Array<Record<string, unknown>>; stuck: unknown[]; holds: Array<Record<string, unknown>> }> => (await helper.request().get('/lis-bridge/held').expect(200)).body;
 const statusText = (id: string): string => String(statusOf(id)?.text ?? '');
 
 /** The one batch the journal file holds. */
@@ -331,7 +331,7 @@ describe('journal: restarts', () => {
     assert.deepEqual((await heldList()).stuck, [], 'nothing stuck');
   });
 
-  it('lists a message none of whose results maps to a LIS test as stuck at once, never replays it by itself, and sends it once mapped and replayed by the operator', async () => {
+  it('holds each result no LIS test is mapped for, one hold per code, at once: the message is settled, never replayed by itself, and the results reach the LIS once when a person sends them after mapping', async () => {
     ctx.stub.reply('/results', { body: { status: 'success' } });
     const onlyPotassium = [{ lisTestId: 'T-K', lisCode: 'K', lisName: 'Potassium', instrumentCode: 'K' }];
     await loadChain({ mapping: onlyPotassium });
@@ -342,30 +342,65 @@ describe('journal: restarts', () => {
     assert.ok((await analyzer.send(resultMessage('S-NOMAP'))).every((r) => r.byte === ACK));
     await waitUntil(() => unmapped.length === 1, 3000, 'the results on test-mapper output 2');
     const journalId = String((stored[0]!.astm as Record<string, unknown>).journalId);
-    await waitUntil(() => caught.some((m) => errorCode(m) === 'STUCK'), 3000, 'STUCK to the Catch node');
-    const stuckError = String((caught.find((m) => errorCode(m) === 'STUCK')!.error as Record<string, unknown>).message);
-    assert.match(stuckError, new RegExp(`^message ${journalId} received .*, sample S-NOMAP, never reached the LIS: none of its 2 results mapped to a LIS test \\(.*GLU.*CREA.*\\)\\. Fix the cause, then replay it`));
-    assert.equal(errorSource(caught.find((m) => errorCode(m) === 'STUCK')!), 'lnk', 'raised by the link that received it');
-    await waitUntil(() => /1 stuck/.test(statusText('lnk')), 2000, 'the link status');
-    const listed = (await heldList()).stuck as Array<Record<string, unknown>>;
-    assert.deepEqual(listed.map((m) => [m.id, m.samples]), [[journalId, ['S-NOMAP']]]);
-    assert.match(String(listed[0]!.reason), /^none of its 2 results mapped to a LIS test/);
-    assert.equal(caught.filter((m) => errorCode(m) === 'STUCK').length, 1, 'said once');
+    await waitUntil(async () => (await heldList()).holds.length === 2, 3000, 'two holds listed');
+    const { holds, stuck } = await heldList();
+    assert.deepEqual(
+      holds.map((h) => [h.id, h.kind, h.code, h.samples, h.results, h.link, h.node, h.state, h.deployed]),
+      [
+        [`${journalId}#0:unmapped:GLU`, 'unmapped', 'GLU', ['S-NOMAP'], 1, 'lnk', 'mapper', 'open', true],
+        [`${journalId}#0:unmapped:CREA`, 'unmapped', 'CREA', ['S-NOMAP'], 1, 'lnk', 'mapper', 'open', true],
+      ],
+    );
+    assert.match(String(holds[0]!.reason), /no LIS test is mapped to instrument test GLU/);
+    assert.deepEqual(stuck, [], 'held, not stuck: each result has its end');
+    assert.equal(readJournalFile(journalDir()).messages.get(journalId)!.parts, 1);
+    await waitUntil(() => /0 mapped · 2 held/.test(statusText('mapper')), 2000, 'the mapper status');
+    await allCaught('hCaught', caught);
+    assert.deepEqual(caught.filter((m) => errorCode(m) === 'STUCK'), []);
+
+    // Still unmapped: sending is refused, naming what to do, and nothing is sent.
+    const refused = await helper.request().post('/lis-bridge/holds/send').send({ ids: [holds[0]!.id] }).expect(409);
+    assert.match(String(refused.body.message), /still cannot be mapped \(no LIS test is mapped to instrument test GLU\): map the code in this test-mapper, deploy, then send them/);
 
     await restart({ mapping: onlyPotassium });
-    await sleep(300);
+    await allCaught('hCaught', collect('hCaught'));
     assert.equal(ctx.stub.to('/results').length, 0, 'nothing reached the LIS');
     assert.ok(!warningsOf('lnk').some((w) => /processed again/.test(w)), `not replayed by itself: ${warningsOf('lnk').join(' | ')}`);
-    assert.deepEqual(((await heldList()).stuck as Array<Record<string, unknown>>).map((m) => m.id), [journalId], 'still listed after the restart');
+    assert.equal((await heldList()).holds.length, 2, 'still held after the restart');
 
-    // The operator maps the tests, deploys, and replays the message from the list.
+    // The integrator maps the codes and deploys; a person sends the held results from the list.
     await restart();
     const out = collect('hOut');
-    await helper.request().post(`/lis-bridge/stuck/${journalId}/replay`).expect(200);
-    await waitUntil(() => out.length === 1, 3000, 'the replayed results at the LIS');
-    assert.deepEqual(ctx.stub.to('/results').map((r) => r.json), [{ results: lisItems('S-NOMAP') }]);
-    await waitUntil(() => !/stuck/.test(statusText('lnk')), 2000, 'the stuck mark gone from the link status');
-    assert.deepEqual((await heldList()).stuck, [], 'nothing stuck once delivered');
+    const ids = (await heldList()).holds.map((h) => String(h.id));
+    await helper.request().post('/lis-bridge/holds/send').send({ ids }).expect(200);
+    await waitUntil(() => out.length === 2, 3000, 'the held results at the LIS');
+    assert.deepEqual(ctx.stub.to('/results').map((r) => r.json), [{ results: [lisItems('S-NOMAP')[0]] }, { results: [lisItems('S-NOMAP')[1]] }]);
+    assert.deepEqual(out.map((m) => m.processed), [[{ SampleNumber: 'S-NOMAP', Tests: ['T-GLU'] }], [{ SampleNumber: 'S-NOMAP', Tests: ['T-CREA'] }]], 'each for lis-mark-processed');
+    assert.deepEqual((await heldList()).holds, [], 'none held once sent');
+    const again = await helper.request().post('/lis-bridge/holds/send').send({ ids }).expect(409);
+    assert.match(String(again.body.message), /are sent already/);
+    await restart();
+    await allCaught('hCaught', collect('hCaught'));
+    assert.equal(ctx.stub.to('/results').length, 2, 'sent once, across a restart');
+    assert.deepEqual((await heldList()).holds, []);
+  });
+
+  it('a message with one code mapped and one not: the mapped result reaches the LIS, the other is held; dismissed, it says who and why', async () => {
+    ctx.stub.reply('/results', { body: { status: 'success' } });
+    await loadChain({ mapping: [MAPPING[0]] });
+    const analyzer = new Analyzer();
+    const out = collect('hOut');
+    assert.ok((await analyzer.send(resultMessage('S-HALF'))).every((r) => r.byte === ACK));
+    await waitUntil(() => out.length === 1, 3000, 'the mapped result at the LIS');
+    assert.deepEqual(ctx.stub.to('/results').map((r) => r.json), [{ results: [lisItems('S-HALF')[0]] }]);
+    const { holds } = await heldList();
+    assert.deepEqual(holds.map((h) => [h.code, h.samples]), [['CREA', ['S-HALF']]]);
+    await helper.request().post('/lis-bridge/holds/dismiss').send({ ids: [holds[0]!.id] }).expect(400);
+    await helper.request().post('/lis-bridge/holds/dismiss').send({ ids: [holds[0]!.id], note: 'creatinine is reported from the other analyzer' }).expect(200);
+    assert.deepEqual((await heldList()).holds, []);
+    const line = readJournalFile(journalDir()).lines.find((e) => e.e === 'holdu');
+    assert.deepEqual([line?.action, line?.by, line?.note], ['dismiss', 'admin:anonymous', 'creatinine is reported from the other analyzer']);
+    assert.equal(ctx.stub.to('/results').length, 1);
   });
 
   it('replays a message left unsettled by a process that stopped before translating it, once, even if that replay does not get through', async () => {

@@ -93,7 +93,7 @@ describe('test-mapper at run time', () => {
     await waitUntil(() => out1.length === 1);
     send({ payload: { results: [{ SampleNumber: 'S6', instrumentCode: 'CRP', Result: '3' }] } });
     await waitUntil(() => out2.length === 1);
-    assert.deepEqual(lastStatus(helper.getNode('m')), { fill: 'yellow', shape: 'dot', text: 'results since deploy: 1 mapped · 1 unmapped' });
+    assert.deepEqual(lastStatus(helper.getNode('m')), { fill: 'yellow', shape: 'dot', text: 'results since deploy: 1 mapped · 1 held' });
   });
 
   it('instrument -> LIS: msg.orderedTests settles an instrument code shared by two LIS tests', async () => {

@@ -192,11 +192,11 @@ describe('LinkHealthBoard', () => {
     b.transport('nobody', 's', 'connected', T0);
     assert.deepEqual(changes, []);
     b.add('L1', { name: 'a', protocol: 'astm' }, T0);
-    b.queues('L1', { held: 2, stuck: 1 });
-    b.queues('L1', { held: 2, stuck: 1 });
+    b.queues('L1', { held: 2, stuck: 1, waiting: 3 });
+    b.queues('L1', { held: 2, stuck: 1, waiting: 3 });
     assert.deepEqual(changes, ['L1', 'L1']);
     const l = b.snapshot(T0).links[0]!;
-    assert.deepEqual([l.held, l.stuck], [2, 1]);
+    assert.deepEqual([l.held, l.stuck, l.waiting], [2, 1, 3]);
     assert.equal(b.watched, true);
   });
 
@@ -246,15 +246,16 @@ describe('transportReport', () => {
 });
 
 describe('queuesByLink', () => {
-  it('counts held batches under the link their message came over, and stuck messages under theirs', () => {
+  it('counts held batches under the link their message came over, stuck messages under theirs, and each result waiting for a person under its link', () => {
     const messages: Record<string, { link: string }> = { m1: { link: 'L1' }, m2: { link: 'L2' } };
     const journal = {
       held: () => [{ message: 'm1' }, { message: 'm1' }, { message: 'm2' }, { message: undefined }, { message: 'gone' }],
       stuck: () => [{ link: 'L2' }],
       message: (id: string) => messages[id],
+      holds: () => [{ link: 'L1', results: [{}, {}] }, { link: 'L1', results: [{}] }, { link: undefined, results: [{}] }],
     };
     const counts = queuesByLink(journal as never);
-    assert.deepEqual(Object.fromEntries(counts), { L1: { held: 2, stuck: 0 }, L2: { held: 1, stuck: 1 }, '': { held: 2, stuck: 0 } });
+    assert.deepEqual(Object.fromEntries(counts), { L1: { held: 2, stuck: 0, waiting: 3 }, L2: { held: 1, stuck: 1, waiting: 0 }, '': { held: 2, stuck: 0, waiting: 1 } });
   });
 
   it('counts the held batches already warned of (HELD raised), and since when the oldest waits; the board lists them with the link\'s alarms', () => {
@@ -262,9 +263,10 @@ describe('queuesByLink', () => {
       held: () => [{ message: 'm1', warned: true, at: T0 + 5 }, { message: 'm1', warned: true, at: T0 + 2 }, { message: 'm1', warned: false, at: T0 }],
       stuck: () => [],
       message: () => ({ link: 'L1' }),
+      holds: () => [],
     };
     const counts = queuesByLink(journal as never);
-    assert.deepEqual(counts.get('L1'), { held: 3, stuck: 0, overdue: 2, overdueSince: T0 + 2 });
+    assert.deepEqual(counts.get('L1'), { held: 3, stuck: 0, waiting: 0, overdue: 2, overdueSince: T0 + 2 });
     const b = new LinkHealthBoard({ startOfDay });
     b.add('L1', { name: 'bench', protocol: 'astm' }, T0);
     b.alarms('L1', [{ code: 'LINK_QUIET', since: T0 - HOUR, raisedAt: T0 }]);

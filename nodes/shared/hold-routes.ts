@@ -1,0 +1,101 @@
+/**
+ * Held results on the operator's side: the deployed test-mappers that can map
+ * a hold again and send it, the summary GET /lis-bridge/held lists, and the
+ * routes a person uses (the Lab sidebar): POST /lis-bridge/holds/send and
+ * /lis-bridge/holds/dismiss, each with `{ ids: [...] }` (dismiss also with a
+ * `note`: why). Both need the package's own permission, lis.write. Installed
+ * once per editor app.
+ */
+import type { NodeAPI } from 'node-red';
+import type { Request, Response } from 'express';
+import type { HoldRecord } from '../../lib/journal';
+import { messageOf } from '../../lib/errors';
+import { adminUser, answerError, installRoutesOnce } from './admin';
+import { journalFor } from './journal';
+
+/** How a deployed test-mapper sends a hold: maps its results again with the map deployed now; throws, sending nothing, when it still cannot. */
+export type HoldSender = (hold: HoldRecord, by: string) => Promise<void>;
+const mappers = new Map<string, HoldSender>();
+
+/** A deployed test-mapper offers to send its holds; the returned function withdraws the offer. */
+export function registerHoldSender(nodeId: string, send: HoldSender): () => void {
+  mappers.set(nodeId, send);
+  return () => {
+    if (mappers.get(nodeId) === send) mappers.delete(nodeId);
+  };
+}
+
+/** What a person needs to decide about a hold (its values stay in the journal). */
+export function holdSummary(h: HoldRecord): Record<string, unknown> {
+  return {
+    id: h.id,
+    node: h.node,
+    link: h.link ?? null,
+    message: h.message ?? null,
+    kind: h.kind,
+    code: h.code,
+    samples: h.samples,
+    results: h.results.length,
+    reason: h.results[0]?.reason ?? '',
+    since: new Date(h.at).toISOString(),
+    state: h.state,
+    deployed: mappers.has(h.node),
+  };
+}
+
+export function installHoldRoutesOnce(RED: NodeAPI): void {
+  installRoutesOnce(RED, 'holds', () => installHoldRoutes(RED));
+}
+
+class Refused extends Error {}
+
+function installHoldRoutes(RED: NodeAPI): void {
+  const admin = RED.httpAdmin as unknown as { post: (path: string, ...h: unknown[]) => void };
+
+  /** Each named hold acted on in turn; the answer says, per id, what became of it. 400 without ids, 409 when none could be. */
+  const onHolds = (act: (hold: HoldRecord, by: string, note: string | undefined) => Promise<void>, needsNote: boolean) => (req: Request, res: Response) => {
+    const body = (req.body ?? {}) as { ids?: unknown; note?: unknown };
+    const ids = Array.isArray(body.ids) && body.ids.length > 0 && body.ids.every((i) => typeof i === 'string') ? (body.ids as string[]) : undefined;
+    if (!ids) return answerError(res, 400, 'ids must be a list of held result ids (GET /lis-bridge/held lists them)');
+    const note = typeof body.note === 'string' && body.note.trim() !== '' ? body.note.trim().slice(0, 500) : undefined;
+    if (needsNote && note === undefined) return answerError(res, 400, 'note must say why the results are dismissed: it is kept with them');
+    const by = adminUser(req);
+    journalFor(RED)
+      .then(async (journal) => {
+        const done: string[] = [];
+        const failed: Array<{ id: string; error: string }> = [];
+        for (const id of ids) {
+          const hold = journal.heldResults(id);
+          try {
+            if (!hold) throw new Refused(`no held results ${id}`);
+            if (hold.state !== 'open') throw new Refused(`held results ${id} are ${hold.state === 'sending' ? 'being sent' : hold.state} already`);
+            await act(hold, by, note);
+            done.push(id);
+          } catch (err) {
+            failed.push({ id, error: messageOf(err) });
+          }
+        }
+        if (done.length === 0) return res.status(409).json({ message: failed.map((f) => f.error).join('; '), errors: failed.map((f) => `${f.id}: ${f.error}`), done, failed });
+        res.json({ done, failed });
+      })
+      .catch((err: unknown) => answerError(res, 500, err));
+  };
+
+  admin.post(
+    '/lis-bridge/holds/send',
+    RED.auth.needsPermission('lis.write'),
+    onHolds(async (hold, by) => {
+      const send = mappers.get(hold.node);
+      if (!send) throw new Refused(`the test-mapper ${hold.node} that held results ${hold.id} is not deployed: deploy it, then send them (or dismiss them)`);
+      await send(hold, by);
+    }, false),
+  );
+  admin.post(
+    '/lis-bridge/holds/dismiss',
+    RED.auth.needsPermission('lis.write'),
+    onHolds(async (hold, by, note) => {
+      const journal = await journalFor(RED);
+      await journal.actOnHold(hold.id, 'dismiss', by, note);
+    }, true),
+  );
+}
