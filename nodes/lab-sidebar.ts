@@ -11,7 +11,7 @@
  * not need one per message), and sent only while an editor is connected.
  */
 import type { NodeAPI } from 'node-red';
-import { boardFor } from './shared/health';
+import { boardFor, orderGapsFor } from './shared/health';
 import { installHeldRoutes } from './shared/held-routes';
 import { whenJournalOpens } from './shared/journal';
 import { installLabRoutes } from './shared/lab-routes';
@@ -66,4 +66,5 @@ function publishChanges(RED: NodeAPI): void {
     unwatch = undefined;
   });
   whenJournalOpens(RED, (journal) => journal.onChange(() => editors.size > 0 && changed('queues')));
+  orderGapsFor(RED).onChange(() => editors.size > 0 && changed('queues'));
 }

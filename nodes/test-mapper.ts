@@ -17,6 +17,7 @@ import { replayOf } from './shared/replays';
 import { markNothingMapped } from './shared/link-journal';
 import { contextOf, holdsFor, journalOrigin, type HoldRecord } from '../lib/journal';
 import { journalFor } from './shared/journal';
+import { orderGapsFor } from './shared/health';
 import { installHoldRoutesOnce, registerHoldSender } from './shared/hold-routes';
 import { randomUUID } from 'node:crypto';
 import type { Done, Msg, Send } from './shared/types';
@@ -100,7 +101,11 @@ export = function register(RED: NodeAPI): void {
         node.warn(text);
       }
       msg.payload = { ...order, instrumentTests };
-      node.status({ fill: unmapped.length ? 'yellow' : 'green', shape: 'dot', text: t('orderMapped', { n: instrumentTests.length, u: unmapped.length }) });
+      if (unmapped.length > 0) {
+        // The order goes, but those tests will never come back from this analyzer: said on the node and in the Lab sidebar.
+        orderGapsFor(RED).add({ sample: String(order.SampleNumber), tests: unmapped, node: node.id, at: Date.now() });
+        node.status({ fill: 'yellow', shape: 'dot', text: t('orderMissingTests', { count: unmapped.length, tests: unmapped.join(', '), sample: String(order.SampleNumber) }) });
+      } else node.status({ fill: 'green', shape: 'dot', text: t('orderMapped', { n: instrumentTests.length, u: 0 }) });
       send([msg, null]);
       done();
     }

@@ -3,3 +3,4 @@ export { type Alarm, type AlarmChange, type AlarmRules, type ClearReason, LinkAl
 export { type Counts, type FileCounts, type HealthSnapshot, type LinkHealth, LinkHealthBoard, TRANSPORT_STATES, type TransportState } from './link-health';
 export { queuesByLink } from './queues';
 export { transportReport } from './transport-status';
+export { type OrderGap, OrderGaps } from './order-gaps';

@@ -8,7 +8,7 @@
  * second: counting stuck messages walks the journal's memory).
  */
 import type { NodeAPI } from 'node-red';
-import { type HealthSnapshot, LinkHealthBoard, queuesByLink } from '../../lib/health';
+import { type HealthSnapshot, LinkHealthBoard, OrderGaps, queuesByLink } from '../../lib/health';
 import type { ResultJournal } from '../../lib/journal';
 import { openedJournal, whenJournalOpens } from './journal';
 
@@ -25,6 +25,16 @@ export function boardFor(RED: NodeAPI): LinkHealthBoard {
     whenJournalOpens(RED, (journal) => watchQueues(made, journal));
   }
   return board;
+}
+
+const orderGapBooks = new WeakMap<object, OrderGaps>();
+
+/** The editor app's orders sent without some of their tests (lib/health/order-gaps), made on first use. */
+export function orderGapsFor(RED: NodeAPI): OrderGaps {
+  const app = RED.httpAdmin as unknown as object;
+  let gaps = orderGapBooks.get(app);
+  if (!gaps) orderGapBooks.set(app, (gaps = new OrderGaps()));
+  return gaps;
 }
 
 /** The board with held and stuck counts as the journal has them now (when it is open). */

@@ -12,6 +12,7 @@ import { LisError } from '../../lib/errors';
 import { adminUser, answerError, installRoutesOnce } from './admin';
 import { journalFor } from './journal';
 import { holdSummary } from './hold-routes';
+import { orderGapsFor } from './health';
 
 /** How a deployed sender resends a batch for the admin route. */
 export interface Sender {
@@ -50,6 +51,8 @@ function installRoutes(RED: NodeAPI): void {
           }),
           // Results held for a person (no LIS test for their code, say): sent once mapped, or dismissed.
           holds: journal.holds().map(holdSummary),
+          // Orders that went to an analyzer without some of their tests (no instrument code), the last day's.
+          ordersMissingTests: orderGapsFor(RED).list(Date.now()).map((g) => ({ ...g, at: new Date(g.at).toISOString() })),
         });
       })
       .catch((err: unknown) => answerError(res, 500, err));

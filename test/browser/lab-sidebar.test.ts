@@ -62,6 +62,9 @@ function flows(portA: number, portB: number): Array<Record<string, unknown>> {
     // Bench 2: we connect to the analyzer, which is not there. Down after about a second.
     { id: 'tcpB', type: 'tcp in', z: 'tab1', server: 'client', host: '127.0.0.1', port: String(portB), datamode: 'stream', datatype: 'buffer', newline: '', topic: '', x: 120, y: 240, wires: [['linkB']] },
     { id: 'linkB', type: 'astm-link', z: 'tab1', name: 'Bench 2 haematology', transport: 'tcp', downMinutes: '0.02', x: 320, y: 240, wires: [[], [], []] },
+    // An order for glucose and urea, where only glucose has an instrument code.
+    { id: 'orderIn', type: 'inject', z: 'tab1', name: 'order S-400', props: [{ p: 'payload' }], payload: JSON.stringify({ SampleNumber: 'S-400', Tests: ['T-GLU', 'T-UREA'] }), payloadType: 'json', repeat: '', once: false, x: 120, y: 320, wires: [['orderMapper']] },
+    { id: 'orderMapper', type: 'test-mapper', z: 'tab1', direction: 'toInstrument', unmapped: 'warn', mapping: [{ lisTestId: 'T-GLU', lisCode: 'GLU', lisName: 'Glucose', instrumentCode: 'GLU' }], x: 320, y: 320, wires: [[], []] },
   ];
 }
 
@@ -242,6 +245,13 @@ describe('Lab sidebar', () => {
     await hold.waitFor({ state: 'detached', timeout: 15000 });
     await waitForText(page.locator('.lis-lab-holds-summary'), /No result is waiting for a person/);
     assert.equal(samplesAtLis().filter((s) => s === 'S-300').length, 1, 'only the mapped result of S-300 reached the LIS');
+
+    // An order that goes to the analyzer without one of its tests is listed, with the test.
+    await waitForText(page.locator('.lis-lab-orders-summary'), /Every order of the last day went to its analyzer with all its tests/);
+    await red!.inject('orderIn');
+    await waitForText(page.locator('.lis-lab-orders .lis-lab-order-gap .lis-lab-order-tests'), 'not sent: T-UREA');
+    await waitForText(page.locator('.lis-lab-orders .lis-lab-order-gap .lis-lab-samples'), 'S-400');
+    await waitForText(page.locator('.lis-lab-orders-summary'), /^1 order of the last day went without some of its tests/);
     assert.deepEqual(pageErrors, []);
   });
 

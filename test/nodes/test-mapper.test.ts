@@ -38,6 +38,13 @@ describe('test-mapper at run time', () => {
     assert.deepEqual(out[0]!.unmapped, ['T-XX']);
     const warn = (helper.getNode('m') as unknown as { warn: { args: unknown[][] } }).warn;
     assert.match(String(warn.args[0]![0]), /S1.*T-XX/);
+    // Not green: the order went without a test, and the Lab sidebar lists it.
+    assert.deepEqual(lastStatus(helper.getNode('m')), { fill: 'yellow', shape: 'dot', text: 'S1: 1 test not sent to the analyzer: T-XX, no code' });
+    const listed = (await helper.request().get('/lis-bridge/held').expect(200)).body.ordersMissingTests as Array<Record<string, unknown>>;
+    assert.deepEqual(listed.map((g) => [g.sample, g.tests, g.node]), [['S1', ['T-XX'], 'm']]);
+    send({ payload: anOrder('S3', { Tests: ['T-GLU'] }) });
+    await waitUntil(() => out.length === 2);
+    assert.deepEqual(lastStatus(helper.getNode('m')), { fill: 'green', shape: 'dot', text: '1 instrument tests, 0 unmapped' });
   });
 
   it('LIS -> instrument with "fail": an unmapped test fails the message for Catch nodes', async () => {
