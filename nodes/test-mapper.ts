@@ -173,7 +173,8 @@ export = function register(RED: NodeAPI): void {
 
     /** A person sends a hold: mapped again with the map deployed now, all of it or nothing, then on to the LIS sender under the hold's own batch key. */
     async function sendHold(hold: HoldRecord, by: string): Promise<void> {
-      const mapped = toLisResults(hold.results.map((x) => x.result), rows);
+      const orderedTests = Array.isArray(hold.msg.orderedTests) ? (hold.msg.orderedTests as string[]) : undefined;
+      const mapped = toLisResults(hold.results.map((x) => x.result), rows, { orderedTests });
       if (mapped.rejected.length > 0) {
         throw new LisError(r('holdStillUnmapped', { id: hold.id, reasons: [...new Set(mapped.rejected.map((x) => x.reason))].join('; ') }), { code: 'UNMAPPED_TESTS' });
       }

@@ -49,14 +49,17 @@ export function installHoldRoutesOnce(RED: NodeAPI): void {
 
 class Refused extends Error {}
 
+/** The most holds one request acts on: each is a journal write, and a request must not hold the runtime for long. */
+const MAX_IDS = 1000;
+
 function installHoldRoutes(RED: NodeAPI): void {
   const admin = RED.httpAdmin as unknown as { post: (path: string, ...h: unknown[]) => void };
 
   /** Each named hold acted on in turn; the answer says, per id, what became of it. 400 without ids, 409 when none could be. */
   const onHolds = (act: (hold: HoldRecord, by: string, note: string | undefined) => Promise<void>, needsNote: boolean) => (req: Request, res: Response) => {
     const body = (req.body ?? {}) as { ids?: unknown; note?: unknown };
-    const ids = Array.isArray(body.ids) && body.ids.length > 0 && body.ids.every((i) => typeof i === 'string') ? (body.ids as string[]) : undefined;
-    if (!ids) return answerError(res, 400, 'ids must be a list of held result ids (GET /lis-bridge/held lists them)');
+    const ids = Array.isArray(body.ids) && body.ids.length > 0 && body.ids.length <= MAX_IDS && body.ids.every((i) => typeof i === 'string') ? (body.ids as string[]) : undefined;
+    if (!ids) return answerError(res, 400, `ids must be a list of 1 to ${MAX_IDS} held result ids (GET /lis-bridge/held lists them)`);
     const note = typeof body.note === 'string' && body.note.trim() !== '' ? body.note.trim().slice(0, 500) : undefined;
     if (needsNote && note === undefined) return answerError(res, 400, 'note must say why the results are dismissed: it is kept with them');
     const by = adminUser(req);
