@@ -44,10 +44,11 @@ let pageErrors: string[];
 let session: EditorSession | undefined;
 let sim: AnalyzerSimulator | undefined;
 let portA: number;
+let portC: number;
 
 const STUCK_MESSAGE = 'H|\\^&|||ANALYZER^1|||||LIS||P|LIS2-A2|20261121094500\rP|1||P-S-STUCK\rO|1|S-STUCK||^^^GLU|R\rR|1|^^^GLU|7.1|mmol/L|3.9-6.1|H||F||||20261121094400\rL|1|N\r';
 
-function flows(portA: number, portB: number): Array<Record<string, unknown>> {
+function flows(portA: number, portB: number, portC: number): Array<Record<string, unknown>> {
   return [
     { id: 'tab1', type: 'tab', label: 'Analyzers' },
     { id: 'cfg', type: 'lis-config', name: 'site LIS', labTestsApiUrl: stub.url('/tests'), transactionInfoApiUrl: stub.url('/orders'), resultApiUrl: stub.url('/results'), orderCompletedApiUrl: stub.url('/processed'), timeout: 3000 },
@@ -62,6 +63,10 @@ function flows(portA: number, portB: number): Array<Record<string, unknown>> {
     // Bench 2: we connect to the analyzer, which is not there. Down after about a second.
     { id: 'tcpB', type: 'tcp in', z: 'tab1', server: 'client', host: '127.0.0.1', port: String(portB), datamode: 'stream', datatype: 'buffer', newline: '', topic: '', x: 120, y: 240, wires: [['linkB']] },
     { id: 'linkB', type: 'astm-link', z: 'tab1', name: 'Bench 2 haematology', transport: 'tcp', downMinutes: '0.02', x: 320, y: 240, wires: [[], [], []] },
+    // Bench 3: an HL7 analyzer connects to us; its trace blanks patient names (PID-5 to PID-7).
+    { id: 'tcpC', type: 'tcp in', z: 'tab1', server: 'server', host: '', port: String(portC), datamode: 'stream', datatype: 'buffer', newline: '', topic: '', x: 120, y: 400, wires: [['linkC']] },
+    { id: 'linkC', type: 'hl7-link', z: 'tab1', name: 'Bench 3 immunoassay', transport: 'tcp', traceRedact: true, x: 320, y: 400, wires: [['tcpOutC'], [], []] },
+    { id: 'tcpOutC', type: 'tcp out', z: 'tab1', host: '', port: '', beserver: 'reply', base64: false, end: false, x: 520, y: 400, wires: [] },
     // An order for glucose and urea, where only glucose has an instrument code.
     { id: 'orderIn', type: 'inject', z: 'tab1', name: 'order S-400', props: [{ p: 'payload' }], payload: JSON.stringify({ SampleNumber: 'S-400', Tests: ['T-GLU', 'T-UREA'] }), payloadType: 'json', repeat: '', once: false, x: 120, y: 320, wires: [['orderMapper']] },
     { id: 'orderMapper', type: 'test-mapper', z: 'tab1', direction: 'toInstrument', unmapped: 'warn', mapping: [{ lisTestId: 'T-GLU', lisCode: 'GLU', lisName: 'Glucose', instrumentCode: 'GLU' }], x: 320, y: 320, wires: [[], []] },
@@ -105,7 +110,8 @@ before(async () => {
   });
   portA = await freePort();
   const portB = await freePort();
-  session = await startEditorSession(userDir, flows(portA, portB), 'linkA', { width: 1400, height: 1500 });
+  portC = await freePort();
+  session = await startEditorSession(userDir, flows(portA, portB, portC), 'linkA', { width: 1400, height: 1500 });
   ({ red, page, pageErrors } = session);
   sim = new AnalyzerSimulator({ dialect: 'generic-lis2a2', transport: new TcpClientTransport('127.0.0.1', portA), timeZone: 'UTC', senderName: 'COBAS-7' });
   await sim.start();
@@ -164,7 +170,7 @@ describe('Lab sidebar', () => {
     await dragSidebarTo(500);
     await page.evaluate(() => (globalThis as unknown as { RED: { sidebar: { show(id: string): void } } }).RED.sidebar.show('lis-lab'));
     await page.locator(`${LINKS}[data-node="linkB"]`).waitFor({ state: 'visible', timeout: 15000 });
-    assert.equal(await page.locator(LINKS).count(), 2);
+    assert.equal(await page.locator(LINKS).count(), 3);
 
     // Bench 1: connected, named by its H record, its message counted.
     const a = page.locator(`${LINKS}[data-node="linkA"]`);
@@ -324,6 +330,30 @@ describe('Lab sidebar', () => {
     assert.ok(perLine >= 40, `${perLine} characters per line`);
     assert.ok(lines <= Math.ceil(chars / perLine) + 1, `${chars} characters in ${lines} lines of ${perLine}`);
     assert.ok(lines <= 6, `a 240-character frame in ${lines} lines`);
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('shows an HL7 link\'s trace as its segments, one a line, patient names blanked as the link is set, not the bare word "message"', async () => {
+    await page.evaluate(() => (globalThis as unknown as { RED: { sidebar: { show(id: string): void } } }).RED.sidebar.show('lis-lab'));
+    const message = 'MSH|^~\\&|i15|LAB|LIS||20261201093000||ORU^R01|M-1|P|2.3.1\rPID|1||P-77||Roe^Jane||19800102|F\rOBR|1|S-500\rOBX|1|NM|GLU||5.4|mmol/L|||||F\r';
+    const socket = net.connect(portC, '127.0.0.1');
+    const got: Buffer[] = [];
+    socket.on('data', (d: Buffer) => got.push(d));
+    await new Promise<void>((r) => socket.once('connect', () => r()));
+    socket.write(Buffer.concat([Buffer.from([0x0b]), Buffer.from(message, 'latin1'), Buffer.from([0x1c, 0x0d])]));
+    await waitUntil(() => Buffer.concat(got).toString('latin1').includes('MSA|AA|M-1'), 15000, 'the AA of M-1', 50);
+    socket.end();
+    const c = page.locator(`${LINKS}[data-node="linkC"]`);
+    if ((await c.locator('.lis-lab-trace').count()) === 0) await c.locator('.lis-lab-link-name').click();
+    const received = c.locator('.lis-lab-trace-unit', { hasText: 'OBX|1|NM|GLU' });
+    await received.waitFor({ timeout: 15000 });
+    const text = (await received.textContent()) ?? '';
+    assert.match(text, /← (\[[^\]]+\] )?MSH\|\^~\\&\|i15\|LAB/);
+    assert.match(text, /\n {4}PID\|1\|\|P-77\|\|/);
+    assert.match(text, /\n {4}OBX\|1\|NM\|GLU\|\|5\.4\|mmol\/L/);
+    assert.doesNotMatch(text, /Roe|Jane|19800102/, 'PID-5 to PID-7 blanked');
+    assert.doesNotMatch(text, /^\S+ ← (\[[^\]]+\] )?message$/);
+    await waitForText(c.locator('.lis-lab-trace-unit', { hasText: 'MSA|AA|M-1' }), /→ (\[[^\]]+\] )?MSH\|/);
     assert.deepEqual(pageErrors, []);
   });
 });
