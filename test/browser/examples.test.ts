@@ -82,9 +82,14 @@ describe('two examples imported through Menu > Import > Examples', () => {
     red2 = await startNodeRed({ userDir: dir2, flows: [{ id: 'start-tab', type: 'tab', label: 'Flow 1' }, { id: 'start-note', type: 'comment', name: 'an empty Node-RED', z: 'start-tab', x: 200, y: 60, wires: [] }], settings: { nodesDir: [ROOT, serialDir] } });
     const { page, pageErrors } = await openEditor(browser!, red2.url, 'start-note');
 
+    type Tabs = { RED: { workspaces: { active(): string }; nodes: { workspace(id: string): { label: string } | undefined } } };
+    const shownTab = () => page.evaluate(() => { const RED = (globalThis as unknown as Tabs).RED; return RED.nodes.workspace(RED.workspaces.active())?.label; });
     await importExample(page, 'ASTM/roche-cobas-e411-serial', { sharedLisThere: false });
+    // The example's own tab is shown, not left behind the one that was in view.
+    await waitUntil(async () => /cobas e 411/i.test((await shownTab()) ?? ''), 15000, async () => `the imported example's tab shown (shown: ${await shownTab()})`, 50);
     // The LIS config is in the workspace already: Node-RED asks, and its "Import copy" takes the one there.
     await importExample(page, 'HL7/mindray-cl2000i-hl7-tcp', { sharedLisThere: true });
+    await waitUntil(async () => /CL-2000i/i.test((await shownTab()) ?? ''), 15000, async () => `the second example's tab shown (shown: ${await shownTab()})`, 50);
 
     // The integrator gives each analyzer its push port (double-click the tab > Environment Variables); free ones here.
     const ports = [await freePort(), await freePort()];
