@@ -276,7 +276,7 @@
                     opts.written(answer);
                     refocus = false;
                     shownFor = signature();
-                    pointed.css("color", "").text(t("changed", { count: answer.changed, setting: answer.setting }));
+                    pointed.css("color", "").text(answer.already ? t("already", { setting: answer.setting }) : t("changed", { count: answer.changed, setting: answer.setting }));
                 })
                 .fail(function (xhr) {
                     mark(null);

@@ -82,6 +82,8 @@ describe('pointing in the file dialect section', () => {
 
     await pointAt('Sample ID', 'sampleNumber', /^0 results changed \(layout\.sample\)/);
     await pointAt('Test Name', 'testCode', /^47 results changed \(layout\.test\)/);
+    // The same column again: said to be so already, not "0 results changed".
+    await pointAt('Test Name', 'testCode', /^layout\.test reads this already: set as it was, no result changed$/);
     await page.waitForFunction(`document.querySelectorAll(${JSON.stringify(`${FILE} .lis-dialect-results tbody tr`)}).length === 47`, undefined, { timeout: 10000 });
     await pointAt('S/CO', 'units', /^47 results changed \(layout\.units\)/);
     assert.deepEqual((await column(1)).slice(0, 4), ['25255', '25255', '25255', '25255']);

@@ -65,7 +65,15 @@ describe('pointing at a column of a file', () => {
     assert.deepEqual(answer.overrides, { layout: { value: 'Conc' } });
     assert.equal(answer.setting, 'layout.value');
     assert.equal(answer.changed, 1, 'S-2 reads 7.0 now; S-1 reads 5.4 both ways');
+    assert.equal(answer.already, false);
     assert.deepEqual(answer.preview.preview!.results.map((r) => r.value), ['5.4', '7.0']);
+  });
+
+  it('a cell of the column the dialect reads already (its default, or an earlier click) says so', () => {
+    const byDefault = ok(pointFileAt({ base: 'generic-csv', text: CSV, timeZone: 'UTC', role: 'value', place: { row: 2, column: 3 } }));
+    assert.deepEqual([byDefault.setting, byDefault.already, byDefault.changed], ['layout.value', true, 0]);
+    const again = ok(pointFileAt({ base: 'generic-csv', overrides: { layout: { value: 'Conc' } }, text: CSV, timeZone: 'UTC', role: 'value', place: { row: 3, column: 4 } }));
+    assert.deepEqual([again.already, again.changed], [true, 0]);
   });
 
   it('each role of one row per result: sample, test, value, units', () => {

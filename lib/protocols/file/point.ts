@@ -30,7 +30,7 @@ export interface FilePointRequest extends PointRequest {
 }
 
 export type FilePointAnswer =
-  | { overrides: ProfileOverrides; changed: number; setting: string; place: FilePlace; preview: FileSitePreview; issues: ProfileIssue[] }
+  | { overrides: ProfileOverrides; changed: number; setting: string; already: boolean; place: FilePlace; preview: FileSitePreview; issues: ProfileIssue[] }
   | { choices: Array<{ place: FilePlace; label: string }> }
   | { refused: string; issues?: ProfileIssue[] };
 
@@ -105,7 +105,9 @@ export function pointFileAt(request: FilePointRequest): FilePointAnswer {
   const after = previewFileSite({ base: request.base, overrides }, request.bytes ?? request.text, request.timeZone, request.fileName);
   if (after.issues.length > 0) return { refused: `${setting} cannot be read from there`, issues: after.issues };
   const before = previewFile(current, request.bytes ?? Buffer.from(request.text, current.encoding), request.timeZone, request.fileName);
-  return { overrides, changed: changedResults(before.results, after.preview?.results ?? []), setting, place, preview: after, issues: [] };
+  // The click chose what the dialect read already (its default, or an earlier click): said so, not "0 results changed" alone.
+  const already = JSON.stringify(current.layout) === JSON.stringify(layout);
+  return { overrides, changed: changedResults(before.results, after.preview?.results ?? []), setting, already, place, preview: after, issues: [] };
 }
 
 function columnLabel(names: string[] | undefined, column: number): string {
