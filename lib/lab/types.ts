@@ -98,6 +98,12 @@ export interface FieldAt {
 export interface UnassignedResult {
   record: number;
   reason: string;
+  /**
+   * Set when the dialect's own rule says the result is not for the LIS (a value it reads as no result, a row its
+   * instrument marked not valid, a QC record): counted, not held. Any other unassigned result is held for a person
+   * (lib/journal/holds), docs/reliability.md lists which is which.
+   */
+  notForLis?: true;
   /** The field that made it unassigned (the sample number's, or the test code's), when one did. */
   at?: FieldAt;
   /** The record as text, for the operator. */

@@ -39,6 +39,8 @@ export function holdSummary(h: HoldRecord): Record<string, unknown> {
     reason: h.results[0]?.reason ?? '',
     since: new Date(h.at).toISOString(),
     state: h.state,
+    // Results with no sample number are placed by hand at the LIS and dismissed here; the others are sent once mapped.
+    sendable: h.kind !== 'unassigned',
     deployed: mappers.has(h.node),
   };
 }
@@ -88,6 +90,7 @@ function installHoldRoutes(RED: NodeAPI): void {
     '/lis-bridge/holds/send',
     RED.auth.needsPermission('lis.write'),
     onHolds(async (hold, by) => {
+      if (hold.kind === 'unassigned') throw new Refused(`held results ${hold.id} have no sample number the bridge can trust: enter them at the LIS by hand under the right sample, then dismiss them here with why`);
       const send = mappers.get(hold.node);
       if (!send) throw new Refused(`the test-mapper ${hold.node} that held results ${hold.id} is not deployed: deploy it, then send them (or dismiss them)`);
       await send(hold, by);

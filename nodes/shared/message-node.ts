@@ -13,7 +13,9 @@ import { tcpSessionKey } from '../../lib/link';
 import { boardFor } from './health';
 import { fail, refuseMisconfigured } from './lis-request-node';
 import { journalFor } from './journal';
-import { NOT_UNDERSTOOD } from '../../lib/journal';
+import { contextOf, holdsFor, NOT_UNDERSTOOD } from '../../lib/journal';
+import type { UnassignedResult } from '../../lib/lab';
+import { randomUUID } from 'node:crypto';
 import { sharedTexts, type StatusReporter } from './status';
 import { replayOf, type ReplayOf } from './replays';
 import { type SettingFault, unresolvedSetting } from '../../lib/settings';
@@ -155,7 +157,11 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
           break;
         }
         case 'aside':
-          if (a.topic === 'unassigned') node.warn(r('unassigned', { count: a.count, reasons: a.reasons.join('; ') }));
+          if (a.topic === 'unassigned') {
+            node.warn(r('unassigned', { count: a.count, reasons: a.reasons.join('; ') }));
+            // An operator's replay reports them; the live flow holds them, before the message is noted translated.
+            if (!replay) holdUnassigned(a.payload as UnassignedResult[], msg, journalId);
+          }
           replay?.run.aside(replay.mark.message, a.topic, a.payload);
           send([null, null, null, Object.assign(copy(i, {}), { topic: a.topic, payload: a.payload })]);
           break;
@@ -166,6 +172,34 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
     const next = conversation.nextDeadline(Date.now());
     timer = next === undefined ? undefined : setTimeout(() => perform(conversation.tick(Date.now()), {} as Msg, () => undefined), Math.max(0, next - Date.now()));
     return batches;
+  }
+
+  /**
+   * Results with no sample number the bridge can trust (or no test code), held for a person, one hold per code;
+   * those the dialect's own rule puts aside (notForLis) are not. Queued on the journal before the message's
+   * "translated" note, so no crash leaves the message settled without them; a replay after a restart holds the
+   * same ids, which the journal takes once.
+   */
+  function holdUnassigned(items: UnassignedResult[], msg: Msg, journalId: string | undefined): void {
+    const held = items.filter((i) => i.notForLis !== true);
+    if (held.length === 0) return;
+    const about = (msg[topics.about] ?? {}) as { link?: unknown };
+    const base = journalId ?? `${node.id}:${randomUUID()}`;
+    void journal
+      .then((j) =>
+        j.hold({
+          node: node.id,
+          ...(typeof about.link === 'string' ? { link: about.link } : {}),
+          ...(journalId !== undefined ? { message: journalId } : {}),
+          msg: contextOf(msg as Record<string, unknown>),
+          holds: holdsFor(held.map((i) => ({ result: i, reason: i.reason, kind: 'unassigned' as const, code: i.instrumentCode ?? '' })), base),
+        }),
+      )
+      .catch((err: unknown) => {
+        const e = new LisError(r('unassignedNotHeld', { count: held.length, n: held.length, reason: messageOf(err) }), { code: 'JOURNAL' });
+        status.failed(e);
+        node.error(e, { payload: held, error: e.toMsgError() });
+      });
   }
 
   node.on('close', (_removed: boolean, done: () => void) => {

@@ -171,7 +171,8 @@ describe('file-message', () => {
       ctx.stub.reply('/results', { body: { status: 'success' } });
       await load([]);
       const caught = collect('caught');
-      writeFileSync(join(inbox, 'run.csv'), 'Sample,Test,Result\nREV-001,GLU,5.4\nREV-002,XYZ,12\n');
+      // REV-003's "---" is the dialect's no-result word: not for the LIS by its own rule, so not held either.
+      writeFileSync(join(inbox, 'run.csv'), 'Sample,Test,Result\nREV-001,GLU,5.4\nREV-002,XYZ,12\nREV-003,GLU,---\n');
       await waitUntil(() => existsSync(join(inbox, 'done', 'run.csv')) && ctx.stub.to('/results').length === 1, 10_000, 'REV-001 at the LIS, and the file in done/');
       assert.deepEqual(ctx.stub.to('/results').map((r) => r.json), [{ results: [{ SampleNumber: 'REV-001', TestCode: 'GLU', Result: '5.4' }] }]);
       const { holds, stuck } = await held();

@@ -385,6 +385,32 @@ describe('journal: restarts', () => {
     assert.deepEqual((await heldList()).holds, []);
   });
 
+  it('holds the results of a sample number that cannot be trusted (a raw delimiter in it), by code, before the message counts as translated; they cannot be sent, only dismissed', async () => {
+    ctx.stub.reply('/results', { body: { status: 'success' } });
+    await loadChain();
+    const analyzer = new Analyzer();
+    const stored = collect('hMessages');
+    assert.ok((await analyzer.send(resultMessage('RC-BAD2&BARCODE'))).every((r) => r.byte === ACK), 'acknowledged: the message is stored');
+    await waitUntil(async () => (await heldList()).holds.length === 2, 3000, 'the two results held');
+    const journalId = String((stored[0]!.astm as Record<string, unknown>).journalId);
+    const { holds, stuck } = await heldList();
+    assert.deepEqual(holds.map((h) => [h.id, h.kind, h.code, h.results, h.node, h.link, h.sendable]), [
+      [`${journalId}:unassigned:GLU`, 'unassigned', 'GLU', 1, 'msgr', 'lnk', false],
+      [`${journalId}:unassigned:CREA`, 'unassigned', 'CREA', 1, 'msgr', 'lnk', false],
+    ]);
+    assert.match(String(holds[0]!.reason), /holds "&", a delimiter of its message that arrived unescaped/);
+    assert.deepEqual(stuck, []);
+    const lines = readJournalFile(journalDir()).lines;
+    const holdAt = lines.findIndex((e) => e.e === 'hold');
+    const plannedAt = lines.findIndex((e) => e.e === 'rxu' && e.id === journalId && e.parts !== undefined);
+    assert.ok(holdAt >= 0 && holdAt < plannedAt, `held (line ${holdAt}) before the message was noted translated (line ${plannedAt})`);
+    const refused = await helper.request().post('/lis-bridge/holds/send').send({ ids: [holds[0]!.id] }).expect(409);
+    assert.match(String(refused.body.message), /have no sample number the bridge can trust: enter them at the LIS by hand under the right sample, then dismiss them here with why/);
+    await helper.request().post('/lis-bridge/holds/dismiss').send({ ids: holds.map((h) => h.id), note: 'entered at the LIS by hand under RC-BAD2' }).expect(200);
+    assert.deepEqual((await heldList()).holds, []);
+    assert.equal(ctx.stub.to('/results').length, 0, 'nothing under that sample number reached the LIS');
+  });
+
   it('a message with one code mapped and one not: the mapped result reaches the LIS, the other is held; dismissed, it says who and why', async () => {
     ctx.stub.reply('/results', { body: { status: 'success' } });
     await loadChain({ mapping: [MAPPING[0]] });

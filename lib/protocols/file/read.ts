@@ -138,8 +138,8 @@ function readRows(rows: FileRow[], profile: FileDialectProfile, options: FileRea
     const test = item.test.trim();
     const label = item.sample.trim();
     if (value === '' && label === '' && test === '') continue; // an empty well or row
-    const keep = (reason: string) =>
-      unassigned.push({ record: item.row.line, reason: `line ${item.row.line}: ${reason}`, text: rowText(item.row), ...(test !== '' ? { instrumentCode: test } : {}), ...(value !== '' ? { Result: value } : {}), ...(item.units?.trim() ? { units: item.units.trim() } : {}) });
+    const keep = (reason: string, notForLis = false) =>
+      unassigned.push({ record: item.row.line, reason: `line ${item.row.line}: ${reason}`, ...(notForLis ? { notForLis: true as const } : {}), text: rowText(item.row), ...(test !== '' ? { instrumentCode: test } : {}), ...(value !== '' ? { Result: value } : {}), ...(item.units?.trim() ? { units: item.units.trim() } : {}) });
     if (test === '') {
       keep('no test code: not sent');
       continue;
@@ -172,11 +172,11 @@ function readRows(rows: FileRow[], profile: FileDialectProfile, options: FileRea
       continue;
     }
     if (item.invalid !== undefined) {
-      keep(item.invalid);
+      keep(item.invalid, true);
       continue;
     }
     if (noResult.has(value.toUpperCase())) {
-      keep(`${test} is ${JSON.stringify(value)}, a value the dialect reads as no result (noResult): not sent`);
+      keep(`${test} is ${JSON.stringify(value)}, a value the dialect reads as no result (noResult): not sent`, true);
       continue;
     }
     const sample = sampleNumberOf(label, take);

@@ -260,7 +260,7 @@ function qcInOrder(group: OrderGroup, profile: DialectProfile, unassigned: Unass
     const id = at(rule.components.id);
     if (value === '' && name === '' && id === '') return;
     if (code === '' || (name === '' && id === '')) {
-      unassigned.push({ record: group.index, reason: `QC repeat ${i + 1} of ${fieldLabel('O', rule.field)} in O record ${group.index} names no ${code === '' ? 'test' : 'control'}`, at: fieldAt('O', group.index, rule.field), text: textOf(group.record) });
+      unassigned.push({ record: group.index, reason: `QC repeat ${i + 1} of ${fieldLabel('O', rule.field)} in O record ${group.index} names no ${code === '' ? 'test' : 'control'}`, notForLis: true, at: fieldAt('O', group.index, rule.field), text: textOf(group.record) });
       return;
     }
     const control = Object.fromEntries(
