@@ -250,6 +250,22 @@ export class ResultJournal {
     return [...this.messages.values()].filter((m) => (m.stuck !== undefined || m.replayed) && !isSettled(m));
   }
 
+  /**
+   * What the journal holds that has not reached its end, for a verdict on the whole: messages still on their way
+   * (not settled, not stuck) and messages a message node could not read (their results, if any, are unknown). One
+   * walk over the messages in memory: for an operator's look, never per message.
+   */
+  unfinished(): { onTheirWay: number; notUnderstood: number } {
+    let onTheirWay = 0;
+    let notUnderstood = 0;
+    for (const m of this.messages.values()) {
+      if (!isSettled(m)) {
+        if (m.stuck === undefined && !m.replayed) onTheirWay++;
+      } else if (m.note?.startsWith(NOT_UNDERSTOOD)) notUnderstood++;
+    }
+    return { onTheirWay, notUnderstood };
+  }
+
   /** An operator gives up on a stuck message: it counts as settled, with who decided, and is not listed any more. */
   async dismiss(id: string, by: string): Promise<void> {
     const m = this.messages.get(id);

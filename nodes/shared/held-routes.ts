@@ -42,15 +42,22 @@ function installRoutes(RED: NodeAPI): void {
   admin.get('/lis-bridge/held', RED.auth.needsPermission('lis.read'), (_req: Request, res: Response) => {
     journalFor(RED)
       .then((journal) => {
+        const holds = journal.holds();
+        const batches = journal.held();
+        const stuck = journal.stuck();
+        const { onTheirWay, notUnderstood } = journal.unfinished();
+        // "Everything reached the LIS" only when nothing of any day waits, is on its way, or was not understood.
+        const summary = { waiting: holds.reduce((n, h) => n + h.results.length, 0), heldBatches: batches.length, stuck: stuck.length, onTheirWay, notUnderstood };
         res.json({
-          batches: journal.held().map((b) => ({ ...heldSummary(b), deployed: senders.has(b.node) })),
+          summary: { ...summary, everythingReached: Object.values(summary).every((n) => n === 0) },
+          batches: batches.map((b) => ({ ...heldSummary(b), deployed: senders.has(b.node) })),
           // `samples`: those the message still owes the LIS; `others`: its other samples, whose results went on to the LIS.
-          stuck: journal.stuck().map((m) => {
+          stuck: stuck.map((m) => {
             const { owed, others } = owedSamples(m);
             return { id: m.id, link: m.link, at: new Date(m.at).toISOString(), samples: owed, others, reason: m.stuck ?? null, parts: m.parts ?? null, handed: m.handed.size, note: m.note ?? null };
           }),
           // Results held for a person (no LIS test for their code, say): sent once mapped, or dismissed.
-          holds: journal.holds().map(holdSummary),
+          holds: holds.map(holdSummary),
           // Orders that went to an analyzer without some of their tests (no instrument code), the last day's.
           ordersMissingTests: orderGapsFor(RED).list(Date.now()).map((g) => ({ ...g, at: new Date(g.at).toISOString() })),
         });

@@ -184,6 +184,8 @@ describe('Lab sidebar', () => {
     assert.equal(await b.locator('.lis-lab-state').getAttribute('data-state'), 'disconnected');
     await b.locator('.lis-lab-alarm[data-code="LINK_DOWN"]').waitFor({ timeout: 15000 });
 
+    // Not everything reached the LIS, and the sidebar's first line says so, naming what waits.
+    await waitForText(page.locator('.lis-lab-verdict'), /^Not everything received has reached the LIS: .*1 held batches · 1 stuck messages/);
     // The held batch and the stuck message, with their samples.
     await page.locator(BATCHES).first().waitFor({ timeout: 15000 });
     await waitForText(page.locator(`${BATCHES} .lis-lab-samples`), 'S-100');
@@ -251,6 +253,9 @@ describe('Lab sidebar', () => {
     await hold.waitFor({ state: 'detached', timeout: 15000 });
     await waitForText(page.locator('.lis-lab-holds-summary'), /No result is waiting for a person/);
     assert.equal(samplesAtLis().filter((s) => s === 'S-300').length, 1, 'only the mapped result of S-300 reached the LIS');
+    // Now every result has its end: delivered, or dismissed by a person. Only then the sidebar says so.
+    await waitForText(page.locator('.lis-lab-verdict'), /^Every result received reached the LIS, was dismissed by a person, or is not for the LIS by its dialect's own rule\.$/);
+    assert.deepEqual((await (await fetch(`${red!.url}/lis-bridge/held`)).json() as { summary: unknown }).summary, { waiting: 0, heldBatches: 0, stuck: 0, onTheirWay: 0, notUnderstood: 0, everythingReached: true });
 
     // An order that goes to the analyzer without one of its tests is listed, with the test.
     await waitForText(page.locator('.lis-lab-orders-summary'), /Every order of the last day went to its analyzer with all its tests/);

@@ -135,4 +135,18 @@ describe('held results in the journal', () => {
     assert.doesNotMatch(text, /m1#0/);
     await j.close();
   });
+
+  it('counts what has not reached its end for the sidebar\'s verdict: messages on their way, and messages not understood', async () => {
+    const j = await open();
+    await j.received('L', 'on-way', Buffer.from('a'), 'terminator');
+    await j.received('L', 'garbled', Buffer.from('b'), 'terminator');
+    await j.planned('garbled', 0, 'not understood: no H record');
+    await j.received('L', 'query', Buffer.from('c'), 'terminator');
+    await j.planned('query', 0);
+    await j.received('L', 'stuck', Buffer.from('d'), 'terminator');
+    await j.planned('stuck', 1);
+    await j.markStuck('stuck', 'its replay did not get through');
+    assert.deepEqual(j.unfinished(), { onTheirWay: 1, notUnderstood: 1 }, 'the stuck one is counted as stuck, elsewhere');
+    await j.close();
+  });
 });
