@@ -9,6 +9,8 @@ import assert from 'node:assert/strict';
 import { decodeMessage, repeatsOf, type AstmValue, type OrderRecord, type PatientRecord } from '../../lib/protocols/astm/records';
 import type { Hl7RunSummary, RunSummary } from '../../lib/sim';
 import type { LisStub, RecordedRequest } from '../support/lis-stub';
+import { dirname } from 'node:path';
+import { readJournalFile } from '../support/journal-file';
 import { TOKEN, astmProfileOf, itemsOf, resultItems, type E2eRun, type MappedTest, type SimRecord } from './harness';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
@@ -308,7 +310,27 @@ export function checkNodeRedLog(run: E2eRun): void {
  * What every example run must show, whatever the protocol, as it() titles and
  * checks; `downloads` is the protocol's own check of the order downloads.
  */
-export function exampleChecks(downloads: (run: E2eRun) => void): Array<[title: string, check: (run: E2eRun) => void]> {
+/**
+ * Every result the run read has its end, by the Lab sidebar's summary and by the journal file read on its own: each
+ * message settled (its parts all handed on: a batch, or holds that end it), no hold open, no batch held.
+ */
+export async function checkEveryResultEnded(run: E2eRun): Promise<void> {
+  const answer = (await run.red!.held()) as unknown as { summary: Record<string, unknown>; holds: unknown[] };
+  assert.deepEqual(answer.summary, { waiting: 0, heldBatches: 0, stuck: 0, onTheirWay: 0, notUnderstood: 0, everythingReached: true }, `the Lab summary (holds: ${JSON.stringify(answer.holds)})`);
+  const file = readJournalFile(dirname(run.red!.journalFile));
+  const handed = new Map<string, Set<number>>();
+  for (const b of file.batches.values()) if (b.message !== undefined && b.part !== undefined) (handed.get(b.message) ?? handed.set(b.message, new Set()).get(b.message)!).add(b.part);
+  for (const e of file.lines) if (e.e === 'hold' && e.endsPart === true && typeof e.message === 'string') (handed.get(e.message) ?? handed.set(e.message, new Set()).get(e.message)!).add(Number(e.part));
+  const unsettled = [...file.messages.values()].filter((m) => m.parts === undefined || (handed.get(m.id)?.size ?? 0) < m.parts).map((m) => `${m.id} (parts ${m.parts ?? '?'}, handed ${handed.get(m.id)?.size ?? 0})`);
+  assert.deepEqual(unsettled, [], 'every message in the journal file settled');
+  const ended = new Set(file.lines.filter((e) => e.e === 'holdu').map((e) => String(e.id)));
+  for (const key of file.batches.keys()) if (key.startsWith('hold:')) ended.add(key.slice('hold:'.length));
+  const open = file.lines.filter((e) => e.e === 'hold').flatMap((e) => (e.holds as Array<{ id: string }>).map((h) => h.id)).filter((id) => !ended.has(id));
+  assert.deepEqual(open, [], 'no hold open in the journal file');
+  assert.deepEqual([...file.batches.values()].filter((b) => b.state !== 'delivered').map((b) => `${b.key} ${b.state}`), [], 'every batch delivered');
+}
+
+export function exampleChecks(downloads: (run: E2eRun) => void): Array<[title: string, check: (run: E2eRun) => void | Promise<void>]> {
   return [
     ['sends the Bearer Token from LIS_TOKEN, a fresh X-Request-ID and an ISO X-Request-Timestamp on every LIS request', checkRequestHeaders],
     ['asks the LIS once per scanned sample, with X-Expected-Sample equal to the SampleNumber', checkOrderRequests],
@@ -318,5 +340,6 @@ export function exampleChecks(downloads: (run: E2eRun) => void): Array<[title: s
     ['answers the NOORDER sample "no information" (not found) and sends nothing of it to the LIS', checkNoOrderSamples],
     ['leaves no message of the analyzer undelivered or unacknowledged', checkLine],
     ['logs no error in Node-RED', checkNodeRedLog],
+    ['ends every result it read: the Lab summary says everything reached the LIS, and the journal file agrees', checkEveryResultEnded],
   ];
 }

@@ -408,7 +408,7 @@ export class E2eRun {
  * after hook. `check(fn)` is an it() body running fn on the run, with its
  * diagnostics on failure.
  */
-export function useRun(make: () => E2eRun): { current: () => E2eRun | undefined; check: (fn: (r: E2eRun) => void) => () => Promise<void> } {
+export function useRun(make: () => E2eRun): { current: () => E2eRun | undefined; check: (fn: (r: E2eRun) => void | Promise<void>) => () => Promise<void> } {
   let run: E2eRun | undefined;
   before(async () => {
     run = make();
