@@ -195,12 +195,14 @@ export interface JournalView {
   rx: Map<string, { at: number; samples: string[]; parts?: number; replayed: boolean; note?: string; /** The message's bytes, base64, as stored: an analyzer's repeat has the same. */ data: string }>;
   /** Batches: key -> what they carried and every state they were put in. */
   tx: Map<string, { at: number; message?: string; part?: number; samples: string[]; items: Array<{ SampleNumber: string; TestCode: string }>; states: string[] }>;
+  /** Held results (lib/journal/holds): id -> the batch they came from and the samples they name, each line read once. */
+  holds: Map<string, { message?: string; part?: number; endsPart: boolean; samples: string[]; lines: number }>;
   invalid: number;
 }
 
 /** Reads journal.jsonl line by line (no validation but JSON): what a post-mortem would look at. */
 export function readJournal(file: string): JournalView {
-  const view: JournalView = { rx: new Map(), tx: new Map(), invalid: 0 };
+  const view: JournalView = { rx: new Map(), tx: new Map(), holds: new Map(), invalid: 0 };
   if (!existsSync(file)) return view;
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     if (line.trim() === '') continue;
@@ -222,6 +224,13 @@ export function readJournal(file: string): JournalView {
       const items = Array.isArray(e.body) ? (e.body as Array<{ SampleNumber: string; TestCode: string }>) : [];
       view.tx.set(String(e.key), { at: Number(e.at), ...(typeof e.message === 'string' ? { message: e.message } : {}), ...(typeof e.part === 'number' ? { part: e.part } : {}), samples: (e.samples as string[]) ?? [], items, states: ['sending'] });
     } else if (e.e === 'txu') view.tx.get(String(e.key))?.states.push(String(e.state));
+    else if (e.e === 'hold') {
+      for (const h of e.holds as Array<{ id: string; results: Array<{ result: { SampleNumber?: string } }> }>) {
+        const known = view.holds.get(h.id);
+        if (known) known.lines++;
+        else view.holds.set(h.id, { ...(typeof e.message === 'string' ? { message: e.message } : {}), ...(typeof e.part === 'number' ? { part: e.part } : {}), endsPart: e.endsPart === true, samples: h.results.map((r) => String(r.result.SampleNumber ?? '')), lines: 1 });
+      }
+    }
   }
   return view;
 }
@@ -230,6 +239,8 @@ export function readJournal(file: string): JournalView {
 export function handedParts(view: JournalView, id: string): number {
   const parts = new Set<number>();
   for (const b of view.tx.values()) if (b.message === id && b.part !== undefined) parts.add(b.part);
+  // A batch whose results were all held ended in its hold line.
+  for (const h of view.holds.values()) if (h.endsPart && h.message === id && h.part !== undefined) parts.add(h.part);
   return parts.size;
 }
 
@@ -532,15 +543,23 @@ export async function lisIdle(stub: LisStub, opts: { quietMs: number; giveUpQuie
  * - after-tx-sending: kill right after a batch is journaled as `sending`
  *   (its request before or at the LIS); then again right after the first
  *   batch journaled as sending once restarted.
+ * - after-hold: every message also carries a result for a code the flow does
+ *   not map (the simulator's unorderedResult, HOLD_CODE), which test-mapper
+ *   holds before the rest of its batch goes on: kill right after a hold is
+ *   written, before that batch's own line; then again once restarted. Each
+ *   message's held result must be held once, its other results delivered.
  */
-export const AIMED_MODES = ['repeat-store', 'replay-after-ack', 'replay-twice', 'after-tx-sending'] as const;
+export const AIMED_MODES = ['repeat-store', 'replay-after-ack', 'replay-twice', 'after-tx-sending', 'after-hold'] as const;
 export type AimedMode = (typeof AIMED_MODES)[number];
 export const KILL_MODES = ['random', 'after-rx-write', ...AIMED_MODES] as const;
 export type KillMode = (typeof KILL_MODES)[number];
 export const isAimed = (mode: KillMode): mode is AimedMode => (AIMED_MODES as readonly string[]).includes(mode);
 
 /** Kills each aimed mode makes (the `kills` option is for random and after-rx-write). */
-export const AIMED_KILLS: Readonly<Record<AimedMode, number>> = { 'repeat-store': 2, 'replay-after-ack': 2, 'replay-twice': 3, 'after-tx-sending': 2 };
+export const AIMED_KILLS: Readonly<Record<AimedMode, number>> = { 'repeat-store': 2, 'replay-after-ack': 2, 'replay-twice': 3, 'after-tx-sending': 2, 'after-hold': 2 };
+
+/** The code no mapping knows, sent with every message of an after-hold run. */
+export const HOLD_CODE = 'XHOLD';
 
 /**
  * How long the replay modes' flow holds each received message before
@@ -600,6 +619,8 @@ export interface CrashReport {
   kills: KillRecord[];
   /** Aimed modes: kills aimed (the mode's number, made or not) and kills that hit their window. Random modes: 0 and 0. */
   windows: { aimed: number; hit: number };
+  /** Held results by the journal file: per acknowledged sample, how many holds name it; and holds written in more than one line. */
+  holds: { perAckedSample: Map<string, number>; foreign: string[]; writtenTwice: string[] };
   /** Lost, unexplained duplicate, foreign and stuck results, each with its story, and aimed kills that missed. */
   problems(): string;
   /** Aimed kills that missed their window or were never made ('' when none). */
@@ -652,7 +673,7 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashReport> {
   stub.reply('/processed', { body: { status: 'success' } });
 
   const transport = new TcpServerTransport(0, '127.0.0.1');
-  const simOptions = { transport, timeZone: TIME_ZONE, seed: options.seed, analysisMs: 0, intervalMs: 0 };
+  const simOptions = { transport, timeZone: TIME_ZONE, seed: options.seed, analysisMs: 0, intervalMs: 0, ...(mode === 'after-hold' ? { misbehaviour: { unorderedResult: HOLD_CODE } } : {}) };
   const sim = protocol === 'hl7' ? new Hl7AnalyzerSimulator({ ...simOptions, dialect: HL7_EXAMPLE.dialect }) : new AnalyzerSimulator({ ...simOptions, dialect: 'generic-lis2a2' });
   const simLog = recordSim(sim);
   let red: NodeRedProcess | undefined;
@@ -720,6 +741,15 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashReport> {
       return out.join('\n');
     };
     const killList = () => `kills: ${kills.map((k) => `${k.at} after ${k.afterAcks} acks${k.killed ? '' : ' (NOT sent)'}${k.note ? ` (${k.note})` : ''}${k.aim ? ` [aimed at ${k.aim}: ${k.hit ? 'HIT' : 'MISSED'}; ${k.evidence}]` : ''}`).join(', ')}`;
+    const perAckedSample = new Map([...ackedSamples].map((s) => [s, 0]));
+    const foreign: string[] = [];
+    for (const [id, h] of journal.holds) {
+      for (const s of h.samples) {
+        if (perAckedSample.has(s)) perAckedSample.set(s, perAckedSample.get(s)! + 1);
+        else foreign.push(`${id}: ${s}`);
+      }
+    }
+    const holds = { perAckedSample, foreign, writtenTwice: [...journal.holds].filter(([, h]) => h.lines > 1).map(([id]) => id) };
     return {
       mode,
       counts: t.counts,
@@ -728,6 +758,7 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashReport> {
       elapsedMs,
       kills,
       windows,
+      holds,
       problems: () => [t.problems(), missed(), killList()].filter((x) => x !== '').join('\n'),
       missed,
       diagnostics,
@@ -784,6 +815,8 @@ function aimedKills(mode: AimedMode, c: RunContext): Promise<void> {
       return replayKills(c, 2);
     case 'after-tx-sending':
       return afterTxSending(c);
+    case 'after-hold':
+      return afterHold(c);
   }
 }
 
@@ -1034,6 +1067,37 @@ async function afterTxSending(c: RunContext): Promise<void> {
   const e = sendingEvidence(c, view, second);
   noteKill(c, { aim: aim2, hit: e.hit, evidence: e.evidence + whose });
   await restart(c);
+}
+
+async function afterHold(c: RunContext): Promise<void> {
+  const aim1 = 'a hold written before the rest of its batch';
+  await waitForAcks(c, ackPoint(c, 0.2, 0.5), 'the first kill');
+  const first = await killOnJournalLine(c.red, (l) => l.e === 'hold', windowLeft(c)).result;
+  if (!first) {
+    noteKill(c, { aim: aim1, hit: false, evidence: `no hold was written within ${windowLeft(c)} ms: Node-RED was not killed` }, false);
+    return;
+  }
+  let view = await dead(c);
+  noteKill(c, { aim: aim1, ...holdEvidence(view, first) });
+  const known = new Set(view.holds.keys());
+  const aim2 = 'the first hold written after the restart';
+  const tap = killOnJournalLine(c.red, (l) => l.e === 'hold' && (l.holds as Array<{ id: string }>).some((h) => !known.has(h.id)), WINDOW_MS + 60_000);
+  await restartInto(c, tap);
+  const second = await within(tap, windowLeft(c));
+  if (!second) {
+    noteKill(c, { aim: aim2, hit: false, evidence: `no hold was written within ${windowLeft(c)} ms of the restart: Node-RED was not killed` }, false);
+    return restart(c);
+  }
+  view = await dead(c);
+  noteKill(c, { aim: aim2, ...holdEvidence(view, second) });
+  await restart(c);
+}
+
+/** Hit when the batch the hold came from had not been journaled when Node-RED died: the kill fell between the two lines. */
+function holdEvidence(view: JournalView, fired: Fired): { hit: boolean; evidence: string } {
+  const key = `${String(fired.line.message)}#${String(fired.line.part)}`;
+  const b = view.tx.get(key);
+  return { hit: b === undefined, evidence: `hold of ${key} seen, SIGKILL ${fired.killMs.toFixed(1)} ms later; at death its batch was ${b ? b.states.join(' -> ') : 'not yet written'}` };
 }
 
 /** Hit when the batch the kill fired on was still `sending` when Node-RED died (no answer journaled). */

@@ -13,12 +13,14 @@
  * before its final ACK has gone out. The analyzer then sends the message
  * again; it must still reach the LIS once.
  *
- * Four more runs aim pairs of kills (crash-harness.ts AIMED_MODES), the second
+ * Five more runs aim pairs of kills (crash-harness.ts AIMED_MODES), the second
  * at the window the restart after the first opens: the analyzer's repeat of a
  * message stored before its final ACK, itself being stored (repeat-store);
  * the replay at start of messages ACKed but never handed to the LIS sender,
  * once (replay-after-ack) and twice in a row (replay-twice); a batch just
- * journaled as sending, before and after a restart (after-tx-sending). Each
+ * journaled as sending, before and after a restart (after-tx-sending); a
+ * result no LIS test is mapped for just held, before the rest of its batch
+ * went on (after-hold: each such result must be held once). Each
  * kill must be seen to hit its window (the journal as the dead process left
  * it, and the analyzer's repeats, say so). A run whose kill missed is made
  * again with another seed, up to three times; if none hits, the case fails
@@ -34,7 +36,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { AIMED_KILLS, crashRun, isAimed, type CrashReport, type KillMode, type Protocol } from './crash-harness';
+import { AIMED_KILLS, HOLD_CODE, crashRun, isAimed, type CrashReport, type KillMode, type Protocol } from './crash-harness';
 import { installPackage, type Installation } from './harness';
 
 const SEED = Number(process.env.CRASH_SEED ?? 20261121);
@@ -53,6 +55,7 @@ const RUNS: Array<{ name: string; results: number; kills: number; killMode: Kill
   { name: 'crash run (replay-after-ack): SIGKILL after the final ACK of a message not yet at the LIS, then during the replay at start', results: 40, kills: AIMED_KILLS['replay-after-ack'], killMode: 'replay-after-ack', seed: SEED + 3 },
   { name: 'crash run (replay-twice): SIGKILL after the final ACK of a message not yet at the LIS, then during the replay at start, twice in a row', results: 40, kills: AIMED_KILLS['replay-twice'], killMode: 'replay-twice', seed: SEED + 4 },
   { name: 'crash run (after-tx-sending): SIGKILL right after a batch is journaled as sending, then after the first one once restarted', results: 40, kills: AIMED_KILLS['after-tx-sending'], killMode: 'after-tx-sending', seed: SEED + 5 },
+  { name: 'crash run (after-hold): SIGKILL right after a result no LIS test is mapped for is held, before the rest of its batch, then again once restarted', results: 40, kills: AIMED_KILLS['after-hold'], killMode: 'after-hold', seed: SEED + 8 },
   { name: 'crash run, HL7: SIGKILL at random moments during a fast upload over MLLP', results: 150, kills: 3, killMode: 'random', seed: SEED + 6, protocol: 'hl7' },
   { name: 'crash run, HL7: SIGKILL right after a received message is written to the journal, before its ACK', results: 80, kills: 2, killMode: 'after-rx-write', seed: SEED + 7, protocol: 'hl7' },
 ];
@@ -105,5 +108,12 @@ for (const run of RUNS) {
     it('the LIS got nothing the analyzer did not send', everyRun((r) => assert.deepEqual(r.tally.foreignKeys, [], explain(r))));
 
     it('leaves no message stuck: replayed, yet its results neither at the LIS nor in a held batch', everyRun((r) => assert.deepEqual(r.tally.stuckIds, [], explain(r))));
+
+    if (run.killMode === 'after-hold') {
+      it(`holds the ${HOLD_CODE} result of every acknowledged message once, in one line, and nothing else`, everyRun((r) => {
+        const notOnce = [...r.holds.perAckedSample].filter(([, n]) => n !== 1).map(([s, n]) => `${s}: held ${n} times`);
+        assert.deepEqual({ notOnce, foreign: r.holds.foreign, writtenTwice: r.holds.writtenTwice }, { notOnce: [], foreign: [], writtenTwice: [] }, explain(r));
+      }));
+    }
   });
 }
