@@ -1034,63 +1034,77 @@ function killOnAck(c: RunContext, threshold: number, timeoutMs: number): Promise
   });
 }
 
+/** One kill of a pair aimed at a journal line: what it is aimed at, the line that fires it, what the dead process's journal says of it. */
+interface LineAim {
+  aim: string;
+  /** What the line is, for "no ... was written within": "batch was journaled", "hold was written". */
+  what: string;
+  line: (l: JournalLine) => boolean;
+  evidence: (view: JournalView, fired: Fired) => { hit: boolean; evidence: string };
+}
+
+/**
+ * A pair of kills, each right after a journal line: the first after its point
+ * in the run, the second at the first such line once restarted (`second` gets
+ * the journal as the first kill left it, to aim at a line it did not hold).
+ */
+async function killPairOnLines(c: RunContext, first: LineAim, second: (before: JournalView) => LineAim): Promise<void> {
+  await waitForAcks(c, ackPoint(c, 0.2, 0.5), 'the first kill');
+  const fired = await killOnJournalLine(c.red, first.line, windowLeft(c)).result;
+  if (!fired) {
+    noteKill(c, { aim: first.aim, hit: false, evidence: `no ${first.what} within ${windowLeft(c)} ms: Node-RED was not killed` }, false);
+    return;
+  }
+  const before = await dead(c);
+  noteKill(c, { aim: first.aim, ...first.evidence(before, fired) });
+  const next = second(before);
+  const tap = killOnJournalLine(c.red, next.line, WINDOW_MS + 60_000);
+  await restartInto(c, tap);
+  const again = await within(tap, windowLeft(c));
+  if (!again) {
+    noteKill(c, { aim: next.aim, hit: false, evidence: `no ${next.what} within ${windowLeft(c)} ms of the restart: Node-RED was not killed` }, false);
+    return restart(c);
+  }
+  noteKill(c, { aim: next.aim, ...next.evidence(await dead(c), again) });
+  await restart(c);
+}
+
 /**
  * (4) Kill right after a batch is journaled as `sending` (its request about
  * to leave, or at the LIS); once restarted, kill right after the first batch
  * journaled as sending again (often one of a message the restart replays).
  */
-async function afterTxSending(c: RunContext): Promise<void> {
-  const aim1 = 'a result batch journaled as sending';
-  await waitForAcks(c, ackPoint(c, 0.2, 0.5), 'the first kill');
-  const first = await killOnJournalLine(c.red, (l) => l.e === 'tx', windowLeft(c)).result;
-  if (!first) {
-    noteKill(c, { aim: aim1, hit: false, evidence: `no batch was journaled within ${windowLeft(c)} ms: Node-RED was not killed` }, false);
-    return;
-  }
-  let view = await dead(c);
-  noteKill(c, { aim: aim1, ...sendingEvidence(c, view, first) });
-
-  const earlier = new Set(view.rx.keys());
-  const knownBatches = new Set(view.tx.keys());
-  const due = dueForReplay(view);
-  const aim2 = 'the first batch journaled as sending after the restart';
-  const tap = killOnJournalLine(c.red, (l) => l.e === 'tx' && !knownBatches.has(String(l.key)), WINDOW_MS + 60_000);
-  await restartInto(c, tap);
-  const second = await within(tap, windowLeft(c));
-  if (!second) {
-    noteKill(c, { aim: aim2, hit: false, evidence: `no batch was journaled within ${windowLeft(c)} ms of the restart: Node-RED was not killed` }, false);
-    return restart(c);
-  }
-  view = await dead(c);
-  const of = second.line.message;
-  const whose = of !== undefined && earlier.has(of) ? `, a batch of rx ${of} from before the restart${due.has(of) ? ' (replayed)' : ''}` : '';
-  const e = sendingEvidence(c, view, second);
-  noteKill(c, { aim: aim2, hit: e.hit, evidence: e.evidence + whose });
-  await restart(c);
+function afterTxSending(c: RunContext): Promise<void> {
+  return killPairOnLines(
+    c,
+    { aim: 'a result batch journaled as sending', what: 'batch was journaled', line: (l) => l.e === 'tx', evidence: (view, fired) => sendingEvidence(c, view, fired) },
+    (before) => {
+      const earlier = new Set(before.rx.keys());
+      const knownBatches = new Set(before.tx.keys());
+      const due = dueForReplay(before);
+      return {
+        aim: 'the first batch journaled as sending after the restart',
+        what: 'batch was journaled',
+        line: (l) => l.e === 'tx' && !knownBatches.has(String(l.key)),
+        evidence: (view, fired) => {
+          const of = fired.line.message;
+          const whose = of !== undefined && earlier.has(of) ? `, a batch of rx ${of} from before the restart${due.has(of) ? ' (replayed)' : ''}` : '';
+          const e = sendingEvidence(c, view, fired);
+          return { hit: e.hit, evidence: e.evidence + whose };
+        },
+      };
+    },
+  );
 }
 
-async function afterHold(c: RunContext): Promise<void> {
-  const aim1 = 'a hold written before the rest of its batch';
-  await waitForAcks(c, ackPoint(c, 0.2, 0.5), 'the first kill');
-  const first = await killOnJournalLine(c.red, (l) => l.e === 'hold', windowLeft(c)).result;
-  if (!first) {
-    noteKill(c, { aim: aim1, hit: false, evidence: `no hold was written within ${windowLeft(c)} ms: Node-RED was not killed` }, false);
-    return;
-  }
-  let view = await dead(c);
-  noteKill(c, { aim: aim1, ...holdEvidence(view, first) });
-  const known = new Set(view.holds.keys());
-  const aim2 = 'the first hold written after the restart';
-  const tap = killOnJournalLine(c.red, (l) => l.e === 'hold' && (l.holds as Array<{ id: string }>).some((h) => !known.has(h.id)), WINDOW_MS + 60_000);
-  await restartInto(c, tap);
-  const second = await within(tap, windowLeft(c));
-  if (!second) {
-    noteKill(c, { aim: aim2, hit: false, evidence: `no hold was written within ${windowLeft(c)} ms of the restart: Node-RED was not killed` }, false);
-    return restart(c);
-  }
-  view = await dead(c);
-  noteKill(c, { aim: aim2, ...holdEvidence(view, second) });
-  await restart(c);
+/** (5) Kill right after a hold is written, before the rest of its batch; once restarted, right after the first new hold. */
+function afterHold(c: RunContext): Promise<void> {
+  return killPairOnLines(c, { aim: 'a hold written before the rest of its batch', what: 'hold was written', line: (l) => l.e === 'hold', evidence: holdEvidence }, (before) => ({
+    aim: 'the first hold written after the restart',
+    what: 'hold was written',
+    line: (l) => l.e === 'hold' && (l.holds as Array<{ id: string }>).some((h) => !before.holds.has(h.id)),
+    evidence: holdEvidence,
+  }));
 }
 
 /** Hit when the batch the hold came from had not been journaled when Node-RED died: the kill fell between the two lines. */
