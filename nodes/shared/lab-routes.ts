@@ -1,13 +1,15 @@
 /**
  * The Lab sidebar's read routes (the held and stuck ones are in held-routes.ts
  * and link-journal.ts):
+ * - GET /lis-bridge/editor/lab-sidebar.js: the sidebar's own code (nodes/editor);
  * - GET /lis-bridge/links: every deployed analyzer link's health, alarms included,
  *   and the label of the dialect its message node speaks (dialectLabel);
  * - GET /lis-bridge/links/<node>/trace?lines=N: the last units of that link's
  *   frame trace, readable (lib/trace/trace-read), redacted when the link redacts.
- * Both need `lis.read`: the trace holds patient data.
+ * All need `lis.read`: the trace holds patient data.
  */
 import type { TraceFraming } from '../../lib/trace';
+import { join } from 'node:path';
 import type { NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
 import { lastLines, readTrace } from '../../lib/trace';
@@ -37,6 +39,10 @@ const MAX_LINES = 500;
 export function installLabRoutes(RED: NodeAPI): void {
   installRoutesOnce(RED, 'lab', () => {
     const admin = RED.httpAdmin as unknown as { get: (path: string, ...h: unknown[]) => void };
+    // The sidebar's own code, built beside the compiled nodes (scripts/build.mjs copies nodes/editor).
+    admin.get('/lis-bridge/editor/lab-sidebar.js', RED.auth.needsPermission('lis.read'), (_req: Request, res: Response) => {
+      res.type('application/javascript').sendFile(join(__dirname, '..', 'editor', 'lab-sidebar.js'));
+    });
     admin.get('/lis-bridge/links', RED.auth.needsPermission('lis.read'), (_req: Request, res: Response) => {
       healthSnapshot(RED)
         .then((snapshot) => {
