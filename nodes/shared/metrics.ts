@@ -21,7 +21,7 @@ import type { AppendObserver } from '../../lib/journal';
 import type { LisObserver } from '../../lib/lis';
 import { answerError, installRoutesOnce } from './admin';
 import { healthSnapshot } from './health';
-import { whenJournalOpens } from './journal';
+import { openedJournal, whenJournalOpens } from './journal';
 
 export const METRICS_PATH = '/lis-bridge/metrics';
 
@@ -31,6 +31,8 @@ export interface BridgeMetrics {
   journal: AppendObserver;
   /** The board as read for the latest scrape (a scrape running beside it reads a board as fresh). */
   current: HealthSnapshot | undefined;
+  /** The journal's messages not at their end, as read for the latest scrape (the Lab sidebar's verdict counts the same). */
+  unfinished: { onTheirWay: number; notUnderstood: number } | undefined;
 }
 
 const byApp = new WeakMap<object, BridgeMetrics>();
@@ -55,6 +57,7 @@ function installRoute(RED: NodeAPI, metrics: BridgeMetrics): void {
     healthSnapshot(RED, true)
       .then(async (snapshot) => {
         metrics.current = snapshot;
+        metrics.unfinished = (await openedJournal(RED))?.unfinished();
         const text = await metrics.registry.metrics();
         // Written as is: express's send() would reorder prom-client's content type.
         res.setHeader('Content-Type', metrics.registry.contentType);
@@ -83,7 +86,7 @@ export function createMetrics(RED: Pick<NodeAPI, 'settings'>): BridgeMetrics {
   const settings = (RED.settings as unknown as { lisBridge?: { metrics?: { process?: boolean } } }).lisBridge?.metrics;
   // The Node.js process's own metrics (memory, event loop lag) only when asked: Node-RED may be scraped for them already.
   if (settings?.process === true) collectDefaultMetrics({ register: registry, prefix: 'lisbridge_' });
-  const metrics: BridgeMetrics = { registry, lis: undefined as never, journal: undefined as never, current: undefined };
+  const metrics: BridgeMetrics = { registry, lis: undefined as never, journal: undefined as never, current: undefined, unfinished: undefined };
   const links = () => metrics.current?.links ?? [];
   const nameOf = (l: { node: string; name: string }) => ({ link: l.node, link_name: l.name });
 
@@ -202,6 +205,19 @@ export function createMetrics(RED: Pick<NodeAPI, 'settings'>): BridgeMetrics {
       collect() {
         this.reset();
         for (const l of links()) if (l.files) this.inc(nameOf(l), l.files[key]);
+      },
+    });
+  }
+  for (const [name, key, help] of [
+    ['lisbridge_messages_on_their_way', 'onTheirWay', 'Received messages whose results have not all reached their end yet (not stuck: on their way)'],
+    ['lisbridge_messages_not_understood', 'notUnderstood', 'Received messages a message node could not read, within the journal\'s retention: their results, if any, are not known'],
+  ] as const) {
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(metrics.unfinished?.[key] ?? 0);
       },
     });
   }

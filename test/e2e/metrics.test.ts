@@ -104,13 +104,19 @@ describe(`metrics of an end-to-end run (example ${EXAMPLE})`, () => {
     assert.equal(sum(samples, 'lisbridge_lis_retries_total'), 0);
   }));
 
-  it('counts the journal\'s lines and times its fsyncs; nothing held or stuck', check(() => {
+  it('counts the journal\'s lines and times its fsyncs; nothing held, stuck, waiting, on its way or not understood', check(() => {
     const appends = sum(samples, 'lisbridge_journal_appends_total');
     assert.ok(appends >= SAMPLES.length * 2, `${appends} journal lines`);
     const syncs = sum(samples, 'lisbridge_journal_fsync_duration_seconds_count');
     assert.ok(syncs > 0 && syncs <= appends, `${syncs} fsyncs for ${appends} lines`);
     assert.equal(sum(samples, 'lisbridge_held_batches', link()), 0);
     assert.equal(sum(samples, 'lisbridge_stuck_messages', link()), 0);
+    // The same counts as the Lab sidebar's verdict, each reported (0), not left out.
+    for (const name of ['lisbridge_results_waiting', 'lisbridge_messages_on_their_way', 'lisbridge_messages_not_understood']) {
+      assert.deepEqual(find(samples, name).map((s) => s.value).filter((v) => v !== 0), [], name);
+    }
+    assert.deepEqual(find(samples, 'lisbridge_results_waiting', link()).map((s) => s.value), [0], 'per link');
+    assert.deepEqual([find(samples, 'lisbridge_messages_on_their_way').length, find(samples, 'lisbridge_messages_not_understood').length], [1, 1]);
   }));
 
   it('puts no sample number, patient or token in the metrics', check((r) => {
