@@ -33,6 +33,8 @@ export interface HoldRecord {
   /** The samples its results name. */
   samples: string[];
   msg: Record<string, unknown>;
+  /** The ids of the holds written in the same line (this one's included): they leave the file together. */
+  line: string[];
   /** open; sending: a person sent it and its batch is not written yet; sent; dismissed. */
   state: 'open' | 'sending' | 'sent' | 'dismissed';
   updatedAt: number;
@@ -49,6 +51,7 @@ export class HoldBook {
   add(entry: HoldEntry): HoldRecord[] {
     if (entry.holds.some((h) => this.holds.has(h.id))) return [];
     const out: HoldRecord[] = [];
+    const line = entry.holds.map((h) => h.id);
     for (const h of entry.holds) {
       const record: HoldRecord = {
         id: h.id,
@@ -62,6 +65,7 @@ export class HoldBook {
         results: h.results,
         samples: [...new Set(h.results.map((r) => sampleOf(r.result)).filter((s) => s !== ''))],
         msg: entry.msg,
+        line,
         state: 'open',
         updatedAt: entry.at,
         by: undefined,
@@ -116,10 +120,17 @@ export class HoldBook {
     return this.holds.values();
   }
 
-  /** Ended holds last changed before `cutoff`: what compaction drops. */
+  /**
+   * Ended holds last changed before `cutoff` whose line can go: what compaction drops. A hold whose line stays (a
+   * sibling still open, or younger) stays too, or reading that line again would bring it back open.
+   */
   endedBefore(cutoff: number): Set<string> {
+    const gone = (id: string) => {
+      const h = this.holds.get(id);
+      return h === undefined || ((h.state === 'sent' || h.state === 'dismissed') && h.updatedAt < cutoff);
+    };
     const out = new Set<string>();
-    for (const h of this.holds.values()) if ((h.state === 'sent' || h.state === 'dismissed') && h.updatedAt < cutoff) out.add(h.id);
+    for (const h of this.holds.values()) if (h.line.every(gone)) out.add(h.id);
     return out;
   }
 

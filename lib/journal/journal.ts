@@ -324,15 +324,6 @@ export class ResultJournal {
     await this.append({ e: 'holdu', id, at, action, by, ...(note !== undefined ? { note } : {}) });
   }
 
-  /** A send that did not reach its batch (the mapper refused it): open again, for the person to send later. */
-  reopenHold(id: string): void {
-    const h = this.holdBook.get(id);
-    if (h?.state === 'sending') {
-      h.state = 'open';
-      this.emitChange();
-    }
-  }
-
   // --- batches sent to the LIS ---
 
   batch(key: string): BatchRecord | undefined {

@@ -128,12 +128,19 @@ describe('held results in the journal', () => {
     let text = readFileSync(file, 'utf8');
     assert.doesNotMatch(text, /"e":"rx"/);
     assert.match(text, /m1#0:UREAL/, 'the line stays while one of its holds is open');
-    await j.actOnHold('m1#0:UREAL', 'dismiss', 'tech1', 'measured again');
+    await j.close();
+    // The ended hold of that line stays ended: read back, the line must not bring it back open.
+    const reread = await open(() => now);
+    assert.deepEqual([reread.heldResults('m1#0:K')!.state, reread.heldResults('m1#0:K')!.note], ['dismissed', 'not reported']);
+    assert.deepEqual(reread.holds().map((h) => h.id), ['m1#0:UREAL']);
+    await reread.close();
+    const j2 = await open(() => now);
+    await j2.actOnHold('m1#0:UREAL', 'dismiss', 'tech1', 'measured again');
     now += 8 * DAY;
-    assert.equal(await j.compact(), true);
+    assert.equal(await j2.compact(), true);
     text = readFileSync(file, 'utf8');
     assert.doesNotMatch(text, /m1#0/);
-    await j.close();
+    await j2.close();
   });
 
   it('counts what has not reached its end for the sidebar\'s verdict: messages on their way, and messages not understood', async () => {
