@@ -241,10 +241,11 @@
             var groups = [];
             var byKey = {};
             list.forEach(function (h) {
-                var key = h.kind + "\u0000" + h.code;
+                // One analyzer's code: the same code held by two analyzers' nodes is two decisions.
+                var key = h.kind + "\u0000" + h.code + "\u0000" + h.node;
                 var g = byKey[key];
                 if (!g) {
-                    g = byKey[key] = { kind: h.kind, code: h.code, reason: h.reason, since: h.since, ids: [], samples: [], results: 0, deployed: true, sending: false, sendable: h.sendable !== false };
+                    g = byKey[key] = { kind: h.kind, code: h.code, link: h.link, reason: h.reason, since: h.since, ids: [], samples: [], results: 0, deployed: true, sending: false, sendable: h.sendable !== false };
                     groups.push(g);
                 }
                 g.ids.push(h.id);
@@ -260,6 +261,7 @@
             var title = $('<div style="font-weight: bold;"></div>').addClass("lis-lab-hold-title").appendTo(item);
             title.append(isolated(g.code || _("holds.noCode"))).append(plain(_("holds.counts", { results: g.results, samples: g.samples.length, since: dateTime(g.since) })));
             isolatedList($("<div></div>").addClass("lis-lab-samples"), g.samples).appendTo(item);
+            if (g.link) { $("<div></div>").addClass("lis-lab-hold-link").text(_("holds.from", { link: linkName(g.link) })).appendTo(item); }
             $('<div style="opacity: 0.8;"></div>').addClass("lis-lab-reason").append(isolated(g.reason)).appendTo(item);
             $('<div style="opacity: 0.8;"></div>').text(_("holds.what." + g.kind)).appendTo(item);
             if (g.sendable && !g.deployed) { $('<div style="opacity: 0.8;"></div>').text(_("holds.notDeployed")).appendTo(item); }

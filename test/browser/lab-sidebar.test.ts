@@ -244,6 +244,7 @@ describe('Lab sidebar', () => {
     const hold = page.locator('.lis-lab-holds .lis-lab-hold[data-code="K"]');
     await waitForText(hold.locator('.lis-lab-hold-title'), /^K: 1 results, 1 samples, since /);
     await waitForText(hold.locator('.lis-lab-samples'), 'S-300');
+    await waitForText(hold.locator('.lis-lab-hold-link'), 'from Bench 1 chemistry');
     await waitForText(page.locator('.lis-lab-holds-summary'), /^1 result waiting for a person: each row says why and what to do\.$/);
     await waitForText(a.locator('.lis-lab-problems'), /· waiting 1$/);
     await hold.locator('.lis-lab-hold-send').click();
