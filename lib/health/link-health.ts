@@ -47,7 +47,15 @@ export interface Counts {
   naksReceived: number;
   /** Failures on the link: a message not accepted, text discarded, input refused, a message not understood. */
   errors: number;
+  /** How its results ended (lib/journal: each delivered once, held for a person, dismissed by one), and those its dialect's own rule keeps from the LIS (QC, a no-result word). */
+  delivered: number;
+  heldForPerson: number;
+  dismissed: number;
+  notForLis: number;
 }
+
+/** The ends a result reaches, as the day's counts name them. */
+export type ResultEnding = 'delivered' | 'heldForPerson' | 'dismissed' | 'notForLis';
 
 export interface Activity {
   lastReceived: number | undefined;
@@ -252,12 +260,18 @@ export class LinkHealthBoard {
   }
 
   /** What the message node read in a message: samples queried and patient results, in `dialect`. */
-  read(node: string, session: string | undefined, read: { queries: number; results: number; dialect: string }, now: number): void {
+  read(node: string, session: string | undefined, read: { queries: number; results: number; notForLis?: number; dialect: string }, now: number): void {
     const link = this.links.get(node);
     if (!link) return;
     link.dialect = read.dialect;
     if (read.queries > 0) this.count(node, session, 'queries', read.queries, now);
     if (read.results > 0) this.count(node, session, 'results', read.results, now);
+    if ((read.notForLis ?? 0) > 0) this.count(node, session, 'notForLis', read.notForLis!, now);
+  }
+
+  /** Results of the link that reached an end (the journal says when: delivered, held for a person, dismissed). */
+  ended(node: string, ending: ResultEnding, n: number, now: number): void {
+    if (n > 0) this.count(node, undefined, ending, n, now);
   }
 
   /** The analyzer named itself (ASTM H-5, HL7 MSH-3); called only when a message names someone. */
@@ -485,7 +499,7 @@ function localStartOfDay(now: number): number {
 }
 
 function newCounts(): Counts {
-  return { received: 0, sent: 0, queries: 0, results: 0, naksSent: 0, naksReceived: 0, errors: 0 };
+  return { received: 0, sent: 0, queries: 0, results: 0, naksSent: 0, naksReceived: 0, errors: 0, delivered: 0, heldForPerson: 0, dismissed: 0, notForLis: 0 };
 }
 
 function newTotals(): AnalyzerTotals {

@@ -11,7 +11,7 @@
 import { AppendLog, type AppendObserver } from './append-log';
 import { resultKeysOf } from './result-key';
 import { EntrySchema, type BatchEntry, type BatchState, type ErrorInfo, type Entry, type HoldEntry } from './entries';
-import { HoldBook, type HoldRecord, type NewHold } from './holds';
+import { HOLD_BATCH_PREFIX, HoldBook, type HoldRecord, type NewHold } from './holds';
 
 export interface JournalOptions {
   file: string;
@@ -76,6 +76,14 @@ export interface BatchOutcome {
 }
 
 export const HELD_STATES: ReadonlySet<BatchState> = new Set(['failed', 'uncertain']);
+
+/** Results reaching one of their ends as it happens (not when the file is read back): what the day's counts are made of. */
+export interface Ending {
+  ending: 'delivered' | 'heldForPerson' | 'dismissed';
+  /** The link node the results came over, when the journal knows it. */
+  link: string | undefined;
+  results: number;
+}
 const FINAL_STATES: ReadonlySet<BatchState> = new Set(['delivered', 'discarded']);
 
 export class ResultJournal {
@@ -94,6 +102,7 @@ export class ResultJournal {
   /** Invalid lines are still in the file (compaction removes them). */
   private damagedInFile = false;
   private listeners = new Set<() => void>();
+  private endingListeners = new Set<(e: Ending) => void>();
   private marked = 0;
   private readonly holdBook = new HoldBook();
 
@@ -134,6 +143,16 @@ export class ResultJournal {
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Told of results delivered, held for a person or dismissed, as it happens; returns the removal. */
+  onEnding(listener: (e: Ending) => void): () => void {
+    this.endingListeners.add(listener);
+    return () => this.endingListeners.delete(listener);
+  }
+
+  private ended(e: Ending): void {
+    if (e.results > 0) for (const l of this.endingListeners) l(e);
   }
 
   // --- received messages ---
@@ -301,6 +320,7 @@ export class ResultJournal {
       throw err;
     }
     this.emitChange();
+    for (const h of added) this.ended({ ending: 'heldForPerson', link: h.link, results: h.results.length });
     return true;
   }
 
@@ -322,6 +342,7 @@ export class ResultJournal {
     this.holdBook.acted(id, action, by, at, note);
     this.emitChange();
     await this.append({ e: 'holdu', id, at, action, by, ...(note !== undefined ? { note } : {}) });
+    if (action === 'dismiss') this.ended({ ending: 'dismissed', link: h.link, results: h.results.length });
   }
 
   // --- batches sent to the LIS ---
@@ -369,6 +390,7 @@ export class ResultJournal {
     // The age warning is raised once per batch: a failed resend (auto-resend retries every
     // few seconds) must not re-arm it, here or, through the line below, after a restart.
     this.noteDelivered(b);
+    if (state === 'delivered') this.ended({ ending: 'delivered', link: this.linkOf(b), results: Array.isArray(b.body) ? b.body.length : 0 });
     forgetContentIfFinal(b);
     this.emitChange();
     await this.append({ e: 'txu', key, at, state, ...(outcome.error ? { error: outcome.error } : {}), ...(outcome.notSent ? { notSent: true } : {}), ...(outcome.by ? { by: outcome.by } : {}), ...(b.warned ? { warned: true } : {}) });
@@ -463,6 +485,12 @@ export class ResultJournal {
   /** A settled message's bytes leave memory, unless the analyzer may repeat it (rare: crashes and lost ACKs). */
   private releaseIfSettled(m: MessageRecord): void {
     if (isSettled(m) && !m.replayed && !m.unacked && m.repeatOf === undefined) m.data = undefined;
+  }
+
+  /** The link a batch's results came over: its message's, or its hold's. */
+  private linkOf(b: BatchRecord): string | undefined {
+    if (b.message !== undefined) return this.messages.get(b.message)?.link;
+    return b.key.startsWith(HOLD_BATCH_PREFIX) ? this.holdBook.get(b.key.slice(HOLD_BATCH_PREFIX.length))?.link : undefined;
   }
 
   /** Read before a delivered batch's content leaves memory. */

@@ -95,6 +95,10 @@
         function counts(today) {
             return _("today", { messages: today.received, queries: today.queries, results: today.results, sent: today.sent });
         }
+        /** How today's results ended (the journal's count): delivered, held for a person, dismissed, not for the LIS. */
+        function endings(today) {
+            return _("endings", { delivered: today.delivered || 0, held: today.heldForPerson || 0, dismissed: today.dismissed || 0, notForLis: today.notForLis || 0 });
+        }
         function traceView(node, box) {
             box.empty().append($("<div></div>").text(_("trace.loading")));
             $.getJSON("lis-bridge/links/" + encodeURIComponent(node) + "/trace?lines=40").done(function (data) {
@@ -138,10 +142,12 @@
                     files.lastFile ? $("<span></span>").append(plain(" ("), isolated(files.lastFile), plain(")")) : plain("")).appendTo(item);
                 $("<div></div>").addClass("lis-lab-counts").text(_("file.today", { files: link.today.received, results: link.today.results })).appendTo(item);
                 $("<div></div>").addClass("lis-lab-files").text(_("file.waiting", { waiting: files.waiting, held: files.held, duplicates: files.duplicates, errorFiles: files.errorFiles })).appendTo(item);
+                $("<div></div>").addClass("lis-lab-endings").text(endings(link.today)).appendTo(item);
                 $("<div></div>").addClass("lis-lab-problems").text(_("file.problems", { errors: link.today.errors, held: link.held, stuck: link.stuck, waiting: link.waiting || 0 })).appendTo(item);
             } else {
                 $("<div></div>").addClass("lis-lab-activity").text(_("lastReceived", { ago: ago(link.lastReceived) }) + " · " + _("lastSent", { ago: ago(link.lastSent) })).appendTo(item);
                 $("<div></div>").addClass("lis-lab-counts").text(counts(link.today)).appendTo(item);
+                $("<div></div>").addClass("lis-lab-endings").text(endings(link.today)).appendTo(item);
                 $("<div></div>").addClass("lis-lab-problems").text(_("problems", { naks: link.today.naksSent + link.today.naksReceived, errors: link.today.errors, held: link.held, stuck: link.stuck, waiting: link.waiting || 0 })).appendTo(item);
             }
             link.alarms.forEach(function (a) {

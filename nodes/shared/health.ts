@@ -22,7 +22,13 @@ export function boardFor(RED: NodeAPI): LinkHealthBoard {
     const made = new LinkHealthBoard();
     board = made;
     boards.set(app, made);
-    whenJournalOpens(RED, (journal) => watchQueues(made, journal));
+    whenJournalOpens(RED, (journal) => {
+      watchQueues(made, journal);
+      // The day's ends of each link's results, as the journal records them.
+      journal.onEnding((e) => {
+        if (e.link !== undefined) made.ended(e.link, e.ending, e.results, Date.now());
+      });
+    });
   }
   return board;
 }

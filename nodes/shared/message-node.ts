@@ -95,8 +95,14 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
     }
     if (linkNode !== undefined) {
       let results = 0;
-      for (const o of read.outputs) if (o.type === 'results') results += o.results.length;
-      health.read(linkNode, tcpSessionKey(msg._session), { queries: conversation.counts.queries - queriesBefore, results, dialect: host.id }, now);
+      let notForLis = 0;
+      for (const o of read.outputs) {
+        if (o.type === 'results') results += o.results.length;
+        // QC, and what the dialect's own rule keeps from the LIS: counted, as they end here.
+        else if (o.type === 'aside' && o.topic === 'qc') notForLis += o.count;
+        else if (o.type === 'aside' && o.topic === 'unassigned') notForLis += (o.payload as UnassignedResult[]).filter((i) => i.notForLis === true).length;
+      }
+      health.read(linkNode, tcpSessionKey(msg._session), { queries: conversation.counts.queries - queriesBefore, results, notForLis, dialect: host.id }, now);
     }
     const batches = perform(read.outputs, msg, send, journalId, replay);
     if (journalId !== undefined) void note(read.parts, read.samples, undefined, samplesByPart(read.outputs, read.parts));

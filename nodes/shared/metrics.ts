@@ -80,6 +80,14 @@ const COUNTERS: Array<{ name: string; help: string; count: keyof Counts; extra?:
   { name: 'lisbridge_link_errors_total', help: 'Failures on the link: a message not accepted, text discarded, input refused, a message not understood', count: 'errors' },
 ];
 
+/** How the link's results ended, by the `ending` label: the Lab sidebar's day counts, as totals. */
+const ENDINGS: Array<[label: string, count: keyof Counts]> = [
+  ['delivered', 'delivered'],
+  ['held', 'heldForPerson'],
+  ['dismissed', 'dismissed'],
+  ['not_for_lis', 'notForLis'],
+];
+
 /** A new set of the bridge's metrics in a registry of its own (exported for the test of the shipped dashboard). */
 export function createMetrics(RED: Pick<NodeAPI, 'settings'>): BridgeMetrics {
   const registry = new Registry();
@@ -102,6 +110,16 @@ export function createMetrics(RED: Pick<NodeAPI, 'settings'>): BridgeMetrics {
       },
     });
   }
+  new Counter({
+    name: 'lisbridge_link_results_ended_total',
+    help: "Results of the link by how they ended: delivered to the LIS, held for a person, dismissed by one, or not for the LIS by the dialect's own rule",
+    labelNames: [...BY_ANALYZER, 'ending'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const l of links()) for (const [analyzer, t] of l.totals) for (const [ending, count] of ENDINGS) this.inc({ ...nameOf(l), analyzer, ending }, t[count]);
+    },
+  });
   new Counter({
     name: 'lisbridge_link_naks_total',
     help: 'Negative acknowledgements on the link: sent (we refused a frame) or received (the analyzer refused ours)',

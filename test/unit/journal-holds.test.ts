@@ -156,4 +156,32 @@ describe('held results in the journal', () => {
     assert.deepEqual(j.unfinished(), { onTheirWay: 1, notUnderstood: 1 }, 'the stuck one is counted as stuck, elsewhere');
     await j.close();
   });
+
+  it('tells its listeners of results as they end (delivered, held for a person, dismissed), with their link, never of what it reads back', async () => {
+    const j = await open();
+    const seen: unknown[] = [];
+    j.onEnding((e) => seen.push(e));
+    await j.received('L', 'm1', Buffer.from('x'), 'terminator');
+    await j.planned('m1', 1);
+    await j.hold(holdOf(false));
+    await j.beginSend({ key: 'm1#0', node: 'sender', message: 'm1', part: 0, samples: ['S1'], body: [{ SampleNumber: 'S1', TestCode: 'GLU', Result: '5' }, { SampleNumber: 'S1', TestCode: 'CREA', Result: '80' }], msg: {} });
+    await j.settle('m1#0', 'delivered');
+    await j.actOnHold('m1#0:K', 'dismiss', 'tech1', 'not reported');
+    await j.actOnHold('m1#0:UREAL', 'send', 'tech1');
+    await j.beginSend({ key: 'hold:m1#0:UREAL', node: 'sender', samples: ['S1', 'S2'], body: [{ SampleNumber: 'S1', TestCode: 'UREA', Result: '7.1' }, { SampleNumber: 'S2', TestCode: 'UREA', Result: '7.1' }], msg: {} });
+    await j.settle('hold:m1#0:UREAL', 'delivered');
+    assert.deepEqual(seen, [
+      { ending: 'heldForPerson', link: 'L', results: 2 },
+      { ending: 'heldForPerson', link: 'L', results: 1 },
+      { ending: 'delivered', link: 'L', results: 2 },
+      { ending: 'dismissed', link: 'L', results: 1 },
+      { ending: 'delivered', link: 'L', results: 2 },
+    ]);
+    await j.close();
+    const again = await open();
+    const reread: unknown[] = [];
+    again.onEnding((e) => reread.push(e));
+    assert.deepEqual(reread, []);
+    await again.close();
+  });
 });

@@ -24,7 +24,7 @@ function board() {
 }
 
 describe('LinkHealthBoard', () => {
-  it('counts a serial line: state from the first byte, messages both ways, queries, results, NAKs and errors today and in all', () => {
+  it('counts a serial line: state from the first byte, messages both ways, queries, results, NAKs, errors and how results ended, today and in all', () => {
     const { b, link } = board();
     b.add('L1', { name: 'bench 1', protocol: 'astm' }, T0);
     assert.equal(link('L1').transport, 'unknown');
@@ -33,7 +33,11 @@ describe('LinkHealthBoard', () => {
     b.read('L1', undefined, { queries: 1, results: 0, dialect: 'sysmex-xn' }, T0 + 1);
     b.sent('L1', undefined, T0 + 2);
     b.received('L1', undefined, T0 + 3);
-    b.read('L1', undefined, { queries: 0, results: 5, dialect: 'sysmex-xn' }, T0 + 3);
+    b.read('L1', undefined, { queries: 0, results: 5, notForLis: 2, dialect: 'sysmex-xn' }, T0 + 3);
+    b.ended('L1', 'delivered', 4, T0 + 3);
+    b.ended('L1', 'heldForPerson', 1, T0 + 3);
+    b.ended('L1', 'dismissed', 1, T0 + 4);
+    b.ended('L1', 'delivered', 0, T0 + 4);
     b.nak('L1', undefined, 'sent', T0 + 3);
     b.nak('L1', undefined, 'received', T0 + 4);
     b.error('L1', undefined, T0 + 4);
@@ -42,12 +46,12 @@ describe('LinkHealthBoard', () => {
     assert.equal(l.analyzer, 'XN-550');
     assert.equal(l.sender, 'XN-550^00-18^11001');
     assert.equal(l.dialect, 'sysmex-xn');
-    assert.deepEqual(l.today, { received: 2, sent: 1, queries: 1, results: 5, naksSent: 1, naksReceived: 1, errors: 1 });
+    assert.deepEqual(l.today, { received: 2, sent: 1, queries: 1, results: 5, naksSent: 1, naksReceived: 1, errors: 1, delivered: 4, heldForPerson: 1, dismissed: 1, notForLis: 2 });
     assert.equal(l.lastReceived, T0 + 3);
     assert.equal(l.lastSent, T0 + 2);
     // The first message came before the analyzer named itself in this test: it counts under ''.
     assert.deepEqual(l.totals.get('')?.received, 1);
-    assert.deepEqual({ ...l.totals.get('XN-550') }, { received: 1, sent: 1, queries: 1, results: 5, naksSent: 1, naksReceived: 1, errors: 1, lastReceived: T0 + 3, lastSent: T0 + 2 });
+    assert.deepEqual({ ...l.totals.get('XN-550') }, { received: 1, sent: 1, queries: 1, results: 5, naksSent: 1, naksReceived: 1, errors: 1, delivered: 4, heldForPerson: 1, dismissed: 1, notForLis: 2, lastReceived: T0 + 3, lastSent: T0 + 2 });
   });
 
   it('starts a new day at midnight for today, and keeps the totals', () => {
