@@ -54,6 +54,16 @@ export interface Counts {
   notForLis: number;
 }
 
+/** Where a link's line goes, for an operator to check when it is down (nodes/shared/transport-watch lineSettings). */
+export interface LineSettings {
+  kind: 'tcp-client' | 'tcp-server' | 'serial';
+  host?: string;
+  port?: string;
+  device?: string;
+  /** The environment variables the address came from (`${ANALYZER_HOST}` in the flow), in the flow's order. */
+  variables: string[];
+}
+
 /** The ends a result reaches, as the day's counts name them. */
 export type ResultEnding = 'delivered' | 'heldForPerson' | 'dismissed' | 'notForLis';
 
@@ -97,6 +107,8 @@ export interface LinkHealth extends ConnectionHealth {
   waiting: number;
   /** Alarms up on the link: LINK_QUIET / LINK_DOWN (alarms.ts) and HELD (held batches past their warn-after time). */
   alarms: LinkAlarm[];
+  /** Where its line goes, once the flows started. */
+  line: LineSettings | undefined;
   /** Totals since first deployed, by analyzer name ('' before the analyzer named itself). */
   totals: ReadonlyMap<string, AnalyzerTotals>;
   /** False between a stop and the next deploy (a snapshot of `all` links only). */
@@ -170,6 +182,7 @@ interface Link extends Row {
   stuck: number;
   waiting: number;
   overdue: { count: number; since: number } | undefined;
+  line: LineSettings | undefined;
   alarms: Alarm[];
   byAnalyzer: Map<string, AnalyzerTotals>;
   deployed: boolean;
@@ -206,7 +219,7 @@ export class LinkHealthBoard {
       const byAnalyzer = new Map<string, AnalyzerTotals>();
       const totals = newTotals();
       byAnalyzer.set('', totals);
-      this.links.set(node, { ...newRow(undefined, totals), node, name: info.name, protocol: info.protocol, dialect: undefined, base: 'unknown', sessions: new Map(), ended: new Set(), held: 0, stuck: 0, waiting: 0, overdue: undefined, alarms: [], byAnalyzer, deployed: true, files: undefined });
+      this.links.set(node, { ...newRow(undefined, totals), node, name: info.name, protocol: info.protocol, dialect: undefined, base: 'unknown', sessions: new Map(), ended: new Set(), held: 0, stuck: 0, waiting: 0, overdue: undefined, line: undefined, alarms: [], byAnalyzer, deployed: true, files: undefined });
     }
     this.changed(node);
   }
@@ -267,6 +280,14 @@ export class LinkHealthBoard {
     if (read.queries > 0) this.count(node, session, 'queries', read.queries, now);
     if (read.results > 0) this.count(node, session, 'results', read.results, now);
     if ((read.notForLis ?? 0) > 0) this.count(node, session, 'notForLis', read.notForLis!, now);
+  }
+
+  /** Where the link's line goes, as its flow set it (after each start: a deploy may change it). */
+  line(node: string, settings: LineSettings | undefined): void {
+    const link = this.links.get(node);
+    if (!link) return;
+    link.line = settings;
+    this.changed(node);
   }
 
   /** Results of the link that reached an end (the journal says when: delivered, held for a person, dismissed). */
@@ -347,7 +368,7 @@ export class LinkHealthBoard {
     const connections = [...link.sessions.values()].sort((a, b) => Number(a.closedAt !== undefined) - Number(b.closedAt !== undefined)).map(viewOf);
     const alarms: LinkAlarm[] = link.alarms.map((a) => ({ code: a.code, since: a.since, ...(a.transport === undefined ? {} : { transport: a.transport }) }));
     if (link.overdue) alarms.push({ code: 'HELD', since: link.overdue.since, count: link.overdue.count });
-    return { ...viewOf(link), node: link.node, name: link.name, protocol: link.protocol, dialect: link.dialect, connections, held: link.held, stuck: link.stuck, waiting: link.waiting, alarms, deployed: link.deployed, totals: new Map([...link.byAnalyzer].map(([k, v]) => [k, { ...v }])), ...(link.files ? { files: { ...link.files } } : {}) };
+    return { ...viewOf(link), node: link.node, name: link.name, protocol: link.protocol, dialect: link.dialect, connections, held: link.held, stuck: link.stuck, waiting: link.waiting, alarms, line: link.line ? { ...link.line, variables: [...link.line.variables] } : undefined, deployed: link.deployed, totals: new Map([...link.byAnalyzer].map(([k, v]) => [k, { ...v }])), ...(link.files ? { files: { ...link.files } } : {}) };
   }
 
   /** The ids of the link nodes known (deployed or stopped for a redeploy). */

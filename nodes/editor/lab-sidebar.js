@@ -92,6 +92,17 @@
             badge.text(words + (since ? " " + _("since", { time: clock(since) }) : ""));
             return badge;
         }
+        /** While the line is down, where it goes and what sets that: the first things to check. */
+        function lineCheck(link) {
+            var line = link.line;
+            var down = link.transport === "disconnected" || link.transport === "port-missing" || (link.transport === "listening" && line && line.kind === "tcp-server");
+            if (!line || !down) { return ""; }
+            var where = line.kind === "tcp-client" ? _("check.tcpClient", { host: line.host || "?", port: line.port || "?" })
+                : line.kind === "tcp-server" ? _("check.tcpServer", { port: line.port || "?" })
+                    : _("check.serial", { device: line.device || "?" });
+            var set = line.variables.length ? _("check.variables", { variables: line.variables.join(", ") }) : _(line.kind === "serial" ? "check.serialNode" : "check.tcpNode");
+            return where + " " + set;
+        }
         function counts(today) {
             return _("today", { messages: today.received, queries: today.queries, results: today.results, sent: today.sent });
         }
@@ -135,6 +146,8 @@
                 .append(plain(" · "), link.analyzer ? isolated(link.analyzer) : plain(analyzerName(link, link.protocol)),
                     plain((link.dialectLabel ? " · " : "") + (link.dialectLabel || "") + " (" + String(link.protocol || "").toUpperCase() + ")")).appendTo(title);
             $("<div></div>").append(stateBadge(link.transport, link.transportSince, link.protocol)).appendTo(item);
+            var check = lineCheck(link);
+            if (check) { $('<div style="opacity: 0.9;"></div>').addClass("lis-lab-check").text(check).appendTo(item); }
             if (link.files) {
                 // A folder link (folder-link): its files, not a line's messages and NAKs.
                 var files = link.files;

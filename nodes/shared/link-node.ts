@@ -17,7 +17,7 @@ import { lineBytes, linkTrace } from './link-trace';
 import { linkJournal } from './link-journal';
 import { boardFor } from './health';
 import { sharedTexts, type StatusReporter } from './status';
-import { watchTransport } from './transport-watch';
+import { lineSettings, watchTransport } from './transport-watch';
 import { watchLine } from './line-status';
 import { watchPortShare } from './port-share';
 import type { TransportState } from '../../lib/health';
@@ -91,6 +91,10 @@ export function runLinkNode(RED: NodeAPI, node: Node, def: LinkNodeDef, status: 
     showLine();
   });
   const line = watchLine(RED, node, def.transport, outputs, () => started && showLine());
+  // Where the line goes, for the Lab sidebar to name what to check while it is down: read once every node is built.
+  const onStarted = () => health.line(node.id, lineSettings(RED, node, outputs));
+  RED.events.on('flows:started', onStarted);
+  node.on('close', () => RED.events.removeListener('flows:started', onStarted));
   const stopWatching = watchTransport(RED, node, outputs, (session, state, peer) => {
     if (session === undefined) portState = state;
     if (session !== undefined || !share.clash) health.transport(node.id, session, state, Date.now(), peer);

@@ -8,7 +8,7 @@
  */
 import { promises as fs } from 'node:fs';
 import type { Node, NodeAPI } from 'node-red';
-import { transportReport, type TransportState } from '../../lib/health';
+import { type LineSettings, transportReport, type TransportState } from '../../lib/health';
 
 type Report = (session: string | undefined, state: TransportState, peer?: string) => void;
 
@@ -25,6 +25,7 @@ export interface FlowNodeDef {
 }
 
 const TRANSPORTS = new Set(['tcp in', 'serial in', 'serial out', 'serial request']);
+
 
 /** The transport nodes wired to the link (feeding it, or fed by its first output), as the flow defines them, by id. */
 export function wiredTransports(RED: NodeAPI, node: Node, outputs: string[] | undefined): Map<string, FlowNodeDef> {
@@ -79,6 +80,35 @@ export function watchTransport(RED: NodeAPI, node: Node, outputs: string[] | und
 }
 
 /** The device path of a serial node's port configuration; only a file path (/dev/...) can be looked up (not COM3). */
+const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+const variablesIn = (...raw: Array<string | undefined>): string[] => [...new Set(raw.flatMap((r) => [...(r ?? '').matchAll(VARIABLE)].map((m) => m[1]!)))];
+
+/**
+ * Where the line of a link goes, for an operator to check when it is down: the tcp in node's address (its host and
+ * port, or the port it listens on) or the serial device, as the runtime resolved them, and the environment
+ * variables the flow set them from (an example's ANALYZER_HOST, ANALYZER_TCP_PORT, ANALYZER_PORT on its tab).
+ */
+export function lineSettings(RED: NodeAPI, node: Node, outputs: string[] | undefined): LineSettings | undefined {
+  const defs = [...wiredTransports(RED, node, outputs).values()];
+  const tcp = defs.find((d) => d.type === 'tcp in');
+  if (tcp) {
+    const live = RED.nodes.getNode(tcp.id) as unknown as { host?: unknown; port?: unknown } | null;
+    const port = live?.port === undefined || live.port === null ? tcp.port : String(live.port);
+    if (tcp.server === 'server') return { kind: 'tcp-server', ...(port ? { port } : {}), variables: variablesIn(tcp.port) };
+    const host = typeof live?.host === 'string' ? live.host : tcp.host;
+    return { kind: 'tcp-client', ...(host ? { host } : {}), ...(port ? { port } : {}), variables: variablesIn(tcp.host, tcp.port) };
+  }
+  const serial = defs.find((d) => d.serial !== undefined);
+  if (!serial) return undefined;
+  let raw: string | undefined;
+  RED.nodes.eachNode((n) => {
+    const c = n as unknown as { id: string; serialport?: unknown };
+    if (c.id === serial.serial && typeof c.serialport === 'string') raw = c.serialport;
+  });
+  const device = portOf(RED, serial) ?? raw;
+  return { kind: 'serial', ...(device ? { device } : {}), variables: variablesIn(raw) };
+}
+
 function portOf(RED: NodeAPI, def: FlowNodeDef): string | undefined {
   if (def.serial === undefined) return undefined;
   const config = RED.nodes.getNode(def.serial) as unknown as { serialport?: unknown } | null;

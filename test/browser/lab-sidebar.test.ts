@@ -44,13 +44,15 @@ let pageErrors: string[];
 let session: EditorSession | undefined;
 let sim: AnalyzerSimulator | undefined;
 let portA: number;
+let portB: number;
 let portC: number;
 
 const STUCK_MESSAGE = 'H|\\^&|||ANALYZER^1|||||LIS||P|LIS2-A2|20261121094500\rP|1||P-S-STUCK\rO|1|S-STUCK||^^^GLU|R\rR|1|^^^GLU|7.1|mmol/L|3.9-6.1|H||F||||20261121094400\rL|1|N\r';
 
 function flows(portA: number, portB: number, portC: number): Array<Record<string, unknown>> {
   return [
-    { id: 'tab1', type: 'tab', label: 'Analyzers' },
+    // Bench 2's address comes from the tab's environment, as in the examples.
+    { id: 'tab1', type: 'tab', label: 'Analyzers', env: [{ name: 'ANALYZER_HOST', value: '127.0.0.1', type: 'str' }, { name: 'ANALYZER_TCP_PORT', value: String(portB), type: 'str' }] },
     { id: 'cfg', type: 'lis-config', name: 'site LIS', labTestsApiUrl: stub.url('/tests'), transactionInfoApiUrl: stub.url('/orders'), resultApiUrl: stub.url('/results'), orderCompletedApiUrl: stub.url('/processed'), timeout: 3000 },
     // Bench 1: the analyzer connects to us and sends results. Quiet after 6 s of silence (0.1 min).
     { id: 'tcpA', type: 'tcp in', z: 'tab1', server: 'server', host: '', port: String(portA), datamode: 'stream', datatype: 'buffer', newline: '', topic: '', x: 120, y: 80, wires: [['linkA']] },
@@ -61,7 +63,7 @@ function flows(portA: number, portB: number, portC: number): Array<Record<string
     { id: 'mapper', type: 'test-mapper', z: 'tab1', direction: 'toLis', unmapped: 'warn', mapping: [{ lisTestId: 'T-GLU', lisCode: 'GLU', lisName: 'Glucose', instrumentCode: 'GLU' }], x: 700, y: 100, wires: [['sender'], []] },
     { id: 'sender', type: 'lis-send-results', z: 'tab1', name: 'send results', lis: 'cfg', x: 880, y: 100, wires: [[]] },
     // Bench 2: we connect to the analyzer, which is not there. Down after about a second.
-    { id: 'tcpB', type: 'tcp in', z: 'tab1', server: 'client', host: '127.0.0.1', port: String(portB), datamode: 'stream', datatype: 'buffer', newline: '', topic: '', x: 120, y: 240, wires: [['linkB']] },
+    { id: 'tcpB', type: 'tcp in', z: 'tab1', server: 'client', host: '${ANALYZER_HOST}', port: '${ANALYZER_TCP_PORT}', datamode: 'stream', datatype: 'buffer', newline: '', topic: '', x: 120, y: 240, wires: [['linkB']] },
     { id: 'linkB', type: 'astm-link', z: 'tab1', name: 'Bench 2 haematology', transport: 'tcp', downMinutes: '0.02', x: 320, y: 240, wires: [[], [], []] },
     // Bench 3: an HL7 analyzer connects to us; its trace blanks patient names (PID-5 to PID-7).
     { id: 'tcpC', type: 'tcp in', z: 'tab1', server: 'server', host: '', port: String(portC), datamode: 'stream', datatype: 'buffer', newline: '', topic: '', x: 120, y: 400, wires: [['linkC']] },
@@ -109,7 +111,7 @@ before(async () => {
     await j.markStuck('rx-stuck', 'its results did not reach lis-send-results (the mapper was not deployed)');
   });
   portA = await freePort();
-  const portB = await freePort();
+  portB = await freePort();
   portC = await freePort();
   session = await startEditorSession(userDir, flows(portA, portB, portC), 'linkA', { width: 1400, height: 1500 });
   ({ red, page, pageErrors } = session);
@@ -183,6 +185,9 @@ describe('Lab sidebar', () => {
     const b = page.locator(`${LINKS}[data-node="linkB"]`);
     assert.equal(await b.locator('.lis-lab-state').getAttribute('data-state'), 'disconnected');
     await b.locator('.lis-lab-alarm[data-code="LINK_DOWN"]').waitFor({ timeout: 15000 });
+    // What to check, named: the address the tab's variables set, and the variables.
+    await waitForText(b.locator('.lis-lab-check'), `Check: nothing answers at 127.0.0.1:${portB} (is the analyzer on, its host connection enabled, the address right?) — set by ANALYZER_HOST, ANALYZER_TCP_PORT on this tab.`);
+    assert.equal(await a.locator('.lis-lab-check').count(), 0, 'nothing to check on a connected link');
 
     // Not everything reached the LIS, and the sidebar's first line says so, naming what waits.
     await waitForText(page.locator('.lis-lab-verdict'), /^Not everything received has reached the LIS: .*1 held batches · 1 stuck messages/);
