@@ -14,7 +14,7 @@ import { LisError } from '../../lib/errors';
 import { SettingError, type SettingFault, unresolvedSetting } from '../../lib/settings';
 import { raiseWhenStarted } from './setting-status';
 import { sharedTexts } from './status';
-import { wiredTransports, type FlowNodeDef } from './transport-watch';
+import { lineSettings, wiredTransports, type FlowNodeDef } from './transport-watch';
 
 export interface LineStatus {
   /** The status to show instead of "idle", or undefined when the line is up (or not watched). */
@@ -59,10 +59,14 @@ export function watchLine(RED: NodeAPI, node: Node, transport: string | undefine
     if (fault) return { fill: 'red', shape: 'ring', text: fault.variable === undefined ? s('setSetting', { setting: fault.setting ?? '?' }) : s('setVariable', { variable: fault.variable, setting: fault.setting ?? '?' }) };
     if (mismatched) return { fill: 'red', shape: 'ring', text: t('transportMismatch') };
     if (open.size > 0 || base === 'connected') return undefined;
+    // Where the line goes, and the tab's variables that set it: what to change when it is down (an example's placeholder, say).
+    const line = base === 'port-missing' || base === 'disconnected' ? lineSettings(RED, node, outputs) : undefined;
+    const set = line && line.variables.length > 0 ? t('setOnTab', { variables: line.variables.join(', ') }) : '';
     switch (base) {
       case 'port-missing':
-        return { fill: 'red', shape: 'ring', text: t('portMissing', { port: portOf() }) };
+        return { fill: 'red', shape: 'ring', text: set ? t('portMissingSet', { port: portOf(), set }) : t('portMissing', { port: portOf() }) };
       case 'disconnected':
+        if (line?.kind === 'tcp-client') return { fill: 'red', shape: 'ring', text: t(set ? 'noAnswerSet' : 'noAnswer', { address: `${line.host ?? '?'}:${line.port ?? '?'}`, set }) };
         return { fill: 'red', shape: 'ring', text: t(serial ? 'portClosed' : 'notConnected') };
       case 'listening':
         return { fill: 'yellow', shape: 'ring', text: t('listening') };

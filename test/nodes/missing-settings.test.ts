@@ -184,7 +184,30 @@ describe('a link whose transport is down is never green', () => {
     server.close();
     for (const s of sockets) s.destroy();
     await waitUntil(() => status('n')?.fill === 'red', 5000, 'red once the analyzer is gone');
-    assert.equal(status('n')?.text, 'not connected');
+    assert.equal(status('n')?.text, `nothing answers at 127.0.0.1:${port}`);
+  });
+
+  it("a line set from its tab's variables says which to set while it is down: a device that does not exist, an address nothing answers at", async () => {
+    const closed = await freePort();
+    const path = '/dev/lis-bridge-no-such-port-9';
+    const env = [
+      { name: 'ANALYZER_PORT', value: path, type: 'str' },
+      { name: 'ANALYZER_HOST', value: '127.0.0.1', type: 'str' },
+      { name: 'ANALYZER_TCP_PORT', value: String(closed), type: 'str' },
+    ];
+    await load([
+      { id: 'tab', type: 'tab', label: 'analyzer', env },
+      { ...serialPortConfig('sp', '${ANALYZER_PORT}'), z: 'tab' },
+      { id: 'in', type: 'serial in', z: 'tab', serial: 'sp', wires: [['n']] },
+      { id: 'n', type: 'astm-link', z: 'tab', transport: 'serial', journal: false, trace: false, wires: [['out'], [], []] },
+      { id: 'out', type: 'serial out', z: 'tab', serial: 'sp' },
+      { id: 'tin', type: 'tcp in', z: 'tab', server: 'client', host: '${ANALYZER_HOST}', port: '${ANALYZER_TCP_PORT}', datamode: 'stream', datatype: 'buffer', newline: '', topic: '', wires: [['h']] },
+      { id: 'h', type: 'hl7-link', z: 'tab', transport: 'tcp', journal: false, trace: false, wires: [['tout'], [], []] },
+      { id: 'tout', type: 'tcp out', z: 'tab', host: '', port: '', beserver: 'reply', base64: false, end: false },
+    ]);
+    await waitUntil(() => status('n')?.text === `${path} does not exist: set ANALYZER_PORT on this tab`, 5000, () => `the serial link's status (${JSON.stringify(status('n'))})`);
+    assert.equal(status('n')?.fill, 'red');
+    await waitUntil(() => status('h')?.text === `nothing answers at 127.0.0.1:${closed}: set ANALYZER_HOST, ANALYZER_TCP_PORT on this tab`, 5000, () => `the TCP link's status (${JSON.stringify(status('h'))})`);
   });
 
   it('astm-link as a TCP server: yellow with no analyzer connected, green while one is, yellow again when it leaves', async () => {
