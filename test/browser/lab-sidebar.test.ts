@@ -188,6 +188,8 @@ describe('Lab sidebar', () => {
     // What to check, named: the address the tab's variables set, and the variables.
     await waitForText(b.locator('.lis-lab-check'), `Check: nothing answers at 127.0.0.1:${portB} (is the analyzer on, its host connection enabled, the address right?) — set by ANALYZER_HOST, ANALYZER_TCP_PORT on this tab.`);
     assert.equal(await a.locator('.lis-lab-check').count(), 0, 'nothing to check on a connected link');
+    // And on the node in the flow, where an integrator who left an example at its placeholder looks first.
+    await waitForText(page.locator('g[id="linkB"] .red-ui-flow-node-status-label'), `nothing answers at 127.0.0.1:${portB}: set ANALYZER_HOST, ANALYZER_TCP_PORT on this tab`);
 
     // Not everything reached the LIS, and the sidebar's first line says so, naming what waits.
     await waitForText(page.locator('.lis-lab-verdict'), /^Not everything received has reached the LIS: .*1 held batches · 1 stuck messages/);
