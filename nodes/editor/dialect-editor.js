@@ -211,6 +211,8 @@
         var timer = null;
         var sequence = 0;
         var last = null;
+        // A file's results are listed by sample (as they go to the LIS), or in the file's own order, line by line.
+        var fileOrder = false;
         // Pointing at values in the capture (dialect-pointing.js, fetched once): a click writes the override that reads it.
         var pointing = null;
         function attachPointing() {
@@ -271,7 +273,16 @@
             var row = function (r) { return [r.message + ":" + r.record, r.sampleNumber, r.subCode ? { list: [r.testCode, r.subCode], separator: " / " } : r.testCode, r.value, r.units, { list: r.flags || [], separator: " " }, r.status, r.completedAt || r.completedAtRaw]; };
             var columns = [tp(protocol, "col.record"), t("col.sample"), t("col.test"), t("col.value"), t("col.units"), t("col.flags"), t("col.status"), t("col.completed")];
             view.append(heading(t("results", { count: p.results.length })));
-            if (p.results.length) { view.append(table("results", columns, p.results.map(row))); }
+            var results = p.results;
+            if (protocol === "file" && results.length > 1) {
+                var order = $("<select>").addClass("lis-dialect-results-order").css({ width: "auto", "margin-bottom": "4px" })
+                    .append($("<option>").val("sample").text(t("order.bySample")), $("<option>").val("file").text(t("order.file")))
+                    .val(fileOrder ? "file" : "sample")
+                    .on("change", function () { fileOrder = order.val() === "file"; render(last); });
+                view.append(order);
+                if (fileOrder) { results = results.slice().sort(function (a, b) { return a.message - b.message || a.record - b.record; }); }
+            }
+            if (results.length) { view.append(table("results", columns, results.map(row))); }
             if (p.unassigned.length) {
                 view.append(heading(t("unassigned", { count: p.unassigned.length })));
                 view.append(table("unassigned", [tp(protocol, "col.record"), t("col.field"), t("col.test"), t("col.value"), t("col.reason")], p.unassigned.map(function (u) {

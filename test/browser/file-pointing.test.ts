@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { LisStub } from '../support/lis-stub';
 import { deploy, editNode, startEditorSession, type EditorSession } from '../support/browser';
+import { waitUntil } from '../support/wait';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const TOKEN = 'browser-test-token';
@@ -90,6 +91,15 @@ describe('pointing in the file dialect section', () => {
     assert.deepEqual((await column(2)).slice(0, 4), ['HAV-IgM', 'HBc-Ab', 'HBc-IgM', 'HBsAgV3']);
     assert.deepEqual((await column(3)).slice(0, 4), ['0.22', '0.15', '0.02', '0.18']);
     assert.deepEqual((await column(4)).slice(0, 4), ['S/CO', 'S/CO', 'S/CO', 'S/CO']);
+    // The results in the file's own order, line by line, on request: the same rows.
+    const bySample = await column(0);
+    await page.locator(`${FILE} .lis-dialect-results-order`).selectOption('file');
+    await waitUntil(async () => (await page.locator(`${FILE} .lis-dialect-results-order`).inputValue()) === 'file' && (await column(0)).length === bySample.length, 10000, 'the results redrawn in file order');
+    const inFileOrder = await column(0);
+    const lineOf = (place: string) => Number(place.split(':')[1]);
+    assert.deepEqual(inFileOrder.map(lineOf), [...inFileOrder.map(lineOf)].sort((x, y) => x - y), 'ascending lines');
+    assert.deepEqual([...inFileOrder].sort(), [...bySample].sort(), 'the same results');
+    await page.locator(`${FILE} .lis-dialect-results-order`).selectOption('sample');
     // "No Value" is kept aside with its reason.
     await page.locator(`${FILE} .lis-dialect-unassigned tbody tr`, { hasText: /HIVco is "No Value", a value the dialect reads as no result/ }).waitFor();
     assert.deepEqual(JSON.parse(await page.locator('#node-input-dialectOverrides').inputValue()), { layout: { sample: 'Sample ID', test: 'Test Name', units: 'Units' } });
