@@ -5,6 +5,7 @@
  * POST lis-bridge/catalog      { config, bearerToken?, rows? } -> { tests, rows }   (lis.write)
  * POST lis-bridge/mapping/csv  { csv } -> { rows, problems }                      (lis.read)
  * POST lis-bridge/mapping/csv-export { rows } -> { csv }
+ * GET  lis-bridge/editor/test-mapper-editor.js   the dialog's mapping table (nodes/editor)  (lis.read)
  *
  * The catalog call uses the lis-config as the dialog has it, deployed or not.
  * The one thing the editor cannot send is a stored Bearer Token (Node-RED never
@@ -18,6 +19,7 @@
  * stored credentials; a proxy typed in the request gets those credentials only
  * when it is the deployed one, and the deployed token only then.
  */
+import { join } from 'node:path';
 import type { NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
 import { describeIssues, LisClient, parseTls, parseTuning, type ProxyConfig, resolveProxy } from '../../lib/lis';
@@ -42,10 +44,14 @@ export function registerMappingRoutes(RED: NodeAPI): void {
 }
 
 function installMappingRoutes(RED: NodeAPI): void {
-  const admin = RED.httpAdmin as unknown as { post: (path: string, ...handlers: unknown[]) => void };
+  const admin = RED.httpAdmin as unknown as { post: (path: string, ...handlers: unknown[]) => void; get: (path: string, ...handlers: unknown[]) => void };
   const read = RED.auth.needsPermission('lis.read');
   // The catalog call reaches the LIS with the stored token: not for read-only editor users.
   const write = RED.auth.needsPermission('lis.write');
+  // Built beside the compiled nodes (scripts/build.mjs copies nodes/editor).
+  admin.get('/lis-bridge/editor/test-mapper-editor.js', read, (_req: Request, res: Response) => {
+    res.type('application/javascript').sendFile(join(__dirname, '..', 'editor', 'test-mapper-editor.js'));
+  });
 
   admin.post('/lis-bridge/catalog', write, (req: Request, res: Response) => {
     catalog(RED, req.body as CatalogRequest).then(
