@@ -213,6 +213,9 @@ describe("an integrator's first day, in the editor, with the package installed f
   it('imports the first example through Menu > Import > Examples and sets its tab\'s environment', async () => {
     await importExample(page, 'ASTM/mindray-cl2000i-tcp', { sharedLisThere: false });
     await tabId(ASTM_TAB);
+    // The editor shows the example's own tab, not the one that was in view.
+    type Tabs = { RED: { workspaces: { active(): string }; nodes: { workspace(id: string): { label: string } | undefined } } };
+    await page.waitForFunction((label) => { const RED = (globalThis as unknown as Tabs).RED; return RED.nodes.workspace(RED.workspaces.active())?.label === label; }, ASTM_TAB, { timeout: 15000 });
     await setTabEnv(ASTM_TAB, { ANALYZER_HOST: '127.0.0.1', ANALYZER_TCP_PORT: String(astmLine.boundPort), LIS_PUSH_PORT: String(await freePort()) });
   });
 
