@@ -1,6 +1,6 @@
 /**
  * astm-message's dialect section in a real browser: Node-RED runs as its own
- * process with the package loaded from the repository, Chromium drives the
+ * process with the package installed from its packed tarball, Chromium drives the
  * editor. The integrator starts from the generic dialect, pastes a cobas c 311
  * capture whose results it leaves unassigned, changes where the sample number
  * and the test code sit, sees the preview turn them into results, and deploys;

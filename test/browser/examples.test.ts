@@ -5,11 +5,12 @@
  * as an integrator with two analyzers does, share the one lis-config "LIS" and
  * deploy side by side.
  */
+import { linkPackageInto } from '../support/installed-package';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { startNodeRed, type NodeRedProcess } from '../support/node-red-process';
 import { deploy, launchChromium, releaseChromium, openEditor } from '../support/browser';
@@ -37,8 +38,9 @@ before(async () => {
     // A file instrument's example has no lis-push-in (it takes no orders), so no port to set.
     flows.push(f.startsWith('File/') ? flow : withTabEnv(flow, { LIS_PUSH_PORT: await freePort() }));
   }
-  const serialDir = dirname(require.resolve('node-red-node-serialport/package.json'));
-  [red, browser] = await Promise.all([startNodeRed({ userDir, flows: combineFlows(...flows), settings: { nodesDir: [ROOT, serialDir] } }), launchChromium()]);
+  // The package as an integrator installs it, from its packed tarball (node-red-node-serialport comes with it).
+  linkPackageInto(userDir);
+  [red, browser] = await Promise.all([startNodeRed({ userDir, flows: combineFlows(...flows) }), launchChromium()]);
 });
 
 after(async () => {
@@ -78,8 +80,8 @@ describe('two examples imported through Menu > Import > Examples', () => {
 
   it('share one lis-config "LIS", and deploy side by side with every lis-push-in listening', async () => {
     dir2 = mkdtempSync(join(tmpdir(), 'lis-import-'));
-    const serialDir = dirname(require.resolve('node-red-node-serialport/package.json'));
-    red2 = await startNodeRed({ userDir: dir2, flows: [{ id: 'start-tab', type: 'tab', label: 'Flow 1' }, { id: 'start-note', type: 'comment', name: 'an empty Node-RED', z: 'start-tab', x: 200, y: 60, wires: [] }], settings: { nodesDir: [ROOT, serialDir] } });
+    linkPackageInto(dir2);
+    red2 = await startNodeRed({ userDir: dir2, flows: [{ id: 'start-tab', type: 'tab', label: 'Flow 1' }, { id: 'start-note', type: 'comment', name: 'an empty Node-RED', z: 'start-tab', x: 200, y: 60, wires: [] }] });
     const { page, pageErrors } = await openEditor(browser!, red2.url, 'start-note');
 
     type Tabs = { RED: { workspaces: { active(): string }; nodes: { workspace(id: string): { label: string } | undefined } } };

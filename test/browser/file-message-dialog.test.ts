@@ -1,6 +1,6 @@
 /**
  * file-message's dialog in a real editor (Chromium on a Node-RED process with
- * the built package loaded from the repository), as an integrator first opens
+ * the package installed from its packed tarball), as an integrator first opens
  * it: the QuantStudio dialect, the instrument's own export pasted (the real
  * QuantStudio 7 Flex results export, test/fixtures/file): the results table
  * shows each patient well's Ct under its sample number and target, and the

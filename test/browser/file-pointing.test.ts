@@ -1,6 +1,6 @@
 /**
  * Shaping a file dialect by pointing, in a real editor (Chromium on a Node-RED
- * process with the package loaded from the repository): file-message on the
+ * process with the package installed from its packed tarball): file-message on the
  * generic CSV dialect, a Beckman Coulter Access 2 export pasted (its sample
  * column is `Sample ID`, not `Sample`: the preview says so and shows no
  * result). The integrator clicks the `Sample ID` column name in the file and

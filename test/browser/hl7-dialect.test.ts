@@ -1,6 +1,6 @@
 /**
  * hl7-message's dialect section in a real browser: Node-RED runs as its own
- * process with the package loaded from the repository, Chromium drives the
+ * process with the package installed from its packed tarball, Chromium drives the
  * editor. The integrator starts from the generic HL7 dialect and pastes an
  * EDAN i15 capture whose test codes it reads from OBX-3 (the EDAN's result
  * group, `0` for every analyte), sets the override that reads them from

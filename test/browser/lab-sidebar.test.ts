@@ -1,6 +1,6 @@
 /**
  * The "Lab" sidebar (the package's Node-RED plugin) in a real browser: Node-RED
- * as its own process with the package loaded from the repository, two analyzer
+ * as its own process with the package installed from its packed tarball, two analyzer
  * links (one with the analyzer simulator connected over TCP and sending, one
  * TCP client whose analyzer is not there), a loopback LIS that refuses results
  * at first, and a message left stuck in the journal by an earlier run. Chromium

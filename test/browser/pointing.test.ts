@@ -1,6 +1,6 @@
 /**
  * Shaping a dialect by pointing, in a real editor (Chromium on a Node-RED
- * process with the package loaded from the repository): astm-message on the
+ * process with the package installed from its packed tarball): astm-message on the
  * generic dialect, a Mindray CL-2000i capture whose results it leaves
  * unassigned (the bar code is in O-4) and whose codes it would read from the
  * wrong component. The integrator clicks the bar code in the capture and says

@@ -1,6 +1,6 @@
 /**
  * The test-mapper dialog in a real browser: Node-RED runs as its own process with the
- * package loaded from the repository (nodesDir), a loopback LIS stands in for the
+ * package installed from its packed tarball, a loopback LIS stands in for the
  * LabTestsAPI, and Chromium drives the editor the way an operator does.
  */
 import { after, before, describe, it } from 'node:test';

@@ -27,7 +27,7 @@ export interface Job {
  * still gets a fresh browser context and its own flows and journal.
  */
 export const SHARED_PROCESS: Record<string, string[]> = {
-  // Node-RED with the package loaded from the repository (startEditorSession): two processes, so each takes about as long.
+  // Node-RED with the package installed from its packed tarball (startEditorSession): two processes, so each takes about as long.
   'browser: editor dialogs 1': ['browser/pointing-keyboard', 'browser/pointing', 'browser/lab-sidebar', 'browser/help', 'browser/link-dialog', 'browser/bidi', 'browser/folder-link'],
   'browser: editor dialogs 2': ['browser/test-mapper', 'browser/dialect-editor', 'browser/hl7-dialect', 'browser/file-pointing', 'browser/file-message-workbook', 'browser/file-message-dialog'],
   // Each starts a Node-RED of its own (the installed package, the examples, the demo); they share Chromium.
@@ -121,8 +121,9 @@ function balanced(files: string[], n: number): string[][] {
   return bins.map((b) => b.files.sort());
 }
 
+/** Files that run the package installed from its tarball: every browser file (the editor as an integrator has it) and the folders that install it. */
 function needsPackage(file: string): boolean {
-  return PACKAGE_FOLDERS.some((p) => file.startsWith(p)) || file === 'browser/settings-dialog' || file === 'browser/journey';
+  return PACKAGE_FOLDERS.some((p) => file.startsWith(p)) || file.startsWith('browser/');
 }
 
 function weightOf(file: string): number {

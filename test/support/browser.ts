@@ -3,6 +3,7 @@
  * (no browser download). CHROMIUM_PATH overrides where chromium is.
  */
 import assert from 'node:assert/strict';
+import { linkPackageInto } from './installed-package';
 import { existsSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,9 +12,6 @@ import { startNodeRed, type NodeRedProcess } from './node-red-process';
 import { atScopeEnd, sharedAcrossFiles } from './process-scope';
 import { TEST_BRIDGE_SETTINGS } from './runtime-settings';
 import { waitUntil } from './wait';
-
-/** The repository root (this file runs as dist/test/support/browser.js). */
-const ROOT = join(__dirname, '..', '..', '..');
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
@@ -170,7 +168,8 @@ const JOURNAL_POINTER = 'journal-dir.txt';
 let sharedEditorRuntime: Promise<NodeRedProcess> | undefined;
 
 /**
- * The package's Node-RED (loaded from the repository) for an editor session.
+ * The package's Node-RED for an editor session: the package installed from its
+ * packed tarball (test/support/installed-package.ts), as an integrator has it.
  * Alone in its process, it runs on the session's `userDir`, as an integrator's
  * would. Where files share the process, one Node-RED on a userDir of its own
  * serves them all, one at a time: each session deploys its own flows, and its
@@ -179,8 +178,9 @@ let sharedEditorRuntime: Promise<NodeRedProcess> | undefined;
  * rewrites.
  */
 async function editorRuntime(userDir: string): Promise<{ red: NodeRedProcess; release(): Promise<void> }> {
-  const settings = { nodesDir: [ROOT], lisBridge: { ...TEST_BRIDGE_SETTINGS } };
+  const settings = { lisBridge: { ...TEST_BRIDGE_SETTINGS } };
   if (!sharedAcrossFiles()) {
+    linkPackageInto(userDir);
     const red = await startNodeRed({ userDir, settings });
     return { red, release: () => red.stop() };
   }
@@ -188,6 +188,7 @@ async function editorRuntime(userDir: string): Promise<{ red: NodeRedProcess; re
     const own = mkdtempSync(join(tmpdir(), 'lis-editor-runtime-'));
     const pointer = join(own, JOURNAL_POINTER);
     writeFileSync(pointer, join(own, 'lis-bridge'));
+    linkPackageInto(own);
     const starting = startNodeRed({
       userDir: own,
       settings,
@@ -218,7 +219,7 @@ async function deployFlows(red: NodeRedProcess, flows: unknown[]): Promise<void>
 }
 
 /**
- * Node-RED with this package loaded from the repository and `flows`
+ * Node-RED with this package installed from its packed tarball and `flows`
  * deployed, its journal in `userDir`/lis-bridge, and Chromium on its editor
  * once `nodeId` is known there (a fresh browser context).
  */

@@ -69,11 +69,16 @@ export function packedPackage(): PackedPackage {
 
 /** A fresh Node-RED userDir with the packed package installed. */
 export function installPackage(): Installation {
-  const { installedDir } = packedPackage();
   const work = mkdtempSync(join(tmpdir(), 'lis-e2e-'));
   const userDir = join(work, 'userDir');
   mkdirSync(userDir);
+  linkPackageInto(userDir);
+  return { userDir, remove: () => rmSync(work, { recursive: true, force: true }) };
+}
+
+/** Makes `userDir` a Node-RED user directory with the packed package installed (its node_modules shared, read-only by use). */
+export function linkPackageInto(userDir: string): void {
+  const { installedDir } = packedPackage();
   for (const f of ['package.json', 'package-lock.json']) if (existsSync(join(installedDir, f))) copyFileSync(join(installedDir, f), join(userDir, f));
   symlinkSync(join(installedDir, 'node_modules'), join(userDir, 'node_modules'), 'dir');
-  return { userDir, remove: () => rmSync(work, { recursive: true, force: true }) };
 }
