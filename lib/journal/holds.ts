@@ -9,6 +9,7 @@
  * that batch's key. Holds outlive the retention of settled messages: an open
  * hold is never dropped.
  */
+import { randomUUID } from 'node:crypto';
 import type { HoldEntry, HoldKind } from './entries';
 
 /** The batch key a released hold is sent under: one per hold, so it reaches the LIS at most once. */
@@ -154,4 +155,24 @@ export function holdsFor(rejected: ReadonlyArray<{ result: unknown; reason: stri
     h.results.push({ result: r.result, reason: r.reason });
   }
   return [...byKey.values()];
+}
+
+/** The hold line for a batch's rejected results: ids from its message and part when journaled (so a replay holds them once), else fresh. */
+export function holdEntryFor(input: {
+  node: string;
+  link: string | undefined;
+  origin: { message: string; part: number } | undefined;
+  endsPart: boolean;
+  /** The rest of the flow's message, JSON-safe (contextOf). */
+  msg: Record<string, unknown>;
+  rejected: ReadonlyArray<{ result: unknown; reason: string; kind: HoldKind; code: string }>;
+}): NewHold {
+  const { origin } = input;
+  return {
+    node: input.node,
+    ...(input.link !== undefined ? { link: input.link } : {}),
+    ...(origin ? { message: origin.message, part: origin.part, endsPart: input.endsPart } : {}),
+    msg: input.msg,
+    holds: holdsFor(input.rejected, origin ? `${origin.message}#${origin.part}` : `${input.node}:${randomUUID()}`),
+  };
 }

@@ -2,7 +2,7 @@
 export { type AppendObserver } from './append-log';
 export { ResultDelivery } from './delivery';
 export { batchOrigin, contextOf, heldDue, heldSummary, journalOrigin } from './held';
-export { HOLD_BATCH_PREFIX, type HeldResult, holdsFor, type HoldRecord, type NewHold } from './holds';
+export { HOLD_BATCH_PREFIX, type HeldResult, holdEntryFor, holdsFor, type HoldRecord, type NewHold } from './holds';
 export { type BatchRecord, type Ending, isSettled, type MessageRecord, type MessageSource, NOT_UNDERSTOOD, owedSamples, type ResultJournal } from './journal';
 export { LinkStore, type PassedOn } from './link-store';
 export { journalAt, openedJournal } from './registry';

@@ -4,4 +4,4 @@ export { csvMappingRows, formatCsv, parseCsv } from './csv';
 export { detectDirection, type Direction, orderTestsOf, resultItemsOf } from './directions';
 export { cleanRow, mappedRows, type MappingRow, MappingSchema } from './model';
 export { toInstrumentTests } from './to-instrument';
-export { toLisResults } from './to-lis';
+export { remapHeld, type Rejected, toLisResults } from './to-lis';

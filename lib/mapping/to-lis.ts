@@ -89,3 +89,13 @@ export function toLisResults(results: readonly unknown[], rows: readonly Mapping
   });
   return out;
 }
+
+/**
+ * Held results mapped again, with the rows deployed now and the ordered tests their message carried: the mapped
+ * items, or, while any still does not map, the reasons (and nothing is sent).
+ */
+export function remapHeld(held: { results: ReadonlyArray<{ result: unknown }>; msg: Record<string, unknown> }, rows: readonly MappingRow[]): LisResults | { reasons: string[] } {
+  const orderedTests = Array.isArray(held.msg.orderedTests) ? (held.msg.orderedTests as string[]) : undefined;
+  const mapped = toLisResults(held.results.map((x) => x.result), rows, { orderedTests });
+  return mapped.rejected.length > 0 ? { reasons: [...new Set(mapped.rejected.map((x) => x.reason))] } : mapped;
+}
