@@ -32,6 +32,9 @@ const includedFunctions = {
   registerLink: 'readonly',
   prepareLinkRows: 'readonly',
   LINK_DEFAULTS: 'readonly',
+  mappingTable: 'readonly',
+  validMapping: 'readonly',
+  loadEditorScripts: 'readonly',
 };
 
 // The editor code keeps Node-RED's callback signatures whole (a validator's `function (v, opt)`)

@@ -358,7 +358,12 @@ export function withTabEnv<T extends { type: string }>(flow: T[], values: Record
   return out;
 }
 
-/** The example's test-mapper rows: its tests, named as the LIS catalog names them. */
+/** The analyzer's test map, on its tab (so examples side by side keep theirs apart). */
+function testMap(id: string, tab: string, lis: string, instrument: string, mapping: MappingRow[]): FlowNode {
+  return { id, type: 'lis-test-map', z: tab, name: '', instrument, lis, mapping };
+}
+
+/** The example's test map rows: its tests, named as the LIS catalog names them. */
 export function exampleMapping(spec: ExampleSpec, catalog: CatalogTest[] = loadCatalog()): MappingRow[] {
   return spec.tests.map((t) => {
     const test = catalog.find((c) => c.ID === t.lisTestId) ?? spec.lisTests?.find((c) => c.ID === t.lisTestId);
@@ -491,8 +496,9 @@ function buildFileExample(spec: ExampleSpec, catalog: CatalogTest[]): FlowNode[]
     `folder-link polls the folder (every 2 s; network shares give no reliable change events) for files named \`${spec.pattern ?? '*.csv'}\` and takes a file once its size and time have not changed for 5 s (or set a marker file). Each file is stored in the result journal (lis-bridge/ under the Node-RED user directory) by its content before it is read: a file seen again, under another name or after a restart, is not sent twice. Once every result of a file is delivered it moves to \`done/\`; a file that cannot be read moves to \`error/\` with a \`.reason.txt\` saying why, and the error reaches the Catch node. Map every test the instrument reports: a result with no LIS test is held for a person, never sent as it came: the Lab sidebar lists it under Waiting for a person; map the test, deploy, then Send it there (it reaches the LIS once), or Dismiss it with the reason. The debug node "held: no LIS test" shows a copy.`,
     '',
     '## Test codes',
+    'One test map (the pencil beside Test map in any test-mapper) holds them for orders and results alike: a change takes effect on Deploy.',
     ...mapping.map((m) => `- ${m.lisName} (${m.lisTestId}, LIS code ${m.lisCode}) = instrument test \`${m.instrumentCode}\``),
-    ...(placeholders ? ['', "The LIS tests above are placeholders named after the instrument's analytes (the demo LIS catalog has none of them): set your LIS's tests in the test-mapper node."] : []),
+    ...(placeholders ? ['', "The LIS tests above are placeholders named after the instrument's analytes (the demo LIS catalog has none of them): set your LIS's tests in the analyzer's test map (the pencil beside Test map in its test-mappers)."] : []),
     '',
     '## Notes',
     ...spec.notes.map((n) => `- ${n}`),
@@ -517,7 +523,8 @@ function buildFileExample(spec: ExampleSpec, catalog: CatalogTest[]): FlowNode[]
     sharedLisConfig(),
     { id: folder, type: 'folder-link', name: spec.analyzer, analyzer: spec.analyzer, folder: '${ANALYZER_FOLDER}', pattern: spec.pattern ?? '*.csv', marker: '', after: 'move', ...at(L.folder), wires: [[message]] },
     { id: message, type: 'file-message', name: profile.label.slice(0, 40), dialect: profile.id, dialectOverrides: '', timeZone: '', ...at(L.message), wires: [[toLis], [otherDebug]] },
-    { id: toLis, type: 'test-mapper', name: 'instrument -> LIS codes', lis, instrument: `${profile.vendor} ${profile.model}`, direction: 'toLis', unmapped: 'warn', mapping, ...at(L.toLis), wires: [[send], [unmappedDebug]] },
+    testMap(id('test-map'), tab, lis, `${profile.vendor} ${profile.model}`, mapping),
+    { id: toLis, type: 'test-mapper', name: 'instrument -> LIS codes', map: id('test-map'), direction: 'toLis', unmapped: 'warn', ...at(L.toLis), wires: [[send], [unmappedDebug]] },
     { id: send, type: 'lis-send-results', name: 'send results', lis, autoResend: false, autoResendSeconds: '30', heldWarnMinutes: '60', ...at(L.send), wires: [[processed]] },
     { id: processed, type: 'change', name: 'processed per sample', rules: [{ t: 'set', p: 'payload', pt: 'msg', to: 'processed', tot: 'msg' }], action: '', property: '', from: '', to: '', reg: false, ...at(L.processed), wires: [[split]] },
     { id: split, type: 'split', name: '', splt: '\\n', spltType: 'str', arraySplt: 1, arraySpltType: 'len', stream: false, addname: '', property: 'payload', ...at(L.split), wires: [[markProcessed]] },
@@ -564,6 +571,7 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
     notes.line,
     '',
     '## Test codes',
+    'One test map (the pencil beside Test map in any test-mapper) holds them for orders and results alike: a change takes effect on Deploy.',
     ...mapping.map((m) => `- ${m.lisName} (${m.lisTestId}, LIS code ${m.lisCode}) = analyzer test \`${m.instrumentCode}\``),
     '',
     '## Notes',
@@ -611,15 +619,16 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
   const unmappedDebug = id('debug-unmapped');
   const otherDebug = id('debug-other');
   const errorsDebug = id('debug-errors');
+  // One test map for the analyzer, which its three test-mappers (queries, results, pushed orders) share.
+  const mapId = id('test-map');
+  nodes.push(testMap(mapId, tab, lis, `${profile.vendor} ${profile.model}`, mapping));
   const mapper = (role: string, direction: string, wires: string[][], place: Point, name: string): FlowNode => ({
     id: role,
     type: 'test-mapper',
     name,
-    lis,
-    instrument: `${profile.vendor} ${profile.model}`,
+    map: mapId,
     direction,
     unmapped: 'warn',
-    mapping,
     ...at(place),
     wires,
   });

@@ -1,5 +1,6 @@
 /**
- * test-mapper: test codes between the LIS and one instrument, both ways, with the mapping kept in its dialog. Orders:
+ * test-mapper: test codes between the LIS and one instrument, both ways, with the rows of the analyzer's test map
+ * (lis-test-map, shared by its test-mappers) or, in a flow saved before test maps, its own. Orders:
  * nodes/shared/mapper-orders.ts; results it cannot map are held for a person: nodes/shared/mapper-holds.ts.
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
@@ -11,12 +12,14 @@ import { StatusReporter, sharedTexts } from './shared/status';
 import { registerMappingRoutes } from './shared/mapping-routes';
 import { replayOf } from './shared/replays';
 import { installHoldRoutesOnce } from './shared/hold-routes';
+import { installTestMapRoutesOnce } from './shared/test-map-routes';
 import { mapperHolds } from './shared/mapper-holds';
 import { mapOrder } from './shared/mapper-orders';
-import type { Done, Msg, Send } from './shared/types';
+import type { Done, Msg, Send, TestMapNode } from './shared/types';
 
 interface Def extends NodeDef {
   lis?: string;
+  map?: string;
   instrument?: string;
   direction?: 'auto' | Direction;
   unmapped?: 'warn' | 'fail';
@@ -27,26 +30,36 @@ export = function register(RED: NodeAPI): void {
   const r = sharedTexts(RED, 'runtime');
   registerMappingRoutes(RED);
   installHoldRoutesOnce(RED);
+  installTestMapRoutesOnce(RED);
 
   function TestMapper(this: Node, def: Def) {
     RED.nodes.createNode(this, def);
     const node = this;
     const status = new StatusReporter(RED, node);
     const t = sharedTexts(RED, 'status');
-    let rows: MappingRow[] = [];
+    let ownRows: MappingRow[] = [];
     const resultsSeen = { mapped: 0, held: 0 };
     let mappingError: LisError | undefined;
+    const map = def.map ? (RED.nodes.getNode(def.map) as TestMapNode | null) : undefined;
+    const rows = (): readonly MappingRow[] => (map ? map.rows() : ownRows);
+    const showMapped = () => node.status({ fill: 'green', shape: 'dot', text: t('mapped', { n: new Set(mappedRows(rows()).map((x) => x.lisTestId)).size }) });
 
     const useMapping = (candidate: unknown, source: string): LisError | undefined => {
+      if (map) return map.replace(candidate);
       const parsed = MappingSchema.safeParse(candidate ?? []);
       if (!parsed.success) return invalidInput(`${source} mapping is invalid`, describeIssues(parsed.error, 'mapping'));
-      rows = parsed.data.map(cleanRow);
-      const lisTests = new Set(mappedRows(rows).map((r) => r.lisTestId)).size;
-      node.status({ fill: 'green', shape: 'dot', text: t('mapped', { n: lisTests }) });
+      ownRows = parsed.data.map(cleanRow);
+      showMapped();
       return undefined;
     };
 
-    mappingError = useMapping(def.mapping, 'the deployed');
+    if (map === null) mappingError = invalidInput('no test map', [`the test map ${def.map} this node uses is not deployed: choose its test map in the node's dialog and deploy`]);
+    else if (map) {
+      mappingError = map.mapError();
+      if (!mappingError) showMapped();
+      // A "mapping" message to any node of the map changes the rows of all of them.
+      node.on('close', map.onChange(showMapped));
+    } else mappingError = useMapping(def.mapping, 'the deployed');
     if (mappingError) {
       status.failed(mappingError);
       node.error(mappingError, { payload: undefined, error: mappingError.toMsgError() });
@@ -66,11 +79,12 @@ export = function register(RED: NodeAPI): void {
           const err = useMapping(candidate, 'the message');
           if (err) return fail(status, msg, err, done);
           mappingError = undefined;
+          if (map) showMapped();
           return done();
         }
         if (mappingError) return fail(status, msg, mappingError, done);
         const direction = def.direction && def.direction !== 'auto' ? def.direction : detectDirection(msg.payload);
-        if (direction === 'toInstrument') mapOrder(RED, node, status, { failOnUnmapped: def.unmapped === 'fail', rows }, msg, send, done);
+        if (direction === 'toInstrument') mapOrder(RED, node, status, { failOnUnmapped: def.unmapped === 'fail', rows: rows() }, msg, send, done);
         else if (direction === 'toLis') toLis(msg, send, done).catch((err: unknown) => fail(status, msg, err, done));
         else {
           fail(status, msg, invalidInput('not mapped', ['msg.payload is neither a LIS order (an object with Tests) nor a list of instrument results (items with instrumentCode)']), done);
@@ -84,7 +98,7 @@ export = function register(RED: NodeAPI): void {
       const items = resultItemsOf(msg.payload);
       if (!items) return fail(status, msg, invalidInput('results not mapped', ['msg.payload must be an array of instrument results or { results: [...] }']), done);
       const orderedTests = Array.isArray(msg.orderedTests) ? (msg.orderedTests as string[]) : undefined;
-      const mapped = toLisResults(items, rows, { orderedTests });
+      const mapped = toLisResults(items, rows(), { orderedTests });
       const replay = replayOf(msg);
       replay?.run.mapped(replay.mark.batch ?? '', mapped.items.length, mapped.rejected);
       let rejectedMsg: Msg | null = null;
@@ -115,7 +129,7 @@ export = function register(RED: NodeAPI): void {
 
     // Held results: written before the rest of a batch goes on, sent by a person once mapped (nodes/shared/mapper-holds.ts).
     const holds = mapperHolds(RED, node, status, {
-      rows: () => rows,
+      rows,
       held: (n) => (resultsSeen.held += n),
       sent: (n) => {
         resultsSeen.mapped += n;

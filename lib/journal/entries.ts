@@ -91,7 +91,7 @@ const BatchUpdateSchema = z.object({
   warned: z.boolean().optional(),
 });
 
-export const HoldKindSchema = z.enum(['unmapped', 'ambiguous', 'invalid', 'unassigned']);
+export const HoldKindSchema = z.enum(['unmapped', 'ambiguous', 'unvalued', 'invalid', 'unassigned']);
 export type HoldKind = z.infer<typeof HoldKindSchema>;
 
 /**

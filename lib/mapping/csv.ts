@@ -6,14 +6,52 @@
 import { MappingRowSchema, cleanRow, type MappingRow } from './model';
 import { invalidInput } from '../errors';
 
-/** The columns named by the issue, then the optional ones this package adds. */
-export const CSV_COLUMNS = ['lisTestId', 'lisCode', 'lisName', 'instrumentCode', 'instrumentSubCode', 'lisSubCode', 'note'] as const;
+/**
+ * The columns named by the issue, then the optional ones this package adds: `use` (orders, results, or empty for
+ * both) and `values`, a coded test's value map as `text=LIS value` pairs joined by `|` (`\` escapes `|`, `=`, `\`).
+ */
+export const CSV_COLUMNS = ['lisTestId', 'lisCode', 'lisName', 'instrumentCode', 'instrumentSubCode', 'lisSubCode', 'note', 'use', 'values'] as const;
 const REQUIRED = ['lisTestId', 'lisCode', 'instrumentCode'] as const;
 
 export function formatCsv(rows: readonly MappingRow[]): string {
   const lines = [CSV_COLUMNS.join(',')];
-  for (const row of rows) lines.push(CSV_COLUMNS.map((c) => quote(row[c] ?? '')).join(','));
+  for (const row of rows) lines.push(CSV_COLUMNS.map((c) => quote(c === 'values' ? formatValues(row.values) : (row[c] ?? ''))).join(','));
   return `${lines.join('\r\n')}\r\n`;
+}
+
+const escapeValue = (v: string) => v.replace(/[\\|=]/g, (c) => `\\${c}`);
+
+function formatValues(values: MappingRow['values']): string {
+  return values ? values.map((v) => `${escapeValue(v.text)}=${escapeValue(v.lis)}`).join('|') : '';
+}
+
+/** The value map a `values` cell holds; an empty cell: a numeric test. One pass over the cell. */
+function parseValues(cell: string): Array<{ text: string; lis: string }> | undefined {
+  if (cell.trim() === '') return undefined;
+  const pairs: Array<{ text: string; lis: string }> = [];
+  let parts: string[] = [];
+  let part = '';
+  for (let i = 0; i < cell.length; i++) {
+    const ch = cell[i]!;
+    if (ch === '\\' && i + 1 < cell.length) part += cell[++i];
+    else if (ch === '=') {
+      parts.push(part);
+      part = '';
+    } else if (ch === '|') {
+      parts.push(part);
+      pairs.push(pairOf(parts));
+      parts = [];
+      part = '';
+    } else part += ch;
+  }
+  parts.push(part);
+  pairs.push(pairOf(parts));
+  return pairs;
+}
+
+function pairOf(parts: string[]): { text: string; lis: string } {
+  // A pair with no `=`, or more than one, leaves a side empty, which the row's schema refuses by name.
+  return parts.length === 2 ? { text: parts[0]!, lis: parts[1]! } : { text: parts.join('='), lis: '' };
 }
 
 function quote(value: string): string {
@@ -42,10 +80,12 @@ export function parseCsv(text: string): CsvImport {
   const problems: string[] = [];
   for (const { fields, line } of records) {
     if (fields.every((f) => f.trim() === '')) continue;
-    const raw: Record<string, string> = {};
+    const raw: Record<string, unknown> = {};
     header.forEach((name, i) => {
       if ((CSV_COLUMNS as readonly string[]).includes(name)) raw[name] = unquoteFormula(fields[i] ?? '');
     });
+    raw.values = typeof raw.values === 'string' ? parseValues(raw.values) : undefined;
+    if (raw.use === '') delete raw.use;
     const parsed = MappingRowSchema.safeParse(raw);
     if (!parsed.success) {
       problems.push(`line ${line}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);

@@ -10,7 +10,7 @@ export interface InstrumentOrder {
 
 export function toInstrumentTests(lisTestIds: readonly string[], rows: readonly MappingRow[]): InstrumentOrder {
   const byLisId = new Map<string, MappingRow[]>();
-  for (const row of mappedRows(rows)) {
+  for (const row of mappedRows(rows, 'orders')) {
     const list = byLisId.get(row.lisTestId) ?? [];
     list.push(row);
     byLisId.set(row.lisTestId, list);

@@ -14,8 +14,11 @@ export const InstrumentResultSchema = z.looseObject({
   Result: z.string().min(1, { message: 'Result must not be empty' }),
 });
 
-/** Why a result was not mapped: no LIS test for its code, several and nothing to choose by, or not a result at all. */
-export type RejectedKind = 'unmapped' | 'ambiguous' | 'invalid';
+/**
+ * Why a result was not mapped: no LIS test for its code, several and nothing to choose by, a coded test's text
+ * with no LIS value, or not a result at all.
+ */
+export type RejectedKind = 'unmapped' | 'ambiguous' | 'unvalued' | 'invalid';
 
 export interface Rejected {
   result: unknown;
@@ -46,7 +49,7 @@ const key = (code: string, sub: string | undefined | null) => `${code}\u0000${su
 
 export function toLisResults(results: readonly unknown[], rows: readonly MappingRow[], options: ToLisOptions = {}): LisResults {
   const byInstrument = new Map<string, MappingRow[]>();
-  for (const row of mappedRows(rows)) {
+  for (const row of mappedRows(rows, 'results')) {
     const k = key(row.instrumentCode, row.instrumentSubCode);
     byInstrument.set(k, [...(byInstrument.get(k) ?? []), row]);
   }
@@ -79,7 +82,12 @@ export function toLisResults(results: readonly unknown[], rows: readonly Mapping
       return;
     }
     const row = candidates[0]!;
-    const item: ResultItem = { SampleNumber: r.SampleNumber, TestCode: row.lisCode, Result: r.Result };
+    const value = lisValue(row, r.Result);
+    if (value === undefined) {
+      out.rejected.push({ result: raw, reason: `no LIS value is mapped for result "${r.Result.trim()}" of instrument test ${label} (${row.lisTestId} is coded)`, kind: 'unvalued', code: label });
+      return;
+    }
+    const item: ResultItem = { SampleNumber: r.SampleNumber, TestCode: row.lisCode, Result: value };
     if (row.lisSubCode) item.SubTestCode = row.lisSubCode;
     out.items.push(item);
     let sample = out.processed.find((p) => p.SampleNumber === r.SampleNumber);
@@ -88,6 +96,16 @@ export function toLisResults(results: readonly unknown[], rows: readonly Mapping
     if (!out.processedTests.includes(row.lisTestId)) out.processedTests.push(row.lisTestId);
   });
   return out;
+}
+
+/**
+ * The value sent for a result: as it came for a numeric row; for a coded row the LIS value its text (trimmed, exact
+ * in case) maps to, else undefined: never the text as it came, never a default.
+ */
+function lisValue(row: MappingRow, result: string): string | undefined {
+  if (row.values === undefined) return result;
+  const text = result.trim();
+  return row.values.find((v) => v.text === text)?.lis;
 }
 
 /**

@@ -1,10 +1,12 @@
 /*
- * The test-mapper dialog's mapping table (nodes/test-mapper.html loads this from GET
- * lis-bridge/editor/test-mapper-editor.js when the dialog opens): the LIS catalog loaded through the node's
- * lis-config, the rows with their instrument codes and sub-codes, filter, CSV import and export.
+ * The mapping table of the lis-test-map dialog, and of a test-mapper that keeps its own table (a flow saved before
+ * test maps), loaded from GET lis-bridge/editor/test-mapper-editor.js when the dialog opens: the LIS catalog loaded
+ * through the lis-config, the rows with their instrument codes and sub-codes, the way each works, a coded test's
+ * values, filter, CSV import and export.
  *
- *   LisBridgeTestMapper.prepare(node) -> collectRows()   fills the open dialog; collectRows() reads its table back
- *   LisBridgeTestMapper.size(height)                     sizes the table to the height the dialog leaves it
+ *   LisBridgeTestMapper.prepare(node, prefix) -> collectRows()   draws the table into the open dialog's
+ *        `#<prefix>mapping-table` (prefix: "node-input-" or "node-config-input-"); collectRows() reads it back
+ *   LisBridgeTestMapper.size(height, prefix)                     sizes the table to the height the dialog leaves it
  *
  * Everything the LIS catalog or a CSV file says is drawn with textContent ($.text), never as HTML.
  */
@@ -15,6 +17,7 @@
     // out when empty so the saved flow only holds what the operator entered.
     var OPTIONAL = ["instrumentSubCode", "lisSubCode", "note"];
     var EDITABLE = ["instrumentCode", "instrumentSubCode", "lisSubCode", "note"];
+    var USES = ["", "orders", "results"];
     // The lis-config properties the catalog request needs (nodes/shared/mapping-routes.ts).
     var CONFIG_FIELDS = ["labTestsApiUrl", "bearerTokenEnv", "timeout", "orderAttempts", "orderBackoffMs", "transientRetries", "transientBackoffMs", "maxResponseBytes"];
 
@@ -43,13 +46,62 @@
         if (r.stale === true) {
             out.stale = true;
         }
+        if (r.use === "orders" || r.use === "results") {
+            out.use = r.use;
+        }
+        if (Array.isArray(r.values)) {
+            out.values = r.values.map(function (v) { return { text: text(v.text).trim(), lis: text(v.lis).trim() }; });
+        }
         return out;
     }
 
+    // A coded test's values as one line, `text=LIS value` pairs joined by `|`, a backslash escaping |, = and
+    // itself: the form the CSV's values column has (lib/mapping/csv.ts).
+    function escapeValue(v) {
+        return text(v).replace(/[\\|=]/g, function (c) { return "\\" + c; });
+    }
+    function formatValues(values) {
+        return Array.isArray(values) ? values.map(function (v) { return escapeValue(v.text) + "=" + escapeValue(v.lis); }).join("|") : "";
+    }
+    /** The values a line holds, undefined for an empty one (a numeric test), or null when a pair is not text=value. */
+    function parseValues(line) {
+        if (text(line).trim() === "") {
+            return undefined;
+        }
+        var pairs = [];
+        var parts = [];
+        var part = "";
+        var bad = false;
+        var end = function () {
+            parts.push(part);
+            if (parts.length !== 2 || parts[0].trim() === "" || parts[1].trim() === "") {
+                bad = true;
+            }
+            pairs.push({ text: (parts[0] || "").trim(), lis: (parts[1] || "").trim() });
+            parts = [];
+            part = "";
+        };
+        for (var i = 0; i < line.length; i++) {
+            var ch = line[i];
+            if (ch === "\\" && i + 1 < line.length) {
+                part += line[++i];
+            } else if (ch === "=") {
+                parts.push(part);
+                part = "";
+            } else if (ch === "|") {
+                end();
+            } else {
+                part += ch;
+            }
+        }
+        end();
+        return bad ? null : pairs;
+    }
+
     /** Sizes the table to whatever height the dialog leaves it. */
-    function sizeMappingList(height) {
-        var form = $("#dialog-form");
-        var list = $("#node-input-mapping-container");
+    function sizeMappingList(height, prefix) {
+        var form = $(prefix === "node-config-input-" ? "#dialog-config-form" : "#dialog-form");
+        var list = $("#" + (prefix || "node-input-") + "mapping-container");
         if (!form.length || !list.length || !list.data("nodered-editableList")) {
             return;
         }
@@ -62,18 +114,46 @@
         list.editableList("height", Math.max(160, rest + 12));
     }
 
-    function prepare(node) {
-        var t = function (key, vars) {
-            return node._("test-mapper." + key, vars);
+    /** The table's rows of the form, in place of the dialog's `#<prefix>mapping-table`. */
+    function drawTable(prefix, t) {
+        var id = function (s) { return prefix + "mapping-" + s; };
+        var button = function (name, icon, label) {
+            return $('<button type="button" class="red-ui-button"></button>').attr("id", id(name))
+                .append($('<i class="fa"></i>').addClass(icon), " ", $("<span></span>").text(label));
         };
-        var list = $("#node-input-mapping-container");
-        var message = $("#node-input-mapping-message");
+        var rows = [
+            $('<div class="form-row lis-tm-toolbar"></div>').append(
+                $("<label></label>").append('<i class="fa fa-table"></i> ', $("<b></b>").text(t("label.mapping"))),
+                button("load", "fa-refresh", t("label.loadCatalog")),
+                button("import", "fa-upload", t("label.importCsv")),
+                button("export", "fa-download", t("label.exportCsv")),
+                $('<input type="file" accept=".csv,text/csv,text/plain" style="display: none;">').attr("id", id("import-file"))
+            ),
+            $('<div class="form-row" style="display: none;"></div>').append($('<div class="lis-tm-message"></div>').attr("id", id("message"))),
+            $('<div class="form-row lis-tm-filter-row"></div>').append(
+                $('<input type="text">').attr({ id: id("filter"), placeholder: t("placeholder.filter") }),
+                $('<span class="lis-tm-summary"></span>').attr("id", id("summary"))
+            ),
+            $('<div class="form-row node-input-mapping-container-row" style="margin-bottom: 0;"></div>').append(
+                $('<ol style="min-width: 760px; min-height: 160px;"></ol>').attr("id", id("container"))
+            )
+        ];
+        rows.forEach(function (r) { r.addClass("lis-tm-table-row"); });
+        $("#" + id("table")).replaceWith(rows);
+    }
+
+    function prepare(node, prefix) {
+        prefix = prefix || "node-input-";
+        var t = function (key, vars) {
+            return RED._("@lis-bridge/node-red-lis-bridge/test-mapper:test-mapper." + key, vars);
+        };
+        var el = function (s) { return $("#" + prefix + s); };
+        drawTable(prefix, t);
+        var list = el("mapping-container");
+        var message = el("mapping-message");
         var nextSeq = 0;
         var filterText = "";
         var refreshTimer = null;
-
-        $("#node-input-direction").val(node.direction || "auto");
-        $("#node-input-unmapped").val(node.unmapped || "warn");
 
         // --- the table -------------------------------------------------------------
 
@@ -195,7 +275,7 @@
                     }
                 }
             });
-            $("#node-input-mapping-summary").text(items.length === 0 ? t("summary.empty") : t("summary.rows", { rows: items.length, mapped: mapped, stale: stale }));
+            el("mapping-summary").text(items.length === 0 ? t("summary.empty") : t("summary.rows", { rows: items.length, mapped: mapped, stale: stale }));
         }
 
         function scheduleRefresh() {
@@ -262,6 +342,8 @@
                 $("<div></div>").text(t("column.instrumentSubCode")).attr("title", t("tip.columnInstrumentSubCode")),
                 $("<div></div>").text(t("column.lisSubCode")).attr("title", t("tip.columnLisSubCode")),
                 $("<div></div>").text(t("column.note")),
+                $("<div></div>").text(t("column.use")).attr("title", t("tip.columnUse")),
+                $("<div></div>").text(t("column.values")).attr("title", t("tip.columnValues")),
                 $("<div></div>")
             ),
             addItem: function (container, index, data) {
@@ -296,6 +378,27 @@
                         .appendTo(cell);
                 });
 
+                var use = $('<select class="node-input-mapping-use"></select>').appendTo($("<div></div>").appendTo(container));
+                USES.forEach(function (u) {
+                    $("<option></option>").val(u).text(t("use." + (u || "both"))).appendTo(use);
+                });
+                use.val(row.use || "").on("change", function () {
+                    row.use = $(this).val() || undefined;
+                });
+                $('<input type="text" autocomplete="off" class="node-input-mapping-values">')
+                    .attr("placeholder", t("placeholder.values"))
+                    .attr("title", t("tip.columnValues"))
+                    .val(formatValues(row.values))
+                    .on("input change", function () {
+                        var values = parseValues($(this).val());
+                        // A line that is not text=value pairs keeps the values as they were, and says so.
+                        $(this).toggleClass("input-error", values === null);
+                        if (values !== null) {
+                            row.values = values;
+                        }
+                    })
+                    .appendTo($("<div></div>").appendTo(container));
+
                 var actions = $("<div></div>").appendTo(container);
                 var add = $('<button type="button" class="red-ui-button red-ui-button-small node-input-mapping-addComponent"><i class="fa fa-plus"></i></button>')
                     .appendTo(actions)
@@ -314,7 +417,7 @@
             }
         });
 
-        var search = $("#node-input-mapping-filter").searchBox({
+        var search = el("mapping-filter").searchBox({
             style: "compact",
             delay: 200,
             change: function () {
@@ -328,7 +431,7 @@
         // --- messages inside the dialog --------------------------------------------
 
         function resize() {
-            sizeMappingList($("#dialog-form").height());
+            sizeMappingList($(prefix === "node-config-input-" ? "#dialog-config-form" : "#dialog-form").height(), prefix);
         }
 
         function showMessage(kind, summary, details) {
@@ -404,10 +507,10 @@
 
         // --- Load LIS catalog --------------------------------------------------------
 
-        $("#node-input-mapping-load").on("click", function (evt) {
+        el("mapping-load").on("click", function (evt) {
             evt.preventDefault();
             var button = $(this);
-            var configId = $("#node-input-lis").val();
+            var configId = el("lis").val();
             var config = configId && configId !== "_ADD_" ? RED.nodes.node(configId) : null;
             if (!config) {
                 showMessage("error", t("errors.noConfig"));
@@ -444,11 +547,11 @@
 
         // --- CSV -----------------------------------------------------------------------
 
-        $("#node-input-mapping-export").on("click", function (evt) {
+        el("mapping-export").on("click", function (evt) {
             evt.preventDefault();
             var button = $(this);
             var rows = collectRows();
-            var instrument = text($("#node-input-instrument").val()).trim();
+            var instrument = text(el("instrument").val()).trim();
             var fileName = (instrument || "mapping").replace(/[\\/:*?"<>|\u0000-\u001f]+/g, "_") + ".csv";
             busy(button, true);
             post("lis-bridge/mapping/csv-export", { rows: rows }).done(function (res) {
@@ -469,8 +572,8 @@
             });
         });
 
-        var fileInput = $("#node-input-mapping-import-file");
-        $("#node-input-mapping-import").on("click", function (evt) {
+        var fileInput = el("mapping-import-file");
+        el("mapping-import").on("click", function (evt) {
             evt.preventDefault();
             fileInput.val("");
             fileInput.trigger("click");
@@ -480,7 +583,7 @@
             if (!file) {
                 return;
             }
-            var button = $("#node-input-mapping-import");
+            var button = el("mapping-import");
             var reader = new FileReader();
             reader.onerror = function () {
                 showMessage("error", t("errors.readFile", { file: file.name }));
@@ -510,6 +613,51 @@
             reader.readAsText(file);
         });
 
+        // "Seen, not mapped" (nodes/editor/test-map-dialog.js) maps a code or a text from outside the table.
+        collectRows.tests = function () {
+            var seen = Object.create(null);
+            return allItems().map(function (d) { return d.row; }).filter(function (r) {
+                return seen[r.lisTestId] ? false : (seen[r.lisTestId] = true);
+            }).map(function (r) { return { lisTestId: r.lisTestId, name: r.lisName || r.lisCode }; });
+        };
+        /** The code (`CODE` or `CODE/SUB`) on the test's unmapped row, or on a new component row of it. */
+        collectRows.mapCode = function (lisTestId, label) {
+            var slash = label.indexOf("/");
+            var code = slash === -1 ? label : label.slice(0, slash);
+            var sub = slash === -1 ? "" : label.slice(slash + 1);
+            var items = allItems().filter(function (d) { return d.row.lisTestId === lisTestId; });
+            if (items.length === 0) {
+                return false;
+            }
+            var target = items.filter(function (d) { return text(d.row.instrumentCode).trim() === ""; })[0];
+            if (!target) {
+                addComponent(items[0]);
+                target = allItems().filter(function (d) { return d.row.lisTestId === lisTestId && text(d.row.instrumentCode).trim() === ""; })[0];
+            }
+            target.row.instrumentCode = code;
+            target.row.instrumentSubCode = sub || undefined;
+            target.element.find(".node-input-mapping-instrumentCode").val(code);
+            target.element.find(".node-input-mapping-instrumentSubCode").val(sub);
+            refreshBadges();
+            return true;
+        };
+        /** A coded test's text and its LIS value, on every row reading the code in results. */
+        collectRows.addValue = function (label, resultText, lisValue) {
+            var slash = label.indexOf("/");
+            var code = slash === -1 ? label : label.slice(0, slash);
+            var sub = slash === -1 ? "" : label.slice(slash + 1);
+            var n = 0;
+            allItems().forEach(function (d) {
+                var r = d.row;
+                if (text(r.instrumentCode).trim() !== code || text(r.instrumentSubCode).trim() !== sub || r.use === "orders") {
+                    return;
+                }
+                r.values = (r.values || []).filter(function (v) { return v.text !== resultText; }).concat([{ text: resultText, lis: lisValue }]);
+                d.element.find(".node-input-mapping-values").val(formatValues(r.values)).removeClass("input-error");
+                n++;
+            });
+            return n > 0;
+        };
         return collectRows;
     }
 

@@ -1,6 +1,8 @@
 /** Runtime types shared by the node adapters. */
 import type { Node, NodeMessage } from 'node-red';
 import type { LisClient } from '../../lib/lis';
+import type { LisError } from '../../lib/errors';
+import type { MappingRow } from '../../lib/mapping';
 
 /** The runtime face of a deployed lis-config node. */
 export interface LisConfigNode extends Node {
@@ -9,6 +11,18 @@ export interface LisConfigNode extends Node {
   readonly configErrors: string[];
   /** The environment variable the token is read from when none is stored (shared/lis-token.ts). */
   readonly bearerTokenEnv: string | undefined;
+}
+
+/** A deployed lis-test-map, as its test-mappers use it. */
+export interface TestMapNode extends Node {
+  readonly instrument: string;
+  rows(): readonly MappingRow[];
+  /** Why the deployed rows could not be used, if they could not. */
+  mapError(): LisError | undefined;
+  /** A "mapping" message's rows, for every node using the map until the next Deploy; the refusal if unusable. */
+  replace(candidate: unknown): LisError | undefined;
+  /** Called when the rows change; returns the unsubscribe. */
+  onChange(listener: () => void): () => void;
 }
 
 export type Msg = NodeMessage & Record<string, unknown>;

@@ -192,8 +192,8 @@ describe('test-mapper dialog', () => {
     const file = await download;
     assert.equal(file.suggestedFilename(), 'Sysmex XN-1000 #2.csv');
     const csv = readFileSync(await file.path(), 'utf8');
-    assert.match(csv, /^\uFEFFlisTestId,lisCode,lisName,instrumentCode,instrumentSubCode,lisSubCode,note\r\n/);
-    assert.match(csv, /\r\nT-GLU,GLU,Glucose,GLU,,,\r\n/);
+    assert.match(csv, /^\uFEFFlisTestId,lisCode,lisName,instrumentCode,instrumentSubCode,lisSubCode,note,use,values\r\n/);
+    assert.match(csv, /\r\nT-GLU,GLU,Glucose,GLU,,,,,\r\n/);
 
     await page.locator('.lis-tm-message-close').click();
     await page.evaluate(`$('#node-input-mapping-container').parent().scrollTop(0); document.activeElement && document.activeElement.blur()`);

@@ -96,7 +96,9 @@ export function loadExample(file: string): Example {
   const flow = JSON.parse(readFileSync(join(ROOT, 'examples', `${examplePath(spec)}.json`), 'utf8')) as FlowNode[];
   // The checks expect what EXAMPLES says; the flow must map the same way, or every check would fail obscurely.
   for (const mapper of flow.filter((n) => n.type === 'test-mapper')) {
-    const rows = (mapper.mapping as MappedTest[]).map((m) => ({ lisTestId: m.lisTestId, lisCode: m.lisCode, instrumentCode: m.instrumentCode }));
+    const map = flow.find((n) => n.type === 'lis-test-map' && n.id === mapper.map);
+    if (map === undefined) throw new Error(`examples/${file}.json: test-mapper ${mapper.id} uses no test map of the flow`);
+    const rows = (map.mapping as MappedTest[]).map((m) => ({ lisTestId: m.lisTestId, lisCode: m.lisCode, instrumentCode: m.instrumentCode }));
     if (JSON.stringify(rows) !== JSON.stringify(tests)) throw new Error(`examples/${file}.json: test-mapper ${mapper.id} maps ${JSON.stringify(rows)}, EXAMPLES says ${JSON.stringify(tests)}`);
   }
   if (spec.protocol === 'hl7') {

@@ -400,10 +400,11 @@ describe('journal: restarts', () => {
     ]);
     assert.match(String(holds[0]!.reason), /holds "&", a delimiter of its message that arrived unescaped/);
     assert.deepEqual(stuck, []);
-    const lines = readJournalFile(journalDir()).lines;
-    const holdAt = lines.findIndex((e) => e.e === 'hold');
-    const plannedAt = lines.findIndex((e) => e.e === 'rxu' && e.id === journalId && e.parts !== undefined);
-    assert.ok(holdAt >= 0 && holdAt < plannedAt, `held (line ${holdAt}) before the message was noted translated (line ${plannedAt})`);
+    // The sidebar lists a hold as its line is written: wait for both lines to be on disk before comparing them.
+    const lineOf = (lines: Array<Record<string, unknown>>) => ({ holdAt: lines.findIndex((e) => e.e === 'hold'), plannedAt: lines.findIndex((e) => e.e === 'rxu' && e.id === journalId && e.parts !== undefined) });
+    await waitUntil(() => { const at = lineOf(readJournalFile(journalDir()).lines); return at.holdAt >= 0 && at.plannedAt >= 0; }, 3000, 'the hold and the translated note on disk');
+    const { holdAt, plannedAt } = lineOf(readJournalFile(journalDir()).lines);
+    assert.ok(holdAt < plannedAt, `held (line ${holdAt}) before the message was noted translated (line ${plannedAt})`);
     const refused = await helper.request().post('/lis-bridge/holds/send').send({ ids: [holds[0]!.id] }).expect(409);
     assert.match(String(refused.body.message), /have no sample number the bridge can trust: enter them at the LIS by hand under the right sample, then dismiss them here with why/);
     await helper.request().post('/lis-bridge/holds/dismiss').send({ ids: holds.map((h) => h.id), note: 'entered at the LIS by hand under RC-BAD2' }).expect(200);

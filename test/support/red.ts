@@ -80,7 +80,7 @@ export function nodeModules(...types: string[]): unknown[] {
   return withCatalogs(types.map((t) => require(join(NODES_DIR, `${t}.js`))));
 }
 
-export const ALL_LIS_NODES = ['lis-config', 'lis-get-tests', 'lis-get-order', 'lis-send-results', 'lis-mark-processed', 'lis-push-in', 'test-mapper', 'astm-link', 'astm-message', 'hl7-message'];
+export const ALL_LIS_NODES = ['lis-config', 'lis-get-tests', 'lis-get-order', 'lis-send-results', 'lis-mark-processed', 'lis-push-in', 'test-mapper', 'lis-test-map', 'astm-link', 'astm-message', 'hl7-message'];
 
 /** The next message a node sends on its output(s), via a helper node wired to it. */
 export function nextMessage<T = Record<string, unknown>>(helperNodeId: string, timeoutMs = 5000): Promise<T> {
