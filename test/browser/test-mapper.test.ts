@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { LisStub } from '../support/lis-stub';
 import type { NodeRedProcess } from '../support/node-red-process';
-import { deploy, editNode, startEditorSession, type EditorSession } from '../support/browser';
+import { deploy, editNode, startEditorSession, waitForText, type EditorSession } from '../support/browser';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const TOKEN = 'browser-test-token';
@@ -32,6 +32,36 @@ const DEPLOYED_MAPPING = [
   { lisTestId: 'T-HGB', lisCode: 'HGB', lisName: 'Haemoglobin', instrumentCode: 'CBC', instrumentSubCode: 'HGB' },
   { lisTestId: 'T-HCT', lisCode: 'HCT', lisName: 'Haematocrit', instrumentCode: 'CBC', instrumentSubCode: 'HCT' },
   { lisTestId: 'T-ESR', lisCode: 'ESR', lisName: 'Erythrocyte sedimentation rate', instrumentCode: 'ESR', note: 'moved to the ESR analyzer' },
+];
+
+/**
+ * An older flow's second analyzer: three test-mappers with a table each, as flows had them before test maps. They
+ * agree on glucose; the pushed-order table codes urea differently and never mapped creatinine; the order tables
+ * order the lipid panel, which the results table has no row for; only the results table has the analyzer's eGFR.
+ */
+const CHEM = 'Cobas c311';
+const QUERY_MAPPING = [
+  { lisTestId: 'T-GLU', lisCode: 'GLU', lisName: 'Glucose', lisType: 'Serum', instrumentCode: 'GLU' },
+  { lisTestId: 'T-UREA', lisCode: 'UREA', lisName: 'Urea', lisType: 'Serum', instrumentCode: 'UREA' },
+  { lisTestId: 'T-CREA', lisCode: 'CREA', lisName: 'Creatinine', lisType: 'Serum', instrumentCode: 'CREJ2', note: 'rate-blanked' },
+  { lisTestId: 'T-LIPID', lisCode: 'LIPID', lisName: 'Lipid panel', lisType: 'Serum', instrumentCode: 'LIPID' },
+];
+const RESULTS_MAPPING = [
+  { lisTestId: 'T-GLU', lisCode: 'GLU', lisName: 'Glucose', lisType: 'Serum', instrumentCode: 'GLU' },
+  { lisTestId: 'T-UREA', lisCode: 'UREA', lisName: 'Urea', lisType: 'Serum', instrumentCode: 'UREA' },
+  { lisTestId: 'T-CREA', lisCode: 'CREA', lisName: 'Creatinine', lisType: 'Serum', instrumentCode: 'CREJ2', note: 'rate-blanked' },
+  { lisTestId: 'T-EGFR', lisCode: 'EGFR', lisName: 'eGFR (CKD-EPI)', lisType: 'Serum', instrumentCode: 'EGFR', note: 'calculated by the analyzer' },
+];
+const PUSHED_MAPPING = [
+  { lisTestId: 'T-GLU', lisCode: 'GLU', lisName: 'Glucose', lisType: 'Serum', instrumentCode: 'GLU' },
+  { lisTestId: 'T-UREA', lisCode: 'UREA', lisName: 'Urea', lisType: 'Serum', instrumentCode: 'BUN' },
+  { lisTestId: 'T-CREA', lisCode: 'CREA', lisName: 'Creatinine', lisType: 'Serum', instrumentCode: '' },
+  { lisTestId: 'T-LIPID', lisCode: 'LIPID', lisName: 'Lipid panel', lisType: 'Serum', instrumentCode: 'LIPID' },
+];
+const OLDER_TABLES = [
+  { id: 'chemQuery', name: 'LIS -> analyzer codes', direction: 'toInstrument', mapping: QUERY_MAPPING },
+  { id: 'chemResults', name: 'analyzer -> LIS codes', direction: 'toLis', mapping: RESULTS_MAPPING },
+  { id: 'chemPushed', name: 'pushed order -> analyzer codes', direction: 'toInstrument', mapping: PUSHED_MAPPING },
 ];
 
 const ROWS = '#node-input-mapping-container > li';
@@ -83,6 +113,22 @@ function flows(): Array<Record<string, unknown>> {
       y: 200,
       wires: [[], []],
     },
+    // Its own tab, so the merge (which takes the tab's tables) leaves tm1 and tm2 alone.
+    { id: 'tab2', type: 'tab', label: 'Chemistry (older flow)' },
+    ...OLDER_TABLES.map((t, i) => ({
+      id: t.id,
+      type: 'test-mapper',
+      z: 'tab2',
+      name: t.name,
+      lis: 'cfg',
+      instrument: CHEM,
+      direction: t.direction,
+      unmapped: 'warn',
+      mapping: t.mapping,
+      x: 300,
+      y: 100 + 80 * i,
+      wires: [[], []],
+    })),
   ];
 }
 
@@ -266,6 +312,127 @@ describe('test-mapper dialog', () => {
     await page.locator('#node-dialog-cancel').waitFor({ state: 'detached' });
     const mapping = await page.evaluate(`RED.nodes.node('tm2').mapping`);
     assert.deepEqual(mapping, [{ lisTestId: 'T-GLU', lisCode: 'GLU', lisName: 'Glucose', instrumentCode: 'GLU2' }]);
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('merges an older flow\'s three tables into one test map once each difference is chosen', async () => {
+    const note = page.locator('#node-input-map-note');
+    const difference = (id: string) => note.locator(`fieldset.lis-tm-merge-difference[data-difference="${id}"]`);
+    const testMaps = () =>
+      page.evaluate(() => {
+        const RED = (globalThis as unknown as { RED: { nodes: { eachConfig(f: (n: { id: string; type: string }) => void): void } } }).RED;
+        const ids: string[] = [];
+        // eachConfig stops at a callback answering false: this one answers nothing.
+        RED.nodes.eachConfig((n) => {
+          if (n.type === 'lis-test-map') ids.push(n.id);
+        });
+        return ids;
+      });
+    const editorState = (id: string) => page.evaluate(`(({ map, mapping }) => ({ map, mapping }))(RED.nodes.node(${JSON.stringify(id)}))`);
+    const merge = () => page.waitForResponse((res) => res.request().method() === 'POST' && res.url().endsWith('/lis-bridge/mapping/merge'));
+    const openPlan = async () => {
+      await editNode(page, 'chemQuery');
+      await waitForRows(QUERY_MAPPING.length);
+      await waitForText(note, /keeps its own table/);
+      const planned = merge();
+      await page.locator('#node-input-map-merge').click();
+      assert.equal((await planned).status(), 200);
+      await note.locator('fieldset.lis-tm-merge-difference').nth(1).waitFor();
+    };
+
+    await openPlan();
+    assert.match(
+      (await note.textContent()) ?? '',
+      /Merge 3 tables \(LIS -> analyzer codes, analyzer -> LIS codes, pushed order -> analyzer codes\) into one new test map of 5 rows/,
+    );
+    assert.match((await note.textContent()) ?? '', /The tables differ on 2 tests/);
+    // Only the order tables differ (creatinine not mapped for pushed orders, urea's code); the results table is alone
+    // in its way. Tests come in the order of the opened dialog's table (by LIS name), then the other tables'.
+    assert.deepEqual(await note.locator('fieldset.lis-tm-merge-difference').evaluateAll((els) => els.map((e) => e.getAttribute('data-difference'))), [
+      'orders:T-CREA',
+      'orders:T-UREA',
+    ]);
+    assert.deepEqual(await difference('orders:T-UREA').locator('label').allTextContents(), [
+      'UREA — LIS -> analyzer codes',
+      'BUN — pushed order -> analyzer codes',
+    ]);
+    assert.deepEqual(await difference('orders:T-CREA').locator('label').allTextContents(), [
+      'CREJ2 — LIS -> analyzer codes',
+      'not mapped — pushed order -> analyzer codes',
+    ]);
+    assert.match((await difference('orders:T-UREA').locator('legend').textContent()) ?? '', /^Urea /);
+
+    // Merge with nothing chosen: the runtime refuses, and the editor creates nothing and moves no node.
+    const refused = merge();
+    await page.locator('#node-input-map-merge-now').click();
+    const answer = await refused;
+    assert.equal(answer.status(), 400);
+    assert.match(((await answer.json()) as { message: string }).message, /^choose a version for T-CREA \(orders\), T-UREA \(orders\)/);
+    await waitForText(note, /^Could not merge: choose a version for T-CREA \(orders\), T-UREA \(orders\).*Nothing was changed\.$/);
+    assert.deepEqual(await testMaps(), []);
+    for (const t of OLDER_TABLES) {
+      const { map, mapping } = (await editorState(t.id)) as { map?: string; mapping: unknown };
+      assert.equal(map ?? '', '', `${t.id} uses no map`);
+      assert.deepEqual(mapping, t.mapping, `${t.id} keeps its table`);
+    }
+
+    // The refusal leaves no choices in the note: the dialog is opened again and the plan drawn again.
+    await openPlan();
+    await difference('orders:T-UREA').getByText('UREA — LIS -> analyzer codes').click();
+    await difference('orders:T-CREA').getByText('CREJ2 — LIS -> analyzer codes').click();
+    const accepted = merge();
+    await page.locator('#node-input-map-merge-now').click();
+    assert.equal((await accepted).status(), 200);
+    await waitForText(note, new RegExp(`^Merged into the new test map "${CHEM}" \\(5 rows\\), now used by 3 test-mappers`));
+    const [mapId] = await testMaps();
+    assert.ok(mapId, 'a test map created in the editor');
+    assert.equal(await page.locator('#node-input-map').inputValue(), mapId);
+
+    await page.locator('#node-dialog-ok').click();
+    await page.locator('#node-dialog-ok').waitFor({ state: 'detached' });
+    await deploy(page);
+
+    const deployed = (await (await fetch(`${red!.url}/flows`, { headers: { 'Node-RED-API-Version': 'v2' } })).json()) as {
+      flows: Array<{ id: string; type: string; map?: string; instrument?: string; lis?: string; mapping?: Array<Record<string, unknown>> }>;
+    };
+    const maps = deployed.flows.filter((n) => n.type === 'lis-test-map');
+    assert.equal(maps.length, 1, 'exactly one test map deployed');
+    const map = maps[0]!;
+    assert.equal(map.id, mapId);
+    assert.equal(map.instrument, CHEM);
+    assert.equal(map.lis, 'cfg');
+    // Agreeing rows work both ways (no use); the chosen versions agree with the results table; the lipid panel is
+    // ordered only, eGFR comes back only.
+    assert.deepEqual(map.mapping, [
+      { lisTestId: 'T-CREA', lisCode: 'CREA', lisName: 'Creatinine', lisType: 'Serum', instrumentCode: 'CREJ2', note: 'rate-blanked' },
+      { lisTestId: 'T-GLU', lisCode: 'GLU', lisName: 'Glucose', lisType: 'Serum', instrumentCode: 'GLU' },
+      { lisTestId: 'T-LIPID', lisCode: 'LIPID', lisName: 'Lipid panel', lisType: 'Serum', instrumentCode: 'LIPID', use: 'orders' },
+      { lisTestId: 'T-UREA', lisCode: 'UREA', lisName: 'Urea', lisType: 'Serum', instrumentCode: 'UREA' },
+      { lisTestId: 'T-EGFR', lisCode: 'EGFR', lisName: 'eGFR (CKD-EPI)', lisType: 'Serum', instrumentCode: 'EGFR', note: 'calculated by the analyzer', use: 'results' },
+    ]);
+    for (const t of OLDER_TABLES) {
+      const n = deployed.flows.find((f) => f.id === t.id);
+      assert.equal(n?.map, mapId, `${t.id} uses the new map`);
+      assert.deepEqual(n?.mapping, [], `${t.id} keeps no table of its own`);
+    }
+    // Every mapped row of the three tables is in the map for its table's way, but for the version not chosen.
+    const declined = [{ table: 'chemPushed', lisTestId: 'T-UREA', instrumentCode: 'BUN' }];
+    for (const t of OLDER_TABLES) {
+      const way = t.direction === 'toInstrument' ? 'orders' : 'results';
+      for (const r of t.mapping.filter((x) => x.instrumentCode !== '')) {
+        const kept = map.mapping!.some((m) => m.lisTestId === r.lisTestId && m.instrumentCode === r.instrumentCode && (m.use === undefined || m.use === way));
+        const chosenAway = declined.some((d) => d.table === t.id && d.lisTestId === r.lisTestId && d.instrumentCode === r.instrumentCode);
+        assert.ok(kept !== chosenAway, `${t.id}'s ${r.lisTestId} -> ${r.instrumentCode}: ${kept ? 'kept though declined' : 'lost without being chosen'}`);
+      }
+    }
+    assert.deepEqual(await testMaps(), [mapId]);
+
+    // Opened again, a test-mapper says which map it uses and that the three share it.
+    await editNode(page, 'chemResults');
+    await waitForText(note, new RegExp(`^Uses the test map "${CHEM}", which 3 test-mappers of this analyzer share`));
+    assert.equal(await page.locator('#node-input-map-merge').count(), 0);
+    await page.locator('#node-dialog-cancel').click();
+    await page.locator('#node-dialog-cancel').waitFor({ state: 'detached' });
     assert.deepEqual(pageErrors, []);
   });
 });

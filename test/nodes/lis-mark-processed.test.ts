@@ -22,6 +22,24 @@ describe('lis-mark-processed', () => {
     assert.deepEqual(msg.payload, { status: 'success' });
   });
 
+  it('notifies again for a sample whose later results are delivered, naming only those tests', async () => {
+    // A held result sent after mapping: the flow's msg.processed names only the newly delivered tests.
+    ctx.stub.reply('/processed', { body: { status: 'success' } });
+    await load();
+    const first = await run({ SampleNumber: 'S1', Tests: ['T-GLU'] });
+    assert.equal(first.port, 'out1');
+    const second = await run({ SampleNumber: 'S1', Tests: ['T-K'] });
+    assert.equal(second.port, 'out1');
+    assert.deepEqual(
+      ctx.stub.to('/processed').map((r) => [r.method, r.json]),
+      [
+        ['POST', { SampleNumber: 'S1', Tests: '["T-GLU"]' }],
+        ['POST', { SampleNumber: 'S1', Tests: '["T-K"]' }],
+      ],
+    );
+    assert.deepEqual(second.msg.payload, { status: 'success' });
+  });
+
   it('retries 5xx and 408 with the transient back-off', async () => {
     ctx.stub.reply('/processed', { status: 503 }, { status: 408 }, { body: {} });
     await load();
