@@ -37,6 +37,8 @@ export = function register(RED: NodeAPI): void {
     const { values, faults: errors } = readNodeSettings('lis-send-results', def as unknown as Record<string, unknown>);
     if (errors.length > 0) return refuseMisconfigured(RED, node, status, errors);
     const config = (def.lis ? RED.nodes.getNode(def.lis) : null) as LisConfigNode | null;
+    // Read by a placement of held results (nodes/shared/hold-placement.ts): the LIS their order is asked of.
+    Object.assign(node, { lisConfigId: def.lis || undefined });
     const held = watchHeld(RED, node, status, { warnAfterMs: values.heldWarnMinutes * 60_000, checkEveryMs: values.autoResendSeconds * 1000, autoResend: def.autoResend === true, client: () => config?.client });
     const ready = held.ready;
 

@@ -42,6 +42,7 @@ export = function register(RED: NodeAPI): void {
     let mappingError: LisError | undefined;
     const map = def.map ? (RED.nodes.getNode(def.map) as TestMapNode | null) : undefined;
     const rows = (): readonly MappingRow[] => (map ? map.rows() : ownRows);
+    Object.assign(node, { mappingRows: rows });
     const showMapped = () => node.status({ fill: 'green', shape: 'dot', text: t('mapped', { n: new Set(mappedRows(rows()).map((x) => x.lisTestId)).size }) });
 
     const useMapping = (candidate: unknown, source: string): LisError | undefined => {

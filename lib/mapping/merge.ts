@@ -56,6 +56,14 @@ function rowKey(r: MappingRow): string {
   return JSON.stringify([r.lisTestId, r.instrumentCode, r.instrumentSubCode ?? '', r.lisSubCode ?? '', values]);
 }
 
+/** The same pairing in two tables, with each table's note kept (joined), so no note is lost unseen. */
+function withNote(kept: MappingRow | undefined, row: MappingRow): MappingRow {
+  if (!kept) return row;
+  if (row.note === undefined || kept.note === row.note) return kept;
+  const notes = kept.note === undefined ? [row.note] : [...new Set([...kept.note.split(' / '), row.note])];
+  return { ...kept, note: notes.join(' / ') };
+}
+
 export function planMerge(tables: readonly MapperTable[]): MergePlan {
   const rowsByKey = new Map<string, MappingRow>();
   const order: string[] = [];
@@ -66,7 +74,7 @@ export function planMerge(tables: readonly MapperTable[]): MergePlan {
         firstRow.set(r.lisTestId, r);
         order.push(r.lisTestId);
       }
-      if (r.instrumentCode !== '' && !rowsByKey.has(rowKey(r))) rowsByKey.set(rowKey(r), r);
+      if (r.instrumentCode !== '') rowsByKey.set(rowKey(r), withNote(rowsByKey.get(rowKey(r)), r));
     }
   }
   const settled: MergePlan['settled'] = { orders: new Map(), results: new Map() };

@@ -67,6 +67,12 @@
         }
         var links = section("links");
         var holds = section("holds");
+        // Acting on held results needs the package's own permission, not the right to edit flows: a login without it
+        // sees them, with the buttons off and this line saying why.
+        var mayAct = !RED.user || typeof RED.user.hasPermission !== "function" || RED.user.hasPermission("lis.write");
+        if (!mayAct) {
+            $('<div class="lis-lab-read-only" style="margin-bottom: 6px; opacity: 0.85;"></div>').text(_("holds.readOnly")).insertBefore(holds.list);
+        }
         var orders = section("orders");
         var held = section("held");
         var stuck = section("stuck");
@@ -264,7 +270,7 @@
                 var key = h.kind + "\u0000" + h.code + "\u0000" + h.node;
                 var g = byKey[key];
                 if (!g) {
-                    g = byKey[key] = { kind: h.kind, code: h.code, link: h.link, reason: h.reason, since: h.since, ids: [], samples: [], results: 0, deployed: true, sending: false, sendable: h.sendable !== false };
+                    g = byKey[key] = { kind: h.kind, code: h.code, link: h.link, reason: h.reason, since: h.since, ids: [], samples: [], results: 0, deployed: true, sending: false, sendable: h.sendable !== false, first: h };
                     groups.push(g);
                 }
                 g.ids.push(h.id);
@@ -287,10 +293,20 @@
             var buttons = $('<div style="margin-top: 4px;"></div>').appendTo(item);
             if (g.sendable) {
                 $('<button type="button" class="red-ui-button red-ui-button-small lis-lab-hold-send"></button>').text(g.sending ? _("holds.sending") : _("holds.send"))
-                    .prop("disabled", !g.deployed || g.sending).on("click", function () { postJson("lis-bridge/holds/send", { ids: g.ids }); }).appendTo(buttons);
+                    .prop("disabled", !mayAct || !g.deployed || g.sending).on("click", function () { postJson("lis-bridge/holds/send", { ids: g.ids }); }).appendTo(buttons);
                 $("<span> </span>").appendTo(buttons);
             }
-            $('<button type="button" class="red-ui-button red-ui-button-small lis-lab-hold-dismiss"></button>').text(_("holds.dismiss"))
+            // One hold at a time: each is one message's results, and the person names its sample from its record.
+            if (g.first.placeable && g.deployed) {
+                $('<button type="button" class="red-ui-button red-ui-button-small lis-lab-hold-place"></button>').text(_("holds.place")).prop("disabled", !mayAct)
+                    .on("click", function () {
+                        var sample = window.prompt(_("holds.placeWhich", { records: (g.first.records || []).join("\n") }), "");
+                        if (sample === null || sample.trim() === "") { return; }
+                        postJson("lis-bridge/holds/place", { id: g.first.id, sampleNumber: sample.trim() });
+                    }).appendTo(buttons);
+                $("<span> </span>").appendTo(buttons);
+            }
+            $('<button type="button" class="red-ui-button red-ui-button-small lis-lab-hold-dismiss"></button>').text(_("holds.dismiss")).prop("disabled", !mayAct)
                 .on("click", function () {
                     var note = window.prompt(_("holds.dismissWhy", { code: g.code, samples: isolatedPlain(g.samples) }), "");
                     if (note === null) { return; }

@@ -6,7 +6,8 @@
  * identical rows merge keeping their ways, and where the tables of one way differ each version is shown here, with
  * the test-mappers holding it, until the integrator chooses.
  *
- *   LisBridgeTestMapMerge.prepare(node, { own, rows(), merged(mapId), resize() })
+ *   LisBridgeTestMapMerge.prepare(node, { own, rows(), merged(mapId), resize() }) -> { cancel() }
+ *        cancel(): the dialog's Cancel takes a merge made in it back (the new map, the other test-mappers' moves)
  *
  * Everything from a flow (names, codes) is drawn with textContent ($.text), never as HTML.
  */
@@ -41,6 +42,8 @@
         var select = $("#node-input-map");
         var merged = null;
         var plan = null;
+        var lastPlan = null;
+        var pushed = null;
 
         function show() {
             note.empty();
@@ -85,10 +88,20 @@
             return $.ajax({ url: "lis-bridge/mapping/merge", type: "POST", contentType: "application/json", data: JSON.stringify(body), dataType: "json" });
         }
 
+        /** The refusal above the plan, whose choices stay as they were, to be completed. */
         function failed(xhr) {
             var body = xhr.responseJSON;
             var reason = body && typeof body.message === "string" ? body.message : t("errors.httpStatus", { status: xhr.status, text: xhr.statusText || "" });
-            note.empty().text(t("map.mergeFailed", { reason: reason }));
+            var error = $('<div class="lis-tm-merge-error"></div>').css("color", "var(--red-ui-text-color-error)").text(t("map.mergeFailed", { reason: reason }));
+            if (plan && lastPlan) {
+                var picked = {};
+                note.find("input[type=radio]:checked").each(function () { picked[$(this).attr("name")] = $(this).val(); });
+                drawPlan(lastPlan);
+                Object.keys(picked).forEach(function (name) { note.find('input[name="' + name + '"][value="' + picked[name] + '"]').prop("checked", true); });
+                note.prepend(error);
+            } else {
+                note.empty().append(error);
+            }
             options.resize();
         }
 
@@ -96,6 +109,7 @@
             var all = tables();
             post({ tables: all }).done(function (res) {
                 plan = { tables: all, differences: res.differences || [] };
+                lastPlan = res;
                 drawPlan(res);
             }).fail(failed);
         }
@@ -110,7 +124,7 @@
             }
             plan.differences.forEach(function (d, i) {
                 var box = $('<fieldset class="lis-tm-merge-difference"></fieldset>').attr("data-difference", d.id).appendTo(note);
-                $("<legend></legend>").text(t("map.way", { test: d.lisName || d.lisTestId, way: t("use." + d.way) })).appendTo(box);
+                $("<legend></legend>").text(t(d.way === "orders" ? "map.differOrders" : "map.differResults", { test: d.lisName || d.lisTestId })).appendTo(box);
                 d.options.forEach(function (o, j) {
                     var codes = o.rows.length === 0 ? t("map.notMapped") : o.rows.map(function (r) {
                         return r.instrumentCode + (r.instrumentSubCode ? "/" + r.instrumentSubCode : "");
@@ -165,7 +179,8 @@
                 other.dirty = true;
                 map.users.push(other);
             });
-            RED.history.push({ t: "multi", events: events, dirty: RED.nodes.dirty() });
+            pushed = { t: "multi", events: events, dirty: RED.nodes.dirty() };
+            RED.history.push(pushed);
             RED.nodes.dirty(true);
             RED.view.redraw(true);
             $("<option></option>").val(map.id).text(map.instrument || map.id).appendTo(select);
@@ -178,6 +193,16 @@
 
         select.on("change", show);
         show();
+        return {
+            cancel: function () {
+                // Only while the merge is still the last thing done: an undo must never take back something else.
+                if (pushed && RED.history.peek() === pushed) {
+                    RED.history.pop();
+                    RED.view.redraw(true);
+                }
+                pushed = null;
+            }
+        };
     }
 
     window.LisBridgeTestMapMerge = { prepare: prepare };

@@ -100,7 +100,7 @@
 
     /** Sizes the table to whatever height the dialog leaves it. */
     function sizeMappingList(height, prefix) {
-        var form = $(prefix === "node-config-input-" ? "#dialog-config-form" : "#dialog-form");
+        var form = $(prefix === "node-config-input-" ? "#node-config-dialog-edit-form" : "#dialog-form");
         var list = $("#" + (prefix || "node-input-") + "mapping-container");
         if (!form.length || !list.length || !list.data("nodered-editableList")) {
             return;
@@ -135,7 +135,7 @@
                 $('<span class="lis-tm-summary"></span>').attr("id", id("summary"))
             ),
             $('<div class="form-row node-input-mapping-container-row" style="margin-bottom: 0;"></div>').append(
-                $('<ol style="min-width: 760px; min-height: 160px;"></ol>').attr("id", id("container"))
+                $('<ol style="min-width: 440px; min-height: 160px;"></ol>').attr("id", id("container"))
             )
         ];
         rows.forEach(function (r) { r.addClass("lis-tm-table-row"); });
@@ -336,15 +336,16 @@
             removable: true,
             scrollOnAdd: false,
             filter: matchesFilter,
+            // Two lines a row, so the table fits the editor's default tray width: the codes above, how the row
+            // works (way, values, note) below.
             header: $('<div class="lis-tm-grid lis-tm-header"></div>').append(
-                $("<div></div>").text(t("column.lis")),
-                $("<div></div>").text(t("column.instrumentCode")),
-                $("<div></div>").text(t("column.instrumentSubCode")).attr("title", t("tip.columnInstrumentSubCode")),
-                $("<div></div>").text(t("column.lisSubCode")).attr("title", t("tip.columnLisSubCode")),
-                $("<div></div>").text(t("column.note")),
-                $("<div></div>").text(t("column.use")).attr("title", t("tip.columnUse")),
-                $("<div></div>").text(t("column.values")).attr("title", t("tip.columnValues")),
-                $("<div></div>")
+                $('<div class="lis-tm-c-lis"></div>').text(t("column.lis")),
+                $('<div class="lis-tm-c-instrumentCode"></div>').text(t("column.instrumentCode")),
+                $('<div class="lis-tm-c-instrumentSubCode"></div>').text(t("column.instrumentSubCode")).attr("title", t("tip.columnInstrumentSubCode")),
+                $('<div class="lis-tm-c-lisSubCode"></div>').text(t("column.lisSubCode")).attr("title", t("tip.columnLisSubCode")),
+                $('<div class="lis-tm-c-use"></div>').text(t("column.use")).attr("title", t("tip.columnUse")),
+                $('<div class="lis-tm-c-values"></div>').text(t("column.values")).attr("title", t("tip.columnValues")),
+                $('<div class="lis-tm-c-note"></div>').text(t("column.note"))
             ),
             addItem: function (container, index, data) {
                 var row = data.row;
@@ -365,7 +366,7 @@
                 $('<span class="lis-tm-badges"></span>').appendTo(lis);
 
                 EDITABLE.forEach(function (field) {
-                    var cell = $("<div></div>").appendTo(container);
+                    var cell = $("<div></div>").addClass("lis-tm-c-" + field).appendTo(container);
                     $('<input type="text" autocomplete="off">')
                         .addClass("node-input-mapping-" + field)
                         .attr("size", field === "instrumentCode" || field === "note" ? 10 : 6)
@@ -378,7 +379,7 @@
                         .appendTo(cell);
                 });
 
-                var use = $('<select class="node-input-mapping-use"></select>').appendTo($("<div></div>").appendTo(container));
+                var use = $('<select class="node-input-mapping-use"></select>').appendTo($('<div class="lis-tm-c-use"></div>').appendTo(container));
                 USES.forEach(function (u) {
                     $("<option></option>").val(u).text(t("use." + (u || "both"))).appendTo(use);
                 });
@@ -397,9 +398,9 @@
                             row.values = values;
                         }
                     })
-                    .appendTo($("<div></div>").appendTo(container));
+                    .appendTo($('<div class="lis-tm-c-values"></div>').appendTo(container));
 
-                var actions = $("<div></div>").appendTo(container);
+                var actions = $('<div class="lis-tm-c-actions"></div>').appendTo(container);
                 var add = $('<button type="button" class="red-ui-button red-ui-button-small node-input-mapping-addComponent"><i class="fa fa-plus"></i></button>')
                     .appendTo(actions)
                     .on("click", function (evt) {
@@ -431,7 +432,7 @@
         // --- messages inside the dialog --------------------------------------------
 
         function resize() {
-            sizeMappingList($(prefix === "node-config-input-" ? "#dialog-config-form" : "#dialog-form").height(), prefix);
+            sizeMappingList($(prefix === "node-config-input-" ? "#node-config-dialog-edit-form" : "#dialog-form").height(), prefix);
         }
 
         function showMessage(kind, summary, details) {

@@ -3,15 +3,17 @@
  * a hold again and send it, the summary GET /lis-bridge/held lists, and the
  * routes a person uses (the Lab sidebar): POST /lis-bridge/holds/send and
  * /lis-bridge/holds/dismiss, each with `{ ids: [...] }` (dismiss also with a
- * `note`: why). Both need the package's own permission, lis.write. Installed
- * once per editor app.
+ * `note`: why), and POST /lis-bridge/holds/place with `{ id, sampleNumber }`
+ * for results held for their sample number (nodes/shared/hold-placement.ts).
+ * All need the package's own permission, lis.write. Installed once per editor app.
  */
 import type { NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
 import type { HoldRecord } from '../../lib/journal';
-import { messageOf } from '../../lib/errors';
+import { LisError, messageOf } from '../../lib/errors';
 import { adminUser, answerError, installRoutesOnce } from './admin';
 import { journalFor } from './journal';
+import { holdPlacer, PlacementRefused } from './hold-placement';
 
 /** How a deployed test-mapper sends a hold: maps its results again with the map deployed now; throws, sending nothing, when it still cannot. */
 export type HoldSender = (hold: HoldRecord, by: string) => Promise<void>;
@@ -39,9 +41,12 @@ export function holdSummary(h: HoldRecord): Record<string, unknown> {
     reason: h.results[0]?.reason ?? '',
     since: new Date(h.at).toISOString(),
     state: h.state,
-    // Results with no sample number are placed by hand at the LIS and dismissed here; the others are sent once mapped.
+    // Results held for their sample number are placed under the right one (or dismissed); the others are sent once mapped.
     sendable: h.kind !== 'unassigned',
-    deployed: mappers.has(h.node),
+    placeable: h.kind === 'unassigned' && h.results.every((r) => { const x = r.result as { instrumentCode?: unknown; Result?: unknown }; return typeof x.instrumentCode === 'string' && x.instrumentCode !== '' && x.Result !== undefined; }),
+    // What the analyzer sent, for the person who places them: the result records, as text.
+    records: h.kind === 'unassigned' ? h.results.map((r) => String((r.result as { text?: unknown }).text ?? '')).slice(0, 20) : [],
+    deployed: h.kind === 'unassigned' ? holdPlacer(h.node) !== undefined : mappers.has(h.node),
   };
 }
 
@@ -90,12 +95,32 @@ function installHoldRoutes(RED: NodeAPI): void {
     '/lis-bridge/holds/send',
     RED.auth.needsPermission('lis.write'),
     onHolds(async (hold, by) => {
-      if (hold.kind === 'unassigned') throw new Refused(`held results ${hold.id} have no sample number the bridge can trust: enter them at the LIS by hand under the right sample, then dismiss them here with why`);
+      if (hold.kind === 'unassigned') throw new Refused(`held results ${hold.id} have no sample number the bridge can trust: place them under the right sample number (POST /lis-bridge/holds/place, Place in the Lab sidebar), or dismiss them with why`);
       const send = mappers.get(hold.node);
       if (!send) throw new Refused(`the test-mapper ${hold.node} that held results ${hold.id} is not deployed: deploy it, then send them (or dismiss them)`);
       await send(hold, by);
     }, false),
   );
+  admin.post('/lis-bridge/holds/place', RED.auth.needsPermission('lis.write'), (req: Request, res: Response) => {
+    const body = (req.body ?? {}) as { id?: unknown; sampleNumber?: unknown };
+    const sampleNumber = typeof body.sampleNumber === 'string' ? body.sampleNumber.trim() : '';
+    if (typeof body.id !== 'string' || body.id === '') return answerError(res, 400, 'id must name one held result (GET /lis-bridge/held lists them)');
+    if (sampleNumber === '' || sampleNumber.length > 100 || /[\u0000-\u001f\u007f]/.test(sampleNumber)) return answerError(res, 400, 'sampleNumber must be the sample number the results belong to: 1 to 100 characters, no control characters');
+    const id = body.id;
+    const by = adminUser(req);
+    journalFor(RED)
+      .then(async (journal) => {
+        const hold = journal.heldResults(id);
+        if (!hold) throw new PlacementRefused(`no held results ${id}`);
+        if (hold.kind !== 'unassigned') throw new PlacementRefused(`held results ${id} have their sample number: map their code and Send them instead`);
+        if (hold.state !== 'open') throw new PlacementRefused(`held results ${id} are ${hold.state === 'sending' ? 'being sent' : hold.state} already`);
+        const place = holdPlacer(hold.node);
+        if (!place) throw new PlacementRefused(`the node ${hold.node} that held results ${id} is not deployed: deploy it, then place them (or dismiss them)`);
+        await place(hold, sampleNumber, by);
+        res.json({ done: [id], sampleNumber });
+      })
+      .catch((err: unknown) => answerError(res, err instanceof PlacementRefused ? 409 : err instanceof LisError ? 502 : 500, err));
+  });
   admin.post(
     '/lis-bridge/holds/dismiss',
     RED.auth.needsPermission('lis.write'),

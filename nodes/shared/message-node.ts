@@ -18,6 +18,7 @@ import type { UnassignedResult } from '../../lib/lab';
 import { randomUUID } from 'node:crypto';
 import { sharedTexts, type StatusReporter } from './status';
 import { replayOf, type ReplayOf } from './replays';
+import { registerHoldPlacerFor } from './hold-placement';
 import { type SettingFault, unresolvedSetting } from '../../lib/settings';
 import type { Done, Msg, Send } from './types';
 
@@ -48,6 +49,8 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
   node.status({ fill: 'grey', shape: 'dot', text: host.label });
 
   const shape = (out: Parameters<Send>[0]): Parameters<Send>[0] => (topics.outputs && Array.isArray(out) ? topics.outputs.map((i) => out[i] ?? null) : out);
+  // Results held for their sample number, placed by a person under the right one, leave by the results output.
+  registerHoldPlacerFor(RED, node, topics.outputs ? topics.outputs.indexOf(1) : 1, (msg) => node.send(shape([null, msg, null, null]) as never));
   node.on('input', (rawMsg, rawSend, rawDone) => {
     const msg = rawMsg as Msg;
     const send: Send = (out) => (rawSend as Send)(shape(out));

@@ -25,6 +25,16 @@ export interface TestMapNode extends Node {
   onChange(listener: () => void): () => void;
 }
 
+/** A deployed test-mapper, as a placement of held results reads it: the rows it maps with now. */
+export interface MapperNode extends Node {
+  mappingRows(): readonly MappingRow[];
+}
+
+/** A deployed lis-send-results, as a placement of held results reads it: the LIS it sends to. */
+export interface ResultSenderNode extends Node {
+  readonly lisConfigId: string | undefined;
+}
+
 export type Msg = NodeMessage & Record<string, unknown>;
 export type Send = (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void;
 export type Done = (err?: Error) => void;

@@ -360,7 +360,7 @@ describe('test-mapper dialog', () => {
       'CREJ2 — LIS -> analyzer codes',
       'not mapped — pushed order -> analyzer codes',
     ]);
-    assert.match((await difference('orders:T-UREA').locator('legend').textContent()) ?? '', /^Urea /);
+    assert.equal(await difference('orders:T-UREA').locator('legend').textContent(), 'Urea: the order tables differ');
 
     // Merge with nothing chosen: the runtime refuses, and the editor creates nothing and moves no node.
     const refused = merge();
@@ -368,7 +368,7 @@ describe('test-mapper dialog', () => {
     const answer = await refused;
     assert.equal(answer.status(), 400);
     assert.match(((await answer.json()) as { message: string }).message, /^choose a version for T-CREA \(orders\), T-UREA \(orders\)/);
-    await waitForText(note, /^Could not merge: choose a version for T-CREA \(orders\), T-UREA \(orders\).*Nothing was changed\.$/);
+    await waitForText(note, /^Could not merge: choose a version for T-CREA \(orders\), T-UREA \(orders\).*Nothing was changed\.Merge 3 tables/);
     assert.deepEqual(await testMaps(), []);
     for (const t of OLDER_TABLES) {
       const { map, mapping } = (await editorState(t.id)) as { map?: string; mapping: unknown };
@@ -376,7 +376,24 @@ describe('test-mapper dialog', () => {
       assert.deepEqual(mapping, t.mapping, `${t.id} keeps its table`);
     }
 
-    // The refusal leaves no choices in the note: the dialog is opened again and the plan drawn again.
+    // The refusal keeps the plan and its choices above: they are completed there. Merged, then the dialog cancelled:
+    // the merge is taken back, the new map and the other test-mappers' moves with it.
+    await difference('orders:T-UREA').getByText('UREA — LIS -> analyzer codes').click();
+    await difference('orders:T-CREA').getByText('CREJ2 — LIS -> analyzer codes').click();
+    const first = merge();
+    await page.locator('#node-input-map-merge-now').click();
+    assert.equal((await first).status(), 200);
+    await waitForText(note, /^Merged into the new test map/);
+    assert.equal((await testMaps()).length, 1);
+    await page.locator('#node-dialog-cancel').click();
+    await page.locator('#node-dialog-cancel').waitFor({ state: 'detached' });
+    assert.deepEqual(await testMaps(), [], 'Cancel took the new map back');
+    for (const t of OLDER_TABLES) {
+      const { map, mapping } = (await editorState(t.id)) as { map?: string; mapping: unknown };
+      assert.equal(map ?? '', '', `${t.id} uses no map after Cancel`);
+      assert.deepEqual(mapping, t.mapping, `${t.id} keeps its table after Cancel`);
+    }
+
     await openPlan();
     await difference('orders:T-UREA').getByText('UREA — LIS -> analyzer codes').click();
     await difference('orders:T-CREA').getByText('CREJ2 — LIS -> analyzer codes').click();

@@ -17,7 +17,7 @@ import { FAST } from '../support/lis-flow';
 import { ALL_LIS_NODES, blockJournalForNextLoads, bridgeSettingsForTests, allCaught, collect, helper, journalDir, keepJournalForNextLoad, nodeModules, waitUntil } from '../support/red';
 import { statusOf, statusesOf, warningsOf } from '../support/node-spies';
 import { readJournalFile, writeJournal } from '../support/journal-file';
-import { LisGate } from '../support/lis-stub';
+import { LisGate, anOrder } from '../support/lis-stub';
 import { buildFrames } from '../../lib/protocols/astm/link';
 import { closeAllJournals } from '../../lib/journal/registry';
 import { resultMessage } from '../support/result-message';
@@ -406,10 +406,47 @@ describe('journal: restarts', () => {
     const { holdAt, plannedAt } = lineOf(readJournalFile(journalDir()).lines);
     assert.ok(holdAt < plannedAt, `held (line ${holdAt}) before the message was noted translated (line ${plannedAt})`);
     const refused = await helper.request().post('/lis-bridge/holds/send').send({ ids: [holds[0]!.id] }).expect(409);
-    assert.match(String(refused.body.message), /have no sample number the bridge can trust: enter them at the LIS by hand under the right sample, then dismiss them here with why/);
+    assert.match(String(refused.body.message), /have no sample number the bridge can trust: place them under the right sample number \(POST \/lis-bridge\/holds\/place, Place in the Lab sidebar\), or dismiss them with why/);
     await helper.request().post('/lis-bridge/holds/dismiss').send({ ids: holds.map((h) => h.id), note: 'entered at the LIS by hand under RC-BAD2' }).expect(200);
     assert.deepEqual((await heldList()).holds, []);
     assert.equal(ctx.stub.to('/results').length, 0, 'nothing under that sample number reached the LIS');
+  });
+
+  it('places results held for their sample number under the one a person types, once the LIS order holds their test; refuses, sending nothing, when it does not', async () => {
+    ctx.stub.reply('/results', { body: { status: 'success' } });
+    ctx.stub.reply('/orders', { body: { status: 'success', order: anOrder('RC-OK', { Tests: ['T-GLU'] }) } });
+    await loadChain({ config: { transactionInfoApiUrl: ctx.stub.url('/orders') } });
+    const analyzer = new Analyzer();
+    const stored = collect('hMessages');
+    await analyzer.send(resultMessage('RC-BAD3&BARCODE'));
+    await waitUntil(async () => (await heldList()).holds.length === 2, 3000, 'the two results held');
+    const journalId = String((stored[0]!.astm as Record<string, unknown>).journalId);
+    const holds = (await heldList()).holds;
+    assert.deepEqual(holds.map((h) => [h.code, h.placeable, h.deployed]), [['GLU', true, true], ['CREA', true, true]]);
+    assert.match(String((holds[0]!.records as string[])[0]), /^R\|1\|\^\^\^GLU\|/, 'the record, for the person who places it');
+    const place = (id: string, sampleNumber: string) => helper.request().post('/lis-bridge/holds/place').send({ id, sampleNumber });
+    // Creatinine is not on the order RC-OK: refused, nothing sent, the hold still open.
+    const refused = await place(`${journalId}:unassigned:CREA`, 'RC-OK').expect(409);
+    assert.match(String(refused.body.message), /the LIS order for RC-OK does not hold T-CREA: nothing was sent/);
+    assert.equal((ctx.stub.to('/orders').at(-1)?.json as Record<string, unknown> | undefined)?.SampleNumber, 'RC-OK', "the order asked for is the typed sample's");
+    // Glucose is: placed, sent once under RC-OK, the user recorded.
+    await place(`${journalId}:unassigned:GLU`, 'RC-OK').expect(200);
+    await waitUntil(() => ctx.stub.to('/results').length === 1, 5000, 'the placed result at the LIS');
+    assert.deepEqual((ctx.stub.to('/results')[0]!.json as { results: unknown[] }).results, [{ SampleNumber: 'RC-OK', TestCode: 'GLU', Result: '5.4' }]);
+    const again = await place(`${journalId}:unassigned:GLU`, 'RC-OK').expect(409);
+    assert.match(String(again.body.message), /already/);
+    await waitUntil(async () => (await heldList()).holds.length === 1, 3000, 'the placed hold ended');
+    const lines = readJournalFile(journalDir()).lines;
+    const placed = lines.find((e) => e.e === 'holdu' && e.id === `${journalId}:unassigned:GLU`);
+    assert.equal(placed?.note, 'placed under RC-OK');
+    assert.equal(typeof placed?.by, 'string');
+    // A sample the LIS has no order for: refused, named.
+    ctx.stub.reply('/orders', { body: { status: 'not found' } });
+    const none = await place(`${journalId}:unassigned:CREA`, 'RC-NONE').expect(409);
+    assert.match(String(none.body.message), /the LIS has no order for RC-NONE: nothing was sent/);
+    const bad = await place(`${journalId}:unassigned:CREA`, 'RC\u0000X').expect(400);
+    assert.match(String(bad.body.message), /sampleNumber must be/);
+    assert.equal(ctx.stub.to('/results').length, 1, 'only the placed glucose reached the LIS');
   });
 
   it('a message with one code mapped and one not: the mapped result reaches the LIS, the other is held; dismissed, it says who and why', async () => {

@@ -8,7 +8,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { LisStub } from './lis-stub';
 import { freePort } from './ports';
 import { deploy, startEditorSession } from './browser';
@@ -133,9 +133,14 @@ export async function sendHl7Message(port: number, bytes: Buffer): Promise<strin
 
 /** The open dialog in test/artifacts/<name>; with UPDATE_SCREENSHOTS=1 also in docs/ for the README. */
 export async function keepScreenshot(page: Page, name: string): Promise<void> {
+  await keepElementShot(page.locator('#red-ui-editor-stack .red-ui-tray').last(), name);
+}
+
+/** One element of the page in test/artifacts/<name>; with UPDATE_SCREENSHOTS=1 also in docs/. */
+export async function keepElementShot(element: Locator, name: string): Promise<void> {
   const root = join(__dirname, '..', '..', '..');
   mkdirSync(join(root, 'test', 'artifacts'), { recursive: true });
   const shot = join(root, 'test', 'artifacts', name);
-  await page.locator('#red-ui-editor-stack .red-ui-tray').last().screenshot({ path: shot });
+  await element.screenshot({ path: shot });
   if (process.env.UPDATE_SCREENSHOTS) copyFileSync(shot, join(root, 'docs', name));
 }

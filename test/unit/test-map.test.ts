@@ -113,6 +113,11 @@ describe("merging an older flow's three tables", () => {
     assert.deepEqual(merged, [row('T-UREA', 'UREA-P', { use: 'orders' }), row('T-UREA', 'UREAL', { use: 'results' }), row('T-GLU', 'GLU', { use: 'results' })]);
   });
 
+  it("keeps every table's note of a row they share", () => {
+    const plan = planMerge([table('queries', 'toInstrument', [row('T-GLU', 'GLU', { note: 'hexokinase' })]), table('results', 'toLis', [row('T-GLU', 'GLU', { note: 'rerun above 30' })])]);
+    assert.deepEqual(plan.rows, [row('T-GLU', 'GLU', { note: 'hexokinase / rerun above 30' })]);
+  });
+
   it('keeps a single table of results (a file flow) working both ways', () => {
     const plan = planMerge([table('results', 'toLis', [row('T-GLU', 'GLU'), row('T-K', 'K', { instrumentSubCode: 'x', note: 'kept' })])]);
     assert.deepEqual(plan.rows, [row('T-GLU', 'GLU'), row('T-K', 'K', { instrumentSubCode: 'x', note: 'kept' })]);
