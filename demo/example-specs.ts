@@ -154,7 +154,7 @@ const CURATED: ExampleSpec[] = [
       'An order the LIS pushes goes down as DSR^Q03 with MSH-15 P (sample information sent by the LIS unasked).',
       'The analyzer waits about 10 s for the answer to a query (the manual gives no number): keep the LIS fast.',
       'Test codes are the analyzer\'s channel numbers (OBX-3, DSP-29 and on): check them on the analyzer and edit the mapping.',
-      'QC and calibration results (MSH-16 2 and 1) go to "QC, other; unassigned held", never to the LIS.',
+      'QC and calibration results (MSH-16 2 and 1) are counted as not for the LIS (Lab sidebar), never sent.',
     ],
   },
   {
@@ -172,7 +172,7 @@ const CURATED: ExampleSpec[] = [
       'Roche cobas 6800 / 8800 over TCP/IP with IHE Laboratory Analytical Workflow (LAW, HL7 v2.5): the analyzer asks with QBP^Q11 (sample number in QPD-3); the answer is RSP^K11 (found or not found) and the order OML^O33; results come as OUL^R22, acknowledged once journaled.',
       'Any other IHE LAW analyzer works the same way: choose its dialect (ihe-law for the profile as IHE writes it) in "HL7 messages".',
       'Test codes are written with the coding system 99ROC (`HIV^^99ROC`). The cobas 6800 reports each target (OBX-3 `HIV`, `TGT1`) and the assay\'s result rows under the order code with OBX-4 sub-IDs (`1/1`, `1/2`): map the rows the LIS wants with their sub-ID (test-mapper\'s instrument sub-code), and check every code on the analyzer.',
-      'Supplemental observations (S_OTHER, S_RAW: CT values, calibration) stay with their result; QC (SPM-11 Q) goes to "QC, other; unassigned held".',
+      'Supplemental observations (S_OTHER, S_RAW: CT values, calibration) stay with their result; QC (SPM-11 Q) is counted as not for the LIS (Lab sidebar).',
     ],
   },
 ];
@@ -304,7 +304,7 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     tests: [{ lisTestId: 'T-3UTR', instrumentCode: "3'UTR" }],
     lisTests: [{ ID: 'T-3UTR', Name: "3'UTR target, Ct", Code: '3UTR', Type: 'Plasma' }],
     notes: [
-      'QuantStudio 6/7 Flex or 7500 "Export > Results" as text (tab-separated, `[Results]` section): one row per well, the Ct of each target; `Undetermined` is no result; standards and controls (Task STANDARD, NTC) go to "QC, other; unassigned held".',
+      'QuantStudio 6/7 Flex or 7500 "Export > Results" as text (tab-separated, `[Results]` section): one row per well, the Ct of each target; `Undetermined` is no result; standards and controls (Task STANDARD, NTC) are counted as not for the LIS (Lab sidebar).',
       "Test codes are the experiment's target names (`Target Name`): the sample export's is `3'UTR`; map each target of your assays to its LIS test.",
     ],
   },
@@ -314,7 +314,7 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     tests: [{ lisTestId: 'T-QPCR-T4', instrumentCode: 'T4' }],
     lisTests: [{ ID: 'T-QPCR-T4', Name: 'T4 target, Cq', Code: 'QPCRT4', Type: 'Plasma' }],
     notes: [
-      'QuantStudio Design & Analysis (or Diomni) results workbook, `.xlsx`: the first sheet from the header row starting `Well`; one row per well and target, the Cq of each; `UNDETERMINED` is no result; standards and controls (`Task`) go to "QC, other; unassigned held"; an omitted well is not sent. Set the folder-link to pass files as bytes (it does): a workbook read as text has lost them.',
+      'QuantStudio Design & Analysis (or Diomni) results workbook, `.xlsx`: the first sheet from the header row starting `Well`; one row per well and target, the Cq of each; `UNDETERMINED` is no result; standards and controls (`Task`) are counted as not for the LIS (Lab sidebar); an omitted well is not sent. Set the folder-link to pass files as bytes (it does): a workbook read as text has lost them.',
       "Test codes are the experiment's target names (`Target`): the sample workbook's is `T4`; map each target of your assays to its LIS test.",
     ],
   },
@@ -324,7 +324,7 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     pattern: '*.log*',
     tests: [{ lisTestId: 'T-HIV', instrumentCode: 'HIV0.6ml' }],
     notes: [
-      'm2000rt results log (tab-separated, banner sections): the table after `Result Information`; the value is the result as the instrument reports it (`213 Copies / mL`, `< 40 Copies / mL`, `Not detected`), sent as written; controls and calibrators (`SampleType`) go to "QC, other; unassigned held"; a row whose `Status` is not `Valid` is not sent.',
+      'm2000rt results log (tab-separated, banner sections): the table after `Result Information`; the value is the result as the instrument reports it (`213 Copies / mL`, `< 40 Copies / mL`, `Not detected`), sent as written; controls and calibrators (`SampleType`) are counted as not for the LIS (Lab sidebar); a row whose `Status` is not `Valid` is not sent.',
       "Test codes are the assay names (`AssayName`): the sample log's `HIV0.6ml` (HIV-1 RNA, 0.6 mL protocol) is mapped to the LIS's HIV viral load; map each assay you run.",
     ],
   },
@@ -368,7 +368,7 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     tests: [{ lisTestId: 'T-ABS', instrumentCode: 'Abs' }],
     lisTests: [{ ID: 'T-ABS', Name: 'Absorbance (ELISA OD)', Code: 'ABS', Type: 'Serum' }],
     notes: [
-      'Multiskan GO plate export (SkanIt, semicolon CSV, decimal comma): a `Sample` grid of well labels and an `Abs` grid of absorbances; each well is a result of its sample; blanks, standards and controls (`Bl_`, `Std_`, `Ctrl_`) go to "QC, other; unassigned held".',
+      'Multiskan GO plate export (SkanIt, semicolon CSV, decimal comma): a `Sample` grid of well labels and an `Abs` grid of absorbances; each well is a result of its sample; blanks, standards and controls (`Bl_`, `Std_`, `Ctrl_`) are counted as not for the LIS (Lab sidebar).',
       'The plate reader reports one measurement, `Abs`: map it to the LIS test the plate\'s assay reports (the sample export is a Babesia ELISA). Name the wells by sample number in SkanIt\'s plate layout: its own `Un_0001` labels name a well, not a sample, so such wells are held for a person with the reason (Lab sidebar: Dismiss them, or name the wells) and never sent (the sample export\'s unknowns all carry them: as shipped this example sends nothing to the LIS).',
     ],
   },
@@ -378,7 +378,7 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     tests: [{ lisTestId: 'T-ABS', instrumentCode: 'Abs' }],
     lisTests: [{ ID: 'T-ABS', Name: 'Absorbance (ELISA OD)', Code: 'ABS', Type: 'Serum' }],
     notes: [
-      'SkanIt 6/7 "Measurement results" workbook, `.xlsx`: the first sheet (the first measurement step) holds an `Abs` grid of absorbances and a `Sample` grid of well labels; each well is a result of its sample, replicate wells both sent; standards, blanks and controls (`Std0001`, `Blank1`, `Ctrl…`) go to "QC, other; unassigned held". One plate and one wavelength per file. Set the folder-link to pass files as bytes (it does).',
+      'SkanIt 6/7 "Measurement results" workbook, `.xlsx`: the first sheet (the first measurement step) holds an `Abs` grid of absorbances and a `Sample` grid of well labels; each well is a result of its sample, replicate wells both sent; standards, blanks and controls (`Std0001`, `Blank1`, `Ctrl…`) are counted as not for the LIS (Lab sidebar). One plate and one wavelength per file. Set the folder-link to pass files as bytes (it does).',
       "The reader reports one measurement, `Abs`: map it to the LIS test the plate's assay reports (the sample workbook is an APOE ELISA at 450 nm). Name the wells by sample number in SkanIt's plate layout: SkanIt's own `Un0001` labels name a well, not a sample, so such wells are held for a person with the reason (Lab sidebar: Dismiss them, or name the wells) and never sent (the sample workbook's unknowns all carry them: as shipped this example sends its standards and blanks aside and nothing to the LIS).",
     ],
   },

@@ -358,6 +358,10 @@ export function withTabEnv<T extends { type: string }>(flow: T[], values: Record
   return out;
 }
 
+/** Where results the flow does not send end: held in the journal for a person, or counted as not for the LIS. */
+const HELD_INFO = 'Results whose code (or coded value) the test map lacks are held in the journal before anything else of their message goes on: the Lab sidebar lists them under "Waiting for a person", to Send once mapped and deployed, or Dismiss with why. The second output of test-mapper is a copy for a look, left unwired.';
+const ASIDE_INFO = 'QC results, no-result words and what the dialect keeps from the LIS are counted on the link in the Lab sidebar ("not for the LIS"); results whose sample number cannot be trusted are held there, to Place under the right sample number or Dismiss. The last output of the message node is a copy of them, left unwired.';
+
 /** The analyzer's test map, on its tab (so examples side by side keep theirs apart). */
 function testMap(id: string, tab: string, lis: string, instrument: string, mapping: MappingRow[]): FlowNode {
   return { id, type: 'lis-test-map', z: tab, name: '', instrument, lis, mapping };
@@ -522,15 +526,15 @@ function buildFileExample(spec: ExampleSpec, catalog: CatalogTest[]): FlowNode[]
     { id: id('comment'), type: 'comment', name: `How to set up: ${profile.label}`, info, ...at(L.comment), wires: [] },
     sharedLisConfig(),
     { id: folder, type: 'folder-link', name: spec.analyzer, analyzer: spec.analyzer, folder: '${ANALYZER_FOLDER}', pattern: spec.pattern ?? '*.csv', marker: '', after: 'move', ...at(L.folder), wires: [[message]] },
-    { id: message, type: 'file-message', name: profile.label.slice(0, 40), dialect: profile.id, dialectOverrides: '', timeZone: '', ...at(L.message), wires: [[toLis], [otherDebug]] },
+    { id: message, type: 'file-message', name: profile.label.slice(0, 40), dialect: profile.id, dialectOverrides: '', timeZone: '', ...at(L.message), wires: [[toLis], []] },
     testMap(id('test-map'), tab, lis, `${profile.vendor} ${profile.model}`, mapping),
-    { id: toLis, type: 'test-mapper', name: 'instrument -> LIS codes', map: id('test-map'), direction: 'toLis', unmapped: 'warn', ...at(L.toLis), wires: [[send], [unmappedDebug]] },
+    { id: toLis, type: 'test-mapper', name: 'instrument -> LIS codes', map: id('test-map'), direction: 'toLis', unmapped: 'warn', ...at(L.toLis), wires: [[send], []] },
     { id: send, type: 'lis-send-results', name: 'send results', lis, autoResend: false, autoResendSeconds: '30', heldWarnMinutes: '60', ...at(L.send), wires: [[processed]] },
     { id: processed, type: 'change', name: 'processed per sample', rules: [{ t: 'set', p: 'payload', pt: 'msg', to: 'processed', tot: 'msg' }], action: '', property: '', from: '', to: '', reg: false, ...at(L.processed), wires: [[split]] },
     { id: split, type: 'split', name: '', splt: '\\n', spltType: 'str', arraySplt: 1, arraySpltType: 'len', stream: false, addname: '', property: 'payload', ...at(L.split), wires: [[markProcessed]] },
     { id: markProcessed, type: 'lis-mark-processed', name: 'mark processed', lis, ...at(L.markProcessed), wires: [[]] },
-    debugNode(unmappedDebug, 'held: no LIS test', at(L.unmappedDebug)),
-    debugNode(otherDebug, 'QC, other; unassigned held', at(L.otherDebug)),
+    { id: unmappedDebug, type: 'comment', name: 'unmapped: held, Lab sidebar', info: HELD_INFO, ...at(L.unmappedDebug), wires: [] },
+    { id: otherDebug, type: 'comment', name: 'QC: counted, not for the LIS', info: ASIDE_INFO, ...at(L.otherDebug), wires: [] },
     { id: id('inject-catalog'), type: 'inject', name: 'read the LIS catalog', props: [{ p: 'payload' }], repeat: '', crontab: '', once: false, onceDelay: 0.1, topic: '', payload: '', payloadType: 'date', ...at(L.injectCatalog), wires: [[id('lis-get-tests')]] },
     { id: id('lis-get-tests'), type: 'lis-get-tests', name: 'LIS test catalog', lis, filterName: '', filterCode: '', ...at(L.getTests), wires: [[id('debug-catalog')]] },
     debugNode(id('debug-catalog'), 'catalog', at(L.catalogDebug)),
@@ -645,18 +649,18 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
       ? { id: link, type: 'hl7-link', name: spec.analyzer, transport: 'tcp', charset: 'msh18', ackTimeoutMs: '10000', sendAttempts: '3', maxFrameBytes: '8388608', journal: true, trace: true, traceRedact: false, ...at(L.link), wires: [[lineOut], [astm], []] }
       : { id: link, type: 'astm-link', name: spec.analyzer, transport: spec.transport, framing: 'framed', checksums: profile.astmLink?.checksums !== false, framePerRecord: profile.astmLink?.framePerRecord === true, frameTextMax: String(profile.astmLink?.frameTextMax ?? 240), replyTimeoutMs: '15000', receiveTimeoutMs: '30000', busyWaitMs: '10000', contentionWaitMs: '20000', retryDelayMs: '10000', journal: true, trace: true, traceRedact: false, ...at(L.link), wires: [[lineOut], [astm], []] },
     { id: toAnalyzerIn, type: 'link in', name: 'to the analyzer', links: [outs.order, outs.noOrder, outs.pushed], ...at(L.toAnalyzerIn), wires: [[astm]] },
-    { id: astm, type: hl7 ? 'hl7-message' : 'astm-message', name: spec.demo ? (hl7 ? DEMO_HL7_NAME : DEMO_ASTM_NAME) : profile.label.slice(0, 40), dialect: profile.id, timeZone: '', ...at(L.astm), wires: [[getOrder], [toLis], [link], [otherDebug]] },
+    { id: astm, type: hl7 ? 'hl7-message' : 'astm-message', name: spec.demo ? (hl7 ? DEMO_HL7_NAME : DEMO_ASTM_NAME) : profile.label.slice(0, 40), dialect: profile.id, timeZone: '', ...at(L.astm), wires: [[getOrder], [toLis], [link], []] },
     { id: getOrder, type: 'lis-get-order', name: 'order for the scanned sample', lis, allTests: false, ...at(L.getOrder), wires: [[toAnalyzer], [outs.noOrder]] },
     mapper(toAnalyzer, 'toInstrument', [[outs.order], []], L.toAnalyzer, 'LIS -> analyzer codes'),
     linkOut('link-out-order', 'order', L.orderOut),
     linkOut('link-out-no-order', 'no order', L.noOrderOut),
-    mapper(toLis, 'toLis', [[send], [unmappedDebug]], L.toLis, 'analyzer -> LIS codes'),
+    mapper(toLis, 'toLis', [[send], []], L.toLis, 'analyzer -> LIS codes'),
     { id: send, type: 'lis-send-results', name: 'send results', lis, autoResend: false, autoResendSeconds: '30', heldWarnMinutes: '60', ...at(L.send), wires: [[processed]] },
     { id: processed, type: 'change', name: 'processed per sample', rules: [{ t: 'set', p: 'payload', pt: 'msg', to: 'processed', tot: 'msg' }], action: '', property: '', from: '', to: '', reg: false, ...at(L.processed), wires: [[split]] },
     { id: split, type: 'split', name: '', splt: '\\n', spltType: 'str', arraySplt: 1, arraySpltType: 'len', stream: false, addname: '', property: 'payload', ...at(L.split), wires: [[markProcessed]] },
     { id: markProcessed, type: 'lis-mark-processed', name: 'mark processed', lis, ...at(L.markProcessed), wires: [[]] },
-    debug(unmappedDebug, 'held: no LIS test', L.unmappedDebug),
-    debug(otherDebug, 'QC, other; unassigned held', L.otherDebug),
+    { id: unmappedDebug, type: 'comment', name: 'unmapped: held, Lab sidebar', info: HELD_INFO, ...at(L.unmappedDebug), wires: [] },
+    { id: otherDebug, type: 'comment', name: 'QC: counted, not for the LIS', info: ASIDE_INFO, ...at(L.otherDebug), wires: [] },
     // Orders the LIS pushes: mapped and downloaded unsolicited (where the analyzer takes them).
     { id: id('lis-push-in'), type: 'lis-push-in', name: 'orders pushed by the LIS', localApiAddress: '127.0.0.1', localApiPort: '${LIS_PUSH_PORT}', bodyLimit: '1048576', ...at(L.pushIn), wires: [[id('map-pushed')]] },
     mapper(id('map-pushed'), 'toInstrument', [[outs.pushed], []], L.mapPushed, 'pushed order -> analyzer codes'),

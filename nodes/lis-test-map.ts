@@ -4,9 +4,8 @@
  * "mapping" message to any of its test-mappers replaces the rows for all of them until the next Deploy.
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
-import { invalidInput, type LisError } from '../lib/errors';
-import { describeIssues } from '../lib/lis';
-import { cleanRow, type MappingRow, MappingSchema } from '../lib/mapping';
+import type { LisError } from '../lib/errors';
+import { type MappingRow, parseMapping } from '../lib/mapping';
 import type { TestMapNode } from './shared/types';
 
 interface Def extends NodeDef {
@@ -23,9 +22,9 @@ export = function register(RED: NodeAPI): void {
     let error: LisError | undefined;
 
     const replace = (candidate: unknown, source: string): LisError | undefined => {
-      const parsed = MappingSchema.safeParse(candidate ?? []);
-      if (!parsed.success) return invalidInput(`${source} mapping is invalid`, describeIssues(parsed.error, 'mapping'));
-      rows = parsed.data.map(cleanRow);
+      const parsed = parseMapping(candidate, source);
+      if ('error' in parsed) return parsed.error;
+      rows = parsed.rows;
       for (const l of listeners) l();
       return undefined;
     };

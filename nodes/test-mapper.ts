@@ -4,9 +4,8 @@
  * nodes/shared/mapper-orders.ts; results it cannot map are held for a person: nodes/shared/mapper-holds.ts.
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
-import { LisError, invalidInput } from '../lib/errors';
-import { describeIssues } from '../lib/lis';
-import { cleanRow, csvMappingRows, detectDirection, type Direction, mappedRows, type MappingRow, MappingSchema, resultItemsOf, toLisResults } from '../lib/mapping';
+import { invalidInput } from '../lib/errors';
+import { csvMappingRows, detectDirection, type Direction, mappedRows, type MappingRow, resultItemsOf, toLisResults } from '../lib/mapping';
 import { fail } from './shared/lis-request-node';
 import { StatusReporter, sharedTexts } from './shared/status';
 import { registerMappingRoutes } from './shared/mapping-routes';
@@ -15,7 +14,8 @@ import { installHoldRoutesOnce } from './shared/hold-routes';
 import { installTestMapRoutesOnce } from './shared/test-map-routes';
 import { mapperHolds } from './shared/mapper-holds';
 import { mapOrder } from './shared/mapper-orders';
-import type { Done, Msg, Send, TestMapNode } from './shared/types';
+import { mapperRows } from './shared/mapper-rows';
+import type { Done, Msg, Send } from './shared/types';
 
 interface Def extends NodeDef {
   lis?: string;
@@ -37,30 +37,12 @@ export = function register(RED: NodeAPI): void {
     const node = this;
     const status = new StatusReporter(RED, node);
     const t = sharedTexts(RED, 'status');
-    let ownRows: MappingRow[] = [];
     const resultsSeen = { mapped: 0, held: 0 };
-    let mappingError: LisError | undefined;
-    const map = def.map ? (RED.nodes.getNode(def.map) as TestMapNode | null) : undefined;
-    const rows = (): readonly MappingRow[] => (map ? map.rows() : ownRows);
+    const showMapped = (now: readonly MappingRow[]) => node.status({ fill: 'green', shape: 'dot', text: t('mapped', { n: new Set(mappedRows(now).map((x) => x.lisTestId)).size }) });
+    const table = mapperRows(RED, node, def, showMapped);
+    const rows = table.rows;
     Object.assign(node, { mappingRows: rows });
-    const showMapped = () => node.status({ fill: 'green', shape: 'dot', text: t('mapped', { n: new Set(mappedRows(rows()).map((x) => x.lisTestId)).size }) });
-
-    const useMapping = (candidate: unknown, source: string): LisError | undefined => {
-      if (map) return map.replace(candidate);
-      const parsed = MappingSchema.safeParse(candidate ?? []);
-      if (!parsed.success) return invalidInput(`${source} mapping is invalid`, describeIssues(parsed.error, 'mapping'));
-      ownRows = parsed.data.map(cleanRow);
-      showMapped();
-      return undefined;
-    };
-
-    if (map === null) mappingError = invalidInput('no test map', [`the test map ${def.map} this node uses is not deployed: choose its test map in the node's dialog and deploy`]);
-    else if (map) {
-      mappingError = map.mapError();
-      if (!mappingError) showMapped();
-      // A "mapping" message to any node of the map changes the rows of all of them.
-      node.on('close', map.onChange(showMapped));
-    } else mappingError = useMapping(def.mapping, 'the deployed');
+    let mappingError = table.deployError;
     if (mappingError) {
       status.failed(mappingError);
       node.error(mappingError, { payload: undefined, error: mappingError.toMsgError() });
@@ -77,10 +59,9 @@ export = function register(RED: NodeAPI): void {
             return fail(status, msg, invalidInput('mapping not replaced', ['msg.payload must be an array of mapping rows or CSV text']), done);
           }
           const candidate = typeof msg.payload === 'string' ? csvMappingRows(msg.payload) : msg.payload;
-          const err = useMapping(candidate, 'the message');
+          const err = table.replace(candidate);
           if (err) return fail(status, msg, err, done);
           mappingError = undefined;
-          if (map) showMapped();
           return done();
         }
         if (mappingError) return fail(status, msg, mappingError, done);

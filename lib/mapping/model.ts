@@ -14,6 +14,8 @@
  *   into the LIS's word for it; a text it does not hold is held for a person.
  */
 import { z } from 'zod';
+import { invalidInput, type LisError } from '../errors';
+import { describeIssues } from '../lis/schemas';
 
 /** Which way a row works; absent means both. */
 export type RowUse = 'orders' | 'results';
@@ -92,4 +94,11 @@ export function cleanRow(row: z.infer<typeof MappingRowSchema>): MappingRow {
 /** Rows that pair a LIS test with an instrument test (instrumentCode filled in), for one way or for any. */
 export function mappedRows(rows: readonly MappingRow[], way?: RowUse): MappingRow[] {
   return rows.filter((r) => r.instrumentCode !== '' && (way === undefined || r.use === undefined || r.use === way));
+}
+
+/** Rows as a flow or a message gives them, validated; the refusal names `source` and each unusable field. */
+export function parseMapping(candidate: unknown, source: string): { rows: MappingRow[] } | { error: LisError } {
+  const parsed = MappingSchema.safeParse(candidate ?? []);
+  if (!parsed.success) return { error: invalidInput(`${source} mapping is invalid`, describeIssues(parsed.error, 'mapping')) };
+  return { rows: parsed.data.map(cleanRow) };
 }
