@@ -40,18 +40,25 @@ export interface Counts {
   sent: number;
   /** Samples the analyzer asked orders for. */
   queries: number;
-  /** Patient results read from its messages. */
+  /** Results read from its messages: patient results (with those whose sample cannot be told), QC and no-result words. */
   results: number;
   /** Negative acknowledgements we sent (a frame refused) and received (ours refused). */
   naksSent: number;
   naksReceived: number;
   /** Failures on the link: a message not accepted, text discarded, input refused, a message not understood. */
   errors: number;
-  /** How its results ended (lib/journal: each delivered once, held for a person, dismissed by one), and those its dialect's own rule keeps from the LIS (QC, a no-result word). */
+  /**
+   * Where each result read ended first (lib/journal): delivered to the LIS, held for a person, discarded by a person
+   * after the LIS refused its batch, or kept from the LIS by its dialect's own rule (QC, a no-result word). Once every
+   * result has ended, `results` is their sum.
+   */
   delivered: number;
   heldForPerson: number;
-  dismissed: number;
+  discarded: number;
   notForLis: number;
+  /** Held results a person resolved: sent and delivered (released), or dismissed with a reason. */
+  released: number;
+  dismissed: number;
 }
 
 /** Where a link's line goes, for an operator to check when it is down (nodes/shared/transport-watch lineSettings). */
@@ -65,7 +72,7 @@ export interface LineSettings {
 }
 
 /** The ends a result reaches, as the day's counts name them. */
-export type ResultEnding = 'delivered' | 'heldForPerson' | 'dismissed' | 'notForLis';
+export type ResultEnding = 'delivered' | 'heldForPerson' | 'discarded' | 'notForLis' | 'released' | 'dismissed';
 
 export interface Activity {
   lastReceived: number | undefined;
@@ -290,7 +297,7 @@ export class LinkHealthBoard {
     this.changed(node);
   }
 
-  /** Results of the link that reached an end (the journal says when: delivered, held for a person, dismissed). */
+  /** Results of the link that reached an end, or held ones a person resolved (the journal says when). */
   ended(node: string, ending: ResultEnding, n: number, now: number): void {
     if (n > 0) this.count(node, undefined, ending, n, now);
   }
@@ -520,7 +527,7 @@ function localStartOfDay(now: number): number {
 }
 
 function newCounts(): Counts {
-  return { received: 0, sent: 0, queries: 0, results: 0, naksSent: 0, naksReceived: 0, errors: 0, delivered: 0, heldForPerson: 0, dismissed: 0, notForLis: 0 };
+  return { received: 0, sent: 0, queries: 0, results: 0, naksSent: 0, naksReceived: 0, errors: 0, delivered: 0, heldForPerson: 0, discarded: 0, notForLis: 0, released: 0, dismissed: 0 };
 }
 
 function newTotals(): AnalyzerTotals {

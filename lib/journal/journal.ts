@@ -79,7 +79,12 @@ export const HELD_STATES: ReadonlySet<BatchState> = new Set(['failed', 'uncertai
 
 /** Results reaching one of their ends as it happens (not when the file is read back): what the day's counts are made of. */
 export interface Ending {
-  ending: 'delivered' | 'heldForPerson' | 'dismissed';
+  /**
+   * Where results first ended (delivered, held for a person, discarded by a person after the LIS refused them), or
+   * how a person resolved results held for them (released: sent and delivered; dismissed). So each result is counted
+   * once among delivered, heldForPerson and discarded, and a held one once more when a person resolves it.
+   */
+  ending: 'delivered' | 'heldForPerson' | 'discarded' | 'released' | 'dismissed';
   /** The link node the results came over, when the journal knows it. */
   link: string | undefined;
   results: number;
@@ -390,7 +395,11 @@ export class ResultJournal {
     // The age warning is raised once per batch: a failed resend (auto-resend retries every
     // few seconds) must not re-arm it, here or, through the line below, after a restart.
     this.noteDelivered(b);
-    if (state === 'delivered') this.ended({ ending: 'delivered', link: this.linkOf(b), results: Array.isArray(b.body) ? b.body.length : 0 });
+    if (state === 'delivered' || state === 'discarded') {
+      const fromHold = key.startsWith(HOLD_BATCH_PREFIX);
+      const ending = state === 'delivered' ? (fromHold ? 'released' : 'delivered') : fromHold ? 'dismissed' : 'discarded';
+      this.ended({ ending, link: this.linkOf(b), results: Array.isArray(b.body) ? b.body.length : 0 });
+    }
     forgetContentIfFinal(b);
     this.emitChange();
     await this.append({ e: 'txu', key, at, state, ...(outcome.error ? { error: outcome.error } : {}), ...(outcome.notSent ? { notSent: true } : {}), ...(outcome.by ? { by: outcome.by } : {}), ...(b.warned ? { warned: true } : {}) });

@@ -65,14 +65,14 @@
             var list = $("<div></div>").addClass("lis-lab-" + name).appendTo(content);
             return { head: head, summary: summary, list: list };
         }
-        var links = section("links");
-        var holds = section("holds");
-        // Acting on held results needs the package's own permission, not the right to edit flows: a login without it
-        // sees them, with the buttons off and this line saying why.
+        // Acting on what is held needs the package's own permission, not the right to edit flows: a login without it
+        // sees everything, with the buttons off and this line saying why.
         var mayAct = !RED.user || typeof RED.user.hasPermission !== "function" || RED.user.hasPermission("lis.write");
         if (!mayAct) {
-            $('<div class="lis-lab-read-only" style="margin-bottom: 6px; opacity: 0.85;"></div>').text(_("holds.readOnly")).insertBefore(holds.list);
+            $('<div class="lis-lab-read-only" style="margin-bottom: 8px; opacity: 0.85;"></div>').text(_("readOnly")).appendTo(content);
         }
+        var links = section("links");
+        var holds = section("holds");
         var orders = section("orders");
         var held = section("held");
         var stuck = section("stuck");
@@ -112,9 +112,20 @@
         function counts(today) {
             return _("today", { messages: today.received, queries: today.queries, results: today.results, sent: today.sent });
         }
-        /** How today's results ended (the journal's count): delivered, held for a person, dismissed, not for the LIS. */
+        /** Where each of today's results ended first (the journal's count): once all have ended, these add up to "results". */
         function endings(today) {
-            return _("endings", { delivered: today.delivered || 0, held: today.heldForPerson || 0, dismissed: today.dismissed || 0, notForLis: today.notForLis || 0 });
+            return _("endings", { delivered: today.delivered || 0, held: today.heldForPerson || 0, discarded: today.discarded || 0, notForLis: today.notForLis || 0 });
+        }
+        /** What people did today with held results, and how many of the link's still wait; shown once there are any. */
+        function resolutions(link) {
+            var t = link.today;
+            if (!(t.heldForPerson || t.released || t.dismissed || link.waiting)) { return undefined; }
+            return _("resolved", { released: t.released || 0, dismissed: t.dismissed || 0, waiting: link.waiting || 0 });
+        }
+        function endingRows(link, item) {
+            $("<div></div>").addClass("lis-lab-endings").text(endings(link.today)).appendTo(item);
+            var resolved = resolutions(link);
+            if (resolved) { $("<div></div>").addClass("lis-lab-resolved").text(resolved).appendTo(item); }
         }
         function traceView(node, box) {
             box.empty().append($("<div></div>").text(_("trace.loading")));
@@ -161,12 +172,12 @@
                     files.lastFile ? $("<span></span>").append(plain(" ("), isolated(files.lastFile), plain(")")) : plain("")).appendTo(item);
                 $("<div></div>").addClass("lis-lab-counts").text(_("file.today", { files: link.today.received, results: link.today.results })).appendTo(item);
                 $("<div></div>").addClass("lis-lab-files").text(_("file.waiting", { waiting: files.waiting, held: files.held, duplicates: files.duplicates, errorFiles: files.errorFiles })).appendTo(item);
-                $("<div></div>").addClass("lis-lab-endings").text(endings(link.today)).appendTo(item);
+                endingRows(link, item);
                 $("<div></div>").addClass("lis-lab-problems").text(_("file.problems", { errors: link.today.errors, held: link.held, stuck: link.stuck, waiting: link.waiting || 0 })).appendTo(item);
             } else {
                 $("<div></div>").addClass("lis-lab-activity").text(_("lastReceived", { ago: ago(link.lastReceived) }) + " · " + _("lastSent", { ago: ago(link.lastSent) })).appendTo(item);
                 $("<div></div>").addClass("lis-lab-counts").text(counts(link.today)).appendTo(item);
-                $("<div></div>").addClass("lis-lab-endings").text(endings(link.today)).appendTo(item);
+                endingRows(link, item);
                 $("<div></div>").addClass("lis-lab-problems").text(_("problems", { naks: link.today.naksSent + link.today.naksReceived, errors: link.today.errors, held: link.held, stuck: link.stuck, waiting: link.waiting || 0 })).appendTo(item);
             }
             link.alarms.forEach(function (a) {
@@ -222,9 +233,9 @@
             if (!batch.deployed) { $('<div style="opacity: 0.8;"></div>').text(_("held.notDeployed")).appendTo(item); }
             var buttons = $('<div style="margin-top: 4px;"></div>').appendTo(item);
             $('<button type="button" class="red-ui-button red-ui-button-small lis-lab-resend"></button>').text(_("held.resend"))
-                .prop("disabled", !batch.deployed).on("click", function () { actOnBatch(batch, "resend"); }).appendTo(buttons);
+                .prop("disabled", !mayAct || !batch.deployed).on("click", function () { actOnBatch(batch, "resend"); }).appendTo(buttons);
             $("<span> </span>").appendTo(buttons);
-            $('<button type="button" class="red-ui-button red-ui-button-small lis-lab-discard"></button>').text(_("held.discard"))
+            $('<button type="button" class="red-ui-button red-ui-button-small lis-lab-discard"></button>').text(_("held.discard")).prop("disabled", !mayAct)
                 .on("click", function () { actOnBatch(batch, "discard"); }).appendTo(buttons);
             return item;
         }
@@ -251,10 +262,10 @@
             $('<div style="opacity: 0.8;"></div>').addClass("lis-lab-reason").append(isolated(m.reason || _("stuck.noReason"))).appendTo(item);
             if (m.note) { $('<div style="opacity: 0.8;"></div>').append(isolated(m.note)).appendTo(item); }
             var buttons = $('<div style="margin-top: 4px;"></div>').appendTo(item);
-            $('<button type="button" class="red-ui-button red-ui-button-small lis-lab-replay"></button>').text(_("stuck.replay"))
+            $('<button type="button" class="red-ui-button red-ui-button-small lis-lab-replay"></button>').text(_("stuck.replay")).prop("disabled", !mayAct)
                 .on("click", function () { post("lis-bridge/stuck/" + encodeURIComponent(m.id) + "/replay"); }).appendTo(buttons);
             $("<span> </span>").appendTo(buttons);
-            $('<button type="button" class="red-ui-button red-ui-button-small lis-lab-dismiss"></button>').text(_("stuck.dismiss"))
+            $('<button type="button" class="red-ui-button red-ui-button-small lis-lab-dismiss"></button>').text(_("stuck.dismiss")).prop("disabled", !mayAct)
                 .on("click", function () {
                     if (!window.confirm(_("stuck.confirmDismiss", { samples: m.samples.join(", ") || _("stuck.samplesUnknown") }))) { return; }
                     post("lis-bridge/stuck/" + encodeURIComponent(m.id) + "/dismiss");

@@ -99,11 +99,18 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
     if (linkNode !== undefined) {
       let results = 0;
       let notForLis = 0;
+      // Every result read counts, so the day's endings add up to it: those put aside included.
       for (const o of read.outputs) {
         if (o.type === 'results') results += o.results.length;
         // QC, and what the dialect's own rule keeps from the LIS: counted, as they end here.
-        else if (o.type === 'aside' && o.topic === 'qc') notForLis += o.count;
-        else if (o.type === 'aside' && o.topic === 'unassigned') notForLis += (o.payload as UnassignedResult[]).filter((i) => i.notForLis === true).length;
+        else if (o.type === 'aside' && o.topic === 'qc') {
+          results += o.count;
+          notForLis += o.count;
+        } else if (o.type === 'aside' && o.topic === 'unassigned') {
+          const items = o.payload as UnassignedResult[];
+          results += items.length;
+          notForLis += items.filter((i) => i.notForLis === true).length;
+        }
       }
       health.read(linkNode, tcpSessionKey(msg._session), { queries: conversation.counts.queries - queriesBefore, results, notForLis, dialect: host.id }, now);
     }

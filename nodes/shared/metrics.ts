@@ -76,7 +76,7 @@ const COUNTERS: Array<{ name: string; help: string; count: keyof Counts; extra?:
   { name: 'lisbridge_link_messages_received_total', help: 'Complete messages received from the analyzer', count: 'received' },
   { name: 'lisbridge_link_messages_sent_total', help: 'Messages sent to the analyzer and acknowledged by it', count: 'sent' },
   { name: 'lisbridge_link_queries_total', help: 'Samples the analyzer asked orders for (host queries)', count: 'queries' },
-  { name: 'lisbridge_link_results_total', help: 'Patient results read from the analyzer\'s messages', count: 'results' },
+  { name: 'lisbridge_link_results_total', help: 'Results read from the analyzer\'s messages: patient results, QC and no-result words', count: 'results' },
   { name: 'lisbridge_link_errors_total', help: 'Failures on the link: a message not accepted, text discarded, input refused, a message not understood', count: 'errors' },
 ];
 
@@ -84,8 +84,10 @@ const COUNTERS: Array<{ name: string; help: string; count: keyof Counts; extra?:
 const ENDINGS: Array<[label: string, count: keyof Counts]> = [
   ['delivered', 'delivered'],
   ['held', 'heldForPerson'],
-  ['dismissed', 'dismissed'],
+  ['discarded', 'discarded'],
   ['not_for_lis', 'notForLis'],
+  ['released', 'released'],
+  ['dismissed', 'dismissed'],
 ];
 
 /** A new set of the bridge's metrics in a registry of its own (exported for the test of the shipped dashboard). */
@@ -112,7 +114,7 @@ export function createMetrics(RED: Pick<NodeAPI, 'settings'>): BridgeMetrics {
   }
   new Counter({
     name: 'lisbridge_link_results_ended_total',
-    help: "Results of the link by how they ended: delivered to the LIS, held for a person, dismissed by one, or not for the LIS by the dialect's own rule",
+    help: "Results of the link by where they ended first (delivered to the LIS, held for a person, discarded by one after the LIS refused them, not for the LIS by the dialect's own rule: these four add up to the results read), and held ones a person resolved (released: sent and delivered; dismissed)",
     labelNames: [...BY_ANALYZER, 'ending'],
     registers: [registry],
     collect() {

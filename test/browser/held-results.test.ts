@@ -15,9 +15,8 @@ import type { Page } from 'playwright-core';
 import { anOrder, LisStub } from '../support/lis-stub';
 import type { NodeRedProcess } from '../support/node-red-process';
 import { deploy, editNode, startEditorSession, waitForText, type EditorSession } from '../support/browser';
-import { keepElementShot, keepScreenshot, sendAstmTransfer } from '../support/lis-editor';
+import { astmUpload, benchChemistryFlow, keepElementShot, keepScreenshot, sendAstmTransfer } from '../support/lis-editor';
 import { freePort } from '../support/ports';
-import { buildFrames } from '../../lib/protocols/astm/link';
 
 const TOKEN = 'held-results-token-7f21';
 const HOLDS = '.lis-lab-holds .lis-lab-hold';
@@ -36,39 +35,14 @@ let pageErrors: string[];
 let session: EditorSession | undefined;
 let port: number;
 
-/** A LIS2-A2 upload for one sample with the given results (generic dialect). */
-function upload(sample: string, results: Array<[code: string, value: string]>): Buffer {
-  const text =
-    'H|\\^&|||ANALYZER^1|||||LIS||P|LIS2-A2|20261201094500\r' +
-    `P|1||P-${sample}\r` +
-    `O|1|${sample}||${results.map(([c]) => `^^^${c}`).join('\\')}|R\r` +
-    results.map(([c, v], i) => `R|${i + 1}|^^^${c}|${v}|mmol/L||N||F||||20261201094400\r`).join('') +
-    'L|1|N\r';
-  return Buffer.concat(buildFrames(Buffer.from(text, 'latin1'), {}));
-}
-
 function flows(): Array<Record<string, unknown>> {
-  const lis = { labTestsApiUrl: stub.url('/tests'), transactionInfoApiUrl: stub.url('/orders'), resultApiUrl: stub.url('/results'), orderCompletedApiUrl: stub.url('/processed'), timeout: 5000 };
-  return [
-    { id: 'tab1', type: 'tab', label: 'Chemistry' },
-    { id: 'cfg', type: 'lis-config', name: 'LIS', ...lis, credentials: { bearerToken: TOKEN } },
-    { id: 'map', type: 'lis-test-map', z: 'tab1', name: '', instrument: 'Bench chemistry', lis: 'cfg', mapping: [
-      { lisTestId: 'T-GLU', lisCode: 'GLU', lisName: 'Glucose', instrumentCode: 'GLU' },
-      { lisTestId: 'T-K', lisCode: 'K', lisName: 'Potassium', instrumentCode: '' },
-      { lisTestId: 'T-CREA', lisCode: 'CREA', lisName: 'Creatinine', instrumentCode: 'CREA' },
-      // A coded test: its texts and the LIS values they become.
-      { lisTestId: 'T-HCG', lisCode: 'HCG', lisName: 'hCG, qualitative', instrumentCode: 'HCGQ', use: 'results', values: [{ text: 'Positive', lis: 'POS' }, { text: 'Negative', lis: 'NEG' }] },
-    ] },
-    { id: 'tcpin', type: 'tcp in', z: 'tab1', server: 'server', host: '', port: String(port), datamode: 'stream', datatype: 'buffer', newline: '', topic: '', x: 100, y: 80, wires: [['link']] },
-    { id: 'link', type: 'astm-link', z: 'tab1', name: 'Bench chemistry', transport: 'tcp', journal: true, trace: true, x: 300, y: 80, wires: [['tcpout'], ['msg'], []] },
-    { id: 'tcpout', type: 'tcp out', z: 'tab1', host: '', port: '', beserver: 'reply', base64: false, end: false, x: 500, y: 40, wires: [] },
-    { id: 'msg', type: 'astm-message', z: 'tab1', name: '', dialect: 'generic-lis2a2', dialectOverrides: '', timeZone: 'UTC', x: 500, y: 120, wires: [[], ['tm'], ['link'], []] },
-    { id: 'tm', type: 'test-mapper', z: 'tab1', name: 'analyzer -> LIS codes', map: 'map', direction: 'toLis', unmapped: 'warn', x: 700, y: 120, wires: [['send'], []] },
-    { id: 'send', type: 'lis-send-results', z: 'tab1', name: 'send results', lis: 'cfg', autoResend: false, x: 900, y: 120, wires: [['processed']] },
-    { id: 'processed', type: 'change', z: 'tab1', name: '', rules: [{ t: 'set', p: 'payload', pt: 'msg', to: 'processed', tot: 'msg' }], x: 1080, y: 120, wires: [['split']] },
-    { id: 'split', type: 'split', z: 'tab1', name: '', splt: '\\n', spltType: 'str', arraySplt: 1, arraySpltType: 'len', stream: false, addname: '', property: 'payload', x: 1220, y: 120, wires: [['mark']] },
-    { id: 'mark', type: 'lis-mark-processed', z: 'tab1', name: 'mark processed', lis: 'cfg', x: 1360, y: 120, wires: [[]] },
-  ];
+  return benchChemistryFlow({ stub, port, token: TOKEN, trace: true, processed: true, mapping: [
+    { lisTestId: 'T-GLU', lisCode: 'GLU', lisName: 'Glucose', instrumentCode: 'GLU' },
+    { lisTestId: 'T-K', lisCode: 'K', lisName: 'Potassium', instrumentCode: '' },
+    { lisTestId: 'T-CREA', lisCode: 'CREA', lisName: 'Creatinine', instrumentCode: 'CREA' },
+    // A coded test: its texts and the LIS values they become.
+    { lisTestId: 'T-HCG', lisCode: 'HCG', lisName: 'hCG, qualitative', instrumentCode: 'HCGQ', use: 'results', values: [{ text: 'Positive', lis: 'POS' }, { text: 'Negative', lis: 'NEG' }] },
+  ] });
 }
 
 /** Each result the LIS accepted, as "sample test value". */
@@ -101,7 +75,7 @@ after(async () => {
 
 describe('held results, resolved by people', () => {
   it('an unmapped code: held and seen, mapped with one click in the test map, deployed, sent from the sidebar, at the LIS once with its own processed notification', async () => {
-    await sendAstmTransfer(port, upload('S-300', [['GLU', '5.1'], ['K', '4.2']]));
+    await sendAstmTransfer(port, astmUpload('S-300', [['GLU', '5.1'], ['K', '4.2']]));
     await waitUntil(() => atLis().includes('S-300 GLU 5.1'), 15000, 'the mapped glucose at the LIS', 50);
     await waitUntil(() => processed().includes('S-300 T-GLU'), 15000, 'the processed notification for glucose', 50);
     await showLabSidebar();
@@ -156,7 +130,7 @@ describe('held results, resolved by people', () => {
     stub.reply('/orders', { body: { status: 'success', order: anOrder('S-401', { Tests: ['T-GLU'] }) } });
     const before = atLis().length;
     // A NUL in the sample number: the number did not come through whole, so nothing of it may reach the LIS as sent.
-    await sendAstmTransfer(port, upload('S-4\u000001', [['GLU', '6.3'], ['CREA', '91']]));
+    await sendAstmTransfer(port, astmUpload('S-4\u000001', [['GLU', '6.3'], ['CREA', '91']]));
     await showLabSidebar();
     const glucose = page.locator(`${HOLDS}[data-kind="unassigned"][data-code="GLU"]`);
     const creatinine = page.locator(`${HOLDS}[data-kind="unassigned"][data-code="CREA"]`);
@@ -185,7 +159,11 @@ describe('held results, resolved by people', () => {
     assert.deepEqual(placedBy.holds, []);
     // Every result of the day has its end now: delivered, or dismissed by a person.
     await waitForText(page.locator('.lis-lab-verdict'), /^Every result received reached the LIS, was dismissed by a person, or is not for the LIS/);
-    await waitForText(page.locator('.lis-lab-link[data-node="link"] .lis-lab-endings'), 'ended today: delivered 3 · held for a person 3 · dismissed 1 · not for the LIS 0');
+    // Each of the day's 4 results counted once where it ended first, and the 3 held ones once more as people resolved them.
+    const card = page.locator('.lis-lab-link[data-node="link"]');
+    await waitForText(card.locator('.lis-lab-counts'), /· results 4 ·/);
+    await waitForText(card.locator('.lis-lab-endings'), 'ended today: delivered 1 · held for a person 3 · discarded 0 · not for the LIS 0');
+    await waitForText(card.locator('.lis-lab-resolved'), 'held results, by a person today: sent 2 · dismissed 1 · still waiting 0');
     assert.deepEqual(pageErrors, []);
   });
 });

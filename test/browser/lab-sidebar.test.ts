@@ -262,7 +262,8 @@ describe('Lab sidebar', () => {
     await waitForText(page.locator('.lis-lab-holds-summary'), /No result is waiting for a person/);
     assert.equal(samplesAtLis().filter((s) => s === 'S-300').length, 1, 'only the mapped result of S-300 reached the LIS');
     // Bench 1's day: S-100 (refused, then resent), the replayed S-STUCK, S-200 and S-300's glucose delivered; K held, then dismissed.
-    await waitForText(a.locator('.lis-lab-endings'), 'ended today: delivered 4 · held for a person 1 · dismissed 1 · not for the LIS 0');
+    await waitForText(a.locator('.lis-lab-endings'), 'ended today: delivered 4 · held for a person 1 · discarded 0 · not for the LIS 0');
+    await waitForText(a.locator('.lis-lab-resolved'), 'held results, by a person today: sent 0 · dismissed 1 · still waiting 0');
     // Now every result has its end: delivered, or dismissed by a person. Only then the sidebar says so.
     await waitForText(page.locator('.lis-lab-verdict'), /^Every result received reached the LIS, was dismissed by a person, or is not for the LIS by its dialect's own rule\.$/);
     assert.deepEqual((await (await fetch(`${red!.url}/lis-bridge/held`)).json() as { summary: unknown }).summary, { waiting: 0, heldBatches: 0, stuck: 0, onTheirWay: 0, notUnderstood: 0, everythingReached: true });

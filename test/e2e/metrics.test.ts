@@ -71,10 +71,10 @@ describe(`metrics of an end-to-end run (example ${EXAMPLE})`, () => {
     assert.ok(sent > 0);
     assert.equal(sum(samples, 'lisbridge_link_results_total', link()), sent);
     assert.equal(resultItems(r.stub!).length, sent, 'and the LIS got them all');
-    // Each of them ended delivered, none held, dismissed or kept from the LIS.
+    // Each of them ended delivered, none held, discarded or kept from the LIS, and no person resolved any.
     assert.deepEqual(
-      ['delivered', 'held', 'dismissed', 'not_for_lis'].map((ending) => sum(samples, 'lisbridge_link_results_ended_total', { ...link(), ending })),
-      [sent, 0, 0, 0],
+      ['delivered', 'held', 'discarded', 'not_for_lis', 'released', 'dismissed'].map((ending) => sum(samples, 'lisbridge_link_results_ended_total', { ...link(), ending })),
+      [sent, 0, 0, 0, 0, 0],
     );
   }));
 

@@ -31,7 +31,7 @@ export const SHARED_PROCESS: Record<string, string[]> = {
   'browser: editor dialogs 1': ['browser/pointing-keyboard', 'browser/pointing', 'browser/lab-sidebar', 'browser/help', 'browser/link-dialog', 'browser/bidi', 'browser/folder-link'],
   'browser: editor dialogs 2': ['browser/test-mapper', 'browser/held-results', 'browser/dialect-editor', 'browser/hl7-dialect', 'browser/file-pointing', 'browser/file-message-workbook', 'browser/file-message-dialog'],
   // Each starts a Node-RED of its own (the installed package, the examples, the demo); they share Chromium.
-  'browser: own runtimes 1': ['browser/settings-dialog', 'browser/demo'],
+  'browser: own runtimes 1': ['browser/settings-dialog', 'browser/demo', 'browser/lab-permission'],
   'browser: own runtimes 2': ['browser/journey', 'browser/examples'],
 };
 

@@ -14,6 +14,7 @@ import { freePort } from './ports';
 import { deploy, startEditorSession } from './browser';
 import { sleep, waitUntil } from './wait';
 import { frameMllp } from '../../lib/protocols/hl7';
+import { buildFrames } from '../../lib/protocols/astm/link';
 
 export interface LisEditor {
   stub: LisStub;
@@ -143,4 +144,41 @@ export async function keepElementShot(element: Locator, name: string): Promise<v
   const shot = join(root, 'test', 'artifacts', name);
   await element.screenshot({ path: shot });
   if (process.env.UPDATE_SCREENSHOTS) copyFileSync(shot, join(root, 'docs', name));
+}
+
+/** A LIS2-A2 upload of one sample with these results (the generic dialect), framed for the line. */
+export function astmUpload(sample: string, results: Array<[code: string, value: string]>): Buffer {
+  const text =
+    'H|\\^&|||ANALYZER^1|||||LIS||P|LIS2-A2|20261201094500\r' +
+    `P|1||P-${sample}\r` +
+    `O|1|${sample}||${results.map(([c]) => `^^^${c}`).join('\\')}|R\r` +
+    results.map(([c, v], i) => `R|${i + 1}|^^^${c}|${v}|mmol/L||N||F||||20261201094400\r`).join('') +
+    'L|1|N\r';
+  return Buffer.concat(buildFrames(Buffer.from(text, 'latin1'), {}));
+}
+
+/**
+ * A chemistry bench on TCP in the generic dialect (tcp in, astm-link, astm-message), its test map, a test-mapper
+ * and lis-send-results to the stub LIS; `processed` adds lis-mark-processed after the send.
+ */
+export function benchChemistryFlow(o: { stub: LisStub; port: number; token: string; mapping: unknown[]; trace?: boolean; processed?: boolean }): Array<Record<string, unknown>> {
+  const { stub, port } = o;
+  const lis = { labTestsApiUrl: stub.url('/tests'), transactionInfoApiUrl: stub.url('/orders'), resultApiUrl: stub.url('/results'), orderCompletedApiUrl: stub.url('/processed'), timeout: 5000 };
+  const marking = [
+    { id: 'processed', type: 'change', z: 'tab1', name: '', rules: [{ t: 'set', p: 'payload', pt: 'msg', to: 'processed', tot: 'msg' }], x: 1080, y: 120, wires: [['split']] },
+    { id: 'split', type: 'split', z: 'tab1', name: '', splt: '\\n', spltType: 'str', arraySplt: 1, arraySpltType: 'len', stream: false, addname: '', property: 'payload', x: 1220, y: 120, wires: [['mark']] },
+    { id: 'mark', type: 'lis-mark-processed', z: 'tab1', name: 'mark processed', lis: 'cfg', x: 1360, y: 120, wires: [[]] },
+  ];
+  return [
+    { id: 'tab1', type: 'tab', label: 'Chemistry' },
+    { id: 'cfg', type: 'lis-config', name: 'LIS', ...lis, credentials: { bearerToken: o.token } },
+    { id: 'map', type: 'lis-test-map', z: 'tab1', name: '', instrument: 'Bench chemistry', lis: 'cfg', mapping: o.mapping },
+    { id: 'tcpin', type: 'tcp in', z: 'tab1', server: 'server', host: '', port: String(port), datamode: 'stream', datatype: 'buffer', newline: '', topic: '', x: 100, y: 80, wires: [['link']] },
+    { id: 'link', type: 'astm-link', z: 'tab1', name: 'Bench chemistry', transport: 'tcp', journal: true, trace: o.trace === true, x: 300, y: 80, wires: [['tcpout'], ['msg'], []] },
+    { id: 'tcpout', type: 'tcp out', z: 'tab1', host: '', port: '', beserver: 'reply', base64: false, end: false, x: 500, y: 40, wires: [] },
+    { id: 'msg', type: 'astm-message', z: 'tab1', name: '', dialect: 'generic-lis2a2', dialectOverrides: '', timeZone: 'UTC', x: 500, y: 120, wires: [[], ['tm'], ['link'], []] },
+    { id: 'tm', type: 'test-mapper', z: 'tab1', name: 'analyzer -> LIS codes', map: 'map', direction: 'toLis', unmapped: 'warn', x: 700, y: 120, wires: [['send'], []] },
+    { id: 'send', type: 'lis-send-results', z: 'tab1', name: 'send results', lis: 'cfg', autoResend: false, x: 900, y: 120, wires: [o.processed ? ['processed'] : []] },
+    ...(o.processed ? marking : []),
+  ];
 }

@@ -157,7 +157,7 @@ describe('held results in the journal', () => {
     await j.close();
   });
 
-  it('tells its listeners of results as they end (delivered, held for a person, dismissed), with their link, never of what it reads back', async () => {
+  it('tells its listeners of results as they end (delivered, held for a person, discarded) and as people resolve held ones (released, dismissed), with their link, never of what it reads back', async () => {
     const j = await open();
     const seen: unknown[] = [];
     j.onEnding((e) => seen.push(e));
@@ -170,12 +170,19 @@ describe('held results in the journal', () => {
     await j.actOnHold('m1#0:UREAL', 'send', 'tech1');
     await j.beginSend({ key: 'hold:m1#0:UREAL', node: 'sender', samples: ['S1', 'S2'], body: [{ SampleNumber: 'S1', TestCode: 'UREA', Result: '7.1' }, { SampleNumber: 'S2', TestCode: 'UREA', Result: '7.1' }], msg: {} });
     await j.settle('hold:m1#0:UREAL', 'delivered');
+    // A batch the LIS refused, discarded by a person: its results end there.
+    await j.received('L', 'm2', Buffer.from('y'), 'terminator');
+    await j.planned('m2', 1);
+    await j.beginSend({ key: 'm2#0', node: 'sender', message: 'm2', part: 0, samples: ['S3'], body: [{ SampleNumber: 'S3', TestCode: 'GLU', Result: '4' }], msg: {} });
+    await j.settle('m2#0', 'failed', { error: { code: 'INVALID_INPUT', message: 'refused', status: 400 } });
+    await j.settle('m2#0', 'discarded', { by: 'tech1' });
     assert.deepEqual(seen, [
       { ending: 'heldForPerson', link: 'L', results: 2 },
       { ending: 'heldForPerson', link: 'L', results: 1 },
       { ending: 'delivered', link: 'L', results: 2 },
       { ending: 'dismissed', link: 'L', results: 1 },
-      { ending: 'delivered', link: 'L', results: 2 },
+      { ending: 'released', link: 'L', results: 2 },
+      { ending: 'discarded', link: 'L', results: 1 },
     ]);
     await j.close();
     const again = await open();

@@ -37,6 +37,8 @@ describe('LinkHealthBoard', () => {
     b.ended('L1', 'delivered', 4, T0 + 3);
     b.ended('L1', 'heldForPerson', 1, T0 + 3);
     b.ended('L1', 'dismissed', 1, T0 + 4);
+    b.ended('L1', 'discarded', 0, T0 + 4);
+    b.ended('L1', 'released', 0, T0 + 4);
     b.ended('L1', 'delivered', 0, T0 + 4);
     b.nak('L1', undefined, 'sent', T0 + 3);
     b.nak('L1', undefined, 'received', T0 + 4);
@@ -46,12 +48,12 @@ describe('LinkHealthBoard', () => {
     assert.equal(l.analyzer, 'XN-550');
     assert.equal(l.sender, 'XN-550^00-18^11001');
     assert.equal(l.dialect, 'sysmex-xn');
-    assert.deepEqual(l.today, { received: 2, sent: 1, queries: 1, results: 5, naksSent: 1, naksReceived: 1, errors: 1, delivered: 4, heldForPerson: 1, dismissed: 1, notForLis: 2 });
+    assert.deepEqual(l.today, { received: 2, sent: 1, queries: 1, results: 5, naksSent: 1, naksReceived: 1, errors: 1, delivered: 4, heldForPerson: 1, discarded: 0, notForLis: 2, released: 0, dismissed: 1 });
     assert.equal(l.lastReceived, T0 + 3);
     assert.equal(l.lastSent, T0 + 2);
     // The first message came before the analyzer named itself in this test: it counts under ''.
     assert.deepEqual(l.totals.get('')?.received, 1);
-    assert.deepEqual({ ...l.totals.get('XN-550') }, { received: 1, sent: 1, queries: 1, results: 5, naksSent: 1, naksReceived: 1, errors: 1, delivered: 4, heldForPerson: 1, dismissed: 1, notForLis: 2, lastReceived: T0 + 3, lastSent: T0 + 2 });
+    assert.deepEqual({ ...l.totals.get('XN-550') }, { received: 1, sent: 1, queries: 1, results: 5, naksSent: 1, naksReceived: 1, errors: 1, delivered: 4, heldForPerson: 1, discarded: 0, notForLis: 2, released: 0, dismissed: 1, lastReceived: T0 + 3, lastSent: T0 + 2 });
   });
 
   it('starts a new day at midnight for today, and keeps the totals', () => {
