@@ -48,7 +48,7 @@ export function runFolderLink(RED: NodeAPI, node: Node, status: StatusReporter, 
   });
   /** The last problem or duplicate, kept on the status (with the counts) until the next file is taken. */
   let notice: NodeStatus | undefined;
-  let counts: FolderCounts = { settling: 0, taken: 0, held: 0 };
+  let counts: FolderCounts = { settling: 0, taken: 0, held: 0, untaken: 0 };
   const show = (): void => {
     const waiting = counts.settling + counts.taken;
     if (notice) return status.show({ ...notice, text: t('status.withCounts', { notice: String(notice.text), waiting }) });
@@ -105,10 +105,13 @@ export function runFolderLink(RED: NodeAPI, node: Node, status: StatusReporter, 
       problem(text, code: FolderProblem) {
         raise(new LisError(text, { code }), { folder: options.folder });
       },
+      untaken(name, reason) {
+        raise(new LisError(reason, { code: 'FILE_NOT_TAKEN' }), { name, folder: options.folder });
+      },
       warn: (text) => node.warn(text),
       polled(now) {
         counts = now;
-        health.files(node.id, { waiting: now.settling + now.taken, held: now.held });
+        health.files(node.id, { waiting: now.settling + now.taken, held: now.held, untaken: now.untaken });
         if (!closed) show();
       },
     });

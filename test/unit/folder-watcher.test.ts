@@ -8,11 +8,12 @@
  */
 import { describe, it, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ResultJournal } from '../../lib/journal/journal';
 import { FolderStore, FolderWatcher, FOLDER_DEFAULTS, globMatcher, type FileFacts, type FolderOptions, type TakenFile, sha256 } from '../../lib/protocols/file';
+import { readInFolder } from '../../lib/protocols/file/folder/open-file';
 
 const LINK = 'folder-1';
 const SETTLE = 5000;
@@ -38,6 +39,7 @@ interface Seen {
   duplicates: Array<{ facts: FileFacts; of: { id: string; name: string } }>;
   finished: Array<{ name: string; where: string; reason?: string }>;
   problems: Array<{ text: string; code: string }>;
+  untaken: Array<{ name: string; reason: string }>;
   warnings: string[];
   folder: Array<{ ok: boolean; why?: string }>;
   /** The journal's lines when each file was handed on. */
@@ -45,7 +47,7 @@ interface Seen {
 }
 
 function watcher(options: Partial<FolderOptions> = {}, j: ResultJournal = journal): { w: FolderWatcher; seen: Seen; store: FolderStore } {
-  const seen: Seen = { files: [], duplicates: [], finished: [], problems: [], warnings: [], folder: [], linesAtHandOn: [] };
+  const seen: Seen = { files: [], duplicates: [], finished: [], problems: [], untaken: [], warnings: [], folder: [], linesAtHandOn: [] };
   const store = new FolderStore(j, LINK);
   const w = new FolderWatcher({ ...FOLDER_DEFAULTS, folder: inbox, settleMs: SETTLE, rememberMs: 30 * 86_400_000, ...options }, store, {
     file: (f) => {
@@ -55,6 +57,7 @@ function watcher(options: Partial<FolderOptions> = {}, j: ResultJournal = journa
     duplicate: (facts, of) => seen.duplicates.push({ facts, of }),
     finished: (name, where, reason) => seen.finished.push({ name, where, ...(reason === undefined ? {} : { reason }) }),
     problem: (text, code) => seen.problems.push({ text, code }),
+    untaken: (name, reason) => seen.untaken.push({ name, reason }),
     warn: (text) => seen.warnings.push(text),
     folder: (ok, why) => seen.folder.push({ ok, ...(why === undefined ? {} : { why }) }),
   });
@@ -310,7 +313,7 @@ describe('exactly once', () => {
     await deliver(seen.files[0]!.id, 'failed');
     await w.poll(SETTLE + 1);
     assert.deepEqual(readdirSync(inbox), ['run1.csv']);
-    assert.deepEqual(w.counts, { settling: 0, taken: 1, held: 1 });
+    assert.deepEqual(w.counts, { settling: 0, taken: 1, held: 1, untaken: 0 });
     await journal.settle(`${seen.files[0]!.id}#0`, 'discarded', { by: 'operator' });
     await w.poll(SETTLE + 2);
     assert.deepEqual(inDir('done'), ['run1.csv'], 'discarded by the operator: done');
@@ -375,5 +378,66 @@ describe('error/', () => {
     await w.poll(2 + SETTLE);
     assert.deepEqual(seen.folder.map((f) => f.ok), [false, true]);
     assert.equal(seen.files.length, 1);
+  });
+});
+
+describe("the folder's edges", () => {
+  const SECRET = 'db_password=hunter2';
+  /** A file outside the watched folder that would be delivered if it were read. */
+  const outside = () => {
+    const path = join(root, 'elsewhere.csv');
+    writeFileSync(path, `${CSV}S9,GLU,1.0\n${SECRET}\n`);
+    return path;
+  };
+  const everything = (seen: Seen) => JSON.stringify([seen.untaken, seen.problems, seen.warnings, seen.finished]);
+
+  it('never follows a symbolic link, to a file outside the folder or inside it: not read, not stored, reported once as not taken, left where it is', async () => {
+    const { w, seen } = watcher();
+    symlinkSync(outside(), join(inbox, 'link.csv'));
+    write('real.csv');
+    symlinkSync(join(inbox, 'real.csv'), join(inbox, 'alias.csv'));
+    for (let i = 0; i < 4; i++) await w.poll(i * SETTLE);
+    assert.deepEqual(seen.files.map((f) => f.facts.name), ['real.csv'], 'the file itself, once');
+    assert.deepEqual(seen.untaken.map((u) => u.name), ['alias.csv', 'link.csv'], 'each link reported once');
+    assert.match(seen.untaken[1]!.reason, /^link\.csv is not taken: it is a symbolic link, and links are never followed .*; copy the file itself into the folder, or set Folder/);
+    assert.equal(w.counts.untaken, 2);
+    assert.equal(journalLines().filter((l) => l.e === 'rx').length, 1, 'nothing of the links in the journal');
+    assert.ok(!everything(seen).includes('hunter2'), 'nothing of the linked file in any report');
+    assert.ok(lstatSync(join(inbox, 'link.csv')).isSymbolicLink(), 'left where it is');
+    rmSync(join(inbox, 'link.csv'));
+    await w.poll(5 * SETTLE);
+    assert.equal(w.counts.untaken, 1, 'gone: no longer counted');
+  });
+
+  it('a file swapped for a link after it was looked at is refused by the open itself, and a file whose real path is outside the folder is not read', async () => {
+    const real = realpathSync(inbox, { encoding: 'buffer' });
+    write('run1.csv');
+    const path = join(inbox, 'run1.csv');
+    const look = lstatSync(path);
+    assert.ok(look.isFile(), 'a regular file when it was looked at');
+    rmSync(path);
+    symlinkSync(outside(), path);
+    assert.deepEqual(await readInFolder(Buffer.from(path), real, { size: look.size, mtimeMs: look.mtimeMs }), { kind: 'refused', refusal: { kind: 'link' } });
+    const elsewhere = outside();
+    assert.deepEqual(await readInFolder(Buffer.from(elsewhere), real), { kind: 'refused', refusal: { kind: 'outside', real: realpathSync(elsewhere) } });
+  });
+
+  it('a file taken, then swapped for a link before it is moved: not moved as delivered, the change reported, the link left and reported as not taken', async () => {
+    const { w, seen } = watcher();
+    write('run1.csv');
+    await w.poll(0);
+    await w.poll(SETTLE);
+    assert.equal(seen.files.length, 1);
+    rmSync(join(inbox, 'run1.csv'));
+    symlinkSync(outside(), join(inbox, 'run1.csv'));
+    await deliver(seen.files[0]!.id);
+    await w.poll(SETTLE + 1);
+    assert.deepEqual(inDir('done'), [], 'the link is not moved as the delivered file');
+    assert.deepEqual(seen.problems.map((p) => p.code), ['FILE_CHANGED']);
+    assert.match(seen.problems[0]!.text, /^run1\.csv is no longer the file taken \(it is a symbolic link/);
+    await w.poll(SETTLE + 2);
+    assert.deepEqual(seen.untaken.map((u) => u.name), ['run1.csv']);
+    assert.equal(seen.files.length, 1);
+    assert.ok(!everything(seen).includes('hunter2'));
   });
 });

@@ -12,6 +12,8 @@
  * copy is never stored. A file that cannot be taken (unreadable, too big, not
  * understood by the message node) goes to error/ with `<name>.reason.txt`. The
  * same bytes under another name are stored as a repeat and not handed on.
+ * Nothing outside the folder is read (open-file.ts): a symbolic link is never
+ * followed, but left where it is and reported once, as a file not taken.
  * Plain TypeScript over node:fs; the node (nodes/folder-link.ts) is the adapter.
  */
 import { createHash } from 'node:crypto';
@@ -22,6 +24,7 @@ import { globMatcher } from './glob';
 import { DONE_DIR, ERROR_DIR, isMarker, isPartialOrHidden, markerNames, REASON_SUFFIX } from './names';
 import type { FileFacts, FolderOptions } from './options';
 import { type FolderStore, type TakeOutcome } from './folder-store';
+import { type FolderRead, lookOf, readInFolder, type Refusal } from './open-file';
 import { type Observed, sameLook, SettleTracker } from './settle';
 
 /** A file stored in the journal, to hand on. */
@@ -38,6 +41,8 @@ export interface FolderEvents {
   file(file: TakenFile): void;
   /** The same bytes as an earlier file: stored as its repeat, not handed on. */
   duplicate(facts: FileFacts, of: { id: string; name: string }): void;
+  /** A file left in the folder and not taken (a symbolic link, a name that cannot be opened), said once while it stays as it is. */
+  untaken(name: string, reason: string): void;
   /** A file left the watch: moved to done/ or error/, or kept in place; `reason` for error/. */
   finished(name: string, where: Finished, reason?: string): void;
   /** The folder can be listed (true) or not (false, with why): missing, not a folder, no permission. */
@@ -65,6 +70,8 @@ export interface FolderCounts {
   taken: number;
   /** Of those, held for an operator (a batch failed or uncertain, or the message stuck). */
   held: number;
+  /** Files in the folder not taken, each reported once: links, names that cannot be opened. */
+  untaken: number;
 }
 
 export class FolderWatcher {
@@ -72,6 +79,10 @@ export class FolderWatcher {
   private readonly taken = new Map<string, Taken>();
   /** Files not to look at again while they stay as they are: kept after delivery, or in error but not movable. */
   private readonly remembered = new Map<string, Observed>();
+  /** Files reported as not taken, with how they looked then: reported again only once they change. */
+  private readonly untaken = new Map<string, Observed>();
+  /** The folder's real path, as of the last listing: no file is read whose real path is elsewhere. */
+  private real = Buffer.alloc(0);
   private readonly matches: (name: string) => boolean;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
@@ -110,7 +121,7 @@ export class FolderWatcher {
   }
 
   get counts(): FolderCounts {
-    return { settling: this.tracker.size, taken: this.taken.size, held: this.held };
+    return { settling: this.tracker.size, taken: this.taken.size, held: this.held, untaken: this.untaken.size };
   }
 
   /** One look at the folder (exported for tests, which pass their own clock to skip the settle time's wait). */
@@ -124,6 +135,7 @@ export class FolderWatcher {
     let entries;
     try {
       entries = await fs.readdir(folder, { withFileTypes: true });
+      this.real = await fs.realpath(folder, { encoding: 'buffer' });
     } catch (err) {
       return this.setFolder(false, messageOf(err));
     }
@@ -137,7 +149,7 @@ export class FolderWatcher {
       if (!this.taken.has(name)) await this.look(name, names, now);
     }
     this.tracker.keepOnly(present);
-    for (const name of this.remembered.keys()) if (!present.has(name)) this.remembered.delete(name);
+    for (const seen of [this.remembered, this.untaken]) for (const name of seen.keys()) if (!present.has(name)) seen.delete(name);
     this.held = 0;
     for (const [name, t] of [...this.taken]) {
       if (this.closed) return;
@@ -154,13 +166,19 @@ export class FolderWatcher {
   private async look(name: string, names: ReadonlySet<string>, now: number): Promise<void> {
     const path = join(this.options.folder, name);
     let look: Observed;
+    let link: boolean;
     try {
-      const st = await fs.stat(path);
-      if (!st.isFile()) return;
-      look = { size: st.size, mtimeMs: st.mtimeMs };
+      const st = await fs.lstat(path);
+      link = st.isSymbolicLink();
+      if (!st.isFile() && !link) return;
+      look = lookOf(st);
     } catch {
       return; // gone since the listing
     }
+    const refused = this.untaken.get(name);
+    if (refused && sameLook(refused, look)) return;
+    this.untaken.delete(name);
+    if (link) return this.notTaken(name, look, { kind: 'link' });
     const known = this.remembered.get(name);
     if (known && sameLook(known, look)) return;
     this.remembered.delete(name);
@@ -186,23 +204,24 @@ export class FolderWatcher {
   }
 
   private async take(name: string, path: string, look: Observed, now: number): Promise<void> {
-    let bytes: Buffer;
-    let after: Observed;
+    let read: FolderRead;
     try {
-      bytes = await fs.readFile(path);
-      const st = await fs.stat(path);
-      after = { size: st.size, mtimeMs: st.mtimeMs };
+      read = await readInFolder(Buffer.from(path), this.real, look);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return this.events.warn(`${name} vanished before it could be read: nothing was taken`);
       return this.toError(name, look, code === 'EACCES' || code === 'EPERM' ? `it cannot be read: permission denied (${code}); give the Node-RED user read access to it` : `it cannot be read: ${messageOf(err)}`);
     }
-    if (bytes.length !== look.size || !sameLook(look, after)) {
+    // Swapped for a link (or moved out) since it was looked at: the open refused it.
+    if (read.kind === 'refused') return this.notTaken(name, (await this.lookAt(path)) ?? look, read.refusal);
+    const after = read.kind === 'read' ? read.after : read.now;
+    if (read.kind === 'changed' || read.bytes.length !== look.size || !sameLook(look, after)) {
       // Still being written (or rewritten): never store a torn copy. Read again once it is still.
       this.tracker.observe(name, after, now, this.options.settleMs);
       this.events.warn(`${name} changed while it was read (${look.size} -> ${after.size} bytes): it is read again once it stays the same`);
       return;
     }
+    const bytes = read.bytes;
     const facts: FileFacts = { name, path, size: bytes.length, mtime: new Date(look.mtimeMs).toISOString(), hash: sha256(bytes) };
     let outcome: TakeOutcome;
     try {
@@ -224,18 +243,20 @@ export class FolderWatcher {
       return;
     }
     const path = join(this.options.folder, name);
-    let bytes: Buffer;
-    let look: Observed;
+    let read: FolderRead;
     try {
-      const st = await fs.stat(path);
-      look = { size: st.size, mtimeMs: st.mtimeMs };
-      bytes = await fs.readFile(path);
+      read = await readInFolder(Buffer.from(path), this.real);
     } catch (err) {
       this.taken.delete(name);
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return this.events.warn(`${name} left the folder before it could be moved (its content is in the journal)`);
       return this.events.problem(`${name} could not be read again before it is moved (${messageOf(err)}): left where it is`, 'FILE_NOT_MOVED');
     }
-    if (!sameLook(t.look, look) || sha256(bytes) !== t.facts.hash) {
+    if (read.kind === 'refused') {
+      this.taken.delete(name);
+      return this.events.problem(`${name} is no longer the file taken (${refusalText(read.refusal)}): the version taken (journal ${t.id}) went on as it was; left where it is`, 'FILE_CHANGED');
+    }
+    const look = read.kind === 'read' ? read.before : read.now;
+    if (read.kind === 'changed' || !sameLook(t.look, look) || sha256(read.bytes) !== t.facts.hash) {
       this.taken.delete(name);
       this.events.problem(
         `${name} changed after it was taken (${t.look.size} bytes then, ${look.size} now): the version taken (journal ${t.id}) went on as it was; the new version is read as a new file once it stays the same, and results in both may reach the LIS twice. Set a marker, or a longer settle time, if the instrument pauses while it writes`,
@@ -256,6 +277,17 @@ export class FolderWatcher {
       this.remembered.set(name, look);
       this.events.problem(`${name}: its results were delivered, but it could not be moved to ${DONE_DIR}/ (${messageOf(err)}); it stays where it is and is not read again while it is unchanged`, 'FILE_NOT_MOVED');
     }
+  }
+
+  /** Leaves a file where it is, unread, and says why once (again only once it changes). */
+  private notTaken(name: string, look: Observed, refusal: Refusal): void {
+    this.tracker.forget(name);
+    this.untaken.set(name, look);
+    this.events.untaken(name, `${name} is not taken: ${refusalText(refusal)}`);
+  }
+
+  private async lookAt(path: string): Promise<Observed | undefined> {
+    return fs.lstat(path).then(lookOf, () => undefined);
   }
 
   private async toError(name: string, look: Observed, reason: string): Promise<void> {
@@ -279,6 +311,17 @@ export class FolderWatcher {
     for (const m of markerNames(name, this.options.marker)) {
       await fs.rename(join(this.options.folder, m), join(target, await freeName(target, m))).catch(() => undefined);
     }
+  }
+}
+
+function refusalText(r: Refusal): string {
+  switch (r.kind) {
+    case 'link':
+      return 'it is a symbolic link, and links are never followed (a link can bring in any file Node-RED may read); copy the file itself into the folder, or set Folder to the folder it is in';
+    case 'not-a-file':
+      return 'it is no regular file (a device, a pipe or a socket); remove it from the folder';
+    case 'outside':
+      return `its real path ${r.real} is outside the folder; copy the file itself into the folder`;
   }
 }
 
