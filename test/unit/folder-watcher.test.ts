@@ -170,6 +170,8 @@ describe('globMatcher', () => {
     for (const no of ['run_1.csv', 'run_012.csv', 'plateX.xls', 'x.dat', 'run_01.csv.tmp']) assert.ok(!m(no), no);
     assert.ok(globMatcher('')('anything'));
     assert.ok(globMatcher('a.b+c(1).csv')('a.b+c(1).csv'), 'regular expression characters are plain');
+    assert.ok(globMatcher('*.csv')('run\n1.csv'), '* takes a line end too');
+    assert.ok(globMatcher('run?1.csv')('run\n1.csv'), '? takes a line end too');
   });
 });
 
@@ -439,5 +441,67 @@ describe("the folder's edges", () => {
     assert.deepEqual(seen.untaken.map((u) => u.name), ['run1.csv']);
     assert.equal(seen.files.length, 1);
     assert.ok(!everything(seen).includes('hunter2'));
+  });
+});
+
+describe('names as bytes', () => {
+  const LATIN1 = Buffer.concat([Buffer.from('caf'), Buffer.from([0xe9]), Buffer.from('.csv')]);
+  const at = (dir: string, name: Buffer) => Buffer.concat([Buffer.from(join(dir, '/')), name]);
+  const bytesIn = (dir: string) => (existsSync(join(inbox, dir)) ? readdirSync(join(inbox, dir), { encoding: 'buffer' }) : []);
+
+  it('takes a file whose name is not UTF-8 (a Latin-1 é from a Windows share), shows it with the byte written out, and moves it to done/ under its own bytes', async () => {
+    const { w, seen } = watcher();
+    writeFileSync(at(inbox, LATIN1), CSV);
+    await w.poll(0);
+    await w.poll(SETTLE);
+    assert.deepEqual(seen.files.map((f) => f.facts.name), ['caf\\xE9.csv']);
+    assert.equal(seen.files[0]!.bytes.toString(), CSV);
+    await deliver(seen.files[0]!.id);
+    await w.poll(SETTLE + 1);
+    assert.deepEqual(bytesIn('done'), [LATIN1]);
+    assert.deepEqual(readdirSync(inbox), ['done']);
+  });
+
+  it('takes a file whose name holds a line end', async () => {
+    const { w, seen } = watcher({ pattern: '*.csv' });
+    write('run\n1.csv');
+    await w.poll(0);
+    await w.poll(SETTLE);
+    assert.deepEqual(seen.files.map((f) => f.facts.name), ['run\n1.csv']);
+    await deliver(seen.files[0]!.id);
+    await w.poll(SETTLE + 1);
+    assert.deepEqual(inDir('done'), ['run\n1.csv']);
+  });
+
+  it('a 255-byte name goes to error/ with its reason under a shortened name, and a second one of that name beside it', async () => {
+    const { w, seen } = watcher({ maxBytes: 10 });
+    const long = `${'r'.repeat(251)}.csv`;
+    write(long);
+    await w.poll(0);
+    write(long);
+    await w.poll(1);
+    assert.deepEqual(seen.problems, [], 'no move failed');
+    assert.deepEqual(seen.finished.map((f) => [f.name, f.where]), [[long, 'error'], [long, 'error']]);
+    assert.deepEqual(readdirSync(inbox), ['error'], 'nothing left in the folder');
+    const names = inDir('error');
+    assert.equal(names.length, 4);
+    assert.ok(names.includes(long));
+    assert.ok(names.every((n) => Buffer.byteLength(n) <= 255));
+    const reasons = names.filter((n) => n.endsWith('.reason.txt'));
+    assert.equal(reasons.length, 2);
+    for (const r of reasons) assert.match(readFileSync(join(inbox, 'error', r), 'utf8'), new RegExp(`\\n${long}: it is ${CSV.length} bytes, more than the largest file taken`));
+    assert.match(names.find((n) => n !== long && !n.endsWith('.reason.txt'))!, /^r+~[0-9a-f]{8}\.2\.csv$/);
+  });
+
+  it('a file that cannot be moved to error/ is reported as not moved, never as in error/, and once', async () => {
+    const { w, seen } = watcher({ pattern: '*.csv', maxBytes: 10 });
+    write('error', 'a file where the folder error/ would be');
+    write('big.csv');
+    await w.poll(0);
+    await w.poll(1);
+    assert.deepEqual(seen.finished, [], 'not said to be in error/');
+    assert.deepEqual(seen.problems.map((p) => p.code), ['FILE_NOT_MOVED']);
+    assert.match(seen.problems[0]!.text, /^big\.csv could not be moved to error\/ \(.+\), where it was to go because it is \d+ bytes, more than the largest file taken .*: it stays where it is/);
+    assert.deepEqual(readdirSync(inbox).sort(), ['big.csv', 'error']);
   });
 });

@@ -35,8 +35,9 @@ function globToRegExpSource(glob: string): string {
   let inBraces = false;
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i]!;
-    if (c === '*') out += '.*';
-    else if (c === '?') out += '.';
+    // Any character but the separator, a line end too: a name may hold one, and is still the instrument's file.
+    if (c === '*') out += '[^/]*';
+    else if (c === '?') out += '[^/]';
     else if (c === '[') {
       const end = glob.indexOf(']', i + 1);
       if (end < 0) {

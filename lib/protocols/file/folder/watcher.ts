@@ -14,12 +14,15 @@
  * same bytes under another name are stored as a repeat and not handed on.
  * Nothing outside the folder is read (open-file.ts): a symbolic link is never
  * followed, but left where it is and reported once, as a file not taken.
+ * Names are kept as the bytes the folder holds (byte-names.ts): a name that
+ * is not UTF-8 is taken like any other.
  * Plain TypeScript over node:fs; the node (nodes/folder-link.ts) is the adapter.
  */
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import { extname, join } from 'node:path';
+import { extname, join, sep } from 'node:path';
 import { messageOf } from '../../../errors';
+import { fitName, shownName } from './byte-names';
 import { globMatcher } from './glob';
 import { DONE_DIR, ERROR_DIR, isMarker, isPartialOrHidden, markerNames, REASON_SUFFIX } from './names';
 import type { FileFacts, FolderOptions } from './options';
@@ -83,6 +86,8 @@ export class FolderWatcher {
   private readonly untaken = new Map<string, Observed>();
   /** The folder's real path, as of the last listing: no file is read whose real path is elsewhere. */
   private real = Buffer.alloc(0);
+  /** Each name of the last listing as shown, and its bytes: every file operation uses the bytes. */
+  private listing = new Map<string, Buffer>();
   private readonly matches: (name: string) => boolean;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
@@ -134,13 +139,14 @@ export class FolderWatcher {
     const { folder } = this.options;
     let entries;
     try {
-      entries = await fs.readdir(folder, { withFileTypes: true });
+      entries = await fs.readdir(folder, { withFileTypes: true, encoding: 'buffer' });
       this.real = await fs.realpath(folder, { encoding: 'buffer' });
     } catch (err) {
       return this.setFolder(false, messageOf(err));
     }
     this.setFolder(true);
-    const names = new Set(entries.filter((e) => e.isFile() || e.isSymbolicLink()).map((e) => e.name));
+    this.listing = new Map(entries.filter((e) => e.isFile() || e.isSymbolicLink()).map((e) => [shownName(e.name), e.name]));
+    const names = new Set(this.listing.keys());
     const present = new Set<string>();
     for (const name of [...names].sort()) {
       if (this.closed) return;
@@ -163,8 +169,22 @@ export class FolderWatcher {
     this.events.folder(ok, why);
   }
 
+  /** The watched folder, or its subfolder `dir`, ending with the separator. */
+  private folderPath(dir = ''): Buffer {
+    return Buffer.from(join(this.options.folder, dir, sep));
+  }
+
+  /** The bytes of `name` as the folder holds it (a name need not be UTF-8). */
+  private rawOf(name: string): Buffer {
+    return this.listing.get(name) ?? Buffer.from(name);
+  }
+
+  private pathOf(name: string): Buffer {
+    return Buffer.concat([this.folderPath(), this.rawOf(name)]);
+  }
+
   private async look(name: string, names: ReadonlySet<string>, now: number): Promise<void> {
-    const path = join(this.options.folder, name);
+    const path = this.pathOf(name);
     let look: Observed;
     let link: boolean;
     try {
@@ -203,10 +223,10 @@ export class FolderWatcher {
     await this.take(name, path, look, now);
   }
 
-  private async take(name: string, path: string, look: Observed, now: number): Promise<void> {
+  private async take(name: string, path: Buffer, look: Observed, now: number): Promise<void> {
     let read: FolderRead;
     try {
-      read = await readInFolder(Buffer.from(path), this.real, look);
+      read = await readInFolder(path, this.real, look);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return this.events.warn(`${name} vanished before it could be read: nothing was taken`);
@@ -222,7 +242,7 @@ export class FolderWatcher {
       return;
     }
     const bytes = read.bytes;
-    const facts: FileFacts = { name, path, size: bytes.length, mtime: new Date(look.mtimeMs).toISOString(), hash: sha256(bytes) };
+    const facts: FileFacts = { name, path: join(this.options.folder, name), size: bytes.length, mtime: new Date(look.mtimeMs).toISOString(), hash: sha256(bytes) };
     let outcome: TakeOutcome;
     try {
       outcome = await this.store.take(bytes, facts);
@@ -242,10 +262,9 @@ export class FolderWatcher {
       if (state.held) this.held++;
       return;
     }
-    const path = join(this.options.folder, name);
     let read: FolderRead;
     try {
-      read = await readInFolder(Buffer.from(path), this.real);
+      read = await readInFolder(this.pathOf(name), this.real);
     } catch (err) {
       this.taken.delete(name);
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return this.events.warn(`${name} left the folder before it could be moved (its content is in the journal)`);
@@ -286,7 +305,7 @@ export class FolderWatcher {
     this.events.untaken(name, `${name} is not taken: ${refusalText(refusal)}`);
   }
 
-  private async lookAt(path: string): Promise<Observed | undefined> {
+  private async lookAt(path: Buffer): Promise<Observed | undefined> {
     return fs.lstat(path).then(lookOf, () => undefined);
   }
 
@@ -295,21 +314,27 @@ export class FolderWatcher {
       await this.moveInto(ERROR_DIR, name, reason);
       this.events.finished(name, 'error', reason);
     } catch (err) {
+      // Not moved: never said to be in error/. It stays, said once, until it changes.
       this.remembered.set(name, look);
-      this.events.finished(name, 'error', reason);
-      this.events.problem(`${name} could not be moved to ${ERROR_DIR}/ (${messageOf(err)}): it stays where it is and is not read again while it is unchanged`, 'FILE_NOT_MOVED');
+      this.events.problem(`${name} could not be moved to ${ERROR_DIR}/ (${messageOf(err)}), where it was to go because ${reason}: it stays where it is and is not read again while it is unchanged`, 'FILE_NOT_MOVED');
     }
   }
 
   /** Moves a file (and its marker) into a subfolder, under a free name; with `reason`, writes `<name>.reason.txt` beside it first. */
   private async moveInto(dir: string, name: string, reason?: string): Promise<void> {
-    const target = join(this.options.folder, dir);
+    const target = this.folderPath(dir);
     await fs.mkdir(target, { recursive: true });
-    const free = await freeName(target, name);
-    if (reason !== undefined) await fs.writeFile(join(target, free + REASON_SUFFIX), `${new Date().toISOString()}\n${name}: ${reason}\n`);
-    await fs.rename(join(this.options.folder, name), join(target, free));
+    const free = await freeName(target, this.rawOf(name));
+    const reasonFile = Buffer.concat([target, fitName(free, REASON_SUFFIX)]);
+    if (reason !== undefined) await fs.writeFile(reasonFile, `${new Date().toISOString()}\n${name}: ${reason}\n`);
+    try {
+      await fs.rename(this.pathOf(name), Buffer.concat([target, free]));
+    } catch (err) {
+      if (reason !== undefined) await fs.rm(reasonFile, { force: true }).catch(() => undefined);
+      throw err;
+    }
     for (const m of markerNames(name, this.options.marker)) {
-      await fs.rename(join(this.options.folder, m), join(target, await freeName(target, m))).catch(() => undefined);
+      if (this.listing.has(m)) await fs.rename(this.pathOf(m), Buffer.concat([target, await freeName(target, this.rawOf(m))])).catch(() => undefined);
     }
   }
 }
@@ -329,20 +354,19 @@ export function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-/** `name`, or `stem.2.ext`, `stem.3.ext` ...: an instrument reuses names (run.csv every day), and done/ keeps each. */
-async function freeName(dir: string, name: string): Promise<string> {
-  const ext = extname(name);
-  const stem = ext === '' ? name : name.slice(0, -ext.length);
+/**
+ * `name`, or `stem.2.ext`, `stem.3.ext` ... (shortened to fit a name's length):
+ * an instrument reuses names (run.csv every day), and done/ keeps each. `dir`
+ * ends with the separator.
+ */
+async function freeName(dir: Buffer, name: Buffer): Promise<Buffer> {
+  // Latin-1 maps each byte to one character and back: the extension is cut from the bytes as they are.
+  const text = name.toString('latin1');
+  const ext = extname(text);
+  const stem = name.subarray(0, name.length - ext.length);
+  const free = async (file: Buffer) => fs.access(Buffer.concat([dir, file])).then(() => false, () => true);
   for (let n = 1; ; n++) {
-    const candidate = n === 1 ? name : `${stem}.${n}${ext}`;
-    try {
-      await fs.access(join(dir, candidate));
-    } catch {
-      try {
-        await fs.access(join(dir, candidate + REASON_SUFFIX));
-      } catch {
-        return candidate;
-      }
-    }
+    const candidate = n === 1 ? name : fitName(stem, Buffer.from(`.${n}${ext}`, 'latin1'));
+    if ((await free(candidate)) && (await free(fitName(candidate, REASON_SUFFIX)))) return candidate;
   }
 }
