@@ -239,5 +239,7 @@ export function shortReason(err: unknown): string {
       return 'file not moved';
     case 'FILE_NOT_TAKEN':
       return 'file not taken';
+    case 'FOLDER_SHARED':
+      return 'folder read by another';
   }
 }

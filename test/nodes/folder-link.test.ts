@@ -10,7 +10,7 @@
  */
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { collect, helper, journalDir, keepJournalForNextLoad, lastStatus, nodeModules, waitUntil } from '../support/red';
@@ -161,6 +161,34 @@ describe('folder-link', () => {
     await waitUntil(() => out.length > 0, 10_000, 'the next file');
     assert.deepEqual(out.map((m) => (m.file as { name: string }).name), ['run2.csv'], 'the link never sent');
     assert.deepEqual(codes(caught), ['FILE_NOT_TAKEN'], 'raised once');
+  });
+
+  it('two folder-links on one folder with overlapping patterns: the second red, naming the first and the folder, FOLDER_SHARED to a Catch node; it takes nothing', async () => {
+    const nodes = [...flow().map((n) => (n.id === 'catcher' ? { ...n, scope: ['second'] } : n)), { id: 'second', type: 'folder-link', name: 'Second copy', folder: inbox, pattern: 'run*.CSV', ...FAST, wires: [['out']] }];
+    await helper.load(nodeModules('folder-link') as never, nodes as never);
+    const out = collect('out');
+    const caught = collect('caught');
+    await waitUntil(() => caught.length > 0, 10_000, 'the Catch');
+    assert.deepEqual(codes(caught), ['FOLDER_SHARED']);
+    const message = (caught[0]!.error as { message: string }).message;
+    assert.ok(message.includes(`nothing is taken from ${realpathSync(inbox)}: the folder is read by QuantStudio 5 (node folder, File names *.csv)`), message);
+    assert.match(lastStatus(helper.getNode('second'))?.text ?? '', /^not reading: the folder is read by QuantStudio 5 \(node folder/);
+    assert.equal(lastStatus(helper.getNode('second'))?.fill, 'red');
+    writeFileSync(join(inbox, 'run1.csv'), CSV);
+    await waitUntil(() => out.length > 0, 10_000, 'the file');
+    await sleep(500);
+    assert.deepEqual(out.map((m) => (m.file as { link: string }).link), ['folder'], 'sent once, by the first');
+  });
+
+  it('two folder-links on one folder with disjoint patterns (*.csv and *.txt): each sends its own files', async () => {
+    const nodes = [...flow(), { id: 'second', type: 'folder-link', name: 'Plate reader', folder: inbox, pattern: '*.txt', ...FAST, wires: [['out']] }];
+    await helper.load(nodeModules('folder-link') as never, nodes as never);
+    const out = collect('out');
+    writeFileSync(join(inbox, 'run1.csv'), CSV);
+    writeFileSync(join(inbox, 'plate1.txt'), `${CSV}S2,GLU,6.1\n`);
+    await waitUntil(() => out.length >= 2, 10_000, 'both files');
+    assert.deepEqual(out.map((m) => [(m.file as { link: string }).link, (m.file as { name: string }).name]).sort(), [['folder', 'run1.csv'], ['second', 'plate1.txt']]);
+    assert.match(lastStatus(helper.getNode('second'))?.text ?? '', /^watching/);
   });
 
   it('a missing folder: red status naming the setting, FOLDER_MISSING to a Catch node, disconnected in the Lab sidebar; picks up once it is there', async () => {

@@ -15,7 +15,8 @@
  * Nothing outside the folder is read (open-file.ts): a symbolic link is never
  * followed, but left where it is and reported once, as a file not taken.
  * Names are kept as the bytes the folder holds (byte-names.ts): a name that
- * is not UTF-8 is taken like any other.
+ * is not UTF-8 is taken like any other. With a claim (readers.ts), nothing is
+ * taken while another link or process reads the folder for the same names.
  * Plain TypeScript over node:fs; the node (nodes/folder-link.ts) is the adapter.
  */
 import { createHash } from 'node:crypto';
@@ -28,6 +29,7 @@ import { DONE_DIR, ERROR_DIR, isMarker, isPartialOrHidden, markerNames, REASON_S
 import type { FileFacts, FolderOptions } from './options';
 import { type FolderStore, type TakeOutcome } from './folder-store';
 import { type FolderRead, lookOf, readInFolder, type Refusal } from './open-file';
+import type { FolderClash, FolderReader, FolderReaders } from './readers';
 import { type Observed, sameLook, SettleTracker } from './settle';
 
 /** A file stored in the journal, to hand on. */
@@ -54,6 +56,8 @@ export interface FolderEvents {
   problem(text: string, code: FolderProblem): void;
   /** What an operator may want to know, nothing to fix (a file read again because it changed). */
   warn(text: string): void;
+  /** Another link or process reads the folder for the same names (nothing is taken), or no longer (undefined); said when it changes. */
+  shared?(clash: FolderClash | undefined): void;
   /** A poll ended: what waits now (status, Lab sidebar, metrics). */
   polled?(counts: FolderCounts): void;
 }
@@ -94,13 +98,18 @@ export class FolderWatcher {
   private closed = false;
   private folderOk: boolean | undefined;
   private held = 0;
+  private clash = '';
+  private unlockedSaid = false;
 
   constructor(
     private readonly options: FolderOptions,
     private readonly store: FolderStore,
     private readonly events: FolderEvents,
+    /** The registry the link claims its folder in, and how it is named there. */
+    private readonly claim?: { readers: FolderReaders; reader: FolderReader },
   ) {
     this.matches = globMatcher(options.pattern);
+    claim?.readers.enter(claim.reader);
   }
 
   /** Polls now and then every poll interval, each poll after the previous one ended. */
@@ -123,6 +132,7 @@ export class FolderWatcher {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     await this.running;
+    await this.claim?.readers.release(this.claim.reader.id);
   }
 
   get counts(): FolderCounts {
@@ -142,9 +152,11 @@ export class FolderWatcher {
       entries = await fs.readdir(folder, { withFileTypes: true, encoding: 'buffer' });
       this.real = await fs.realpath(folder, { encoding: 'buffer' });
     } catch (err) {
+      await this.holdFolder(undefined, now);
       return this.setFolder(false, messageOf(err));
     }
     this.setFolder(true);
+    if (!(await this.holdFolder(this.real.toString(), now))) return;
     this.listing = new Map(entries.filter((e) => e.isFile() || e.isSymbolicLink()).map((e) => [shownName(e.name), e.name]));
     const names = new Set(this.listing.keys());
     const present = new Set<string>();
@@ -161,6 +173,22 @@ export class FolderWatcher {
       if (this.closed) return;
       await this.check(name, t);
     }
+  }
+
+  /** Whether this link may read the folder (real path `folder`) now; a clash, or a folder that holds no lock, is said once. */
+  private async holdFolder(folder: string | undefined, now: number): Promise<boolean> {
+    if (!this.claim) return true;
+    const hold = await this.claim.readers.hold(this.claim.reader.id, folder, now);
+    if (hold.unlocked !== undefined && !this.unlockedSaid) {
+      this.unlockedSaid = true;
+      this.events.warn(`the folder ${this.options.folder} holds no lock file (${hold.unlocked}: this process may not write it): another Node-RED process watching it would take its files too`);
+    }
+    const clash = hold.clash === undefined ? '' : JSON.stringify(hold.clash);
+    if (clash !== this.clash) {
+      this.clash = clash;
+      this.events.shared?.(hold.clash);
+    }
+    return hold.clash === undefined;
   }
 
   private setFolder(ok: boolean, why?: string): void {
