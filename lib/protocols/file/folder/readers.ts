@@ -5,7 +5,8 @@
  * (globsOverlap: `*.csv` and `*.txt`); otherwise the link that holds the
  * folder keeps it and the other is refused, taking nothing. Among links
  * started together, the one started first holds it: a link's first claim
- * waits until every link started before it has made its own.
+ * waits until every link started before it has made its own (a few seconds
+ * at most: a share that hangs holds up no other folder's link for longer).
  *
  * Across processes, the folder's lock file (folder-lock.ts) is held while any
  * link of this process reads the folder.
@@ -66,7 +67,7 @@ export class FolderReaders {
     const at = this.entered.findIndex((e) => e.reader.id === id);
     if (at < 0) return {};
     const me = this.entered[at]!;
-    await Promise.all(this.entered.slice(0, at).map((e) => e.tried));
+    await within(Promise.all(this.entered.slice(0, at).map((e) => e.tried)), EARLIER_WAIT_MS);
     try {
       for (const [f, shared] of this.folders) if (f !== folder && shared.readers.some((r) => r.id === id)) await this.leave(f, id);
       if (folder === undefined) return {};
@@ -100,6 +101,15 @@ export class FolderReaders {
     this.folders.delete(folder);
     await shared.lock.release();
   }
+}
+
+/** How long a link's claim waits for the links started before it to make theirs. */
+const EARLIER_WAIT_MS = 5000;
+
+async function within(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([p, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms).unref()))]);
+  clearTimeout(timer);
 }
 
 /** This process's registry, shared by every folder link in it. */
