@@ -35,7 +35,9 @@ export type LisErrorCode =
   | 'FOLDER_MISSING' // folder-link: the watched folder cannot be listed (missing, not a folder, no permission)
   | 'FILE_ERROR' // folder-link: a file put in error/ (unreadable, larger than the size cap)
   | 'FILE_CHANGED' // folder-link: a file changed after it was taken; the new version is read as a new file
-  | 'FILE_NOT_MOVED'; // folder-link: a file could not be moved to done/ or error/
+  | 'FILE_NOT_MOVED' // folder-link: a file could not be moved to done/ or error/
+  | 'FOLDER_SHARED' // folder-link: another folder-link or Node-RED process reads the same folder for the same names: this one takes nothing
+  | 'FILE_NOT_TAKEN'; // folder-link: a file left in the folder unread (a symbolic link, a name that cannot be opened)
 
 /** What a transient failure allows: another attempt after the transient back-off. */
 export type RetryKind = 'transient' | 'mismatch';

@@ -134,6 +134,8 @@ export interface FileCounts {
   duplicates: number;
   /** Put in error/ (unreadable, too big, not understood), since first deployed. */
   errorFiles: number;
+  /** Left in the folder unread (links, names that cannot be opened), as its watcher counts them now. */
+  untaken: number;
   /** The name of the last file taken. */
   lastFile: string | undefined;
 }
@@ -337,7 +339,7 @@ export class LinkHealthBoard {
   files(node: string, counts: Partial<FileCounts>): void {
     const link = this.links.get(node);
     if (!link) return;
-    const next = { ...(link.files ?? { waiting: 0, held: 0, duplicates: 0, errorFiles: 0, lastFile: undefined }), ...counts };
+    const next = { ...(link.files ?? { waiting: 0, held: 0, duplicates: 0, errorFiles: 0, untaken: 0, lastFile: undefined }), ...counts };
     const before = link.files;
     if (before && (Object.keys(next) as Array<keyof FileCounts>).every((k) => before[k] === next[k])) return;
     link.files = next;

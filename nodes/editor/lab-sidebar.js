@@ -171,7 +171,7 @@
                 $("<div></div>").addClass("lis-lab-activity").append(plain(_("file.lastFile", { ago: ago(link.lastReceived) })),
                     files.lastFile ? $("<span></span>").append(plain(" ("), isolated(files.lastFile), plain(")")) : plain("")).appendTo(item);
                 $("<div></div>").addClass("lis-lab-counts").text(_("file.today", { files: link.today.received, results: link.today.results })).appendTo(item);
-                $("<div></div>").addClass("lis-lab-files").text(_("file.waiting", { waiting: files.waiting, held: files.held, duplicates: files.duplicates, errorFiles: files.errorFiles })).appendTo(item);
+                $("<div></div>").addClass("lis-lab-files").text(_("file.waiting", { waiting: files.waiting, held: files.held, duplicates: files.duplicates, errorFiles: files.errorFiles, untaken: files.untaken || 0 })).appendTo(item);
                 endingRows(link, item);
                 $("<div></div>").addClass("lis-lab-problems").text(_("file.problems", { errors: link.today.errors, held: link.held, stuck: link.stuck, waiting: link.waiting || 0 })).appendTo(item);
             } else {

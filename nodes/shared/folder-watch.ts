@@ -6,7 +6,7 @@
  * protocol "file"), alarms and metrics like every link's.
  */
 import type { Node, NodeAPI, NodeStatus } from 'node-red';
-import { type FileFacts, FolderStore, FolderWatcher, type FolderCounts, type FolderOptions, type FolderProblem } from '../../lib/protocols/file';
+import { type FileFacts, type FolderClash, folderReaders, FolderStore, FolderWatcher, type FolderCounts, type FolderOptions, type FolderProblem } from '../../lib/protocols/file';
 import { LisError, messageOf } from '../../lib/errors';
 import { templateVariable } from './env-template';
 import { boardFor } from './health';
@@ -48,7 +48,7 @@ export function runFolderLink(RED: NodeAPI, node: Node, status: StatusReporter, 
   });
   /** The last problem or duplicate, kept on the status (with the counts) until the next file is taken. */
   let notice: NodeStatus | undefined;
-  let counts: FolderCounts = { settling: 0, taken: 0, held: 0 };
+  let counts: FolderCounts = { settling: 0, taken: 0, held: 0, untaken: 0 };
   const show = (): void => {
     const waiting = counts.settling + counts.taken;
     if (notice) return status.show({ ...notice, text: t('status.withCounts', { notice: String(notice.text), waiting }) });
@@ -62,11 +62,24 @@ export function runFolderLink(RED: NodeAPI, node: Node, status: StatusReporter, 
     node.error(err, { payload, error: err.toMsgError() });
   };
 
+  // The folder's state and whether another reader keeps it: both are what the transport condition shows.
+  let folderDown: NodeStatus | undefined;
+  let sharedWith: NodeStatus | undefined;
+  const transport = () => status.condition('transport', sharedWith ?? folderDown);
+  /** Who reads the folder instead, in words: a link of this flow (named, with its id), or another process. */
+  const clashText = (c: FolderClash): string =>
+    c.kind === 'link'
+      ? t('shared.link', { name: c.holder.label, id: c.holder.id, pattern: c.holder.pattern })
+      : c.by === undefined
+        ? t('shared.unknownLock')
+        : t('shared.process', { host: c.by.host, pid: c.by.pid, since: c.by.since });
+
   let watcher: FolderWatcher | undefined;
   let closed = false;
   const opened = journalFor(RED).then((j) => {
     if (closed) return;
     store = new FolderStore(j, node.id);
+    const reader = { id: node.id, label: node.name || analyzer || node.id, pattern: options.pattern };
     watcher = new FolderWatcher(options, store, {
       file(f) {
         // Stored, and the node closing: the next start replays it from the journal.
@@ -99,19 +112,29 @@ export function runFolderLink(RED: NodeAPI, node: Node, status: StatusReporter, 
         const variable = templateVariable(node, 'folder');
         const vars = { folder: options.folder, why: why ?? '', setting: variable ?? 'Folder' };
         const gone = why === undefined || why.includes('ENOENT');
-        status.condition('transport', ok ? undefined : { fill: 'red', shape: 'ring', text: t(gone ? 'status.missing' : 'status.unreadable', vars) });
+        folderDown = ok ? undefined : { fill: 'red', shape: 'ring', text: t(gone ? 'status.missing' : 'status.unreadable', vars) };
+        transport();
         if (!ok) raise(new LisError(t('error.missing', { ...vars, setting: variable === undefined ? 'Folder' : `${variable} (Folder)` }), { code: 'FOLDER_MISSING' }), { folder: options.folder });
       },
       problem(text, code: FolderProblem) {
         raise(new LisError(text, { code }), { folder: options.folder });
       },
+      shared(clash) {
+        health.transport(node.id, undefined, clash ? 'disconnected' : 'connected', Date.now());
+        sharedWith = clash && { fill: 'red', shape: 'ring', text: t('status.shared', { by: clashText(clash) }) };
+        transport();
+        if (clash) raise(new LisError(t('error.shared', { folder: clash.folder, by: clashText(clash) }), { code: 'FOLDER_SHARED' }), { folder: clash.folder });
+      },
+      untaken(name, reason) {
+        raise(new LisError(reason, { code: 'FILE_NOT_TAKEN' }), { name, folder: options.folder });
+      },
       warn: (text) => node.warn(text),
       polled(now) {
         counts = now;
-        health.files(node.id, { waiting: now.settling + now.taken, held: now.held });
+        health.files(node.id, { waiting: now.settling + now.taken, held: now.held, untaken: now.untaken });
         if (!closed) show();
       },
-    });
+    }, { readers: folderReaders, reader });
     watcher.start();
   });
   opened.catch((err: unknown) => raise(new LisError(RED._(`${SHARED_NS}:common.runtime.journalNotOpened`, { reason: messageOf(err) }), { code: 'JOURNAL' }), undefined));

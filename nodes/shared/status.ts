@@ -237,5 +237,9 @@ export function shortReason(err: unknown): string {
       return 'file changed';
     case 'FILE_NOT_MOVED':
       return 'file not moved';
+    case 'FILE_NOT_TAKEN':
+      return 'file not taken';
+    case 'FOLDER_SHARED':
+      return 'folder read by another';
   }
 }

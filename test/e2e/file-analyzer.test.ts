@@ -92,6 +92,6 @@ describe('a file-exporting instrument, end to end (QuantStudio exports into a fo
     assert.equal(byName.get('01OCT2024 (copy).txt')!.repeatOf, byName.get('01OCT2024.txt')!.id);
     const res = await fetch(`${red!.url}/lis-bridge/links`);
     const row = ((await res.json()) as { links: Array<{ protocol: string; files: Record<string, unknown> }> }).links.find((l) => l.protocol === 'file')!;
-    assert.deepEqual(row.files, { waiting: 0, held: 0, duplicates: 1, errorFiles: 1, lastFile: '04OCT2024.txt' });
+    assert.deepEqual(row.files, { waiting: 0, held: 0, duplicates: 1, errorFiles: 1, untaken: 0, lastFile: '04OCT2024.txt' });
   });
 });

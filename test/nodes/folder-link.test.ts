@@ -10,7 +10,7 @@
  */
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { collect, helper, journalDir, keepJournalForNextLoad, lastStatus, nodeModules, waitUntil } from '../support/red';
@@ -94,7 +94,7 @@ describe('folder-link', () => {
     assert.equal(row.analyzer, 'QS5-LAB2');
     assert.equal(row.transport, 'connected');
     assert.ok(row.lastReceived, 'last file');
-    assert.deepEqual(row.files, { waiting: 0, held: 0, duplicates: 0, errorFiles: 0, lastFile: 'run1.csv' });
+    assert.deepEqual(row.files, { waiting: 0, held: 0, duplicates: 0, errorFiles: 0, untaken: 0, lastFile: 'run1.csv' });
     const metrics = await helper.request().get('/lis-bridge/metrics').expect(200);
     assert.match(metrics.text, /lisbridge_folder_files_waiting\{link="folder",link_name="QuantStudio 5"\} 0/);
     assert.match(metrics.text, /lisbridge_link_messages_received_total\{link="folder",link_name="QuantStudio 5",analyzer="QS5-LAB2"\} 1/);
@@ -143,6 +143,52 @@ describe('folder-link', () => {
     assert.deepEqual(readdirSync(join(inbox, 'error')).sort(), ['huge.csv', 'huge.csv.reason.txt']);
     assert.equal(lastStatus(helper.getNode('folder'))?.fill, 'red');
     assert.equal(((await sidebarRow()).files as { errorFiles: number }).errorFiles, 1);
+  });
+
+  it('a symbolic link to a file outside the folder: not sent, FILE_NOT_TAKEN to a Catch node once, red status, counted in the Lab sidebar', async () => {
+    const secret = join(root, 'credentials.csv');
+    writeFileSync(secret, `${CSV}db_password=hunter2\n`);
+    symlinkSync(secret, join(inbox, 'run1.csv'));
+    await load();
+    const caught = collect('caught');
+    const out = collect('out');
+    await waitUntil(() => caught.length > 0, 10_000, 'the Catch');
+    assert.deepEqual(codes(caught), ['FILE_NOT_TAKEN']);
+    assert.match((caught[0]!.error as { message: string }).message, /^run1\.csv is not taken: it is a symbolic link/);
+    await waitUntil(async () => ((await sidebarRow()).files as { untaken?: number } | undefined)?.untaken === 1, 5000, 'the sidebar counting it');
+    assert.match(lastStatus(helper.getNode('folder'))?.text ?? '', /^FILE_NOT_TAKEN/);
+    writeFileSync(join(inbox, 'run2.csv'), CSV);
+    await waitUntil(() => out.length > 0, 10_000, 'the next file');
+    assert.deepEqual(out.map((m) => (m.file as { name: string }).name), ['run2.csv'], 'the link never sent');
+    assert.deepEqual(codes(caught), ['FILE_NOT_TAKEN'], 'raised once');
+  });
+
+  it('two folder-links on one folder with overlapping patterns: the second red, naming the first and the folder, FOLDER_SHARED to a Catch node; it takes nothing', async () => {
+    const nodes = [...flow().map((n) => (n.id === 'catcher' ? { ...n, scope: ['second'] } : n)), { id: 'second', type: 'folder-link', name: 'Second copy', folder: inbox, pattern: 'run*.CSV', ...FAST, wires: [['out']] }];
+    await helper.load(nodeModules('folder-link') as never, nodes as never);
+    const out = collect('out');
+    const caught = collect('caught');
+    await waitUntil(() => caught.length > 0, 10_000, 'the Catch');
+    assert.deepEqual(codes(caught), ['FOLDER_SHARED']);
+    const message = (caught[0]!.error as { message: string }).message;
+    assert.ok(message.includes(`nothing is taken from ${realpathSync(inbox)}: the folder is read by QuantStudio 5 (node folder, File names *.csv)`), message);
+    assert.match(lastStatus(helper.getNode('second'))?.text ?? '', /^not reading: the folder is read by QuantStudio 5 \(node folder/);
+    assert.equal(lastStatus(helper.getNode('second'))?.fill, 'red');
+    writeFileSync(join(inbox, 'run1.csv'), CSV);
+    await waitUntil(() => out.length > 0, 10_000, 'the file');
+    await sleep(500);
+    assert.deepEqual(out.map((m) => (m.file as { link: string }).link), ['folder'], 'sent once, by the first');
+  });
+
+  it('two folder-links on one folder with disjoint patterns (*.csv and *.txt): each sends its own files', async () => {
+    const nodes = [...flow(), { id: 'second', type: 'folder-link', name: 'Plate reader', folder: inbox, pattern: '*.txt', ...FAST, wires: [['out']] }];
+    await helper.load(nodeModules('folder-link') as never, nodes as never);
+    const out = collect('out');
+    writeFileSync(join(inbox, 'run1.csv'), CSV);
+    writeFileSync(join(inbox, 'plate1.txt'), `${CSV}S2,GLU,6.1\n`);
+    await waitUntil(() => out.length >= 2, 10_000, 'both files');
+    assert.deepEqual(out.map((m) => [(m.file as { link: string }).link, (m.file as { name: string }).name]).sort(), [['folder', 'run1.csv'], ['second', 'plate1.txt']]);
+    assert.match(lastStatus(helper.getNode('second'))?.text ?? '', /^watching/);
   });
 
   it('a missing folder: red status naming the setting, FOLDER_MISSING to a Catch node, disconnected in the Lab sidebar; picks up once it is there', async () => {

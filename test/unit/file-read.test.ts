@@ -257,6 +257,26 @@ describe('file reading: files the dialect cannot read', () => {
     );
   });
 
+  it('quotes no more than 80 characters of the file in a reason: a credentials file read as a table shows its start, never its secrets', () => {
+    const secret = 'hunter2-do-not-log';
+    const line = `db_host=records.lab.local,db_user=lis_bridge_service_account,db_port=5432,db_password=${secret}`;
+    assert.throws(
+      () => read(`${line}\napi_token=${secret}\n`, GENERIC_CSV),
+      (err: unknown) => {
+        const message = (err as Error).message;
+        assert.ok(!message.includes(secret), message);
+        const quoted = [...message.matchAll(/"([^"]*)"/g)].map((m) => m[1]!.replace(/…$/, '')).filter((q) => line.includes(q));
+        assert.ok(quoted.join('').length <= 80, `at most 80 characters of the file: ${message}`);
+        assert.match(message, /^line 1: no column "Sample" \(layout\.sample\); the column names on line 1 are "db_host=records\.lab\.local", .*…"; set layout\.sample to one of them$/);
+        return true;
+      },
+    );
+    const long = 'X'.repeat(500);
+    const kept = unassigned(read(`Sample,Test,Result\nS-1,${long},${long}\n`, dialect({ noResult: [long] })));
+    assert.equal(kept.length, 1);
+    assert.ok(kept[0]!.reason.split('X').length - 1 <= 80, kept[0]!.reason);
+  });
+
   it('a table without rows: an other event that says so', () => {
     assert.deepEqual(read('Sample,Test,Result\n', GENERIC_CSV), [{ type: 'other', kind: 'empty-message', reason: 'no result rows in the file (0 rows read from its table)' }]);
   });

@@ -39,6 +39,7 @@ function watch(options: Partial<FolderOptions> = {}): { files: TakenFile[]; dupl
     finished: () => undefined,
     folder: () => undefined,
     problem: (text) => seen.warnings.push(text),
+    untaken: (_name, text) => seen.warnings.push(text),
     warn: (text) => seen.warnings.push(text),
   });
   watcher.start();
@@ -104,6 +105,7 @@ describe('the file-exporting instrument simulator against a folder watcher', () 
       finished: () => undefined,
       folder: () => undefined,
       problem: () => undefined,
+      untaken: () => undefined,
       warn: (text) => warnings.push(text),
     });
     const sim = new FileExporter(join(root, 'export'));

@@ -8,11 +8,12 @@
  */
 import { describe, it, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ResultJournal } from '../../lib/journal/journal';
 import { FolderStore, FolderWatcher, FOLDER_DEFAULTS, globMatcher, type FileFacts, type FolderOptions, type TakenFile, sha256 } from '../../lib/protocols/file';
+import { readInFolder } from '../../lib/protocols/file/folder/open-file';
 
 const LINK = 'folder-1';
 const SETTLE = 5000;
@@ -38,6 +39,7 @@ interface Seen {
   duplicates: Array<{ facts: FileFacts; of: { id: string; name: string } }>;
   finished: Array<{ name: string; where: string; reason?: string }>;
   problems: Array<{ text: string; code: string }>;
+  untaken: Array<{ name: string; reason: string }>;
   warnings: string[];
   folder: Array<{ ok: boolean; why?: string }>;
   /** The journal's lines when each file was handed on. */
@@ -45,7 +47,7 @@ interface Seen {
 }
 
 function watcher(options: Partial<FolderOptions> = {}, j: ResultJournal = journal): { w: FolderWatcher; seen: Seen; store: FolderStore } {
-  const seen: Seen = { files: [], duplicates: [], finished: [], problems: [], warnings: [], folder: [], linesAtHandOn: [] };
+  const seen: Seen = { files: [], duplicates: [], finished: [], problems: [], untaken: [], warnings: [], folder: [], linesAtHandOn: [] };
   const store = new FolderStore(j, LINK);
   const w = new FolderWatcher({ ...FOLDER_DEFAULTS, folder: inbox, settleMs: SETTLE, rememberMs: 30 * 86_400_000, ...options }, store, {
     file: (f) => {
@@ -55,6 +57,7 @@ function watcher(options: Partial<FolderOptions> = {}, j: ResultJournal = journa
     duplicate: (facts, of) => seen.duplicates.push({ facts, of }),
     finished: (name, where, reason) => seen.finished.push({ name, where, ...(reason === undefined ? {} : { reason }) }),
     problem: (text, code) => seen.problems.push({ text, code }),
+    untaken: (name, reason) => seen.untaken.push({ name, reason }),
     warn: (text) => seen.warnings.push(text),
     folder: (ok, why) => seen.folder.push({ ok, ...(why === undefined ? {} : { why }) }),
   });
@@ -167,6 +170,8 @@ describe('globMatcher', () => {
     for (const no of ['run_1.csv', 'run_012.csv', 'plateX.xls', 'x.dat', 'run_01.csv.tmp']) assert.ok(!m(no), no);
     assert.ok(globMatcher('')('anything'));
     assert.ok(globMatcher('a.b+c(1).csv')('a.b+c(1).csv'), 'regular expression characters are plain');
+    assert.ok(globMatcher('*.csv')('run\n1.csv'), '* takes a line end too');
+    assert.ok(globMatcher('run?1.csv')('run\n1.csv'), '? takes a line end too');
   });
 });
 
@@ -310,7 +315,7 @@ describe('exactly once', () => {
     await deliver(seen.files[0]!.id, 'failed');
     await w.poll(SETTLE + 1);
     assert.deepEqual(readdirSync(inbox), ['run1.csv']);
-    assert.deepEqual(w.counts, { settling: 0, taken: 1, held: 1 });
+    assert.deepEqual(w.counts, { settling: 0, taken: 1, held: 1, untaken: 0 });
     await journal.settle(`${seen.files[0]!.id}#0`, 'discarded', { by: 'operator' });
     await w.poll(SETTLE + 2);
     assert.deepEqual(inDir('done'), ['run1.csv'], 'discarded by the operator: done');
@@ -375,5 +380,128 @@ describe('error/', () => {
     await w.poll(2 + SETTLE);
     assert.deepEqual(seen.folder.map((f) => f.ok), [false, true]);
     assert.equal(seen.files.length, 1);
+  });
+});
+
+describe("the folder's edges", () => {
+  const SECRET = 'db_password=hunter2';
+  /** A file outside the watched folder that would be delivered if it were read. */
+  const outside = () => {
+    const path = join(root, 'elsewhere.csv');
+    writeFileSync(path, `${CSV}S9,GLU,1.0\n${SECRET}\n`);
+    return path;
+  };
+  const everything = (seen: Seen) => JSON.stringify([seen.untaken, seen.problems, seen.warnings, seen.finished]);
+
+  it('never follows a symbolic link, to a file outside the folder or inside it: not read, not stored, reported once as not taken, left where it is', async () => {
+    const { w, seen } = watcher();
+    symlinkSync(outside(), join(inbox, 'link.csv'));
+    write('real.csv');
+    symlinkSync(join(inbox, 'real.csv'), join(inbox, 'alias.csv'));
+    for (let i = 0; i < 4; i++) await w.poll(i * SETTLE);
+    assert.deepEqual(seen.files.map((f) => f.facts.name), ['real.csv'], 'the file itself, once');
+    assert.deepEqual(seen.untaken.map((u) => u.name), ['alias.csv', 'link.csv'], 'each link reported once');
+    assert.match(seen.untaken[1]!.reason, /^link\.csv is not taken: it is a symbolic link, and links are never followed .*; copy the file itself into the folder, or set Folder/);
+    assert.equal(w.counts.untaken, 2);
+    assert.equal(journalLines().filter((l) => l.e === 'rx').length, 1, 'nothing of the links in the journal');
+    assert.ok(!everything(seen).includes('hunter2'), 'nothing of the linked file in any report');
+    assert.ok(lstatSync(join(inbox, 'link.csv')).isSymbolicLink(), 'left where it is');
+    rmSync(join(inbox, 'link.csv'));
+    await w.poll(5 * SETTLE);
+    assert.equal(w.counts.untaken, 1, 'gone: no longer counted');
+  });
+
+  it('a file swapped for a link after it was looked at is refused by the open itself, and a file whose real path is outside the folder is not read', async () => {
+    const real = realpathSync(inbox, { encoding: 'buffer' });
+    write('run1.csv');
+    const path = join(inbox, 'run1.csv');
+    const look = lstatSync(path);
+    assert.ok(look.isFile(), 'a regular file when it was looked at');
+    rmSync(path);
+    symlinkSync(outside(), path);
+    assert.deepEqual(await readInFolder(Buffer.from(path), real, { size: look.size, mtimeMs: look.mtimeMs }), { kind: 'refused', refusal: { kind: 'link' } });
+    const elsewhere = outside();
+    assert.deepEqual(await readInFolder(Buffer.from(elsewhere), real), { kind: 'refused', refusal: { kind: 'outside', real: realpathSync(elsewhere) } });
+  });
+
+  it('a file taken, then swapped for a link before it is moved: not moved as delivered, the change reported, the link left and reported as not taken', async () => {
+    const { w, seen } = watcher();
+    write('run1.csv');
+    await w.poll(0);
+    await w.poll(SETTLE);
+    assert.equal(seen.files.length, 1);
+    rmSync(join(inbox, 'run1.csv'));
+    symlinkSync(outside(), join(inbox, 'run1.csv'));
+    await deliver(seen.files[0]!.id);
+    await w.poll(SETTLE + 1);
+    assert.deepEqual(inDir('done'), [], 'the link is not moved as the delivered file');
+    assert.deepEqual(seen.problems.map((p) => p.code), ['FILE_CHANGED']);
+    assert.match(seen.problems[0]!.text, /^run1\.csv is no longer the file taken \(it is a symbolic link/);
+    await w.poll(SETTLE + 2);
+    assert.deepEqual(seen.untaken.map((u) => u.name), ['run1.csv']);
+    assert.equal(seen.files.length, 1);
+    assert.ok(!everything(seen).includes('hunter2'));
+  });
+});
+
+describe('names as bytes', () => {
+  const LATIN1 = Buffer.concat([Buffer.from('caf'), Buffer.from([0xe9]), Buffer.from('.csv')]);
+  const at = (dir: string, name: Buffer) => Buffer.concat([Buffer.from(join(dir, '/')), name]);
+  const bytesIn = (dir: string) => (existsSync(join(inbox, dir)) ? readdirSync(join(inbox, dir), { encoding: 'buffer' }) : []);
+
+  it('takes a file whose name is not UTF-8 (a Latin-1 é from a Windows share), shows it with the byte written out, and moves it to done/ under its own bytes', async () => {
+    const { w, seen } = watcher();
+    writeFileSync(at(inbox, LATIN1), CSV);
+    await w.poll(0);
+    await w.poll(SETTLE);
+    assert.deepEqual(seen.files.map((f) => f.facts.name), ['caf\\xE9.csv']);
+    assert.equal(seen.files[0]!.bytes.toString(), CSV);
+    await deliver(seen.files[0]!.id);
+    await w.poll(SETTLE + 1);
+    assert.deepEqual(bytesIn('done'), [LATIN1]);
+    assert.deepEqual(readdirSync(inbox), ['done']);
+  });
+
+  it('takes a file whose name holds a line end', async () => {
+    const { w, seen } = watcher({ pattern: '*.csv' });
+    write('run\n1.csv');
+    await w.poll(0);
+    await w.poll(SETTLE);
+    assert.deepEqual(seen.files.map((f) => f.facts.name), ['run\n1.csv']);
+    await deliver(seen.files[0]!.id);
+    await w.poll(SETTLE + 1);
+    assert.deepEqual(inDir('done'), ['run\n1.csv']);
+  });
+
+  it('a 255-byte name goes to error/ with its reason under a shortened name, and a second one of that name beside it', async () => {
+    const { w, seen } = watcher({ maxBytes: 10 });
+    const long = `${'r'.repeat(251)}.csv`;
+    write(long);
+    await w.poll(0);
+    write(long);
+    await w.poll(1);
+    assert.deepEqual(seen.problems, [], 'no move failed');
+    assert.deepEqual(seen.finished.map((f) => [f.name, f.where]), [[long, 'error'], [long, 'error']]);
+    assert.deepEqual(readdirSync(inbox), ['error'], 'nothing left in the folder');
+    const names = inDir('error');
+    assert.equal(names.length, 4);
+    assert.ok(names.includes(long));
+    assert.ok(names.every((n) => Buffer.byteLength(n) <= 255));
+    const reasons = names.filter((n) => n.endsWith('.reason.txt'));
+    assert.equal(reasons.length, 2);
+    for (const r of reasons) assert.match(readFileSync(join(inbox, 'error', r), 'utf8'), new RegExp(`\\n${long}: it is ${CSV.length} bytes, more than the largest file taken`));
+    assert.match(names.find((n) => n !== long && !n.endsWith('.reason.txt'))!, /^r+~[0-9a-f]{8}\.2\.csv$/);
+  });
+
+  it('a file that cannot be moved to error/ is reported as not moved, never as in error/, and once', async () => {
+    const { w, seen } = watcher({ pattern: '*.csv', maxBytes: 10 });
+    write('error', 'a file where the folder error/ would be');
+    write('big.csv');
+    await w.poll(0);
+    await w.poll(1);
+    assert.deepEqual(seen.finished, [], 'not said to be in error/');
+    assert.deepEqual(seen.problems.map((p) => p.code), ['FILE_NOT_MOVED']);
+    assert.match(seen.problems[0]!.text, /^big\.csv could not be moved to error\/ \(.+\), where it was to go because it is \d+ bytes, more than the largest file taken .*: it stays where it is/);
+    assert.deepEqual(readdirSync(inbox).sort(), ['big.csv', 'error']);
   });
 });

@@ -12,6 +12,7 @@
 import type { InstrumentResult, LabEvent, UnassignedResult } from '../../lab/types';
 import { parseAstmTimestamp } from '../../lab/timestamp';
 import { readDateTime } from './date';
+import { clip, excerpt, excerptList } from './excerpt';
 import { cellJoiner, decodeFile, rowsOf, type FileRow } from './table';
 import { WorkbookError, workbookRows } from './workbook';
 import type { ColumnRef, FileDialectProfile } from './types';
@@ -146,7 +147,7 @@ function readRows(rows: FileRow[], profile: FileDialectProfile, options: FileRea
     }
     if (value === '') {
       if (item.optional) continue;
-      keep(`no value for ${test}: not sent`);
+      keep(`no value for ${clip(test)}: not sent`);
       continue;
     }
     const result: InstrumentResult = { SampleNumber: label, instrumentCode: test, Result: value, sequence: { patient: 0, order: 0, result: ++n }, record: item.row.line };
@@ -162,7 +163,7 @@ function readRows(rows: FileRow[], profile: FileDialectProfile, options: FileRea
       const wall = raw.length <= MAX_CELL ? readDateTime(raw, timeFormat) : undefined;
       const instant = wall === undefined ? undefined : placed(wall, zone);
       if (instant !== undefined) result.completedAt = instant;
-      else problems.push(`line ${item.row.line}: time ${JSON.stringify(raw.slice(0, 40))} is not written as layout.time.format ${JSON.stringify(timeFormat)}`);
+      else problems.push(`line ${item.row.line}: time ${excerpt(raw)} is not written as layout.time.format ${JSON.stringify(timeFormat)}`);
     } else if (runDate !== undefined) {
       result.completedAt = runDate.instant;
       result.completedAtRaw = runDate.raw;
@@ -176,16 +177,16 @@ function readRows(rows: FileRow[], profile: FileDialectProfile, options: FileRea
       continue;
     }
     if (noResult.has(value.toUpperCase())) {
-      keep(`${test} is ${JSON.stringify(value)}, a value the dialect reads as no result (noResult): not sent`, true);
+      keep(`${clip(test)} is ${excerpt(value)}, a value the dialect reads as no result (noResult): not sent`, true);
       continue;
     }
     const sample = sampleNumberOf(label, take);
     if (sample === undefined) {
-      keep(label === '' ? 'no sample number: not sent' : `sample ${JSON.stringify(label.slice(0, 40))} holds no sample number as sampleNumber.take reads it: not sent`);
+      keep(label === '' ? 'no sample number: not sent' : `sample ${excerpt(label)} holds no sample number as sampleNumber.take reads it: not sent`);
       continue;
     }
     if (!pattern.test(sample)) {
-      keep(`sample number ${JSON.stringify(sample.slice(0, 40))} does not match sampleNumber.pattern ${JSON.stringify(profile.sampleNumber.pattern)}: not sent`);
+      keep(`sample number ${excerpt(sample)} does not match sampleNumber.pattern ${JSON.stringify(profile.sampleNumber.pattern)}: not sent`);
       continue;
     }
     result.SampleNumber = sample;
@@ -193,7 +194,7 @@ function readRows(rows: FileRow[], profile: FileDialectProfile, options: FileRea
     if (batch === undefined) bySample.set(sample, (batch = { results: [], problems: [], seen: new Map() }));
     // Both are sent, as the ASTM reading does, and the batch says so: replicate wells, or a sample run twice.
     const earlier = batch.seen.get(test);
-    if (earlier !== undefined) batch.problems.push(`lines ${earlier} and ${item.row.line} both report test ${test} for sample ${sample}`);
+    if (earlier !== undefined) batch.problems.push(`lines ${earlier} and ${item.row.line} both report test ${clip(test)} for sample ${clip(sample)}`);
     else batch.seen.set(test, item.row.line);
     batch.results.push(result);
   }
@@ -240,7 +241,7 @@ function readRunDate(profile: FileDialectProfile, rows: FileRow[], fileName: str
     const wall = readDateTime(raw, rd.format);
     const instant = wall === undefined ? undefined : placed(wall, zone);
     if (instant === undefined) {
-      problems.push(`run date ${JSON.stringify(raw.slice(0, 40))} is not written as runDate.format ${JSON.stringify(rd.format)}`);
+      problems.push(`run date ${excerpt(raw)} is not written as runDate.format ${JSON.stringify(rd.format)}`);
       return undefined;
     }
     return { instant, raw };
@@ -321,7 +322,7 @@ function columnIndex(ref: ColumnRef, header: Header | undefined, setting: string
   if (typeof ref === 'number') return ref - 1;
   const at = header === undefined ? -1 : header.names.indexOf(ref.trim());
   if (at < 0) {
-    const names = header === undefined ? 'the table has no header row (table.header is false): name columns by position' : `the column names on line ${header.line} are ${header.names.slice(0, 40).map((x) => JSON.stringify(x.slice(0, 40))).join(', ')}`;
+    const names = header === undefined ? 'the table has no header row (table.header is false): name columns by position' : `the column names on line ${header.line} are ${excerptList(header.names)}`;
     throw new FileReadError(`line ${header?.line ?? '?'}: no column ${JSON.stringify(ref)} (${setting}); ${names}; set ${setting} to one of them`, { line: header?.line, setting });
   }
   return at;
@@ -362,7 +363,7 @@ function cellsOf(profile: FileDialectProfile, rows: FileRow[]): Cellular[] {
   const invalidOf = (row: FileRow): string | undefined => {
     for (const v of valid) {
       const cell = (row.cells[v.column] ?? '').trim();
-      if (!v.anyOf.has(cell)) return `${v.name} is ${JSON.stringify(cell.slice(0, 40))}, not one of ${v.at}.anyOf ${JSON.stringify([...v.anyOf])}: not sent`;
+      if (!v.anyOf.has(cell)) return `${v.name} is ${excerpt(cell)}, not one of ${v.at}.anyOf ${JSON.stringify([...v.anyOf])}: not sent`;
     }
     return undefined;
   };

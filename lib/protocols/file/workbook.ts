@@ -21,6 +21,7 @@
  */
 import { inflateRawSync } from 'node:zlib';
 import type * as Xlsx from '@e965/xlsx';
+import { excerpt, excerptList } from './excerpt';
 import type { FileRow } from './table';
 import type { FileDialectProfile } from './types';
 
@@ -112,7 +113,7 @@ export function checkUnpackedSize(bytes: Buffer, limitMB: number): void {
   if (!entries.some((e) => e.name === 'xl/workbook.xml')) throw new WorkbookError('the file is a ZIP archive but holds no Excel workbook (no xl/workbook.xml): not an .xlsx file', 'format');
   let used = 0;
   for (const e of entries) {
-    if (e.local + 30 > bytes.length || bytes.readUInt32LE(e.local) !== LOCAL) throw new WorkbookError(`the workbook's ZIP entry ${JSON.stringify(e.name.slice(0, 60))} is not where its directory says: ${DAMAGED}`, 'format');
+    if (e.local + 30 > bytes.length || bytes.readUInt32LE(e.local) !== LOCAL) throw new WorkbookError(`the workbook's ZIP entry ${excerpt(e.name, 60)} is not where its directory says: ${DAMAGED}`, 'format');
     const data = e.local + 30 + bytes.readUInt16LE(e.local + 26) + bytes.readUInt16LE(e.local + 28);
     if (e.method === 0) {
       used += e.compressed;
@@ -120,11 +121,11 @@ export function checkUnpackedSize(bytes: Buffer, limitMB: number): void {
       try {
         used += inflateRawSync(bytes.subarray(data), { maxOutputLength: Math.max(1, limit - used) }).length;
       } catch (err) {
-        if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw refuse(`more than its directory says (the allowance ran out inflating ${JSON.stringify(e.name.slice(0, 60))})`);
-        throw new WorkbookError(`the workbook's ZIP entry ${JSON.stringify(e.name.slice(0, 60))} does not inflate (${(err as Error).message}): ${DAMAGED}`, 'format');
+        if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw refuse(`more than its directory says (the allowance ran out inflating ${excerpt(e.name, 60)})`);
+        throw new WorkbookError(`the workbook's ZIP entry ${excerpt(e.name, 60)} does not inflate (${(err as Error).message}): ${DAMAGED}`, 'format');
       }
     } else {
-      throw new WorkbookError(`the workbook's ZIP entry ${JSON.stringify(e.name.slice(0, 60))} uses compression method ${e.method}, which Excel never writes: not read`, 'format');
+      throw new WorkbookError(`the workbook's ZIP entry ${excerpt(e.name, 60)} uses compression method ${e.method}, which Excel never writes: not read`, 'format');
     }
     if (used > limit) throw refuse(`more than its directory says`);
   }
@@ -178,8 +179,7 @@ export function workbookRows(bytes: Buffer, profile: FileDialectProfile): FileRo
   const name = typeof sheet === 'number' ? names[sheet - 1] : names.includes(sheet) ? sheet : undefined;
   const ws = name === undefined ? undefined : book.Sheets[name];
   if (ws === undefined) {
-    const listed = names.slice(0, 40).map((n, i) => `${i + 1} ${JSON.stringify(n)}`).join(', ');
-    throw new WorkbookError(`the workbook has no sheet ${JSON.stringify(sheet)} (sheet); its sheets are ${listed}; set sheet to one of their names or positions`, 'sheet');
+    throw new WorkbookError(`the workbook has no sheet ${JSON.stringify(sheet)} (sheet); its sheets are ${excerptList(names, undefined, true)}; set sheet to one of their names or positions`, 'sheet');
   }
   const date1904 = book.Workbook?.WBProps?.date1904 === true;
   const data = (ws['!data'] ?? []) as Array<Array<Xlsx.CellObject | undefined> | undefined>;

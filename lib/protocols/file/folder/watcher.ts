@@ -12,16 +12,24 @@
  * copy is never stored. A file that cannot be taken (unreadable, too big, not
  * understood by the message node) goes to error/ with `<name>.reason.txt`. The
  * same bytes under another name are stored as a repeat and not handed on.
+ * Nothing outside the folder is read (open-file.ts): a symbolic link is never
+ * followed, but left where it is and reported once, as a file not taken.
+ * Names are kept as the bytes the folder holds (byte-names.ts): a name that
+ * is not UTF-8 is taken like any other. With a claim (readers.ts), nothing is
+ * taken while another link or process reads the folder for the same names.
  * Plain TypeScript over node:fs; the node (nodes/folder-link.ts) is the adapter.
  */
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import { extname, join } from 'node:path';
+import { extname, join, sep } from 'node:path';
 import { messageOf } from '../../../errors';
+import { fitName, shownName } from './byte-names';
 import { globMatcher } from './glob';
 import { DONE_DIR, ERROR_DIR, isMarker, isPartialOrHidden, markerNames, REASON_SUFFIX } from './names';
 import type { FileFacts, FolderOptions } from './options';
 import { type FolderStore, type TakeOutcome } from './folder-store';
+import { type FolderRead, lookOf, readInFolder, type Refusal } from './open-file';
+import type { FolderClash, FolderReader, FolderReaders } from './readers';
 import { type Observed, sameLook, SettleTracker } from './settle';
 
 /** A file stored in the journal, to hand on. */
@@ -38,6 +46,8 @@ export interface FolderEvents {
   file(file: TakenFile): void;
   /** The same bytes as an earlier file: stored as its repeat, not handed on. */
   duplicate(facts: FileFacts, of: { id: string; name: string }): void;
+  /** A file left in the folder and not taken (a symbolic link, a name that cannot be opened), said once while it stays as it is. */
+  untaken(name: string, reason: string): void;
   /** A file left the watch: moved to done/ or error/, or kept in place; `reason` for error/. */
   finished(name: string, where: Finished, reason?: string): void;
   /** The folder can be listed (true) or not (false, with why): missing, not a folder, no permission. */
@@ -46,6 +56,8 @@ export interface FolderEvents {
   problem(text: string, code: FolderProblem): void;
   /** What an operator may want to know, nothing to fix (a file read again because it changed). */
   warn(text: string): void;
+  /** Another link or process reads the folder for the same names (nothing is taken), or no longer (undefined); said when it changes. */
+  shared?(clash: FolderClash | undefined): void;
   /** A poll ended: what waits now (status, Lab sidebar, metrics). */
   polled?(counts: FolderCounts): void;
 }
@@ -65,6 +77,8 @@ export interface FolderCounts {
   taken: number;
   /** Of those, held for an operator (a batch failed or uncertain, or the message stuck). */
   held: number;
+  /** Files in the folder not taken, each reported once: links, names that cannot be opened. */
+  untaken: number;
 }
 
 export class FolderWatcher {
@@ -72,19 +86,30 @@ export class FolderWatcher {
   private readonly taken = new Map<string, Taken>();
   /** Files not to look at again while they stay as they are: kept after delivery, or in error but not movable. */
   private readonly remembered = new Map<string, Observed>();
+  /** Files reported as not taken, with how they looked then: reported again only once they change. */
+  private readonly untaken = new Map<string, Observed>();
+  /** The folder's real path, as of the last listing: no file is read whose real path is elsewhere. */
+  private real = Buffer.alloc(0);
+  /** Each name of the last listing as shown, and its bytes: every file operation uses the bytes. */
+  private listing = new Map<string, Buffer>();
   private readonly matches: (name: string) => boolean;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private closed = false;
   private folderOk: boolean | undefined;
   private held = 0;
+  private clash = '';
+  private unlockedSaid = false;
 
   constructor(
     private readonly options: FolderOptions,
     private readonly store: FolderStore,
     private readonly events: FolderEvents,
+    /** The registry the link claims its folder in, and how it is named there. */
+    private readonly claim?: { readers: FolderReaders; reader: FolderReader },
   ) {
     this.matches = globMatcher(options.pattern);
+    claim?.readers.enter(claim.reader);
   }
 
   /** Polls now and then every poll interval, each poll after the previous one ended. */
@@ -107,10 +132,11 @@ export class FolderWatcher {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     await this.running;
+    await this.claim?.readers.release(this.claim.reader.id);
   }
 
   get counts(): FolderCounts {
-    return { settling: this.tracker.size, taken: this.taken.size, held: this.held };
+    return { settling: this.tracker.size, taken: this.taken.size, held: this.held, untaken: this.untaken.size };
   }
 
   /** One look at the folder (exported for tests, which pass their own clock to skip the settle time's wait). */
@@ -123,12 +149,16 @@ export class FolderWatcher {
     const { folder } = this.options;
     let entries;
     try {
-      entries = await fs.readdir(folder, { withFileTypes: true });
+      entries = await fs.readdir(folder, { withFileTypes: true, encoding: 'buffer' });
+      this.real = await fs.realpath(folder, { encoding: 'buffer' });
     } catch (err) {
+      await this.holdFolder(undefined, now);
       return this.setFolder(false, messageOf(err));
     }
     this.setFolder(true);
-    const names = new Set(entries.filter((e) => e.isFile() || e.isSymbolicLink()).map((e) => e.name));
+    if (!(await this.holdFolder(this.real.toString(), now))) return;
+    this.listing = new Map(entries.filter((e) => e.isFile() || e.isSymbolicLink()).map((e) => [shownName(e.name), e.name]));
+    const names = new Set(this.listing.keys());
     const present = new Set<string>();
     for (const name of [...names].sort()) {
       if (this.closed) return;
@@ -137,12 +167,28 @@ export class FolderWatcher {
       if (!this.taken.has(name)) await this.look(name, names, now);
     }
     this.tracker.keepOnly(present);
-    for (const name of this.remembered.keys()) if (!present.has(name)) this.remembered.delete(name);
+    for (const seen of [this.remembered, this.untaken]) for (const name of seen.keys()) if (!present.has(name)) seen.delete(name);
     this.held = 0;
     for (const [name, t] of [...this.taken]) {
       if (this.closed) return;
       await this.check(name, t);
     }
+  }
+
+  /** Whether this link may read the folder (real path `folder`) now; a clash, or a folder that holds no lock, is said once. */
+  private async holdFolder(folder: string | undefined, now: number): Promise<boolean> {
+    if (!this.claim) return true;
+    const hold = await this.claim.readers.hold(this.claim.reader.id, folder, now);
+    if (hold.unlocked !== undefined && !this.unlockedSaid) {
+      this.unlockedSaid = true;
+      this.events.warn(`the folder ${this.options.folder} holds no lock file (${hold.unlocked}: this process may not write it): another Node-RED process watching it would take its files too`);
+    }
+    const clash = hold.clash === undefined ? '' : JSON.stringify(hold.clash);
+    if (clash !== this.clash) {
+      this.clash = clash;
+      this.events.shared?.(hold.clash);
+    }
+    return hold.clash === undefined;
   }
 
   private setFolder(ok: boolean, why?: string): void {
@@ -151,16 +197,36 @@ export class FolderWatcher {
     this.events.folder(ok, why);
   }
 
+  /** The watched folder, or its subfolder `dir`, ending with the separator. */
+  private folderPath(dir = ''): Buffer {
+    return Buffer.from(join(this.options.folder, dir, sep));
+  }
+
+  /** The bytes of `name` as the folder holds it (a name need not be UTF-8). */
+  private rawOf(name: string): Buffer {
+    return this.listing.get(name) ?? Buffer.from(name);
+  }
+
+  private pathOf(name: string): Buffer {
+    return Buffer.concat([this.folderPath(), this.rawOf(name)]);
+  }
+
   private async look(name: string, names: ReadonlySet<string>, now: number): Promise<void> {
-    const path = join(this.options.folder, name);
+    const path = this.pathOf(name);
     let look: Observed;
+    let link: boolean;
     try {
-      const st = await fs.stat(path);
-      if (!st.isFile()) return;
-      look = { size: st.size, mtimeMs: st.mtimeMs };
+      const st = await fs.lstat(path);
+      link = st.isSymbolicLink();
+      if (!st.isFile() && !link) return;
+      look = lookOf(st);
     } catch {
       return; // gone since the listing
     }
+    const refused = this.untaken.get(name);
+    if (refused && sameLook(refused, look)) return;
+    this.untaken.delete(name);
+    if (link) return this.notTaken(name, look, { kind: 'link' });
     const known = this.remembered.get(name);
     if (known && sameLook(known, look)) return;
     this.remembered.delete(name);
@@ -185,25 +251,26 @@ export class FolderWatcher {
     await this.take(name, path, look, now);
   }
 
-  private async take(name: string, path: string, look: Observed, now: number): Promise<void> {
-    let bytes: Buffer;
-    let after: Observed;
+  private async take(name: string, path: Buffer, look: Observed, now: number): Promise<void> {
+    let read: FolderRead;
     try {
-      bytes = await fs.readFile(path);
-      const st = await fs.stat(path);
-      after = { size: st.size, mtimeMs: st.mtimeMs };
+      read = await readInFolder(path, this.real, look);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return this.events.warn(`${name} vanished before it could be read: nothing was taken`);
       return this.toError(name, look, code === 'EACCES' || code === 'EPERM' ? `it cannot be read: permission denied (${code}); give the Node-RED user read access to it` : `it cannot be read: ${messageOf(err)}`);
     }
-    if (bytes.length !== look.size || !sameLook(look, after)) {
+    // Swapped for a link (or moved out) since it was looked at: the open refused it.
+    if (read.kind === 'refused') return this.notTaken(name, (await this.lookAt(path)) ?? look, read.refusal);
+    const after = read.kind === 'read' ? read.after : read.now;
+    if (read.kind === 'changed' || read.bytes.length !== look.size || !sameLook(look, after)) {
       // Still being written (or rewritten): never store a torn copy. Read again once it is still.
       this.tracker.observe(name, after, now, this.options.settleMs);
       this.events.warn(`${name} changed while it was read (${look.size} -> ${after.size} bytes): it is read again once it stays the same`);
       return;
     }
-    const facts: FileFacts = { name, path, size: bytes.length, mtime: new Date(look.mtimeMs).toISOString(), hash: sha256(bytes) };
+    const bytes = read.bytes;
+    const facts: FileFacts = { name, path: join(this.options.folder, name), size: bytes.length, mtime: new Date(look.mtimeMs).toISOString(), hash: sha256(bytes) };
     let outcome: TakeOutcome;
     try {
       outcome = await this.store.take(bytes, facts);
@@ -223,19 +290,20 @@ export class FolderWatcher {
       if (state.held) this.held++;
       return;
     }
-    const path = join(this.options.folder, name);
-    let bytes: Buffer;
-    let look: Observed;
+    let read: FolderRead;
     try {
-      const st = await fs.stat(path);
-      look = { size: st.size, mtimeMs: st.mtimeMs };
-      bytes = await fs.readFile(path);
+      read = await readInFolder(this.pathOf(name), this.real);
     } catch (err) {
       this.taken.delete(name);
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return this.events.warn(`${name} left the folder before it could be moved (its content is in the journal)`);
       return this.events.problem(`${name} could not be read again before it is moved (${messageOf(err)}): left where it is`, 'FILE_NOT_MOVED');
     }
-    if (!sameLook(t.look, look) || sha256(bytes) !== t.facts.hash) {
+    if (read.kind === 'refused') {
+      this.taken.delete(name);
+      return this.events.problem(`${name} is no longer the file taken (${refusalText(read.refusal)}): the version taken (journal ${t.id}) went on as it was; left where it is`, 'FILE_CHANGED');
+    }
+    const look = read.kind === 'read' ? read.before : read.now;
+    if (read.kind === 'changed' || !sameLook(t.look, look) || sha256(read.bytes) !== t.facts.hash) {
       this.taken.delete(name);
       this.events.problem(
         `${name} changed after it was taken (${t.look.size} bytes then, ${look.size} now): the version taken (journal ${t.id}) went on as it was; the new version is read as a new file once it stays the same, and results in both may reach the LIS twice. Set a marker, or a longer settle time, if the instrument pauses while it writes`,
@@ -258,27 +326,55 @@ export class FolderWatcher {
     }
   }
 
+  /** Leaves a file where it is, unread, and says why once (again only once it changes). */
+  private notTaken(name: string, look: Observed, refusal: Refusal): void {
+    this.tracker.forget(name);
+    this.untaken.set(name, look);
+    this.events.untaken(name, `${name} is not taken: ${refusalText(refusal)}`);
+  }
+
+  private async lookAt(path: Buffer): Promise<Observed | undefined> {
+    return fs.lstat(path).then(lookOf, () => undefined);
+  }
+
   private async toError(name: string, look: Observed, reason: string): Promise<void> {
     try {
       await this.moveInto(ERROR_DIR, name, reason);
       this.events.finished(name, 'error', reason);
     } catch (err) {
+      // Not moved: never said to be in error/. It stays, said once, until it changes.
       this.remembered.set(name, look);
-      this.events.finished(name, 'error', reason);
-      this.events.problem(`${name} could not be moved to ${ERROR_DIR}/ (${messageOf(err)}): it stays where it is and is not read again while it is unchanged`, 'FILE_NOT_MOVED');
+      this.events.problem(`${name} could not be moved to ${ERROR_DIR}/ (${messageOf(err)}), where it was to go because ${reason}: it stays where it is and is not read again while it is unchanged`, 'FILE_NOT_MOVED');
     }
   }
 
   /** Moves a file (and its marker) into a subfolder, under a free name; with `reason`, writes `<name>.reason.txt` beside it first. */
   private async moveInto(dir: string, name: string, reason?: string): Promise<void> {
-    const target = join(this.options.folder, dir);
+    const target = this.folderPath(dir);
     await fs.mkdir(target, { recursive: true });
-    const free = await freeName(target, name);
-    if (reason !== undefined) await fs.writeFile(join(target, free + REASON_SUFFIX), `${new Date().toISOString()}\n${name}: ${reason}\n`);
-    await fs.rename(join(this.options.folder, name), join(target, free));
-    for (const m of markerNames(name, this.options.marker)) {
-      await fs.rename(join(this.options.folder, m), join(target, await freeName(target, m))).catch(() => undefined);
+    const free = await freeName(target, this.rawOf(name));
+    const reasonFile = Buffer.concat([target, fitName(free, REASON_SUFFIX)]);
+    if (reason !== undefined) await fs.writeFile(reasonFile, `${new Date().toISOString()}\n${name}: ${reason}\n`);
+    try {
+      await fs.rename(this.pathOf(name), Buffer.concat([target, free]));
+    } catch (err) {
+      if (reason !== undefined) await fs.rm(reasonFile, { force: true }).catch(() => undefined);
+      throw err;
     }
+    for (const m of markerNames(name, this.options.marker)) {
+      if (this.listing.has(m)) await fs.rename(this.pathOf(m), Buffer.concat([target, await freeName(target, this.rawOf(m))])).catch(() => undefined);
+    }
+  }
+}
+
+function refusalText(r: Refusal): string {
+  switch (r.kind) {
+    case 'link':
+      return 'it is a symbolic link, and links are never followed (a link can bring in any file Node-RED may read); copy the file itself into the folder, or set Folder to the folder it is in';
+    case 'not-a-file':
+      return 'it is no regular file (a device, a pipe or a socket); remove it from the folder';
+    case 'outside':
+      return `its real path ${r.real} is outside the folder; copy the file itself into the folder`;
   }
 }
 
@@ -286,20 +382,19 @@ export function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-/** `name`, or `stem.2.ext`, `stem.3.ext` ...: an instrument reuses names (run.csv every day), and done/ keeps each. */
-async function freeName(dir: string, name: string): Promise<string> {
-  const ext = extname(name);
-  const stem = ext === '' ? name : name.slice(0, -ext.length);
+/**
+ * `name`, or `stem.2.ext`, `stem.3.ext` ... (shortened to fit a name's length):
+ * an instrument reuses names (run.csv every day), and done/ keeps each. `dir`
+ * ends with the separator.
+ */
+async function freeName(dir: Buffer, name: Buffer): Promise<Buffer> {
+  // Latin-1 maps each byte to one character and back: the extension is cut from the bytes as they are.
+  const text = name.toString('latin1');
+  const ext = extname(text);
+  const stem = name.subarray(0, name.length - ext.length);
+  const free = async (file: Buffer) => fs.access(Buffer.concat([dir, file])).then(() => false, () => true);
   for (let n = 1; ; n++) {
-    const candidate = n === 1 ? name : `${stem}.${n}${ext}`;
-    try {
-      await fs.access(join(dir, candidate));
-    } catch {
-      try {
-        await fs.access(join(dir, candidate + REASON_SUFFIX));
-      } catch {
-        return candidate;
-      }
-    }
+    const candidate = n === 1 ? name : fitName(stem, Buffer.from(`.${n}${ext}`, 'latin1'));
+    if ((await free(candidate)) && (await free(fitName(candidate, REASON_SUFFIX)))) return candidate;
   }
 }
