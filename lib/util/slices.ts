@@ -12,7 +12,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 export type Steps<T> = Generator<void, T, void>;
 
 /** How long one slice may hold the event loop: well under the 50 ms a request or a timer may wait. */
-export const SLICE_MS = 15;
+export const SLICE_MS = 10;
 
 /** Checkpoints between clock readings: reading the clock at every one would cost more than the work between them. */
 const CHECKS_PER_READING = 16;

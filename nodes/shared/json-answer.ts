@@ -8,7 +8,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { jsonPieces } from '../../lib/util';
 
 /** How long one slice may hold the event loop. */
-const SLICE_MS = 15;
+const SLICE_MS = 10;
 /** Text gathered before a write: few writes, each small. */
 const WRITE_AT = 64 * 1024;
 

@@ -24,7 +24,7 @@ import { type SettingFault, unresolvedSetting } from '../../lib/settings';
 import type { Done, Msg, Send } from './types';
 
 /** How long handing on a file's outputs may hold the event loop before it lets others in. */
-const SLICE_MS = 15;
+const SLICE_MS = 10;
 
 export interface MessageTopics {
   /** msg.topic of a message received from the link, and of one to send to it. */

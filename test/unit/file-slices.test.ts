@@ -5,8 +5,10 @@
  * (maxRows) refusing a 2-million-row file whole, and a workbook beyond its
  * worker's heap cap or time refused with the reason, nothing of it delivered.
  *
- * The heartbeat bound is generous (a loaded 2-core machine): it proves the
- * loop is never held for seconds; the figures are the bench's (bench/file-stall.ts).
+ * The heartbeat bound is generous (a loaded 2-core machine), and a gap spent
+ * waiting for a core rather than working is not counted (../support/heartbeat.ts):
+ * it proves the loop is never held for seconds; the figures are the bench's
+ * (bench/file-stall.ts).
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,28 +17,17 @@ import { WorkbookError } from '../../lib/protocols/file/workbook';
 import { jsonPieces } from '../../lib/util';
 import { bigCsv, csvOfSize, sharedStringsWorkbook } from '../../bench/file-inputs';
 import { fileSample } from '../support/file-samples';
+import { loopHeld } from '../support/heartbeat';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Longest pause between heartbeats allowed: far above the ~15 ms slices, far below the seconds the one-go reading took. */
+/** Longest pause between heartbeats allowed: far above the ~10 ms slices, far below the seconds the one-go reading took. */
 const MAX_GAP_MS = 500;
 
-/** Runs `work` with a 5 ms heartbeat; the longest gap between two beats, and what work gave. */
+/** Runs `work` beside a heartbeat (../support/heartbeat.ts): the longest the loop was held at once, and what work gave. */
 async function heartbeat<T>(work: () => Promise<T>): Promise<{ gap: number; value: T }> {
-  let last = performance.now();
-  let gap = 0;
-  const beat = setInterval(() => {
-    const now = performance.now();
-    gap = Math.max(gap, now - last);
-    last = now;
-  }, 5);
-  try {
-    const value = await work();
-    gap = Math.max(gap, performance.now() - last);
-    return { gap, value };
-  } finally {
-    clearInterval(beat);
-  }
+  const { heldMs, value } = await loopHeld(work);
+  return { gap: heldMs, value };
 }
 
 const OTHER_FIXTURES: Array<[string, string]> = [
