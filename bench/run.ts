@@ -5,7 +5,8 @@
  *   npm run bench                       full run (a few minutes)
  *   npm run bench -- --quick            smaller sizes (under a minute); exit 1 when a ratio of two
  *                                       figures of this run is beyond its limit (bench/limits.ts)
- *   npm run bench -- --only 3,4         some sections only (7: adversarial message shapes, in process, seconds)
+ *   npm run bench -- --only 3,4         some sections only (7: adversarial message shapes, in process, seconds;
+ *                                       8: big files and the event loop, a process per case, about a minute)
  *   npm run bench -- --profile          Node-RED under --cpu-prof; prints where its time went (in each measured window)
  *
  * Quick mode judges ratios measured side by side in the run (ours against
@@ -37,6 +38,7 @@ import { formatProfile, summarizeProfile, type ProfileWindow } from './profile';
 import { Report } from './report';
 import { benchScale, type ScaleSizes } from './scale';
 import { benchSerial } from './serial';
+import { benchFileStall, type StallSizes } from './file-stall';
 
 interface Sizes {
   codec: CodecSizes;
@@ -48,6 +50,7 @@ interface Sizes {
   scale: ScaleSizes;
   journal: JournalSizes;
   adversarial: AdversarialSizes;
+  fileStall: StallSizes;
 }
 
 const FULL: Sizes = {
@@ -61,6 +64,8 @@ const FULL: Sizes = {
   scale: { analyzers: [1, 10, 50, 200], journalOffAnalyzers: [1, 10, 50, 200], windowMs: 10_000, warmUpMs: 2_000 },
   journal: { writers: [1, 10, 100], windowMs: 3_000, warmUpMs: 300, ackMessages: 10_000 },
   adversarial: { messageBytes: 256_000, bytesPerRound: 8e6, rounds: 7 },
+  // The files that held the loop for seconds: 2 million rows (16 MB), the row limit, 400,000 shared strings, 2.5 MB.
+  fileStall: { csvRows: 2_000_000, limitRows: 499_999, sharedStrings: 400_000, previewBytes: 2.5 * 2 ** 20 },
 };
 
 const QUICK: Sizes = {
@@ -74,6 +79,7 @@ const QUICK: Sizes = {
   scale: { analyzers: [1, 10, 50, 200], journalOffAnalyzers: [1, 200], windowMs: 1_500, warmUpMs: 400 },
   journal: { writers: [1, 10, 100], windowMs: 1_000, warmUpMs: 200, ackMessages: 3_000 },
   adversarial: { messageBytes: 64_000, bytesPerRound: 2e6, rounds: 5 },
+  fileStall: { csvRows: 2_000_000, limitRows: 100_000, sharedStrings: 100_000, previewBytes: 1 * 2 ** 20 },
 };
 
 const RESULTS = join(ROOT, 'bench', 'results.json');
@@ -141,6 +147,10 @@ async function measure(report: Report, want: (section: number) => boolean, sizes
   if (want(7)) {
     log(`7: adversarial message shapes beside an ordinary message of ${sizes.adversarial.messageBytes / 1000} kB, HL7 and ASTM`);
     benchAdversarial(report, sizes.adversarial);
+  }
+  if (want(8)) {
+    log('8: big files and the event loop: each case in a process of its own, read in slices and in one go');
+    benchFileStall(report, sizes.fileStall, log);
   }
 
   return profiles;

@@ -29,6 +29,12 @@ const FILE_MESSAGE_TOPIC = 'file:message';
 
 const fileOf = (msg: Msg) => msg.file as { name?: unknown } | undefined;
 
+/** settings.js lisBridge.workbookHeapMB: the most heap a workbook's reader (a worker thread) may take; absent or not a positive number: the package's cap. */
+function workbookHeapMB(RED: NodeAPI): number | undefined {
+  const value = (RED.settings as unknown as { lisBridge?: { workbookHeapMB?: unknown } }).lisBridge?.workbookHeapMB;
+  return typeof value === 'number' && value > 0 ? value : undefined;
+}
+
 export = function register(RED: NodeAPI): void {
   installDialectRoutes(RED);
 
@@ -39,10 +45,15 @@ export = function register(RED: NodeAPI): void {
     const site = messageNodeProfile(RED, node, status, def, 'generic-csv', fileHostSettings);
     if (site === undefined) return;
     const { profile, timeZone } = site;
-    const host = new FileHost<Msg>(profile, timeZone, (msg) => {
-      const name = fileOf(msg)?.name;
-      return typeof name === 'string' ? name : undefined;
-    });
+    const host = new FileHost<Msg>(
+      profile,
+      timeZone,
+      (msg) => {
+        const name = fileOf(msg)?.name;
+        return typeof name === 'string' ? name : undefined;
+      },
+      workbookHeapMB(RED),
+    );
     // Node-RED's own file-in node gives text unless told otherwise: a file's text is taken as its bytes in the dialect's encoding.
     const encoding = profile.encoding;
     node.on('input', (msg) => {

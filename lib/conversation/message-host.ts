@@ -30,6 +30,12 @@ export interface MessageHost<C> {
   readonly conversation: HostConversation<C>;
   /** A message from the analyzer on `link`; a replay (stored before a restart) gets no answers to its queries. */
   read(bytes: Buffer, link: string, now: number, context: C, replay: boolean): ReadMessage<C>;
+  /**
+   * The same without holding the event loop (a file of megabytes: read in slices, a workbook in a worker thread);
+   * present, the message node reads with it, one message at a time, and hands the outputs on in slices too.
+   * `signal` abandons the read (the node is closing).
+   */
+  readInSlices?(bytes: Buffer, link: string, now: number, context: C, replay: boolean, signal: AbortSignal): Promise<ReadMessage<C>>;
   bytes(text: string): Buffer;
   /**
    * The messages a conversation's text makes, one per frame, when it may hold

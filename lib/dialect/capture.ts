@@ -6,6 +6,7 @@
  * lives here: the drawn capture, the roles, the answer's shapes, and how many
  * results a change of dialect changed.
  */
+import { checkpoints, runAtOnce, type Steps } from '../util/slices';
 
 /** What a clicked value may be said to be. */
 export const POINT_ROLES = ['sampleNumber', 'testCode', 'value', 'units'] as const;
@@ -80,12 +81,24 @@ export interface ComparedResult {
  * lost, or read with another sample number, code, value or units.
  */
 export function changedResults(before: readonly ComparedResult[], after: readonly ComparedResult[]): number {
+  return runAtOnce(changedResultSteps(before, after));
+}
+
+/** The same with a checkpoint every few hundred results (lib/util/slices.ts), for a file's hundreds of thousands. */
+export function* changedResultSteps(before: readonly ComparedResult[], after: readonly ComparedResult[]): Steps<number> {
   const key = (r: ComparedResult) => `${r.message}:${r.record}:${r.index ?? ''}`;
   const seen = (r: ComparedResult) => JSON.stringify([r.sampleNumber, r.testCode, r.subCode ?? '', r.value, r.units ?? '']);
   const groups = new Map<string, { was: string[]; now: string[] }>();
   const group = (k: string) => groups.get(k) ?? groups.set(k, { was: [], now: [] }).get(k)!;
-  for (const r of before) group(key(r)).was.push(seen(r));
-  for (const r of after) group(key(r)).now.push(seen(r));
+  const tick = checkpoints();
+  for (const r of before) {
+    group(key(r)).was.push(seen(r));
+    if (tick()) yield;
+  }
+  for (const r of after) {
+    group(key(r)).now.push(seen(r));
+    if (tick()) yield;
+  }
   let changed = 0;
   for (const { was, now } of groups.values()) {
     // A record read twice (an R naming two tests) is matched value by value, not by order.
@@ -99,6 +112,7 @@ export function changedResults(before: readonly ComparedResult[], after: readonl
       }
     }
     changed += Math.max(was.length, now.length) - same;
+    if (tick()) yield;
   }
   return changed;
 }

@@ -1,3 +1,4 @@
 /** Small helpers with no home of their own. What nodes/ uses of it. */
 export { type EnvLookup } from './env-template';
 export { capText } from './cap-text';
+export { jsonPieces } from './json-pieces';

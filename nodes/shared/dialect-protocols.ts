@@ -7,7 +7,7 @@
  */
 import { findProfile, pointAt, previewSite, PROFILES } from '../../lib/protocols/astm';
 import { findHl7Profile, HL7_PROFILES, pointAtHl7, previewHl7Site } from '../../lib/protocols/hl7';
-import { FILE_PROFILES, findFileProfile, pointFileAt, previewFileSite } from '../../lib/protocols/file';
+import { FILE_PROFILES, findFileProfile, pointFileAtInSlices, previewFileSiteInSlices } from '../../lib/protocols/file';
 import type { PointRequest } from '../../lib/dialect';
 
 export interface DialectProtocol {
@@ -27,16 +27,17 @@ export interface DialectProtocol {
 
 /** A protocol that reads loaded files: its preview and pointing take the bytes too. */
 export interface FileDialectProtocol extends DialectProtocol {
-  preview(site: { base: string; overrides?: unknown }, capture: string | Buffer | undefined, timeZone: string, fileName?: string): unknown;
-  point(request: PointRequest & { bytes?: Buffer; fileName?: string }): unknown;
+  /** A file may be megabytes: its preview and pointing are read in slices (a workbook in a worker thread) and answer later. */
+  preview(site: { base: string; overrides?: unknown }, capture: string | Buffer | undefined, timeZone: string, fileName?: string): Promise<unknown>;
+  point(request: PointRequest & { bytes?: Buffer; fileName?: string }): Promise<unknown>;
   files: true;
 }
 
 const FILE: FileDialectProtocol = {
   builtIns: () => FILE_PROFILES.map((p) => ({ id: p.id, label: p.label, vendor: p.vendor, model: p.model, layout: p.layout.form, delimiter: p.format === 'xlsx' ? 'xlsx workbook' : typeof p.delimiter === 'string' ? p.delimiter : 'fixed widths' })),
   profile: findFileProfile,
-  preview: previewFileSite,
-  point: pointFileAt,
+  preview: previewFileSiteInSlices,
+  point: pointFileAtInSlices,
   files: true,
 };
 

@@ -28,6 +28,7 @@ import { depthIssue, isPointRole } from '../../lib/dialect';
 import { LisError, invalidInput } from '../../lib/errors';
 import { answerError, installRoutesOnce } from './admin';
 import { DIALECT_PROTOCOL_NAMES, dialectProtocol, readsFiles } from './dialect-protocols';
+import { sendJsonInSlices } from './json-answer';
 
 /** A paste larger than this is not a capture someone means to read in a dialog. */
 const MAX_TEXT = 4 * 1024 * 1024;
@@ -74,19 +75,20 @@ export function installDialectRoutes(RED: NodeAPI): void {
       if (profile === undefined) return answerError(res, 404, new LisError(`unknown dialect ${JSON.stringify(req.params.id)}`, { code: 'INVALID_INPUT' }));
       res.json(profile);
     });
-    admin.post('/lis-bridge/dialects/preview', read, (req: Request, res: Response) => {
+    admin.post('/lis-bridge/dialects/preview', read, async (req: Request, res: Response) => {
       try {
         const checked = checkRequest(req.body, false);
         if (checked.errors.length > 0 || !checked.protocol) return answerError(res, checked.status, invalidInput('not a dialect preview request', checked.errors));
         const site = { base: checked.base, overrides: checked.overrides };
         const protocol = checked.protocol;
-        res.json(readsFiles(protocol) ? protocol.preview(site, checked.bytes ?? checked.text, checked.timeZone, checked.fileName) : protocol.preview(site, checked.text, checked.timeZone, checked.fileName));
+        await answer(res, readsFiles(protocol) ? protocol.preview(site, checked.bytes ?? checked.text, checked.timeZone, checked.fileName) : protocol.preview(site, checked.text, checked.timeZone, checked.fileName));
       } catch (err) {
-        answerError(res, 500, err);
+        if (!res.headersSent) answerError(res, 500, err);
+        else res.destroy();
       }
     });
     // Pointing: what a clicked value is, written as the override that reads it from there (lib/protocols/<p>/point.ts).
-    admin.post('/lis-bridge/dialects/point', read, (req: Request, res: Response) => {
+    admin.post('/lis-bridge/dialects/point', read, async (req: Request, res: Response) => {
       try {
         const body = (req.body ?? {}) as { role?: unknown; place?: unknown; value?: unknown; message?: unknown };
         const checked = checkRequest(req.body, true);
@@ -97,7 +99,8 @@ export function installDialectRoutes(RED: NodeAPI): void {
         const point = checked.protocol?.point;
         if (checked.protocol && !point) errors.push(`protocol ${JSON.stringify((req.body as { protocol?: unknown }).protocol)} offers no pointing`);
         if (errors.length > 0 || !point || !isPointRole(body.role)) return answerError(res, checked.status, invalidInput('not a pointing request', errors));
-        res.json(
+        await answer(
+          res,
           point({
             base: checked.base,
             overrides: checked.overrides,
@@ -112,10 +115,17 @@ export function installDialectRoutes(RED: NodeAPI): void {
           }),
         );
       } catch (err) {
-        answerError(res, 500, err);
+        if (!res.headersSent) answerError(res, 500, err);
+        else res.destroy();
       }
     });
   });
+}
+
+/** A protocol's answer: a file protocol's comes later, and may be megabytes of JSON, sent in slices. */
+async function answer(res: Response, value: unknown): Promise<void> {
+  if (!(value instanceof Promise)) return void res.json(value);
+  await sendJsonInSlices(res, await value);
 }
 
 /**

@@ -7,7 +7,8 @@
  * (output 3). The protocol supplies a MessageHost; this is the Node-RED side.
  */
 import type { Node, NodeAPI } from 'node-red';
-import { type HostOutput, isLabOrder, type MessageHost } from '../../lib/conversation';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { type HostOutput, isLabOrder, type MessageHost, type ReadMessage } from '../../lib/conversation';
 import { LisError, invalidInput, messageOf } from '../../lib/errors';
 import { tcpSessionKey } from '../../lib/link';
 import { boardFor } from './health';
@@ -21,6 +22,9 @@ import { replayOf, type ReplayOf } from './replays';
 import { registerHoldPlacerFor } from './hold-placement';
 import { type SettingFault, unresolvedSetting } from '../../lib/settings';
 import type { Done, Msg, Send } from './types';
+
+/** How long handing on a file's outputs may hold the event loop before it lets others in. */
+const SLICE_MS = 10;
 
 export interface MessageTopics {
   /** msg.topic of a message received from the link, and of one to send to it. */
@@ -51,22 +55,35 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
   const shape = (out: Parameters<Send>[0]): Parameters<Send>[0] => (topics.outputs && Array.isArray(out) ? topics.outputs.map((i) => out[i] ?? null) : out);
   // Results held for their sample number, placed by a person under the right one, leave by the results output.
   registerHoldPlacerFor(RED, node, topics.outputs ? topics.outputs.indexOf(1) : 1, (msg) => node.send(shape([null, msg, null, null]) as never));
+  // A host that reads in slices reads one message at a time, in the order they came; closing abandons the read.
+  let queue: Promise<void> = Promise.resolve();
+  const closing = new AbortController();
   node.on('input', (rawMsg, rawSend, rawDone) => {
     const msg = rawMsg as Msg;
     const send: Send = (out) => (rawSend as Send)(shape(out));
     const done = rawDone as Done;
-    try {
-      const now = Date.now();
-      if (msg.topic === topics.message || topics.isMessage?.(msg)) fromAnalyzer(msg, send, now);
-      else if (isLabOrder(msg.payload)) perform(conversation.order(linkOf(msg), msg.payload, now, msg), msg, send);
-      else if (typeof msg.payload === 'string') perform(conversation.noOrder(linkOf(msg), msg.payload.trim(), now, msg), msg, send);
-      else throw invalidInput('not understood', [`msg.payload must be a received message (msg.topic "${topics.message}"), a LIS order with instrumentTests, or a sample number with no order`]);
+    const finished = () => {
       const text = topics.countsFiles ? t('fileCounts', { count: messages, r: results }) : t('counts', { q: conversation.counts.queries, r: results, o: conversation.counts.orders });
       node.status({ fill: 'green', shape: 'dot', text });
       done();
+    };
+    // Decoding and building errors name what was wrong; they are the input's fault, not the node's.
+    const failed = (err: unknown) => fail(status, msg, err instanceof Error && !(err instanceof LisError) ? new LisError(err.message, { code: 'INVALID_INPUT' }) : err, done);
+    const fromLink = msg.topic === topics.message || topics.isMessage?.(msg) === true;
+    if (fromLink && host.readInSlices !== undefined) {
+      // Stored, and the node closing: the next start replays it from the journal.
+      queue = queue.then(() => fromAnalyzerInSlices(msg, send, Date.now())).then(finished, (err: unknown) => (closing.signal.aborted ? done() : failed(err)));
+      return;
+    }
+    try {
+      const now = Date.now();
+      if (fromLink) fromAnalyzer(msg, send, now);
+      else if (isLabOrder(msg.payload)) perform(conversation.order(linkOf(msg), msg.payload, now, msg), msg, send);
+      else if (typeof msg.payload === 'string') perform(conversation.noOrder(linkOf(msg), msg.payload.trim(), now, msg), msg, send);
+      else throw invalidInput('not understood', [`msg.payload must be a received message (msg.topic "${topics.message}"), a LIS order with instrumentTests, or a sample number with no order`]);
+      finished();
     } catch (err) {
-      // Decoding and building errors name what was wrong; they are the input's fault, not the node's.
-      fail(status, msg, err instanceof Error && !(err instanceof LisError) ? new LisError(err.message, { code: 'INVALID_INPUT' }) : err, done);
+      failed(err);
     }
   });
 
@@ -76,6 +93,36 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
    * (and a message that could not be read is not replayed only to fail again).
    */
   function fromAnalyzer(msg: Msg, send: Send, now: number): void {
+    const from = arrival(msg, now);
+    let read;
+    try {
+      // Replayed (after a restart, or by an operator): its queries were answered when it came.
+      read = host.read(from.bytes, linkOf(msg), now, msg, from.replayed);
+    } catch (err) {
+      throw from.notRead(err);
+    }
+    from.counted(read);
+    const batches = perform(read.outputs, msg, send, from.journalId, from.replay);
+    from.handedOn(read, batches);
+  }
+
+  /** The same through the host's readInSlices, the outputs handed on in slices. */
+  async function fromAnalyzerInSlices(msg: Msg, send: Send, now: number): Promise<void> {
+    const from = arrival(msg, now);
+    let read;
+    try {
+      read = await host.readInSlices!(from.bytes, linkOf(msg), now, msg, from.replayed, closing.signal);
+    } catch (err) {
+      if (closing.signal.aborted) throw err;
+      throw from.notRead(err);
+    }
+    from.counted(read);
+    const batches = await performInSlices(read.outputs, msg, send, from.journalId, from.replay);
+    from.handedOn(read, batches);
+  }
+
+  /** What reading a message from the analyzer notes before and after the read, whichever way it is read. */
+  function arrival(msg: Msg, now: number) {
     if (!Buffer.isBuffer(msg.payload)) throw invalidInput('not decoded', ['a received message must carry its bytes in msg.payload']);
     messages++;
     const about = (msg[topics.about] ?? {}) as { journalId?: unknown; replay?: unknown; link?: unknown };
@@ -87,36 +134,40 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
     const queriesBefore = conversation.counts.queries;
     const note = (parts: number, samples: string[], why?: string, partSamples?: string[][]) =>
       journal.then((j) => j.planned(journalId!, parts, why, samples, partSamples)).catch((err: unknown) => node.warn(r('notNotedTranslated', { id: journalId!, reason: messageOf(err) })));
-    let read;
-    try {
-      // Replayed (after a restart, or by an operator): its queries were answered when it came.
-      read = host.read(msg.payload, linkOf(msg), now, msg, about.replay === true || replay !== undefined);
-    } catch (err) {
-      if (journalId !== undefined) void note(0, [], `${NOT_UNDERSTOOD}: ${messageOf(err)}`);
-      if (linkNode !== undefined) health.error(linkNode, tcpSessionKey(msg._session), now);
-      throw err;
-    }
-    if (linkNode !== undefined) {
-      let results = 0;
-      let notForLis = 0;
-      // Every result read counts, so the day's endings add up to it: those put aside included.
-      for (const o of read.outputs) {
-        if (o.type === 'results') results += o.results.length;
-        // QC, and what the dialect's own rule keeps from the LIS: counted, as they end here.
-        else if (o.type === 'aside' && o.topic === 'qc') {
-          results += o.count;
-          notForLis += o.count;
-        } else if (o.type === 'aside' && o.topic === 'unassigned') {
-          const items = o.payload as UnassignedResult[];
-          results += items.length;
-          notForLis += items.filter((i) => i.notForLis === true).length;
+    return {
+      bytes: msg.payload,
+      journalId,
+      replay,
+      replayed: about.replay === true || replay !== undefined,
+      notRead(err: unknown): unknown {
+        if (journalId !== undefined) void note(0, [], `${NOT_UNDERSTOOD}: ${messageOf(err)}`);
+        if (linkNode !== undefined) health.error(linkNode, tcpSessionKey(msg._session), now);
+        return err;
+      },
+      counted(read: ReadMessage<Msg>): void {
+        if (linkNode === undefined) return;
+        let results = 0;
+        let notForLis = 0;
+        // Every result read counts, so the day's endings add up to it: those put aside included.
+        for (const o of read.outputs) {
+          if (o.type === 'results') results += o.results.length;
+          // QC, and what the dialect's own rule keeps from the LIS: counted, as they end here.
+          else if (o.type === 'aside' && o.topic === 'qc') {
+            results += o.count;
+            notForLis += o.count;
+          } else if (o.type === 'aside' && o.topic === 'unassigned') {
+            const items = o.payload as UnassignedResult[];
+            results += items.length;
+            notForLis += items.filter((i) => i.notForLis === true).length;
+          }
         }
-      }
-      health.read(linkNode, tcpSessionKey(msg._session), { queries: conversation.counts.queries - queriesBefore, results, notForLis, dialect: host.id }, now);
-    }
-    const batches = perform(read.outputs, msg, send, journalId, replay);
-    if (journalId !== undefined) void note(read.parts, read.samples, undefined, samplesByPart(read.outputs, read.parts));
-    replay?.run.messageRead(replay.mark.message, batches);
+        health.read(linkNode, tcpSessionKey(msg._session), { queries: conversation.counts.queries - queriesBefore, results, notForLis, dialect: host.id }, now);
+      },
+      handedOn(read: ReadMessage<Msg>, batches: string[]): void {
+        if (journalId !== undefined) void note(read.parts, read.samples, undefined, samplesByPart(read.outputs, read.parts));
+        replay?.run.messageRead(replay.mark.message, batches);
+      },
+    };
   }
 
   /**
@@ -124,13 +175,34 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
    * Returns the result batches of a replayed message, each marked with its batch in the replay's mark.
    */
   function perform(outputs: HostOutput<Msg>[], msg: Msg, send: Send, journalId?: string, replay?: ReplayOf): string[] {
+    const step = performer(outputs, msg, send, journalId, replay);
+    for (const [i, a] of outputs.entries()) step(i, a);
+    return performed(step.batches);
+  }
+
+  /** perform, yielding to the event loop between slices: a file of thousands of samples makes as many messages. */
+  async function performInSlices(outputs: HostOutput<Msg>[], msg: Msg, send: Send, journalId?: string, replay?: ReplayOf): Promise<string[]> {
+    const step = performer(outputs, msg, send, journalId, replay);
+    let until = performance.now() + SLICE_MS;
+    for (const [i, a] of outputs.entries()) {
+      step(i, a);
+      if (performance.now() >= until) {
+        await nextTurn();
+        until = performance.now() + SLICE_MS;
+      }
+    }
+    return performed(step.batches);
+  }
+
+  /** One output carried out at a time; `batches`, those of a replayed message. */
+  function performer(outputs: HostOutput<Msg>[], msg: Msg, send: Send, journalId?: string, replay?: ReplayOf): ((i: number, a: HostOutput<Msg>) => void) & { batches: string[] } {
     const batches: string[] = [];
     // The last output made from the input message is that message (most often the only one: a query for one
     // sample); the others are copies, as Node-RED itself copies a message sent on several wires.
     const last = lastIndex(outputs, (a) => a.type === 'results' || a.type === 'aside' || ((a.type === 'ask' || a.type === 'unanswerable') && a.context === msg));
     const from = (i: number, context: Msg): Msg => (i === last ? context : (RED.util.cloneMessage(context) as Msg));
     const copy = (i: number, extra: Record<string, unknown>): Msg => Object.assign(from(i, msg), { [topics.about]: { ...(msg[topics.about] as object), dialect: host.id, ...extra } });
-    for (const [i, a] of outputs.entries()) {
+    const step = (i: number, a: HostOutput<Msg>): void => {
       const sendFor = 'context' in a && a.context !== msg ? (m: Parameters<Send>[0]) => node.send(shape(m) as never) : send;
       switch (a.type) {
         case 'ask':
@@ -182,7 +254,11 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
           send([null, null, null, Object.assign(copy(i, {}), { topic: a.topic, payload: a.payload })]);
           break;
       }
-    }
+    };
+    return Object.assign(step, { batches });
+  }
+
+  function performed(batches: string[]): string[] {
     // One timer, at the conversation's next deadline (a held "no information" answer may leave then).
     if (timer) clearTimeout(timer);
     const next = conversation.nextDeadline(Date.now());
@@ -221,7 +297,8 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
   node.on('close', (_removed: boolean, done: () => void) => {
     if (timer) clearTimeout(timer);
     conversation.close();
-    done();
+    closing.abort();
+    void queue.then(done);
   });
 }
 

@@ -11,7 +11,8 @@ import { HostConversation } from '../../conversation/host-conversation';
 import { timeZoneProblem, type HostOutput, type MessageHost, type ReadMessage } from '../../conversation/message-host';
 import { siteHostProfile } from '../../dialect/overrides';
 import { siteFileProfile } from './overrides';
-import { fileLabEvents } from './read';
+import type { LabEvent } from '../../lab/types';
+import { fileLabEvents, fileLabEventsInSlices } from './read';
 import type { FileDialectProfile } from './types';
 
 export class FileHost<C> implements MessageHost<C> {
@@ -19,11 +20,12 @@ export class FileHost<C> implements MessageHost<C> {
   readonly id: string;
   readonly label: string;
 
-  /** `nameOf` gives a file's name from the message it came in (a run date may be read from it). */
+  /** `nameOf` gives a file's name from the message it came in (a run date may be read from it); `workbookHeapMB`, the most heap a workbook's reader gets. */
   constructor(
     readonly dialect: FileDialectProfile,
     private readonly timeZone: string,
     private readonly nameOf: (context: C) => string | undefined,
+    private readonly workbookHeapMB?: number,
   ) {
     this.id = dialect.id;
     this.label = dialect.label;
@@ -37,34 +39,43 @@ export class FileHost<C> implements MessageHost<C> {
   }
 
   read(bytes: Buffer, _link: string, _now: number, context: C): ReadMessage<C> {
-    const outputs: HostOutput<C>[] = [];
-    const samples: string[] = [];
-    let parts = 0;
-    for (const event of fileLabEvents(bytes, this.dialect, { timeZone: this.timeZone, fileName: this.nameOf(context) })) {
-      switch (event.type) {
-        case 'results':
-          samples.push(event.results[0]!.SampleNumber);
-          outputs.push({ type: 'results', results: event.results, problems: event.problems, orderedTests: [], part: parts++ });
-          break;
-        case 'qc':
-          outputs.push({ type: 'aside', topic: 'qc', payload: event.results, count: event.results.length, reasons: event.problems });
-          break;
-        case 'unassigned':
-          outputs.push({ type: 'aside', topic: 'unassigned', payload: event.items, count: event.items.length, reasons: event.items.map((i) => i.reason) });
-          break;
-        case 'other':
-          outputs.push({ type: 'aside', topic: 'other', payload: { kind: event.kind, reason: event.reason }, count: 0, reasons: [event.reason] });
-          break;
-        case 'query':
-          break; // a file holds no queries
-      }
-    }
-    return { outputs, parts, samples };
+    return outputsOf<C>(fileLabEvents(bytes, this.dialect, { timeZone: this.timeZone, fileName: this.nameOf(context) }));
+  }
+
+  async readInSlices(bytes: Buffer, _link: string, _now: number, context: C, _replay: boolean, signal: AbortSignal): Promise<ReadMessage<C>> {
+    return outputsOf<C>(await fileLabEventsInSlices(bytes, this.dialect, { timeZone: this.timeZone, fileName: this.nameOf(context), signal, workbookHeapMB: this.workbookHeapMB }));
   }
 
   bytes(text: string): Buffer {
     return Buffer.from(text, this.dialect.encoding);
   }
+}
+
+/** A file's events as the message node's outputs: a result batch per sample, and QC, unassigned and other aside. */
+function outputsOf<C>(events: LabEvent[]): ReadMessage<C> {
+  const outputs: HostOutput<C>[] = [];
+  const samples: string[] = [];
+  let parts = 0;
+  for (const event of events) {
+    switch (event.type) {
+      case 'results':
+        samples.push(event.results[0]!.SampleNumber);
+        outputs.push({ type: 'results', results: event.results, problems: event.problems, orderedTests: [], part: parts++ });
+        break;
+      case 'qc':
+        outputs.push({ type: 'aside', topic: 'qc', payload: event.results, count: event.results.length, reasons: event.problems });
+        break;
+      case 'unassigned':
+        outputs.push({ type: 'aside', topic: 'unassigned', payload: event.items, count: event.items.length, reasons: event.items.map((i) => i.reason) });
+        break;
+      case 'other':
+        outputs.push({ type: 'aside', topic: 'other', payload: { kind: event.kind, reason: event.reason }, count: 0, reasons: [event.reason] });
+        break;
+      case 'query':
+        break; // a file holds no queries
+    }
+  }
+  return { outputs, parts, samples };
 }
 
 /** What file-message runs with: the site's dialect, or every reason it cannot, each naming the setting at fault. */

@@ -4,10 +4,12 @@ export { ABBOTT_M2000RT, APPBIO_QUANTSTUDIO, APPBIO_QUANTSTUDIO_DA_XLSX, BECKMAN
 export { FILE_OVERRIDE_RULES, siteFileDialectOf, siteFileProfile } from './overrides';
 export { FileDialectProfileSchema } from './schema';
 export { FileDialectError, fileProfileIssues, fileProfileProblems } from './validate';
-export { fileLabEvents, FileReadError, fileRows, readFile, type FileReadOptions } from './read';
+export { fileLabEvents, fileLabEventsInSlices, FileReadError, fileRows, fileRowsInSlices, readFile, readFileInSlices, type FileReadOptions } from './read';
 export { DEFAULT_MAX_UNPACKED_MB } from './workbook';
-export { captureOf, previewFile, previewFileSite, type FilePaste, type FilePlace, type FileSitePreview } from './preview';
-export { pointFileAt, type FilePointAnswer, type FilePointRequest } from './point';
+export { DEFAULT_MAX_ROWS } from './table';
+export { HARD_CAP_MB, workbookRowsOffLoop } from './workbook-thread';
+export { captureOf, previewFile, previewFileInSlices, previewFileSite, previewFileSiteInSlices, type FilePaste, type FilePlace, type FileSitePreview } from './preview';
+export { pointFileAt, pointFileAtInSlices, type FilePointAnswer, type FilePointRequest } from './point';
 export { FileHost, fileHostSettings } from './host';
 // The watched folder (folder-link).
 export * from './folder';

@@ -16,10 +16,11 @@
 import type { ProfileIssue, ProfileOverrides } from '../../dialect/overrides';
 import { findFileProfile } from './dialects';
 import { siteFileDialectOf, siteFileProfile } from './overrides';
-import { changedResults, type PointRequest } from '../../dialect/capture';
-import { previewFile, previewFileSite, type FilePlace, type FileSitePreview } from './preview';
-import { FileReadError, fileRows, tableOf } from './read';
-import { rowsOf, type FileRow } from './table';
+import { changedResults, changedResultSteps, type PointRequest } from '../../dialect/capture';
+import { runInSlices } from '../../util/slices';
+import { cutInSlices, cutKey, previewFile, previewFileInSlices, previewFileSite, previewFileSiteInSlices, type CutRows, type FilePlace, type FileSitePreview } from './preview';
+import { FileReadError, fileRows, pastedRows, pastedRowsInSlices, tableOf } from './read';
+import type { FileRow } from './table';
 import type { ColumnRef, FileDialectProfile } from './types';
 
 export interface FilePointRequest extends PointRequest {
@@ -43,19 +44,78 @@ function placeOf(value: unknown): FilePlace | undefined {
 }
 
 export function pointFileAt(request: FilePointRequest): FilePointAnswer {
+  const start = pointStart(request);
+  if ('refused' in start) return start;
+  let rows: FileRow[];
+  try {
+    rows = request.bytes === undefined ? pastedRows(request.text, start.current) : fileRows(request.bytes, start.current);
+  } catch (err) {
+    if (!(err instanceof FileReadError)) throw err;
+    return { refused: `the file cannot be read: ${err.message}` };
+  }
+  const plan = pointPlan(request, start, rows);
+  if (!('next' in plan)) return plan;
+  const after = previewFileSite({ base: request.base, overrides: plan.overrides }, request.bytes ?? request.text, request.timeZone, request.fileName);
+  if (after.issues.length > 0) return notThere(plan, after);
+  const before = previewFile(start.current, request.bytes ?? Buffer.from(request.text, start.current.encoding), request.timeZone, request.fileName);
+  return answerOf(plan, changedResults(before.results, after.preview?.results ?? []), after);
+}
+
+/**
+ * pointFileAt without holding the event loop: the file cut once, in slices
+ * (a workbook in its worker thread), and both previews read from those rows.
+ */
+export async function pointFileAtInSlices(request: FilePointRequest): Promise<FilePointAnswer> {
+  const start = pointStart(request);
+  if ('refused' in start) return start;
+  const bytes = request.bytes ?? Buffer.from(request.text, start.current.encoding);
+  const cuts = new Map<string, CutRows>();
+  // A paste is cut from its text, as pointFileAt cuts it; the previews read its bytes in the dialect's encoding.
+  const cut: CutRows = request.bytes === undefined ? pastedRowsInSlices(request.text, start.current).catch(keptError) : cutInSlices(bytes, start.current);
+  const rows = await cut;
+  if (rows instanceof FileReadError) return { refused: `the file cannot be read: ${rows.message}` };
+  if (request.bytes !== undefined) cuts.set(cutKey(start.current), cut);
+  const plan = pointPlan(request, start, rows);
+  if (!('next' in plan)) return plan;
+  const after = await previewFileSiteInSlices({ base: request.base, overrides: plan.overrides }, request.bytes ?? request.text, request.timeZone, request.fileName, cuts);
+  if (after.issues.length > 0) return notThere(plan, after);
+  const before = await previewFileInSlices(start.current, bytes, request.timeZone, request.fileName, request.bytes === undefined ? undefined : cut);
+  return answerOf(plan, await runInSlices(changedResultSteps(before.results, after.preview?.results ?? [])), after);
+}
+
+function keptError(err: unknown): FileReadError {
+  if (err instanceof FileReadError) return err;
+  throw err;
+}
+
+interface PointStart {
+  current: FileDialectProfile;
+  base: FileDialectProfile;
+}
+
+/** The site's dialect pointed in, or why pointing cannot start. */
+function pointStart(request: FilePointRequest): PointStart | { refused: string; issues?: ProfileIssue[] } {
   const site = { base: request.base, overrides: request.overrides };
   const built = siteFileProfile(site);
   const base = findFileProfile(request.base);
   if (built.profile === undefined || base === undefined) return { refused: 'the dialect has problems: fix them before pointing', issues: built.issues };
   const current = built.profile;
   if (current.layout.form === 'plate') return { refused: 'a plate is read from two grids found by their titles: set layout.samples and layout.values to the first cell of the row above each grid' };
-  let rows: FileRow[];
-  try {
-    rows = request.bytes === undefined ? rowsOf(request.text, current.delimiter) : fileRows(request.bytes, current);
-  } catch (err) {
-    if (!(err instanceof FileReadError)) throw err;
-    return { refused: `the file cannot be read: ${err.message}` };
-  }
+  return { current, base };
+}
+
+interface PointPlan {
+  next: FileDialectProfile;
+  layout: Record<string, unknown>;
+  overrides: ProfileOverrides;
+  setting: string;
+  place: FilePlace;
+  current: FileDialectProfile;
+}
+
+/** What the click sets, from the file's rows; an answer already when it sets nothing. */
+function pointPlan(request: FilePointRequest, start: PointStart, rows: FileRow[]): PointPlan | FilePointAnswer {
+  const { current, base } = start;
   let table: { header?: { names: string[]; line: number }; data: FileRow[] };
   try {
     table = tableOf(current, rows);
@@ -102,12 +162,18 @@ export function pointFileAt(request: FilePointRequest): FilePointAnswer {
   }
   next.layout = layout as unknown as FileDialectProfile['layout'];
   const overrides = siteFileDialectOf(base, next as FileDialectProfile).overrides;
-  const after = previewFileSite({ base: request.base, overrides }, request.bytes ?? request.text, request.timeZone, request.fileName);
-  if (after.issues.length > 0) return { refused: `${setting} cannot be read from there`, issues: after.issues };
-  const before = previewFile(current, request.bytes ?? Buffer.from(request.text, current.encoding), request.timeZone, request.fileName);
+  return { next, layout, overrides, setting, place, current };
+}
+
+function notThere(plan: PointPlan, after: FileSitePreview): FilePointAnswer {
+  return { refused: `${plan.setting} cannot be read from there`, issues: after.issues };
+}
+
+/** The answer once both previews are read: how many results the click changed. */
+function answerOf(plan: PointPlan, changed: number, after: FileSitePreview): FilePointAnswer {
   // The click chose what the dialect read already (its default, or an earlier click): said so, not "0 results changed" alone.
-  const already = JSON.stringify(current.layout) === JSON.stringify(layout);
-  return { overrides, changed: changedResults(before.results, after.preview?.results ?? []), setting, already, place, preview: after, issues: [] };
+  const already = JSON.stringify(plan.current.layout) === JSON.stringify(plan.layout);
+  return { overrides: plan.overrides, changed, setting: plan.setting, already, place: plan.place, preview: after, issues: [] };
 }
 
 function columnLabel(names: string[] | undefined, column: number): string {

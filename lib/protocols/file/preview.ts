@@ -12,10 +12,13 @@
  */
 import { CAPTURE_LIMITS, type Capture, type CaptureLine } from '../../dialect/capture';
 import { emptyPreview, previewEvents, previewSiteOf, type Preview, type PreviewProtocol, type SitePreview } from '../../dialect/preview';
+import { POINT_ROLES } from '../../dialect/capture';
+import type { LabEvent } from '../../lab/types';
+import { checkpoints, runInSlices, type Steps } from '../../util/slices';
 import { findFileProfile } from './dialects';
 import { FILE_OVERRIDE_RULES, siteFileProfile } from './overrides';
 import { overridesOf } from '../../dialect/overrides';
-import { FileReadError, fileRows, readFile, tableStart } from './read';
+import { FileReadError, fileRows, fileRowsInSlices, readFile, readRowsInSlices, tableStart } from './read';
 import { cellJoiner, type FileRow } from './table';
 import type { FileDialectProfile } from './types';
 
@@ -46,6 +49,51 @@ export function previewFile(profile: FileDialectProfile, bytes: Buffer, timeZone
     preview.problems.push({ message: 1, ...(err.line === undefined ? {} : { record: err.line }), text: err.message });
   }
   return preview;
+}
+
+/**
+ * previewFile without holding the event loop: the file cut in slices (a
+ * workbook read in a worker thread), its events read and shown in slices.
+ * `cut`, rows already cut with this profile (or why they could not be).
+ */
+export async function previewFileInSlices(profile: FileDialectProfile, bytes: Buffer, timeZone: string, fileName?: string, cut?: CutRows): Promise<Preview> {
+  const preview = emptyPreview();
+  preview.messages = 1;
+  try {
+    const rows = await (cut ?? cutInSlices(bytes, profile));
+    if (rows instanceof FileReadError) throw rows;
+    const { events } = await readRowsInSlices(rows, profile, { timeZone, fileName });
+    await runInSlices(showSteps(preview, events));
+  } catch (err) {
+    if (!(err instanceof FileReadError)) throw err;
+    preview.problems.push({ message: 1, ...(err.line === undefined ? {} : { record: err.line }), text: err.message });
+  }
+  return preview;
+}
+
+/** A file's rows, or why the dialect cannot cut it. */
+export type CutRows = Promise<FileRow[] | FileReadError>;
+
+/** The rows a profile cuts the bytes into (a workbook: in its worker thread), the error kept rather than thrown. */
+export function cutInSlices(bytes: Buffer, profile: FileDialectProfile): CutRows {
+  return fileRowsInSlices(bytes, profile).catch((err: unknown) => {
+    if (err instanceof FileReadError) return err;
+    throw err;
+  });
+}
+
+/** What decides how bytes are cut into rows: two profiles alike in these cut alike. */
+export function cutKey(profile: FileDialectProfile): string {
+  const { format, sheet, maxUnpackedMB, maxRows, encoding, delimiter } = profile;
+  return JSON.stringify([format ?? 'text', sheet, maxUnpackedMB, maxRows, encoding, delimiter]);
+}
+
+function* showSteps(preview: Preview, events: readonly LabEvent[]): Steps<void> {
+  const tick = checkpoints(16);
+  for (const event of events) {
+    previewEvents(preview, 1, [event], () => undefined);
+    if (tick()) yield;
+  }
 }
 
 /** The rows from the table's start (or the file's, when the table is not found) as clickable cells, capped. */
@@ -118,6 +166,39 @@ function fileProtocol(fileName: string | undefined): PreviewProtocol<FileDialect
     preview: (profile, messages, timeZone) => previewFile(profile, messages[0]!, timeZone, fileName),
     capture: (messages, profile) => (profile === undefined ? { messages: [] } : captureOf(profile, rowsOrNone(messages[0]!, profile))),
   };
+}
+
+/**
+ * previewFileSite without holding the event loop; the same answer. The file
+ * is cut once for the capture and the preview when the site's dialect cuts
+ * it as the capture's does; `cuts` keeps rows for the next question on the
+ * same bytes (pointing asks three).
+ */
+export async function previewFileSiteInSlices(site: { base: string; overrides?: unknown }, capture: string | Buffer | undefined, timeZone: string, fileName?: string, cuts = new Map<string, CutRows>()): Promise<FileSitePreview> {
+  const protocol = fileProtocol(fileName);
+  const built = protocol.site(site);
+  const base = protocol.find(site.base);
+  const out: FileSitePreview = { issues: built.issues };
+  if (built.profile !== undefined && base !== undefined) out.overrides = protocol.diff(base, built.profile);
+  if (capture === undefined || (typeof capture === 'string' && capture.trim() === '')) return out;
+  const read = protocol.read(capture, built.profile ?? base);
+  out.paste = read.paste;
+  const bytes = read.messages[0]!;
+  const cut = (profile: FileDialectProfile): CutRows => {
+    const key = cutKey(profile);
+    let rows = cuts.get(key);
+    if (rows === undefined) cuts.set(key, (rows = cutInSlices(bytes, profile)));
+    return rows;
+  };
+  const shown = built.profile ?? base;
+  if (shown === undefined) out.capture = { messages: [] };
+  else {
+    const rows = await cut(shown);
+    out.capture = captureOf(shown, rows instanceof FileReadError ? [] : rows);
+  }
+  out.roles = POINT_ROLES;
+  if (built.profile !== undefined) out.preview = await previewFileInSlices(built.profile, bytes, timeZone, fileName, cut(built.profile));
+  return out;
 }
 
 /**

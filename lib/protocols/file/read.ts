@@ -13,8 +13,10 @@ import type { InstrumentResult, LabEvent, UnassignedResult } from '../../lab/typ
 import { parseAstmTimestamp } from '../../lab/timestamp';
 import { readDateTime } from './date';
 import { clip, excerpt, excerptList } from './excerpt';
-import { cellJoiner, decodeFile, rowsOf, type FileRow } from './table';
+import { checkpoints, runAtOnce, runInSlices, type Steps } from '../../util/slices';
+import { cellJoiner, decodeSteps, DEFAULT_MAX_ROWS, RowLimitError, rowSteps, type FileRow } from './table';
 import { WorkbookError, workbookRows } from './workbook';
+import { workbookRowsOffLoop } from './workbook-thread';
 import type { ColumnRef, FileDialectProfile } from './types';
 
 export class FileReadError extends Error {
@@ -66,9 +68,30 @@ export function fileLabEvents(bytes: Buffer, profile: FileDialectProfile, option
   return readFile(bytes, profile, options).events;
 }
 
+/** The same without holding the event loop: a text export read in slices, a workbook in a worker thread. */
+/** How a reading in slices may be stopped, and the most heap a workbook's worker thread gets (lisBridge.workbookHeapMB). */
+export interface SlicedReadOptions {
+  signal?: AbortSignal;
+  workbookHeapMB?: number;
+}
+
+export async function fileLabEventsInSlices(bytes: Buffer, profile: FileDialectProfile, options: FileReadOptions & SlicedReadOptions): Promise<LabEvent[]> {
+  return (await readFileInSlices(bytes, profile, options)).events;
+}
+
 /** The file's text (decoded) read into events; its rows come back for the editor's capture. */
 export function readFile(bytes: Buffer, profile: FileDialectProfile, options: FileReadOptions): { events: LabEvent[]; rows: FileRow[] } {
-  return readRows(fileRows(bytes, profile), profile, options);
+  return runAtOnce(readSteps(fileRows(bytes, profile), profile, options));
+}
+
+/** readFile in slices (./slices.ts) and, for a workbook, off the event loop; the same answer. */
+export async function readFileInSlices(bytes: Buffer, profile: FileDialectProfile, options: FileReadOptions & SlicedReadOptions): Promise<{ events: LabEvent[]; rows: FileRow[] }> {
+  return readRowsInSlices(await fileRowsInSlices(bytes, profile, options), profile, options);
+}
+
+/** Rows already cut (a workbook's, from its worker) read into events in slices. */
+export function readRowsInSlices(rows: FileRow[], profile: FileDialectProfile, options: FileReadOptions & { signal?: AbortSignal }): Promise<{ events: LabEvent[]; rows: FileRow[] }> {
+  return runInSlices(readSteps(rows, profile, options), { signal: options.signal });
 }
 
 /** The file's rows of text cells: a workbook's sheet, or a text export decoded and cut. */
@@ -77,13 +100,40 @@ export function fileRows(bytes: Buffer, profile: FileDialectProfile): FileRow[] 
     try {
       return workbookRows(bytes, profile);
     } catch (err) {
-      if (err instanceof WorkbookError) throw new FileReadError(err.message, { setting: err.setting });
-      throw err;
+      throw asReadError(err);
     }
   }
+  return runAtOnce(textRowSteps(bytes, profile));
+}
+
+/** fileRows without holding the event loop: a workbook read in a worker thread, a text export cut in slices. */
+export async function fileRowsInSlices(bytes: Buffer, profile: FileDialectProfile, options: SlicedReadOptions = {}): Promise<FileRow[]> {
+  const { signal } = options;
+  if (profile.format === 'xlsx') {
+    try {
+      return await workbookRowsOffLoop(bytes, profile, { signal, maxHeapMB: options.workbookHeapMB });
+    } catch (err) {
+      throw asReadError(err);
+    }
+  }
+  return runInSlices(textRowSteps(bytes, profile), { signal });
+}
+
+function asReadError(err: unknown): unknown {
+  if (err instanceof WorkbookError) return new FileReadError(err.message, { setting: err.setting });
+  if (err instanceof RowLimitError) return new FileReadError(err.message, { line: err.line, setting: 'maxRows' });
+  return err;
+}
+
+function* textRowSteps(bytes: Buffer, profile: FileDialectProfile): Steps<FileRow[]> {
   const binary = notText(bytes, profile.encoding);
   if (binary !== undefined) throw new FileReadError(binary, { setting: binary.startsWith('the file is a ZIP') ? 'format' : 'encoding' });
-  return rowsOf(decodeFile(bytes, profile.encoding), profile.delimiter);
+  const text = yield* decodeSteps(bytes, profile.encoding);
+  try {
+    return yield* rowSteps(text, profile.delimiter, profile.maxRows ?? DEFAULT_MAX_ROWS);
+  } catch (err) {
+    throw asReadError(err);
+  }
 }
 
 /**
@@ -101,10 +151,29 @@ function notText(bytes: Buffer, encoding: FileDialectProfile['encoding']): strin
 
 /** The same from text already decoded (a file pasted into the dialect editor). */
 export function readText(text: string, profile: FileDialectProfile, options: FileReadOptions): { events: LabEvent[]; rows: FileRow[] } {
-  return readRows(rowsOf(text, profile.delimiter), profile, options);
+  return runAtOnce(readSteps(pastedRows(text, profile), profile, options));
 }
 
-function readRows(rows: FileRow[], profile: FileDialectProfile, options: FileReadOptions): { events: LabEvent[]; rows: FileRow[] } {
+/** Text already decoded (a paste) cut into rows; FileReadError past maxRows. */
+export function pastedRows(text: string, profile: FileDialectProfile): FileRow[] {
+  return runAtOnce(pastedRowSteps(text, profile));
+}
+
+/** The same in slices. */
+export function pastedRowsInSlices(text: string, profile: FileDialectProfile): Promise<FileRow[]> {
+  return runInSlices(pastedRowSteps(text, profile));
+}
+
+function* pastedRowSteps(text: string, profile: FileDialectProfile): Steps<FileRow[]> {
+  try {
+    return yield* rowSteps(text, profile.delimiter, profile.maxRows ?? DEFAULT_MAX_ROWS);
+  } catch (err) {
+    throw asReadError(err);
+  }
+}
+
+/** The rows read into events, with a checkpoint every few hundred cells. */
+function* readSteps(rows: FileRow[], profile: FileDialectProfile, options: FileReadOptions): Steps<{ events: LabEvent[]; rows: FileRow[] }> {
   const zone = profile.timeZone ?? options.timeZone;
   const problems: string[] = [];
   const runDate = readRunDate(profile, rows, options.fileName, zone, problems);
@@ -133,8 +202,12 @@ function readRows(rows: FileRow[], profile: FileDialectProfile, options: FileRea
   const bySample = new Map<string, { results: InstrumentResult[]; problems: string[]; seen: Map<string, number> }>();
   const qc: InstrumentResult[] = [];
   const unassigned: UnassignedResult[] = [];
+  const tick = checkpoints();
   let n = 0;
+  let read = 0;
   for (const item of items) {
+    read++;
+    if (tick()) yield;
     const value = item.value.trim();
     const test = item.test.trim();
     const label = item.sample.trim();
@@ -207,7 +280,7 @@ function readRows(rows: FileRow[], profile: FileDialectProfile, options: FileRea
   }
   if (qc.length > 0) events.push({ type: 'qc', results: qc, problems: first ? problems : [] });
   if (unassigned.length > 0) events.push({ type: 'unassigned', items: unassigned });
-  if (events.length === 0) events.push({ type: 'other', kind: 'empty-message', reason: `no result rows in the file (${items.length} rows read from its table)${problems.length ? `; ${problems.join('; ')}` : ''}` });
+  if (events.length === 0) events.push({ type: 'other', kind: 'empty-message', reason: `no result rows in the file (${read} rows read from its table)${problems.length ? `; ${problems.join('; ')}` : ''}` });
   return { events, rows };
 }
 
@@ -344,9 +417,10 @@ export function tableOf(profile: FileDialectProfile, rows: FileRow[]): { header?
   return { header: { names: row.cells.map((c) => c.trim()), line: row.line }, data: tableRows(profile, rows, index + 1) };
 }
 
-function cellsOf(profile: FileDialectProfile, rows: FileRow[]): Cellular[] {
+/** The cells each result is read from, one at a time (a list of them would be one more copy of the file). */
+function* cellsOf(profile: FileDialectProfile, rows: FileRow[]): Generator<Cellular, void, void> {
   const l = profile.layout;
-  if (l.form === 'plate') return plateCells(profile, rows);
+  if (l.form === 'plate') return yield* plateCells(profile, rows);
   const { header, data } = tableOf(profile, rows);
   const at = (ref: ColumnRef | undefined, setting: string) => (ref === undefined ? undefined : columnIndex(ref, header, setting));
   const cell = (row: FileRow, i: number | undefined) => (i === undefined ? undefined : (row.cells[i] ?? ''));
@@ -367,16 +441,15 @@ function cellsOf(profile: FileDialectProfile, rows: FileRow[]): Cellular[] {
     }
     return undefined;
   };
-  const out: Cellular[] = [];
   if (l.form === 'row-per-result') {
     const test = at(l.test, 'layout.test')!;
     const value = at(l.value, 'layout.value')!;
     const units = at(l.units, 'layout.units');
     const flags = at(l.flags, 'layout.flags');
     for (const row of data) {
-      out.push({ sample: cell(row, sample)!, test: cell(row, test)!, value: cell(row, value)!, units: cell(row, units), flags: cell(row, flags), time: timeOf(row), row, valueColumn: value, qc: isQc(row), invalid: invalidOf(row) });
+      yield { sample: cell(row, sample)!, test: cell(row, test)!, value: cell(row, value)!, units: cell(row, units), flags: cell(row, flags), time: timeOf(row), row, valueColumn: value, qc: isQc(row), invalid: invalidOf(row) };
     }
-    return out;
+    return;
   }
   const used = new Set<number>([sample, ...timeCols, ...byColumn.map((r) => r.column), ...valid.map((v) => v.column)]);
   const width = header?.names.length ?? 0;
@@ -390,16 +463,15 @@ function cellsOf(profile: FileDialectProfile, rows: FileRow[]): Cellular[] {
     const invalid = invalidOf(row);
     for (const i of tests) {
       const code = header?.names[i] || `C${i + 1}`;
-      out.push({ sample: cell(row, sample)!, test: code, value: cell(row, i)!, units: l.units?.[code], time, row, valueColumn: i, qc, optional: true, invalid });
+      yield { sample: cell(row, sample)!, test: code, value: cell(row, i)!, units: l.units?.[code], time, row, valueColumn: i, qc, optional: true, invalid };
     }
   }
-  return out;
 }
 
 /** A plate: the sample-label grid and the value grid, matched by row letter and column. */
-function plateCells(profile: FileDialectProfile, rows: FileRow[]): Cellular[] {
+function* plateCells(profile: FileDialectProfile, rows: FileRow[]): Generator<Cellular, void, void> {
   const l = profile.layout;
-  if (l.form !== 'plate') return [];
+  if (l.form !== 'plate') return;
   const start = tableStart(profile, rows).index;
   const find = (title: string, setting: string) => {
     for (let i = start; i < rows.length; i++) if ((rows[i]!.cells[0] ?? '').trim() === title) return onlyOne(rows, i, title, setting, 'grid', 'two plates or two wavelengths in one file?');
@@ -419,7 +491,6 @@ function plateCells(profile: FileDialectProfile, rows: FileRow[]): Cellular[] {
   const labels = grid(samplesAt);
   const values = grid(valuesAt);
   const qcRules = profile.qc.flatMap((rule) => (rule.by === 'sample' ? [new RegExp(rule.pattern, 'u')] : []));
-  const out: Cellular[] = [];
   for (const [key, row] of values) {
     const labelRow = labels.get(key);
     for (let c = 1; c < row.cells.length; c++) {
@@ -427,8 +498,7 @@ function plateCells(profile: FileDialectProfile, rows: FileRow[]): Cellular[] {
       const value = row.cells[c] ?? '';
       if (sample.trim() === '' && value.trim() === '') continue;
       const qc = sample.length <= MAX_CELL && qcRules.some((r) => r.test(sample.trim()));
-      out.push({ sample, test: l.test, value, units: l.units, row, valueColumn: c, qc, optional: true });
+      yield { sample, test: l.test, value, units: l.units, row, valueColumn: c, qc, optional: true };
     }
   }
-  return out;
 }

@@ -27,6 +27,7 @@ export const FileDialectProfileSchema = z.strictObject({
   format: z.enum(['text', 'xlsx']).optional(),
   sheet: z.union([text, z.number().int()]).optional(),
   maxUnpackedMB: z.number().optional(),
+  maxRows: z.number().int().optional(),
   encoding: z.enum(['utf8', 'latin1', 'utf16le']),
   delimiter: z.union([z.enum(['comma', 'semicolon', 'tab']), z.strictObject({ widths: z.array(z.number().int()) })]),
   table: z.strictObject({ skipRows: z.number().int(), startsAfter: text.optional(), header: z.boolean(), headerFirstCell: text.optional(), endsAtEmptyRow: z.boolean() }),

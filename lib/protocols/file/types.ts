@@ -96,6 +96,8 @@ export interface FileDialectProfile {
   readonly sheet?: string | number;
   /** The most a workbook may unpack to, in MB (format xlsx; absent: 50): a larger one is refused unread (a ZIP bomb). */
   readonly maxUnpackedMB?: number;
+  /** The most rows a file may have (a text export's lines, a sheet's rows; absent: 500,000): a larger one is refused whole, unread. */
+  readonly maxRows?: number;
   /** The file's character set; a UTF-8 or UTF-16LE byte-order mark is read and dropped. */
   readonly encoding: 'utf8' | 'latin1' | 'utf16le';
   /** Cells are separated by a character (quoted per RFC 4180) or cut at fixed widths. */

@@ -11,6 +11,8 @@ import type { ColumnRef, FileDialectProfile } from './types';
 const ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /** A workbook unpacking to more than this is no results export, whatever a site allows (the runtime's memory is shared). */
 const MAX_UNPACKED_MB = 1024;
+/** More rows than this cost gigabytes however short they are: a site that needs them splits the export. */
+const MAX_ROWS = 5_000_000;
 
 export class FileDialectError extends Error {
   readonly problems: readonly string[];
@@ -58,6 +60,7 @@ export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
   if (typeof p.sheet === 'string' && p.sheet.trim() === '') add('sheet', 'a sheet name must not be empty');
   if (p.maxUnpackedMB !== undefined && !xlsx) add('maxUnpackedMB', 'bounds a workbook: it needs format xlsx');
   if (p.maxUnpackedMB !== undefined && !(p.maxUnpackedMB >= 1 && p.maxUnpackedMB <= MAX_UNPACKED_MB)) add('maxUnpackedMB', `must be from 1 to ${MAX_UNPACKED_MB} (MB), got ${p.maxUnpackedMB}`);
+  if (p.maxRows !== undefined && !(p.maxRows >= 1 && p.maxRows <= MAX_ROWS)) add('maxRows', `must be from 1 to ${MAX_ROWS.toLocaleString('en-US')} (rows), got ${p.maxRows}`);
   if (typeof p.delimiter === 'object') {
     if (p.delimiter.widths.length === 0) add('delimiter.widths', 'list at least one column width');
     p.delimiter.widths.forEach((w, i) => {

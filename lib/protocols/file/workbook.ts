@@ -22,7 +22,7 @@
 import { inflateRawSync } from 'node:zlib';
 import type * as Xlsx from '@e965/xlsx';
 import { excerpt, excerptList } from './excerpt';
-import type { FileRow } from './table';
+import { DEFAULT_MAX_ROWS, RowLimitError, type FileRow } from './table';
 import type { FileDialectProfile } from './types';
 
 let loaded: typeof Xlsx | undefined;
@@ -61,6 +61,15 @@ interface Entry {
   compressed: number;
   unpacked: number;
   local: number;
+}
+
+/** What the ZIP's directory says its entries unpack to, in bytes; undefined when it has no directory that holds together. */
+export function declaredUnpackedBytes(bytes: Buffer): number | undefined {
+  try {
+    return centralDirectory(bytes).reduce((sum, e) => sum + e.unpacked, 0);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The ZIP's central directory, or why the bytes are no ZIP the reader takes. */
@@ -184,7 +193,12 @@ export function workbookRows(bytes: Buffer, profile: FileDialectProfile): FileRo
   const date1904 = book.Workbook?.WBProps?.date1904 === true;
   const data = (ws['!data'] ?? []) as Array<Array<Xlsx.CellObject | undefined> | undefined>;
   const rows: FileRow[] = [];
+  const maxRows = profile.maxRows ?? DEFAULT_MAX_ROWS;
   let emptyBefore = false;
+  const push = (row: FileRow) => {
+    if (rows.length >= maxRows) throw new RowLimitError(maxRows, row.line);
+    rows.push(row);
+  };
   for (let r = 0; r < data.length; r++) {
     const row = data[r];
     const cells: string[] = [];
@@ -192,12 +206,12 @@ export function workbookRows(bytes: Buffer, profile: FileDialectProfile): FileRo
     while (cells.length > 0 && cells[cells.length - 1] === '') cells.pop();
     // A run of empty rows is kept as one (it ends a table all the same), so a sheet with one far-off cell costs nothing.
     if (cells.length === 0) {
-      if (!emptyBefore) rows.push({ line: r + 1, cells: [] });
+      if (!emptyBefore) push({ line: r + 1, cells: [] });
       emptyBefore = true;
       continue;
     }
     emptyBefore = false;
-    rows.push({ line: r + 1, cells });
+    push({ line: r + 1, cells });
   }
   return rows;
 }
