@@ -115,7 +115,7 @@ describe('file reading: one row per result', () => {
 });
 
 describe('file reading: other layouts', () => {
-  it('one row per sample, a column per test: "rest", blank cells are tests not done, units by test', () => {
+  it('one row per sample, a column per test: "rest", blank cells kept as no result (not for the LIS, with why), units by test', () => {
     const p = dialect({ layout: { form: 'row-per-sample', sample: 'ID', tests: 'rest', units: { Na: 'mmol/L' } }, noResult: ['ND'] });
     const events = read('ID,Na,K,Cl\nP-1,140,4.1,\nP-2,ND,,99\n', p);
     assert.deepEqual(results(events).map((r) => [r.SampleNumber, r.instrumentCode, r.Result, r.units]), [
@@ -123,7 +123,15 @@ describe('file reading: other layouts', () => {
       ['P-1', 'K', '4.1', undefined],
       ['P-2', 'Cl', '99', undefined],
     ]);
-    assert.deepEqual(unassigned(events).map((u) => u.reason), ['line 3: Na is "ND", a value the dialect reads as no result (noResult): not sent']);
+    assert.deepEqual(unassigned(events).map((u) => [u.reason, u.notForLis]), [
+      ['line 3: Na is "ND", a value the dialect reads as no result (noResult): not sent', true],
+      ['line 3: no value for K (an empty cell, read as no result): not sent', true],
+      // Kept once its column showed a value (line 3): a column empty in every row would be no test of the file.
+      ['line 2: no value for Cl (an empty cell, read as no result): not sent', true],
+    ]);
+    // A column and a row empty throughout are no results: a test not run in this file, a closing row.
+    const closing = read('ID,Na,K,end\nP-1,140,,\nP-2,141,4.0,\nlast,,,\n', p);
+    assert.deepEqual(unassigned(closing).map((u) => u.reason), ['line 2: no value for K (an empty cell, read as no result): not sent']);
   });
 
   it('one row per sample with the test columns listed, and QC rows by a sample-name pattern', () => {
@@ -150,6 +158,14 @@ describe('file reading: other layouts', () => {
     assert.deepEqual(brief(qc(events)), [['Bl_1', 'OD450', '0.05']]);
     // A value in a well with no label is never sent.
     assert.deepEqual(unassigned(events).map((u) => u.reason), ['line 7: no sample number: not sent']);
+  });
+
+  it('a plate well with a sample and no value (no amplification, say) is kept as no result, with why; an empty well is nothing', () => {
+    const p = dialect({ delimiter: 'semicolon', table: { skipRows: 0, header: false, endsAtEmptyRow: false }, layout: { form: 'plate', samples: 'Sample', values: 'Cp', test: 'HBV' }, sampleNumber: { pattern: '[A-Za-z0-9_-]+' } });
+    const text = ['Sample;1;2;3', 'A;S-1;S-2;', ';;;', 'Cp;1;2;3', 'A;31.2;;'].join('\r');
+    const events = read(text, p);
+    assert.deepEqual(brief(results(events)), [['S-1', 'HBV', '31.2']]);
+    assert.deepEqual(unassigned(events).map((u) => [u.reason, u.notForLis, u.instrumentCode]), [['line 5: no value for HBV (an empty cell, read as no result): not sent', true, 'HBV']]);
   });
 
   it('fixed widths: the last column takes the rest of the line', () => {

@@ -58,7 +58,7 @@ interface Cellular {
   /** The 0-based column the value was in (for the preview's capture). */
   valueColumn: number;
   qc: boolean;
-  /** A column per test (or a plate well): an empty cell is a test not done, passed over without a word. */
+  /** A column per test (or a plate well): an empty cell is a result left empty, not for the LIS (kept with why). */
   optional?: boolean;
   /** Why the row is not valid by the dialect's validWhen, when it is not. */
   invalid?: string;
@@ -219,8 +219,11 @@ function* readSteps(rows: FileRow[], profile: FileDialectProfile, options: FileR
       continue;
     }
     if (value === '') {
-      if (item.optional) continue;
-      keep(`no value for ${clip(test)}: not sent`);
+      // A test column (or a well) with nobody's sample in it holds no result at all. One that names a sample is a
+      // result the instrument left empty (a test not done, no amplification): not for the LIS, but said and counted.
+      if (item.optional && label === '') continue;
+      if (item.optional) keep(`no value for ${clip(test)} (an empty cell, read as no result): not sent`, true);
+      else keep(`no value for ${clip(test)}: not sent`);
       continue;
     }
     const result: InstrumentResult = { SampleNumber: label, instrumentCode: test, Result: value, sequence: { patient: 0, order: 0, result: ++n }, record: item.row.line };
@@ -457,13 +460,30 @@ function* cellsOf(profile: FileDialectProfile, rows: FileRow[]): Generator<Cellu
     l.tests === 'rest'
       ? Array.from({ length: Math.max(0, width - sample - 1) }, (_, k) => sample + 1 + k).filter((i) => !used.has(i) && (header?.names[i] ?? '') !== '')
       : l.tests.map((c, i) => at(c, `layout.tests[${i}]`)!);
-  for (const row of data) {
-    const qc = isQc(row);
-    const time = timeOf(row);
-    const invalid = invalidOf(row);
+  // An empty cell is a result left empty only where its row and its column hold a value elsewhere: a column empty in
+  // every row (a test not run in this file, a closing `end` column) and a row empty in every column (a closing row)
+  // are no results. A column's empty cells wait until it shows a value (row numbers only), so the file is read once.
+  const isBlank = (row: FileRow, i: number) => (row.cells[i] ?? '').trim() === '';
+  const valued = new Set<number>();
+  const waiting = new Map<number, number[]>();
+  const item = (r: number, i: number): Cellular => {
+    const row = data[r]!;
+    const code = header?.names[i] || `C${i + 1}`;
+    return { sample: cell(row, sample)!, test: code, value: cell(row, i)!, units: l.units?.[code], time: timeOf(row), row, valueColumn: i, qc: isQc(row), optional: true, invalid: invalidOf(row) };
+  };
+  for (let r = 0; r < data.length; r++) {
+    const row = data[r]!;
+    if (tests.every((i) => isBlank(row, i))) continue;
     for (const i of tests) {
-      const code = header?.names[i] || `C${i + 1}`;
-      yield { sample: cell(row, sample)!, test: code, value: cell(row, i)!, units: l.units?.[code], time, row, valueColumn: i, qc, optional: true, invalid };
+      if (!isBlank(row, i)) {
+        if (!valued.has(i)) {
+          valued.add(i);
+          for (const earlier of waiting.get(i) ?? []) yield item(earlier, i);
+          waiting.delete(i);
+        }
+        yield item(r, i);
+      } else if (valued.has(i) || l.tests !== 'rest') yield item(r, i);
+      else (waiting.get(i) ?? waiting.set(i, []).get(i)!).push(r);
     }
   }
 }
