@@ -7,18 +7,19 @@
  * (output 3). The protocol supplies a MessageHost; this is the Node-RED side.
  */
 import type { Node, NodeAPI } from 'node-red';
-import { type HostOutput, isLabOrder, type MessageHost } from '../../lib/conversation';
+import { type HostOutput, isLabOrder, type MessageHost, type ReadMessage } from '../../lib/conversation';
 import { LisError, invalidInput, messageOf } from '../../lib/errors';
 import { tcpSessionKey } from '../../lib/link';
 import { boardFor } from './health';
 import { fail, refuseMisconfigured } from './lis-request-node';
 import { journalFor } from './journal';
-import { contextOf, holdsFor, NOT_UNDERSTOOD } from '../../lib/journal';
+import { contextOf, holdsFor, NOT_UNDERSTOOD, type ResultJournal } from '../../lib/journal';
 import type { UnassignedResult } from '../../lib/lab';
 import { randomUUID } from 'node:crypto';
 import { sharedTexts, type StatusReporter } from './status';
 import { replayOf, type ReplayOf } from './replays';
 import { registerHoldPlacerFor } from './hold-placement';
+import { registerCorrectionSenderFor } from './correction-sending';
 import { type SettingFault, unresolvedSetting } from '../../lib/settings';
 import type { Done, Msg, Send } from './types';
 
@@ -34,6 +35,11 @@ export interface MessageTopics {
   outputs?: readonly number[];
   /** Counted on the status in files and results: an instrument that exports files makes no queries and takes no orders. */
   countsFiles?: boolean;
+  /**
+   * What of a stored message's read goes on, set against what its link handed on before (file-message: a value
+   * handed on from an earlier version of the file is not sent twice, a changed one is held as a correction).
+   */
+  sift?: (journal: ResultJournal, read: ReadMessage<Msg>, msg: Msg, journalId: string) => Promise<ReadMessage<Msg>>;
 }
 
 export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter, host: MessageHost<Msg>, topics: MessageTopics): void {
@@ -50,23 +56,33 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
 
   const shape = (out: Parameters<Send>[0]): Parameters<Send>[0] => (topics.outputs && Array.isArray(out) ? topics.outputs.map((i) => out[i] ?? null) : out);
   // Results held for their sample number, placed by a person under the right one, leave by the results output.
-  registerHoldPlacerFor(RED, node, topics.outputs ? topics.outputs.indexOf(1) : 1, (msg) => node.send(shape([null, msg, null, null]) as never));
+  const resultsOutput = topics.outputs ? topics.outputs.indexOf(1) : 1;
+  const emitResults = (msg: Msg) => node.send(shape([null, msg, null, null]) as never);
+  registerHoldPlacerFor(RED, node, resultsOutput, emitResults);
+  // Corrections held for a person leave by the results output too, once sent.
+  if (topics.sift) registerCorrectionSenderFor(RED, node, resultsOutput, emitResults);
   node.on('input', (rawMsg, rawSend, rawDone) => {
     const msg = rawMsg as Msg;
     const send: Send = (out) => (rawSend as Send)(shape(out));
     const done = rawDone as Done;
-    try {
-      const now = Date.now();
-      if (msg.topic === topics.message || topics.isMessage?.(msg)) fromAnalyzer(msg, send, now);
-      else if (isLabOrder(msg.payload)) perform(conversation.order(linkOf(msg), msg.payload, now, msg), msg, send);
-      else if (typeof msg.payload === 'string') perform(conversation.noOrder(linkOf(msg), msg.payload.trim(), now, msg), msg, send);
-      else throw invalidInput('not understood', [`msg.payload must be a received message (msg.topic "${topics.message}"), a LIS order with instrumentTests, or a sample number with no order`]);
+    // Decoding and building errors name what was wrong; they are the input's fault, not the node's.
+    const failed = (err: unknown) => fail(status, msg, err instanceof Error && !(err instanceof LisError) ? new LisError(err.message, { code: 'INVALID_INPUT' }) : err, done);
+    const finished = () => {
       const text = topics.countsFiles ? t('fileCounts', { count: messages, r: results }) : t('counts', { q: conversation.counts.queries, r: results, o: conversation.counts.orders });
       node.status({ fill: 'green', shape: 'dot', text });
       done();
+    };
+    try {
+      const now = Date.now();
+      let sifting: Promise<void> | undefined;
+      if (msg.topic === topics.message || topics.isMessage?.(msg)) sifting = fromAnalyzer(msg, send, now);
+      else if (isLabOrder(msg.payload)) perform(conversation.order(linkOf(msg), msg.payload, now, msg), msg, send);
+      else if (typeof msg.payload === 'string') perform(conversation.noOrder(linkOf(msg), msg.payload.trim(), now, msg), msg, send);
+      else throw invalidInput('not understood', [`msg.payload must be a received message (msg.topic "${topics.message}"), a LIS order with instrumentTests, or a sample number with no order`]);
+      if (sifting) sifting.then(finished, failed);
+      else finished();
     } catch (err) {
-      // Decoding and building errors name what was wrong; they are the input's fault, not the node's.
-      fail(status, msg, err instanceof Error && !(err instanceof LisError) ? new LisError(err.message, { code: 'INVALID_INPUT' }) : err, done);
+      failed(err);
     }
   });
 
@@ -75,7 +91,7 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
    * which samples it named, so the journal knows when all reached lis-send-results
    * (and a message that could not be read is not replayed only to fail again).
    */
-  function fromAnalyzer(msg: Msg, send: Send, now: number): void {
+  function fromAnalyzer(msg: Msg, send: Send, now: number): Promise<void> | undefined {
     if (!Buffer.isBuffer(msg.payload)) throw invalidInput('not decoded', ['a received message must carry its bytes in msg.payload']);
     messages++;
     const about = (msg[topics.about] ?? {}) as { journalId?: unknown; replay?: unknown; link?: unknown };
@@ -96,27 +112,16 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
       if (linkNode !== undefined) health.error(linkNode, tcpSessionKey(msg._session), now);
       throw err;
     }
-    if (linkNode !== undefined) {
-      let results = 0;
-      let notForLis = 0;
-      // Every result read counts, so the day's endings add up to it: those put aside included.
-      for (const o of read.outputs) {
-        if (o.type === 'results') results += o.results.length;
-        // QC, and what the dialect's own rule keeps from the LIS: counted, as they end here.
-        else if (o.type === 'aside' && o.topic === 'qc') {
-          results += o.count;
-          notForLis += o.count;
-        } else if (o.type === 'aside' && o.topic === 'unassigned') {
-          const items = o.payload as UnassignedResult[];
-          results += items.length;
-          notForLis += items.filter((i) => i.notForLis === true).length;
-        }
-      }
-      health.read(linkNode, tcpSessionKey(msg._session), { queries: conversation.counts.queries - queriesBefore, results, notForLis, dialect: host.id }, now);
-    }
-    const batches = perform(read.outputs, msg, send, journalId, replay);
-    if (journalId !== undefined) void note(read.parts, read.samples, undefined, samplesByPart(read.outputs, read.parts));
-    replay?.run.messageRead(replay.mark.message, batches);
+    const goOn = (sifted: ReadMessage<Msg>): void => {
+      if (linkNode !== undefined) health.read(linkNode, tcpSessionKey(msg._session), { ...resultsRead(sifted.outputs), queries: conversation.counts.queries - queriesBefore, dialect: host.id }, now);
+      const batches = perform(sifted.outputs, msg, send, journalId, replay);
+      if (journalId !== undefined) void note(sifted.parts, sifted.samples, undefined, samplesByPart(sifted.outputs, sifted.parts));
+      replay?.run.messageRead(replay.mark.message, batches);
+    };
+    // Sifted only as the flow runs: an operator's replay reports what a message holds, and sends what it is asked to.
+    const sift = topics.sift;
+    if (sift === undefined || journalId === undefined || replay !== undefined) return void goOn(read);
+    return journal.then((j) => sift(j, read, msg, journalId)).then(goOn);
   }
 
   /**
@@ -223,6 +228,27 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
     conversation.close();
     done();
   });
+}
+
+/** Every result read counts, so the day's endings add up to it: those put aside included. */
+function resultsRead(outputs: ReadonlyArray<HostOutput<Msg>>): { results: number; notForLis: number } {
+  let results = 0;
+  let notForLis = 0;
+  for (const o of outputs) {
+    if (o.type === 'results') results += o.results.length;
+    else if (o.type !== 'aside') continue;
+    // QC, what the dialect's own rule keeps from the LIS, and a file's values handed on before from an earlier
+    // version of it: counted, as they end here. Corrections end held for a person (the journal counts that).
+    else if (o.topic === 'qc' || o.topic === 'repeated') {
+      results += o.count;
+      notForLis += o.count;
+    } else if (o.topic === 'unassigned') {
+      const items = o.payload as UnassignedResult[];
+      results += items.length;
+      notForLis += items.filter((i) => i.notForLis === true).length;
+    } else if (o.topic === 'correction') results += o.count;
+  }
+  return { results, notForLis };
 }
 
 function lastIndex<T>(items: readonly T[], test: (item: T) => boolean): number {

@@ -9,5 +9,6 @@ export { DEFAULT_MAX_UNPACKED_MB } from './workbook';
 export { captureOf, previewFile, previewFileSite, type FilePaste, type FilePlace, type FileSitePreview } from './preview';
 export { pointFileAt, type FilePointAnswer, type FilePointRequest } from './point';
 export { FileHost, fileHostSettings } from './host';
+export { type FileOfResults, siftFileResults, type Sifted } from './corrections';
 // The watched folder (folder-link).
 export * from './folder';
