@@ -6,12 +6,17 @@
  * results unchanged.
  *
  * Input: msg.payload (Buffer, or the file's text) and msg.file { name, path, size, mtime, hash }.
- * Outputs: 1 patient results (one msg per sample), 2 QC, unassigned and other.
+ * Outputs: 1 patient results (one msg per sample), 2 QC, unassigned and other, and
+ * what a file from folder-link brought again (lib/protocols/file/corrections.ts):
+ * values delivered before from its earlier version (topic "repeated", not sent
+ * again) and changed ones (topic "correction", held for a person).
  * A file the dialect cannot read: node.error(err, msg) naming the line, the
  * column and the setting to change; red status.
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
-import { FileHost, fileHostSettings } from '../lib/protocols/file';
+import { FileHost, fileHostSettings, siftFileResults } from '../lib/protocols/file';
+import { LisError, messageOf } from '../lib/errors';
+import { contextOf } from '../lib/journal';
 import { installDialectRoutes } from './shared/dialect-routes';
 import { messageNodeProfile, runMessageNode } from './shared/message-node';
 import { StatusReporter } from './shared/status';
@@ -66,6 +71,17 @@ export = function register(RED: NodeAPI): void {
       isMessage: (msg) => Buffer.isBuffer(msg.payload) && typeof msg.file === 'object' && msg.file !== null,
       outputs: [1, 3],
       countsFiles: true,
+      // A file from a folder-link is set against what that link handed on before: corrections, not duplicates.
+      sift: async (journal, read, msg, journalId) => {
+        const file = (msg.file ?? {}) as { link?: unknown; name?: unknown };
+        if (typeof file.link !== 'string' || typeof file.name !== 'string' || !Buffer.isBuffer(msg.payload)) return read;
+        try {
+          return await siftFileResults(journal, read, { link: file.link, message: journalId, name: file.name, bytes: msg.payload, node: node.id, context: contextOf(msg as Record<string, unknown>) });
+        } catch (err) {
+          // Not noted: nothing of the file went on, and it is replayed from the journal at the next start.
+          throw new LisError(`${file.name}: its results could not be set against those delivered before (${messageOf(err)}): nothing of it was sent`, { code: 'JOURNAL' });
+        }
+      },
     });
   }
 

@@ -12,8 +12,12 @@ export type HostOutput<C> =
   | ConversationAction<C>
   /** Patient results of one sample group: one batch for the LIS, numbered within its message. */
   | { type: 'results'; results: InstrumentResult[]; problems: string[]; orderedTests: string[]; part: number }
-  /** QC results, results that belong to no sample, or a message that is neither: never sent to the LIS as patient results. */
-  | { type: 'aside'; topic: 'qc' | 'unassigned' | 'other' | 'encapsulated'; payload: unknown; count: number; reasons: string[] };
+  /**
+   * QC results, results that belong to no sample, or a message that is neither: never sent to the LIS as patient
+   * results. And a file's results handed on before from an earlier version of it: the same value (repeated, not
+   * sent again) or another (correction, held for a person).
+   */
+  | { type: 'aside'; topic: 'qc' | 'unassigned' | 'other' | 'encapsulated' | 'repeated' | 'correction'; payload: unknown; count: number; reasons: string[] };
 
 export interface ReadMessage<C> {
   outputs: HostOutput<C>[];

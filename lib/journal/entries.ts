@@ -91,8 +91,15 @@ const BatchUpdateSchema = z.object({
   warned: z.boolean().optional(),
 });
 
-export const HoldKindSchema = z.enum(['unmapped', 'ambiguous', 'unvalued', 'invalid', 'unassigned']);
+export const HoldKindSchema = z.enum(['unmapped', 'ambiguous', 'unvalued', 'invalid', 'unassigned', 'correction']);
 export type HoldKind = z.infer<typeof HoldKindSchema>;
+
+/**
+ * What a correction (a hold of kind correction) replaces: the value handed on before, from which file and when, and
+ * where the new value comes from: its file and which of that file's values for the sample and test it is (n).
+ */
+const CorrectionSchema = z.object({ was: z.string(), wasFile: z.string(), wasAt: z.number(), file: z.string(), n: z.number().int().nonnegative() });
+export type CorrectionInfo = z.infer<typeof CorrectionSchema>;
 
 /**
  * Results that cannot go to the LIS as they are (test-mapper found no LIS test
@@ -117,7 +124,7 @@ const HoldSchema = z.object({
       kind: HoldKindSchema,
       /** The instrument code (`CODE` or `CODE/SUB`) the hold is about; '' for results that are not results. */
       code: z.string(),
-      results: z.array(z.object({ result: z.unknown(), reason: z.string() })),
+      results: z.array(z.object({ result: z.unknown(), reason: z.string(), correction: CorrectionSchema.optional() })),
     }),
   ),
 });
@@ -132,7 +139,32 @@ const HoldUpdateSchema = z.object({
   note: z.string().optional(),
 });
 
-export const EntrySchema = z.discriminatedUnion('e', [ReceivedSchema, MessageUpdateSchema, BatchSchema, BatchUpdateSchema, HoldSchema, HoldUpdateSchema]);
+const HandedValueSchema = z.object({ sample: z.string(), code: z.string(), sub: z.string().optional(), n: z.number().int().nonnegative(), value: z.string() });
+export type HandedValueEntry = z.infer<typeof HandedValueSchema>;
+
+/**
+ * Values a link handed on toward the LIS from one batch of a message (lib/journal/handed-values.ts), and those it
+ * did not send again because an earlier version of the same file handed them on already (`repeated`, each with
+ * why). Or, with `hold`, the new values of a correction a person sent. With `endsPart` (nothing of the batch goes
+ * on) the line also counts the batch handed on.
+ */
+const HandedSchema = z.object({
+  e: z.literal('val'),
+  at: z.number(),
+  link: z.string(),
+  message: z.string(),
+  /** The message's name (a file's): a later file under the same name is compared with these values. */
+  name: z.string(),
+  part: z.number().int().nonnegative().optional(),
+  endsPart: z.boolean().optional(),
+  via: z.enum(['file', 'correction']),
+  hold: z.string().optional(),
+  values: z.array(HandedValueSchema),
+  repeated: z.array(HandedValueSchema.extend({ reason: z.string() })).optional(),
+});
+export type HandedEntry = z.infer<typeof HandedSchema>;
+
+export const EntrySchema = z.discriminatedUnion('e', [ReceivedSchema, MessageUpdateSchema, BatchSchema, BatchUpdateSchema, HoldSchema, HoldUpdateSchema, HandedSchema]);
 export type HoldEntry = z.infer<typeof HoldSchema>;
 export type Entry = z.infer<typeof EntrySchema>;
 export type BatchEntry = z.infer<typeof BatchSchema>;

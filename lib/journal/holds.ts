@@ -10,7 +10,7 @@
  * hold is never dropped.
  */
 import { randomUUID } from 'node:crypto';
-import type { HoldEntry, HoldKind } from './entries';
+import type { CorrectionInfo, HoldEntry, HoldKind } from './entries';
 
 /** The batch key a released hold is sent under: one per hold, so it reaches the LIS at most once. */
 export const HOLD_BATCH_PREFIX = 'hold:';
@@ -19,6 +19,8 @@ export interface HeldResult {
   /** The result as test-mapper got it (instrument code, sample, value …). */
   result: unknown;
   reason: string;
+  /** For a correction: the value it replaces, and where both come from. */
+  correction?: CorrectionInfo;
 }
 
 export interface HoldRecord {
@@ -146,13 +148,13 @@ function sampleOf(result: unknown): string {
 }
 
 /** A mapper's rejections as holds, one per kind and code, in the order first seen; ids from `idBase` (a batch's message and part). */
-export function holdsFor(rejected: ReadonlyArray<{ result: unknown; reason: string; kind: HoldKind; code: string }>, idBase: string): NewHold['holds'] {
+export function holdsFor(rejected: ReadonlyArray<{ result: unknown; reason: string; kind: HoldKind; code: string; correction?: CorrectionInfo }>, idBase: string): NewHold['holds'] {
   const byKey = new Map<string, NewHold['holds'][number]>();
   for (const r of rejected) {
     const id = `${idBase}:${r.kind}:${r.code}`;
     let h = byKey.get(id);
     if (!h) byKey.set(id, (h = { id, kind: r.kind, code: r.code, results: [] }));
-    h.results.push({ result: r.result, reason: r.reason });
+    h.results.push({ result: r.result, reason: r.reason, ...(r.correction ? { correction: r.correction } : {}) });
   }
   return [...byKey.values()];
 }

@@ -1,5 +1,7 @@
 /** The result journal: every received message stored before it is taken, delivered once, held when it cannot go. What nodes/ uses of it. */
 export { type AppendObserver } from './append-log';
+export { type CorrectionInfo } from './entries';
+export { type HandedRecord, type HandedValue } from './handed-values';
 export { ResultDelivery } from './delivery';
 export { batchOrigin, contextOf, heldDue, heldSummary, journalOrigin } from './held';
 export { HOLD_BATCH_PREFIX, type HeldResult, holdEntryFor, holdsFor, type HoldRecord, type NewHold } from './holds';

@@ -10,8 +10,9 @@
  */
 import { AppendLog, type AppendObserver } from './append-log';
 import { resultKeysOf } from './result-key';
-import { EntrySchema, type BatchEntry, type BatchState, type ErrorInfo, type Entry, type HoldEntry } from './entries';
+import { EntrySchema, type BatchEntry, type BatchState, type ErrorInfo, type Entry, type HandedEntry, type HoldEntry } from './entries';
 import { HOLD_BATCH_PREFIX, HoldBook, type HoldRecord, type NewHold } from './holds';
+import { type HandedRecord, type HandedValue, HandedValues } from './handed-values';
 
 export interface JournalOptions {
   file: string;
@@ -110,6 +111,7 @@ export class ResultJournal {
   private endingListeners = new Set<(e: Ending) => void>();
   private marked = 0;
   private readonly holdBook = new HoldBook();
+  private readonly handedValues = new HandedValues();
 
   private constructor(private readonly options: JournalOptions) {
     this.log = new AppendLog(options.file);
@@ -348,6 +350,53 @@ export class ResultJournal {
     this.emitChange();
     await this.append({ e: 'holdu', id, at, action, by, ...(note !== undefined ? { note } : {}) });
     if (action === 'dismiss') this.ended({ ending: 'dismissed', link: h.link, results: h.results.length });
+    if (action === 'send' && h.kind === 'correction') await this.correctionSent(h);
+  }
+
+  /** A sent correction's values are what the LIS has now: a later version of the file is compared with them. */
+  private async correctionSent(h: HoldRecord): Promise<void> {
+    if (h.link === undefined || h.message === undefined) return;
+    const values: HandedValue[] = [];
+    let name = '';
+    for (const r of h.results) {
+      const item = r.result as { SampleNumber?: unknown; instrumentCode?: unknown; instrumentSubCode?: unknown; Result?: unknown };
+      if (r.correction === undefined || typeof item.SampleNumber !== 'string' || typeof item.instrumentCode !== 'string' || typeof item.Result !== 'string') continue;
+      name = r.correction.file;
+      values.push({ sample: item.SampleNumber, code: item.instrumentCode, ...(typeof item.instrumentSubCode === 'string' && item.instrumentSubCode !== '' ? { sub: item.instrumentSubCode } : {}), n: r.correction.n, value: item.Result });
+    }
+    if (values.length > 0) await this.handed({ link: h.link, message: h.message, name, via: 'correction', hold: h.id, values });
+  }
+
+  // --- values handed on, per sample and test (lib/journal/handed-values.ts) ---
+
+  /**
+   * Values a link handed on (or, `repeated`, did not send again), noted before the batch goes on. False, and
+   * nothing written, when the line exists already: the same message translated again after a restart.
+   */
+  async handed(entry: Omit<HandedEntry, 'e' | 'at'>): Promise<boolean> {
+    const line: HandedEntry = { e: 'val', at: this.now(), ...entry };
+    const before = line.values.map((v) => this.handedValues.get(line.link, v));
+    if (!this.handedValues.apply(line)) return false;
+    const ends = line.endsPart === true && line.part !== undefined && !this.messages.get(line.message)?.handed.has(line.part);
+    if (ends) this.markHanded(line.message, line.part);
+    try {
+      await this.append(line);
+    } catch (err) {
+      this.handedValues.undo(line, before);
+      if (ends) this.messages.get(line.message)?.handed.delete(line.part!);
+      throw err;
+    }
+    return true;
+  }
+
+  /** What `link` handed on last for a sample, test and replicate, when the journal still has it. */
+  handedValue(link: string, v: Pick<HandedValue, 'sample' | 'code' | 'sub' | 'n'>): HandedRecord | undefined {
+    return this.handedValues.get(link, v);
+  }
+
+  /** Open corrections of `link` (their new values), to hold no second one for a value a person has yet to decide. */
+  openCorrections(link: string): HoldRecord[] {
+    return this.holdBook.waiting().filter((h) => h.kind === 'correction' && h.link === link);
   }
 
   // --- batches sent to the LIS ---
@@ -452,7 +501,9 @@ export class ResultJournal {
     for (const b of this.batches.values()) if (FINAL_STATES.has(b.state) && b.updatedAt < cutoff) dropBatches.add(b.key);
     // Open holds stay however old: they wait for a person.
     const dropHolds = this.holdBook.endedBefore(cutoff);
-    if (dropMessages.size === 0 && dropBatches.size === 0 && dropHolds.size === 0 && !this.damagedInFile) return false;
+    const messageKept = (id: string) => this.messages.has(id) && !dropMessages.has(id);
+    const dropValues = this.handedValues.droppable(cutoff, messageKept);
+    if (dropMessages.size === 0 && dropBatches.size === 0 && dropHolds.size === 0 && !dropValues && !this.damagedInFile) return false;
     await this.log.compact((line) => {
       const entry = parse(line);
       if (!entry) return false;
@@ -460,11 +511,13 @@ export class ResultJournal {
       // A line's holds go together: kept while one of them is still known and not dropped now.
       if (entry.e === 'hold') return entry.holds.some((h) => this.holdBook.has(h.id) && !dropHolds.has(h.id));
       if (entry.e === 'holdu') return !dropHolds.has(entry.id);
+      if (entry.e === 'val') return entry.at >= cutoff || messageKept(entry.message);
       return !dropBatches.has(entry.key);
     });
     dropMessages.forEach((id) => this.messages.delete(id));
     dropBatches.forEach((key) => this.batches.delete(key));
     this.holdBook.drop(dropHolds);
+    this.handedValues.drop(cutoff, messageKept);
     for (const [result, key] of this.deliveredResults) if (dropBatches.has(key)) this.deliveredResults.delete(result);
     this.damagedInFile = false;
     return true;
@@ -568,6 +621,9 @@ export class ResultJournal {
         break;
       case 'holdu':
         this.holdBook.acted(entry.id, entry.action, entry.by, entry.at, entry.note);
+        break;
+      case 'val':
+        if (this.handedValues.apply(entry) && entry.endsPart === true) this.markHanded(entry.message, entry.part);
         break;
     }
   }

@@ -281,7 +281,7 @@
                 var key = h.kind + "\u0000" + h.code + "\u0000" + h.node;
                 var g = byKey[key];
                 if (!g) {
-                    g = byKey[key] = { kind: h.kind, code: h.code, link: h.link, reason: h.reason, since: h.since, ids: [], samples: [], results: 0, deployed: true, sending: false, sendable: h.sendable !== false, first: h };
+                    g = byKey[key] = { kind: h.kind, code: h.code, link: h.link, reason: h.reason, since: h.since, ids: [], samples: [], results: 0, deployed: true, sending: false, sendable: h.sendable !== false, first: h, corrections: [] };
                     groups.push(g);
                 }
                 g.ids.push(h.id);
@@ -289,6 +289,7 @@
                 g.deployed = g.deployed && h.deployed;
                 g.sending = g.sending || h.state === "sending";
                 h.samples.forEach(function (sample) { if (g.samples.indexOf(sample) < 0) { g.samples.push(sample); } });
+                g.corrections = g.corrections.concat(h.corrections || []);
             });
             return groups;
         }
@@ -298,9 +299,18 @@
             title.append(isolated(g.code || _("holds.noCode"))).append(plain(_("holds.counts", { results: g.results, samples: g.samples.length, since: dateTime(g.since) })));
             isolatedList($("<div></div>").addClass("lis-lab-samples"), g.samples).appendTo(item);
             if (g.link) { $("<div></div>").addClass("lis-lab-hold-link").text(_("holds.from", { link: linkName(g.link) })).appendTo(item); }
-            $('<div style="opacity: 0.8;"></div>').addClass("lis-lab-reason").append(isolated(g.reason)).appendTo(item);
+            // A correction: what was delivered before and what the file brings now, one line a result (old -> new).
+            if (g.corrections.length > 0) {
+                g.corrections.slice(0, 20).forEach(function (c) {
+                    $("<div></div>").addClass("lis-lab-correction").append(isolated(c.sample)).append(plain(": ")).append(isolated(c.old))
+                        .append(plain(" " + _("holds.correctionFrom", { file: isolatedPlain([c.oldFile || ""]), at: dateTime(c.oldAt) }) + " \u2192 ")).append($("<b></b>").append(isolated(c.new)))
+                        .append(plain(" " + _("holds.correctionIn", { file: isolatedPlain([c.file || ""]) }))).appendTo(item);
+                });
+            } else {
+                $('<div style="opacity: 0.8;"></div>').addClass("lis-lab-reason").append(isolated(g.reason)).appendTo(item);
+            }
             $('<div style="opacity: 0.8;"></div>').text(_("holds.what." + g.kind)).appendTo(item);
-            if (g.sendable && !g.deployed) { $('<div style="opacity: 0.8;"></div>').text(_("holds.notDeployed")).appendTo(item); }
+            if (g.sendable && !g.deployed) { $('<div style="opacity: 0.8;"></div>').text(_(g.kind === "correction" ? "holds.notDeployedCorrection" : "holds.notDeployed")).appendTo(item); }
             var buttons = $('<div style="margin-top: 4px;"></div>').appendTo(item);
             if (g.sendable) {
                 $('<button type="button" class="red-ui-button red-ui-button-small lis-lab-hold-send"></button>').text(g.sending ? _("holds.sending") : _("holds.send"))

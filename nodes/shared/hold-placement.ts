@@ -24,7 +24,7 @@ export function holdPlacer(nodeId: string): HoldPlacer | undefined {
 export class PlacementRefused extends Error {}
 
 /** The deployed nodes after one output of `start`, nearest first (a bounded walk over the wires, each node once). */
-function downstream(RED: NodeAPI, start: Node, output: number): Node[] {
+export function downstream(RED: NodeAPI, start: Node, output: number): Node[] {
   const wires = (n: Node) => ((n as unknown as { wires?: string[][] }).wires ?? []);
   const seen = new Set<string>([start.id]);
   const out: Node[] = [];

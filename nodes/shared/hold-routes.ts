@@ -4,7 +4,8 @@
  * routes a person uses (the Lab sidebar): POST /lis-bridge/holds/send and
  * /lis-bridge/holds/dismiss, each with `{ ids: [...] }` (dismiss also with a
  * `note`: why), and POST /lis-bridge/holds/place with `{ id, sampleNumber }`
- * for results held for their sample number (nodes/shared/hold-placement.ts).
+ * for results held for their sample number (nodes/shared/hold-placement.ts). A correction is sent through the message
+ * node that held it (nodes/shared/correction-sending.ts).
  * All need the package's own permission, lis.write. Installed once per editor app.
  */
 import type { NodeAPI } from 'node-red';
@@ -14,6 +15,7 @@ import { LisError, messageOf } from '../../lib/errors';
 import { adminUser, answerError, installRoutesOnce } from './admin';
 import { journalFor } from './journal';
 import { holdPlacer, PlacementRefused } from './hold-placement';
+import { correctionSender } from './correction-sending';
 
 /** How a deployed test-mapper sends a hold: maps its results again with the map deployed now; throws, sending nothing, when it still cannot. */
 export type HoldSender = (hold: HoldRecord, by: string) => Promise<void>;
@@ -41,13 +43,20 @@ export function holdSummary(h: HoldRecord): Record<string, unknown> {
     reason: h.results[0]?.reason ?? '',
     since: new Date(h.at).toISOString(),
     state: h.state,
+    // A correction: each result's value handed on before (and where from) beside the new one, for the person who decides.
+    ...(h.kind === 'correction' ? { corrections: h.results.slice(0, 20).map(correctionOf) } : {}),
     // Results held for their sample number are placed under the right one (or dismissed); the others are sent once mapped.
     sendable: h.kind !== 'unassigned',
     placeable: h.kind === 'unassigned' && h.results.every((r) => { const x = r.result as { instrumentCode?: unknown; Result?: unknown }; return typeof x.instrumentCode === 'string' && x.instrumentCode !== '' && x.Result !== undefined; }),
     // What the analyzer sent, for the person who places them: the result records, as text.
     records: h.kind === 'unassigned' ? h.results.map((r) => String((r.result as { text?: unknown }).text ?? '')).slice(0, 20) : [],
-    deployed: h.kind === 'unassigned' ? holdPlacer(h.node) !== undefined : mappers.has(h.node),
+    deployed: h.kind === 'unassigned' ? holdPlacer(h.node) !== undefined : h.kind === 'correction' ? correctionSender(h.node) !== undefined : mappers.has(h.node),
   };
+}
+
+function correctionOf(r: HoldRecord['results'][number]): Record<string, unknown> {
+  const x = r.result as { SampleNumber?: unknown; Result?: unknown };
+  return { sample: x.SampleNumber, old: r.correction?.was ?? null, oldFile: r.correction?.wasFile ?? null, oldAt: r.correction ? new Date(r.correction.wasAt).toISOString() : null, new: x.Result, file: r.correction?.file ?? null };
 }
 
 export function installHoldRoutesOnce(RED: NodeAPI): void {
@@ -96,6 +105,11 @@ function installHoldRoutes(RED: NodeAPI): void {
     RED.auth.needsPermission('lis.write'),
     onHolds(async (hold, by) => {
       if (hold.kind === 'unassigned') throw new Refused(`held results ${hold.id} have no sample number the bridge can trust: place them under the right sample number (POST /lis-bridge/holds/place, Place in the Lab sidebar), or dismiss them with why`);
+      if (hold.kind === 'correction') {
+        const sendCorrection = correctionSender(hold.node);
+        if (!sendCorrection) throw new Refused(`the message node ${hold.node} that held correction ${hold.id} is not deployed: deploy it, then send it (or dismiss it)`);
+        return sendCorrection(hold, by);
+      }
       const send = mappers.get(hold.node);
       if (!send) throw new Refused(`the test-mapper ${hold.node} that held results ${hold.id} is not deployed: deploy it, then send them (or dismiss them)`);
       await send(hold, by);

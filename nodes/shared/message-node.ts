@@ -14,12 +14,13 @@ import { tcpSessionKey } from '../../lib/link';
 import { boardFor } from './health';
 import { fail, refuseMisconfigured } from './lis-request-node';
 import { journalFor } from './journal';
-import { contextOf, holdsFor, NOT_UNDERSTOOD } from '../../lib/journal';
+import { contextOf, holdsFor, NOT_UNDERSTOOD, type ResultJournal } from '../../lib/journal';
 import type { UnassignedResult } from '../../lib/lab';
 import { randomUUID } from 'node:crypto';
 import { sharedTexts, type StatusReporter } from './status';
 import { replayOf, type ReplayOf } from './replays';
 import { registerHoldPlacerFor } from './hold-placement';
+import { registerCorrectionSenderFor } from './correction-sending';
 import { type SettingFault, unresolvedSetting } from '../../lib/settings';
 import type { Done, Msg, Send } from './types';
 
@@ -38,6 +39,11 @@ export interface MessageTopics {
   outputs?: readonly number[];
   /** Counted on the status in files and results: an instrument that exports files makes no queries and takes no orders. */
   countsFiles?: boolean;
+  /**
+   * What of a stored message's read goes on, set against what its link handed on before (file-message: a value
+   * handed on from an earlier version of the file is not sent twice, a changed one is held as a correction).
+   */
+  sift?: (journal: ResultJournal, read: ReadMessage<Msg>, msg: Msg, journalId: string) => Promise<ReadMessage<Msg>>;
 }
 
 export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter, host: MessageHost<Msg>, topics: MessageTopics): void {
@@ -54,7 +60,11 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
 
   const shape = (out: Parameters<Send>[0]): Parameters<Send>[0] => (topics.outputs && Array.isArray(out) ? topics.outputs.map((i) => out[i] ?? null) : out);
   // Results held for their sample number, placed by a person under the right one, leave by the results output.
-  registerHoldPlacerFor(RED, node, topics.outputs ? topics.outputs.indexOf(1) : 1, (msg) => node.send(shape([null, msg, null, null]) as never));
+  const resultsOutput = topics.outputs ? topics.outputs.indexOf(1) : 1;
+  const emitResults = (msg: Msg) => node.send(shape([null, msg, null, null]) as never);
+  registerHoldPlacerFor(RED, node, resultsOutput, emitResults);
+  // Corrections held for a person leave by the results output too, once sent.
+  if (topics.sift) registerCorrectionSenderFor(RED, node, resultsOutput, emitResults);
   // A host that reads in slices reads one message at a time, in the order they came; closing abandons the read.
   let queue: Promise<void> = Promise.resolve();
   const closing = new AbortController();
@@ -93,6 +103,7 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
    * (and a message that could not be read is not replayed only to fail again).
    */
   function fromAnalyzer(msg: Msg, send: Send, now: number): void {
+    // Only a host that reads in slices (file-message) sifts: it always comes through fromAnalyzerInSlices.
     const from = arrival(msg, now);
     let read;
     try {
@@ -116,9 +127,13 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
       if (closing.signal.aborted) throw err;
       throw from.notRead(err);
     }
-    from.counted(read);
-    const batches = await performInSlices(read.outputs, msg, send, from.journalId, from.replay);
-    from.handedOn(read, batches);
+    // Sifted only as the flow runs: an operator's replay reports what a message holds, and sends what it is asked to.
+    const sift = topics.sift;
+    const journalId = from.journalId;
+    const sifted = sift === undefined || journalId === undefined || from.replay !== undefined ? read : await journal.then((j) => sift(j, read, msg, journalId));
+    from.counted(sifted);
+    const batches = await performInSlices(sifted.outputs, msg, send, journalId, from.replay);
+    from.handedOn(sifted, batches);
   }
 
   /** What reading a message from the analyzer notes before and after the read, whichever way it is read. */
@@ -146,22 +161,7 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
       },
       counted(read: ReadMessage<Msg>): void {
         if (linkNode === undefined) return;
-        let results = 0;
-        let notForLis = 0;
-        // Every result read counts, so the day's endings add up to it: those put aside included.
-        for (const o of read.outputs) {
-          if (o.type === 'results') results += o.results.length;
-          // QC, and what the dialect's own rule keeps from the LIS: counted, as they end here.
-          else if (o.type === 'aside' && o.topic === 'qc') {
-            results += o.count;
-            notForLis += o.count;
-          } else if (o.type === 'aside' && o.topic === 'unassigned') {
-            const items = o.payload as UnassignedResult[];
-            results += items.length;
-            notForLis += items.filter((i) => i.notForLis === true).length;
-          }
-        }
-        health.read(linkNode, tcpSessionKey(msg._session), { queries: conversation.counts.queries - queriesBefore, results, notForLis, dialect: host.id }, now);
+        health.read(linkNode, tcpSessionKey(msg._session), { ...resultsRead(read.outputs), queries: conversation.counts.queries - queriesBefore, dialect: host.id }, now);
       },
       handedOn(read: ReadMessage<Msg>, batches: string[]): void {
         if (journalId !== undefined) void note(read.parts, read.samples, undefined, samplesByPart(read.outputs, read.parts));
@@ -300,6 +300,27 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
     closing.abort();
     void queue.then(done);
   });
+}
+
+/** Every result read counts, so the day's endings add up to it: those put aside included. */
+function resultsRead(outputs: ReadonlyArray<HostOutput<Msg>>): { results: number; notForLis: number } {
+  let results = 0;
+  let notForLis = 0;
+  for (const o of outputs) {
+    if (o.type === 'results') results += o.results.length;
+    else if (o.type !== 'aside') continue;
+    // QC, what the dialect's own rule keeps from the LIS, and a file's values handed on before from an earlier
+    // version of it: counted, as they end here. Corrections end held for a person (the journal counts that).
+    else if (o.topic === 'qc' || o.topic === 'repeated') {
+      results += o.count;
+      notForLis += o.count;
+    } else if (o.topic === 'unassigned') {
+      const items = o.payload as UnassignedResult[];
+      results += items.length;
+      notForLis += items.filter((i) => i.notForLis === true).length;
+    } else if (o.topic === 'correction') results += o.count;
+  }
+  return { results, notForLis };
 }
 
 function lastIndex<T>(items: readonly T[], test: (item: T) => boolean): number {

@@ -11,5 +11,6 @@ export { HARD_CAP_MB, workbookRowsOffLoop } from './workbook-thread';
 export { captureOf, previewFile, previewFileInSlices, previewFileSite, previewFileSiteInSlices, type FilePaste, type FilePlace, type FileSitePreview } from './preview';
 export { pointFileAt, pointFileAtInSlices, type FilePointAnswer, type FilePointRequest } from './point';
 export { FileHost, fileHostSettings } from './host';
+export { type FileOfResults, siftFileResults, type Sifted } from './corrections';
 // The watched folder (folder-link).
 export * from './folder';

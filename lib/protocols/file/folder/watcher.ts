@@ -306,7 +306,7 @@ export class FolderWatcher {
     if (read.kind === 'changed' || !sameLook(t.look, look) || sha256(read.bytes) !== t.facts.hash) {
       this.taken.delete(name);
       this.events.problem(
-        `${name} changed after it was taken (${t.look.size} bytes then, ${look.size} now): the version taken (journal ${t.id}) went on as it was; the new version is read as a new file once it stays the same, and results in both may reach the LIS twice. Set a marker, or a longer settle time, if the instrument pauses while it writes`,
+        `${name} changed after it was taken (${t.look.size} bytes then, ${look.size} now): the version taken (journal ${t.id}) went on as it was; the new version is read as a new file once it stays the same (file-message sends none of its values delivered already, and holds changed ones as corrections). Set a marker, or a longer settle time, if the instrument pauses while it writes`,
         'FILE_CHANGED',
       );
       return;
