@@ -116,7 +116,7 @@ export const RULES: readonly RuleDefinition[] = [
   { name: '1-3s', rejects: true, span: 1, least: 1, scopes: ['run'], match: newestBeyond(3) },
   // 2-2s: two consecutive measurements beyond the same ±2 SD limit, within a run across materials or within a material across runs (westgard.com/lesson18.htm).
   { name: '2-2s', rejects: true, span: 2, least: 2, scopes: ['run', 'material'], match: allBeyond(2) },
-  // R-4s: within one run, one measurement beyond +2 SD and another beyond -2 SD, a range over 4 SD (westgard.com/mltirule.htm); within a run only (westgard.com/lesson18.htm).
+  // R-4s: within one run, one measurement beyond +2 SD and another beyond -2 SD, a range over 4 SD (westgard.com/mltirule.htm); within a run only (westgard.com/mltirule2.htm).
   { name: 'R-4s', rejects: true, span: Infinity, least: 2, scopes: ['run'], match: rangeOver4s },
   // 4-1s: four consecutive measurements beyond the same ±1 SD limit, within or across materials (westgard.com/mltirule.htm).
   { name: '4-1s', rejects: true, span: 4, least: 4, scopes: EVERY_SCOPE, match: allBeyond(1) },
