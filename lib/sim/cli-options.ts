@@ -8,6 +8,7 @@ import { PROFILES, findProfile, type SerialSettings } from '../protocols/astm/di
 import { HL7_PROFILES, findHl7Profile } from '../protocols/hl7/dialects';
 import type { Misbehaviour } from './misbehaviour';
 import type { Hl7Misbehaviour } from './hl7/misbehaviour';
+import type { QcOptions } from './qc';
 import type { TransportSpec } from './transport';
 
 export const USAGE = `lis-analyzer-sim: plays one analyzer (ASTM E1381/E1394, or HL7 v2 over MLLP) against a LIS host.
@@ -43,7 +44,15 @@ Timing and values:
 HL7 (MLLP over TCP):
   --ack-timeout-ms <ms>      wait this long for the host's ACK before sending again, default 10000
   --retries <n>              send a message again at most n times after a time-out, default 2
-  --qc <control>             also send one QC run of this control (dialects with QC)
+
+QC (ASTM and HL7 dialects whose profile marks QC; a run is one value per level and test of --tests):
+  --qc <control>             run this control: one run after the samples, or as --qc-every says
+  --qc-levels <2|3>          levels per run (materials <control>-L1, -L2 ...), default 2
+  --qc-every <n|Nms>         a run after every n samples, or every N ms (e.g. 500ms) while connected
+  --qc-bias <SD>             shift the control's mean by this many SD, default 0 (down: --qc-bias=-1.5)
+  --qc-bias-from <run>       the first run the bias and the drift act on, default 1
+  --qc-drift <SD per run>    add this many SD per run, from --qc-bias-from on, default 0
+  --qc-imprecision <factor>  widen the SD by this factor (>0), default 1
 
 Misbehaviour, HL7 (each N counts from 1):
   --missing-start <N|x>      frame N (or a fraction 0<x<1 of frames) without its leading VT
@@ -95,7 +104,9 @@ export interface CliConfig {
   seed: string;
   misbehaviour: Misbehaviour;
   /** protocol hl7 only. */
-  hl7?: { misbehaviour: Hl7Misbehaviour; ackTimeoutMs?: number; retries?: number; qc?: string };
+  hl7?: { misbehaviour: Hl7Misbehaviour; ackTimeoutMs?: number; retries?: number };
+  /** Control runs, for dialects that mark QC. */
+  qc?: QcOptions;
   quiet: boolean;
 }
 
@@ -131,6 +142,12 @@ function read(argv: string[]) {
       'ack-timeout-ms': { type: 'string' },
       retries: { type: 'string' },
       qc: { type: 'string' },
+      'qc-levels': { type: 'string' },
+      'qc-every': { type: 'string' },
+      'qc-bias': { type: 'string' },
+      'qc-bias-from': { type: 'string' },
+      'qc-drift': { type: 'string' },
+      'qc-imprecision': { type: 'string' },
       'missing-start': { type: 'string' },
       junk: { type: 'string' },
       'split-writes': { type: 'string' },
@@ -211,7 +228,7 @@ function misbehaviourOf(v: ReturnType<typeof read>['values']): Misbehaviour {
 }
 
 const ASTM_ONLY = ['serial', 'baud', 'records-only', 'corrupt-checksum', 'contend', 'split-records', 'pause-ms', 'pause-at-frame'] as const;
-const HL7_ONLY = ['ack-timeout-ms', 'retries', 'qc', 'missing-start', 'junk', 'split-writes', 'no-ack', 'error-ack', 'drop-results-ack'] as const;
+const HL7_ONLY = ['ack-timeout-ms', 'retries', 'missing-start', 'junk', 'split-writes', 'no-ack', 'error-ack', 'drop-results-ack'] as const;
 
 function hl7Of(v: ReturnType<typeof read>['values']): NonNullable<CliConfig['hl7']> {
   for (const name of ASTM_ONLY) if (v[name] !== undefined) throw new UsageError(`--${name} is an ASTM option; HL7 dialects run over TCP (MLLP)`);
@@ -228,8 +245,49 @@ function hl7Of(v: ReturnType<typeof read>['values']): NonNullable<CliConfig['hl7
   const out: NonNullable<CliConfig['hl7']> = { misbehaviour: m };
   if (v['ack-timeout-ms'] !== undefined) out.ackTimeoutMs = count(v['ack-timeout-ms'], '--ack-timeout-ms', 1);
   if (v.retries !== undefined) out.retries = count(v.retries, '--retries');
-  if (v.qc !== undefined) out.qc = v.qc;
   return out;
+}
+
+const QC_DETAILS = ['qc-levels', 'qc-every', 'qc-bias', 'qc-bias-from', 'qc-drift', 'qc-imprecision'] as const;
+
+/** A number of SD: a signed decimal. */
+function sd(text: string, what: string): number {
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)$/.test(text.trim())) throw new UsageError(`${what} must be a number of SD (e.g. 1.5 or -0.5), not ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+/** --qc and its details; `dialect` is the profile's id and whether its profile marks QC. */
+function qcOf(v: ReturnType<typeof read>['values'], dialect: { id: string; hasQc: boolean }): QcOptions | undefined {
+  if (v.qc === undefined) {
+    const stray = QC_DETAILS.find((name) => v[name] !== undefined);
+    if (stray !== undefined) throw new UsageError(`--${stray} needs --qc <control>: name the control to run`);
+    return undefined;
+  }
+  if (!dialect.hasQc) throw new UsageError(`--qc: dialect ${dialect.id} has no QC marker, so the host could not tell its controls from patient samples; choose a dialect whose profile marks QC`);
+  if (v.qc.trim() === '' || /[\x00-\x1f\x7f|\\^&~]/.test(v.qc)) throw new UsageError(`--qc must be a control name without delimiters (| \\ ^ & ~), not ${JSON.stringify(v.qc)}`);
+  const qc: QcOptions = { control: v.qc.trim() };
+  const levels = v['qc-levels'];
+  if (levels !== undefined) {
+    if (levels.trim() !== '2' && levels.trim() !== '3') throw new UsageError(`--qc-levels must be 2 or 3, not ${JSON.stringify(levels)}`);
+    qc.levels = Number(levels);
+  }
+  const every = v['qc-every'];
+  if (every !== undefined) {
+    const m = /^(\d+)\s*(ms)?$/.exec(every.trim());
+    const n = m === null ? 0 : Number(m[1]);
+    if (n < 1) throw new UsageError(`--qc-every must be a number of samples (e.g. 10) or of ms (e.g. 500ms), at least 1; not ${JSON.stringify(every)}`);
+    qc.every = m![2] === undefined ? { samples: n } : { ms: n };
+  }
+  if (v['qc-bias'] !== undefined) qc.bias = sd(v['qc-bias'], '--qc-bias');
+  if (v['qc-bias-from'] !== undefined) qc.from = count(v['qc-bias-from'], '--qc-bias-from (a run number)', 1);
+  if (v['qc-drift'] !== undefined) qc.drift = sd(v['qc-drift'], '--qc-drift (SD per run)');
+  const imprecision = v['qc-imprecision'];
+  if (imprecision !== undefined) {
+    const f = sd(imprecision, '--qc-imprecision');
+    if (!(f > 0)) throw new UsageError(`--qc-imprecision must be a factor on the SD above 0 (e.g. 2), not ${JSON.stringify(imprecision)}`);
+    qc.imprecision = f;
+  }
+  return qc;
 }
 
 function samplesOf(v: ReturnType<typeof read>['values']): string[] {
@@ -279,6 +337,8 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliConf
     if (hl7Profile === undefined) throw new UsageError(`unknown HL7 dialect ${JSON.stringify(v.dialect)}; known: ${HL7_PROFILES.map((p) => p.id).join(', ')}`);
     const hl7 = hl7Of(v);
     config = { ...common, protocol, dialect: hl7Profile.id, transport: transportOf(v, env, undefined), framing: 'astm', misbehaviour: {}, hl7 };
+    const qc = qcOf(v, { id: hl7Profile.id, hasQc: hl7Profile.qc.length > 0 });
+    if (qc !== undefined) config.qc = qc;
     if (config.transport.kind === 'serial') throw new UsageError('HL7 dialects run over TCP (MLLP): use --tcp or --listen');
   } else {
     if (astmProfile === undefined) throw new UsageError(`unknown dialect ${JSON.stringify(v.dialect)}; known: ${PROFILES.map((p) => p.id).join(', ')}; HL7: ${HL7_PROFILES.map((p) => p.id).join(', ')}`);
@@ -291,6 +351,8 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): CliConf
       framing: v['records-only'] === true ? 'records' : 'astm',
       misbehaviour: misbehaviourOf(v),
     };
+    const qc = qcOf(v, { id: astmProfile.id, hasQc: astmProfile.qc.length > 0 });
+    if (qc !== undefined) config.qc = qc;
   }
   if (v.tests !== undefined) config.tests = list(v.tests);
   if (v['query-timeout-ms'] !== undefined) config.queryTimeoutMs = count(v['query-timeout-ms'], '--query-timeout-ms', 1);

@@ -80,6 +80,7 @@ async function run(config: CliConfig, print: Print, printError: Print): Promise<
     ...(config.timeZone === undefined ? {} : { timeZone: config.timeZone }),
     ...(config.queryTimeoutMs === undefined ? {} : { queryTimeoutMs: config.queryTimeoutMs }),
     ...(config.tests === undefined ? {} : { tests: config.tests }),
+    ...(config.qc === undefined ? {} : { qc: config.qc }),
   };
   try {
     const hl7 = config.hl7;
@@ -112,6 +113,10 @@ async function run(config: CliConfig, print: Print, printError: Print): Promise<
   events.on('warning', (w) => print(`${stamp(new Date())} warning: ${w}`));
   events.on('failed', (m) => print(`${stamp(m.at)} ${m.kind} for ${m.sampleNumber} failed: ${m.reason}`));
   events.on('outcome', (o) => print(`${stamp(new Date())} ${describeOutcome(o)}`));
+  events.on('controlRun', (c) => {
+    const values = c.values.map((v) => `${v.test} ${v.material.level}=${v.value}${v.units === undefined ? '' : ` ${v.units}`} (z ${v.z >= 0 ? '+' : ''}${v.z.toFixed(2)})`);
+    print(`${stamp(new Date())} QC ${c.control} run ${c.run}: ${values.join(', ')} acknowledged`);
+  });
   events.on('connect', (peer) => print(`${stamp(new Date())} connected: ${peer}`));
   events.on('disconnect', (reason) => print(`${stamp(new Date())} disconnected: ${reason}`));
 
@@ -135,17 +140,18 @@ async function run(config: CliConfig, print: Print, printError: Print): Promise<
   if (sim.transport instanceof TcpServerTransport && !sim.connected) print(`${stamp(new Date())} listening on port ${sim.transport.boundPort}; waiting for the host to connect`);
 
   const summary = await sim.runSamples(config.samples, config.tests === undefined ? {} : { tests: config.tests });
-  const qc = config.hl7?.qc;
-  if (qc !== undefined && sim instanceof Hl7AnalyzerSimulator && signal === undefined) {
+  const qc = config.qc;
+  // Without a schedule, --qc sends one run once the samples are done.
+  if (qc !== undefined && qc.every === undefined && signal === undefined) {
     try {
-      const sent = await sim.sendQc(qc, config.tests ?? ['GLU']);
-      print(`${stamp(new Date())} QC ${qc}: ${sent.results.map((r) => `${r.code}=${r.value}`).join(', ')} acknowledged`);
+      await sim.sendControlRun();
     } catch (err) {
-      print(`${stamp(new Date())} QC ${qc} FAILED: ${(err as Error).message}`);
+      print(`${stamp(new Date())} QC ${qc.control} FAILED: ${(err as Error).message}`);
       summary.ok = false;
     }
     summary.counters = sim.counters;
   }
+  if (qc !== undefined) print(`${stamp(new Date())} QC ${qc.control}: ${sim.controlRuns.length} control run(s) acknowledged`);
   await sim.stop();
   printSummary(summary, controls, print);
   process.off('SIGINT', onSignal);

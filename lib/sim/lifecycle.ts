@@ -18,6 +18,7 @@
 import { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SimulatorError, nonNegative } from './common';
+import { ControlModel, type QcOptions, type SentControlRun } from './qc';
 import { createTransport, Transport, type TransportSpec } from './transport';
 import type { Counters, RunOptions } from './types';
 
@@ -32,6 +33,8 @@ export interface LifecycleOptions {
   tests?: string[];
   senderName?: string;
   now?: () => Date;
+  /** Control runs: the control, its levels and faults, and when a run goes out by itself. */
+  qc?: QcOptions;
 }
 
 /** What the lifecycle needs of a protocol before its own constructor runs. */
@@ -81,6 +84,13 @@ export abstract class SimulatorLifecycle<E extends LifecycleEvents & Record<keyo
   protected abstract readonly stats: C;
   protected stopped = false;
   private started = false;
+  /** The control material and its faults, when the simulator runs QC. */
+  readonly controlModel: ControlModel | undefined;
+  protected readonly sentControlRuns: SentControlRun[] = [];
+  private readonly qcEvery: QcOptions['every'];
+  private samplesSinceControl = 0;
+  private controlTimer: NodeJS.Timeout | undefined;
+  private readonly controlsPending = new Set<Promise<void>>();
 
   constructor(options: LifecycleOptions, protocol: ProtocolDefaults) {
     super();
@@ -93,6 +103,8 @@ export abstract class SimulatorLifecycle<E extends LifecycleEvents & Record<keyo
     this.defaultTests = options.tests ?? ['GLU', 'CREA'];
     this.senderName = options.senderName;
     this.now = options.now ?? (() => new Date());
+    this.controlModel = options.qc === undefined ? undefined : new ControlModel(options.qc, this.seed, this.defaultTests);
+    this.qcEvery = options.qc?.every;
     // Making a transport opens nothing: a protocol option its constructor refuses after this leaks no socket.
     this.transport = options.transport instanceof Transport ? options.transport : createTransport(options.transport);
   }
@@ -114,6 +126,32 @@ export abstract class SimulatorLifecycle<E extends LifecycleEvents & Record<keyo
     t.on('disconnect', (reason) => this.onDisconnect(reason));
     t.on('error', (err) => this.tell('warning', `transport: ${err.message}`));
     await t.open();
+    const every = this.qcEvery;
+    if (every !== undefined && 'ms' in every) {
+      // A run only while a host is there: an analyzer with no line keeps its controls.
+      this.controlTimer = setInterval(() => {
+        if (this.connected && !this.stopped) this.scheduleControlRun();
+      }, every.ms);
+      this.controlTimer.unref();
+    }
+  }
+
+  /**
+   * Sends the next control run (every level, every test of the control) and
+   * resolves, once the host acknowledged all of it, with the values sent and
+   * their z-scores against the model's targets.
+   */
+  abstract sendControlRun(): Promise<SentControlRun>;
+
+  /** Every control run sent and acknowledged so far, in order. */
+  get controlRuns(): SentControlRun[] {
+    return [...this.sentControlRuns];
+  }
+
+  /** The control model, or an error naming the option when the simulator was made without one. */
+  protected requireControlModel(): ControlModel {
+    if (this.controlModel === undefined) throw new SimulatorError('no control to run: give the qc option ({ control, levels, ... })');
+    return this.controlModel;
   }
 
   /** Resolves when a peer is connected (at once on serial and TCP client lines); rejects when the simulator stops first. */
@@ -140,6 +178,7 @@ export abstract class SimulatorLifecycle<E extends LifecycleEvents & Record<keyo
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    if (this.controlTimer) clearInterval(this.controlTimer);
     this.abort.abort();
     const pending = this.halt();
     const stopped = new SimulatorError('the simulator was stopped');
@@ -185,7 +224,7 @@ export abstract class SimulatorLifecycle<E extends LifecycleEvents & Record<keyo
         continue;
       }
       const run = start(sample);
-      outcomes.push(run.outcome);
+      outcomes.push(run.outcome.finally(() => this.sampleDone()));
       if (i === samples.length - 1) break;
       try {
         await (run.next ?? sleep(intervalMs, undefined, { signal: this.abort.signal }));
@@ -193,7 +232,30 @@ export abstract class SimulatorLifecycle<E extends LifecycleEvents & Record<keyo
         // Stopped while waiting: the remaining samples are reported as not run.
       }
     }
-    return Promise.all(outcomes);
+    const done = await Promise.all(outcomes);
+    // The summary counts the control runs the samples set off.
+    while (this.controlsPending.size > 0) await Promise.all([...this.controlsPending]);
+    return done;
+  }
+
+  private sampleDone(): void {
+    const every = this.qcEvery;
+    if (every === undefined || !('samples' in every) || this.stopped) return;
+    if (++this.samplesSinceControl < every.samples) return;
+    this.samplesSinceControl = 0;
+    this.scheduleControlRun();
+  }
+
+  /** A control run the schedule sets off: never rejects, a failure is a warning. */
+  private scheduleControlRun(): void {
+    const p = this.sendControlRun().then(
+      () => undefined,
+      (err: Error) => {
+        if (!this.stopped) this.tell('warning', `control run not delivered: ${err.message}`);
+      },
+    );
+    this.controlsPending.add(p);
+    void p.finally(() => this.controlsPending.delete(p));
   }
 
   /** One sample's outcome once its work is done or failed, announced as 'outcome'. */
@@ -209,8 +271,8 @@ export abstract class SimulatorLifecycle<E extends LifecycleEvents & Record<keyo
       });
   }
 
-  protected summary<S extends { ok: boolean }>(samples: S[]): { ok: boolean; samples: S[]; counters: C } {
-    return { ok: samples.length > 0 && samples.every((s) => s.ok), samples, counters: this.counters };
+  protected summary<S extends { ok: boolean }>(samples: S[]): { ok: boolean; samples: S[]; counters: C; controlRuns: SentControlRun[] } {
+    return { ok: samples.length > 0 && samples.every((s) => s.ok), samples, counters: this.counters, controlRuns: this.controlRuns };
   }
 
   /** Takes a waiter off the list and clears its deadline; false when it was already gone (answered, expired or stopped). */

@@ -21,9 +21,10 @@ import {
   type PatientRecord,
   type ResultRecord,
 } from '../protocols/astm/records';
-import type { DialectProfile, OrderField, OrderLayout, PatientPart } from '../protocols/astm/dialects';
+import type { DialectProfile, OrderField, OrderLayout, PatientPart, QcRule } from '../protocols/astm/dialects';
 import { nameComponents } from '../protocols/astm/lab';
-import { simulateValue } from './analytes';
+import { simulateValue, type SimulatedValue } from './analytes';
+import type { ControlRun } from './qc';
 import { flavourOf, placed, type AnalyzerFlavour, type MessageKind, type Tube } from './flavours';
 
 export type { Tube } from './flavours';
@@ -313,6 +314,10 @@ export interface ResultsInput {
   timeZone: string;
   seed: string;
   senderName?: string;
+  /** Values to send instead of the seeded ones (a control run's), by test code: no range, no flag. */
+  values?: Readonly<Record<string, { value: string; units?: string }>>;
+  /** Mark the message or its order as QC, with every marker of the profile's (the sample is the control material). */
+  qc?: boolean;
 }
 
 export interface GeneratedResult {
@@ -358,7 +363,8 @@ export function buildResults(profile: DialectProfile, input: ResultsInput): { te
   const results: GeneratedResult[] = [];
   const rs: ResultRecord[] = codes.map((code, i) => {
     const name = input.testNames?.[code];
-    const v = simulateValue(input.seed, input.sampleNumber, code, name);
+    const given = input.values?.[code];
+    const v: SimulatedValue = given === undefined ? simulateValue(input.seed, input.sampleNumber, code, name) : { value: given.value, ...(given.units === undefined ? {} : { units: given.units }) };
     // EUROIMMUN writes decimal commas; its profile turns them into points, so the analyzer sends commas.
     const text = profile.results.value.decimalComma === 'dot' ? v.value.replace('.', ',') : v.value;
     const r: ResultRecord = { type: 'R', sequence: String(i + 1), universalTestId: flavour.resultTestId(code, name ?? v.analyte?.code), value: flavour.value(text) };
@@ -382,8 +388,79 @@ export function buildResults(profile: DialectProfile, input: ResultsInput): { te
     return r;
   });
 
-  const text = encode(flavour, [header(flavour, 'results', profile, opts), p, o, ...rs, { type: 'L', sequence: '1', terminationCode: 'N' }]);
+  const h = header(flavour, 'results', profile, opts);
+  if (input.qc === true) {
+    if (profile.qc.length === 0) throw new Error(noQc(profile));
+    markQc(profile.qc, h, o);
+  }
+  const text = encode(flavour, [h, p, o, ...rs, { type: 'L', sequence: '1', terminationCode: 'N' }]);
   return { text, results };
+}
+
+function noQc(profile: DialectProfile): string {
+  return `dialect ${profile.id} has no QC marker (profile qc is empty): the host could not tell this analyzer's controls from patient samples`;
+}
+
+/**
+ * Every QC marker of the profile, each at its component of its field, the
+ * rest of the field kept (the cobas e 411's O-4 holds the rack before its
+ * sample type). All of them, as the analyzers the profiles cite write both
+ * kinds where they have both.
+ */
+function markQc(rules: readonly QcRule[], h: HeaderRecord, o: OrderRecord): void {
+  for (const r of rules) {
+    const mark = r.anyOf[0]!;
+    if (r.record === 'H') h[r.field] = placeSample(mark, r.component, h[r.field]);
+    else o[r.field] = placeSample(mark, r.component, o[r.field]);
+  }
+}
+
+/**
+ * A control run as the analyzer sends it: one message per level (the
+ * level's material ID in the sample's place, the QC markers set), or, where
+ * the profile reads QC values from an O field (Mindray CL and BS, manual
+ * p.2-18), one QC message with an O record per test whose repeats are the
+ * levels: id^name^lot^expiry^mean^level^SD^value.
+ */
+export function buildControlMessages(profile: DialectProfile, run: ControlRun, input: Omit<ResultsInput, 'sampleNumber' | 'tests' | 'values' | 'qc' | 'testNames' | 'patient' | 'priority' | 'unorderedTest'>): string[] {
+  if (profile.qc.length === 0) throw new Error(noQc(profile));
+  const rule = profile.qcInOrder;
+  if (rule === undefined) {
+    const materials = [...new Map(run.values.map((v) => [v.material.id, v.material])).values()];
+    return materials.map((m) => {
+      const mine = run.values.filter((v) => v.material.id === m.id);
+      const values = Object.fromEntries(mine.map((v) => [v.test, { value: v.value, ...(v.units === undefined ? {} : { units: v.units }) }]));
+      return buildResults(profile, { ...input, sampleNumber: m.id, tests: mine.map((v) => v.test), values, qc: true }).text;
+    });
+  }
+  const flavour = flavourOf(profile);
+  const opts: TimeOptions = { now: input.completedAt, timeZone: input.timeZone, ...(input.senderName === undefined ? {} : { senderName: input.senderName }) };
+  const h = header(flavour, 'results', profile, opts);
+  markQc(profile.qc, h, { type: 'O' });
+  const tests = [...new Set(run.values.map((v) => v.test))];
+  const width = Math.max(...Object.values(rule.components));
+  const when = profile.results.completedAt;
+  const orders: OrderRecord[] = tests.map((test, i) => {
+    const o: OrderRecord = { type: 'O', sequence: String(i + 1), universalTestId: flavour.orderTestId(test, undefined), reportType: 'F' };
+    o[rule.field] = run.values
+      .filter((v) => v.test === test)
+      .map((v) => {
+        const c = new Array<string>(width).fill('');
+        const set = (k: keyof typeof rule.components, text: string) => (c[rule.components[k] - 1] = text);
+        set('id', v.material.id);
+        set('name', v.material.name);
+        set('lot', v.material.lot);
+        set('expiry', v.material.expiry);
+        set('mean', String(v.mean));
+        set('level', v.material.level);
+        set('sd', String(v.sd));
+        set('value', v.value);
+        return c;
+      });
+    if (when.record === 'O') o[when.field] = stamp(profile, opts);
+    return o;
+  });
+  return [encode(flavour, [h, { type: 'P', sequence: '1' }, ...orders, { type: 'L', sequence: '1', terminationCode: 'N' }])];
 }
 
 /** The sample number at its component of a field, keeping what the flavour wrote in the others. */

@@ -17,7 +17,8 @@ import { LinkDriver } from '../link/driver';
 import { formatAstmTimestamp } from '../protocols/astm/records';
 import { linkMachine } from '../protocols/astm/link-machine';
 import { randomStream } from './analytes';
-import { buildQuery, buildResults, queryRange, readHostMessage, type DownloadedOrder, type HostAnswer, type Tube } from './messages';
+import { buildControlMessages, buildQuery, buildResults, queryRange, readHostMessage, type DownloadedOrder, type HostAnswer, type Tube } from './messages';
+import type { SentControlRun } from './qc';
 import { WireShaper, linkOptionsFor, misbehaviourProblems, type Misbehaviour } from './misbehaviour';
 import type { WireSplitter } from '../trace/wire-splitter';
 import { astmTraceFraming } from '../protocols/astm/trace-framing';
@@ -86,6 +87,8 @@ export class AnalyzerSimulator extends SimulatorLifecycle<SimulatorEvents, Count
     assertProfile(profile);
     super(options, { queryDeadlineMs: profile.queryDeadlineMs, checkTimeZone: (zone) => formatAstmTimestamp(new Date(), zone) });
     this.profile = profile;
+    // Refused here, not at the first run: a dialect whose host cannot tell QC apart would file controls as patients.
+    if (this.controlModel !== undefined && profile.qc.length === 0) throw new SimulatorError(`dialect ${profile.id} has no QC marker in its profile: the host could not tell its control runs from patient samples`);
     this.framing = options.framing ?? 'astm';
     this.misbehaviour = options.misbehaviour ?? {};
     const problems = misbehaviourProblems(this.misbehaviour, this.framing);
@@ -138,6 +141,17 @@ export class AnalyzerSimulator extends SimulatorLifecycle<SimulatorEvents, Count
     });
     await this.enqueue(text, 'results', sampleNumber, false);
     return { sampleNumber, results, text };
+  }
+
+  async sendControlRun(): Promise<SentControlRun> {
+    this.assertRunning();
+    const run = this.requireControlModel().next();
+    const texts = buildControlMessages(this.profile, run, { tube: this.tubeFor(run.control), completedAt: this.now(), timeZone: this.timeZone, seed: this.seed, ...this.senderOption() });
+    await Promise.all(texts.map((text) => this.enqueue(text, 'qc', run.control, false)));
+    const sent = { ...run, texts };
+    this.sentControlRuns.push(sent);
+    this.emit('controlRun', sent);
+    return sent;
   }
 
   /**

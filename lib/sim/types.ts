@@ -7,6 +7,7 @@ import type { DialectProfile } from '../protocols/astm/dialects';
 import type { AstmLinkOptions } from '../protocols/astm/link';
 import type { DownloadedOrder, GeneratedResult, HostAnswer } from './messages';
 import type { Misbehaviour } from './misbehaviour';
+import type { QcOptions, SentControlRun } from './qc';
 import type { Transport, TransportSpec } from './transport';
 
 export interface SimulatorOptions {
@@ -34,6 +35,8 @@ export interface SimulatorOptions {
   senderName?: string;
   /** The clock for timestamps written into messages (tests pin it). */
   now?: () => Date;
+  /** Control runs (dialects whose profile has QC markers): the control, its levels, its faults and its schedule. */
+  qc?: QcOptions;
 }
 
 export interface FrameEvent {
@@ -44,7 +47,7 @@ export interface FrameEvent {
   at: Date;
 }
 
-export type OutgoingKind = 'query' | 'cancel' | 'results';
+export type OutgoingKind = 'query' | 'cancel' | 'results' | 'qc';
 
 export interface MessageEvent {
   id: string;
@@ -100,6 +103,8 @@ export interface RunSummary {
   ok: boolean;
   samples: SampleOutcome[];
   counters: Counters;
+  /** Every control run sent and acknowledged so far. */
+  controlRuns: SentControlRun[];
 }
 
 export interface RunOptions {
@@ -117,6 +122,8 @@ export interface SimulatorEvents {
   received: [ReceivedEvent];
   /** runSamples: one sample is done (results acknowledged, or failed). */
   outcome: [SampleOutcome];
+  /** A control run the host acknowledged in full. */
+  controlRun: [SentControlRun];
   /** Every order download read, whether a scan was waiting for it or not. */
   order: [DownloadedOrder];
   discarded: [{ reason: string; text: string }];

@@ -230,12 +230,12 @@ describe('lis-analyzer-sim playing an HL7 dialect over TCP', () => {
     assert.match(done.out, /→ <VT>MSH\|[^\n]*\|ACK\^Q03\|[^\n]*<CR>MSA\|AA\|[^\n]*<FS><CR>$/m, 'its ACK^Q03');
     assert.match(done.out, /! junk: 9 bytes outside any frame before frame 1/);
     assert.match(done.out, /0019: ok \(order 1,2; results 1=[\d.]+, 2=[\d.]+; acknowledged\)/);
-    assert.match(done.out, /QC QUAL2: AST=[\d.]+ acknowledged/);
+    assert.match(done.out, /QC QUAL2 run 1: AST L1=[\d.]+ U\/L \(z [+-]\d+\.\d\d\), AST L2=[\d.]+ U\/L \(z [+-]\d+\.\d\d\) acknowledged/);
     assert.match(done.out, /^Summary: 1 sample\(s\), 1 ok, 0 failed$/m);
     assert.match(done.out, /messages sent 3, acknowledged 3, failed 0, received 4; frames out 4, in 4/);
     assert.match(done.out, /AE received 0, AR received 0; ACKs sent for the host's messages 1/);
     assert.deepEqual(host.discarded.map((d) => d.reason), ['outside-frame']);
-    assert.equal(host.qc.length, 1);
+    assert.deepEqual(host.qc.map((q) => [q.SampleNumber, q.control?.level]), [['QUAL2', 'L1'], ['QUAL2', 'L2']]);
   });
 
   it('ihe-law, listening, with the host connecting: exits 1 when a sample is not found', async (t) => {
@@ -267,5 +267,50 @@ describe('lis-analyzer-sim playing an HL7 dialect over TCP', () => {
       [['--protocol', 'x', '--dialect', 'ihe-law', '--tcp', 'h:1', '--samples', 'A'], /--protocol must be astm or hl7/],
     ];
     for (const [args, error] of bad) assert.throws(() => parseCliOptions(args, env), (err: unknown) => err instanceof UsageError && error.test(err.message));
+  });
+});
+
+describe('lis-analyzer-sim control runs', () => {
+  it('parses --qc and its details for both protocols', () => {
+    const env = cleanEnv();
+    const line = ['--tcp', 'h:1', '--samples', 'A'];
+    assert.deepEqual(parseCliOptions(['--dialect', 'roche-cobas-e411', ...line, '--qc', 'PCCC', '--qc-levels', '3', '--qc-every', '10', '--qc-bias', '1.5', '--qc-bias-from', '4', '--qc-drift=-0.1', '--qc-imprecision', '2'], env).qc, {
+      control: 'PCCC',
+      levels: 3,
+      every: { samples: 10 },
+      bias: 1.5,
+      from: 4,
+      drift: -0.1,
+      imprecision: 2,
+    });
+    assert.deepEqual(parseCliOptions(['--dialect', 'ihe-law', ...line, '--qc', 'QUAL2', '--qc-every', '500ms'], env).qc, { control: 'QUAL2', every: { ms: 500 } });
+    assert.equal(parseCliOptions(['--dialect', 'generic-lis2a2', ...line], env).qc, undefined);
+    const bad: [string[], RegExp][] = [
+      [['--dialect', 'edan-h30', ...line, '--qc', 'Q'], /--qc: dialect edan-h30 has no QC marker/],
+      [['--dialect', 'generic-lis2a2', ...line, '--qc-bias', '1'], /--qc-bias needs --qc <control>/],
+      [['--dialect', 'generic-lis2a2', ...line, '--qc', 'Q', '--qc-levels', '4'], /--qc-levels must be 2 or 3, not "4"/],
+      [['--dialect', 'generic-lis2a2', ...line, '--qc', 'Q', '--qc-every', 'often'], /--qc-every must be a number of samples \(e\.g\. 10\) or of ms \(e\.g\. 500ms\)/],
+      [['--dialect', 'generic-lis2a2', ...line, '--qc', 'Q', '--qc-every', '0ms'], /--qc-every must be/],
+      [['--dialect', 'generic-lis2a2', ...line, '--qc', 'Q', '--qc-bias', 'much'], /--qc-bias must be a number of SD/],
+      [['--dialect', 'generic-lis2a2', ...line, '--qc', 'Q', '--qc-bias-from', '0'], /--qc-bias-from \(a run number\) must be a whole number >= 1/],
+      [['--dialect', 'generic-lis2a2', ...line, '--qc', 'Q', '--qc-imprecision', '0'], /--qc-imprecision must be a factor on the SD above 0/],
+      [['--dialect', 'generic-lis2a2', ...line, '--qc', 'A|B'], /--qc must be a control name without delimiters/],
+    ];
+    for (const [args, error] of bad) assert.throws(() => parseCliOptions(args, env), (err: unknown) => err instanceof UsageError && error.test(err.message));
+  });
+
+  it('ASTM roche-cobas-e411 with --qc-every 1 and a bias: a run after each sample, z-scores logged, the host reads QC', async (t) => {
+    const line = new TcpServerTransport(0);
+    const host = new TestHost({ profile: getProfile('roche-cobas-e411'), transport: line, orders: [labOrder('S1', ['GLU']), labOrder('S2', ['GLU'])] });
+    await host.start();
+    t.after(() => host.stop());
+    const run = start(t, ['--dialect', 'roche-cobas-e411', '--tcp', `127.0.0.1:${line.boundPort}`, '--samples', 'S1,S2', '--interval', '0', '--analysis-ms', '0', '--tests', 'GLU', '--quiet', '--qc', 'PCCC', '--qc-every', '1', '--qc-bias', '3']);
+    const done = await within(run.finished, 20000, 'the run');
+    assert.equal(done.code, 0, done.out);
+    assert.match(done.out, /QC PCCC run 1: GLU L1=[\d.]+ mmol\/L \(z \+\d\.\d\d\), GLU L2=/);
+    assert.match(done.out, /QC PCCC run 2: /);
+    assert.match(done.out, /QC PCCC: 2 control run\(s\) acknowledged/);
+    const qc = host.events.flatMap((e) => (e.type === 'qc' ? e.results : []));
+    assert.deepEqual(qc.map((q) => q.SampleNumber), ['PCCC-L1', 'PCCC-L2', 'PCCC-L1', 'PCCC-L2']);
   });
 });

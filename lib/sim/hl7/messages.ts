@@ -14,6 +14,7 @@ import type { Hl7DialectProfile, Hl7Place } from '../../protocols/hl7/dialects';
 import { hl7Timestamp } from '../../protocols/hl7/lab/time';
 import { simulateValue } from '../analytes';
 import type { GeneratedResult } from '../messages';
+import type { ControlMaterial, ControlRun } from '../qc';
 import { hl7FlavourOf } from './flavours';
 
 export interface Hl7WriteOptions {
@@ -139,6 +140,8 @@ export interface Hl7ResultsInput {
   seed: string;
   /** QC: the control's name takes the sample's place and the message carries the dialect's QC marker. */
   qc?: boolean;
+  /** Values to send instead of the seeded ones (a control run's), by test code: no range, no flag. */
+  values?: Readonly<Record<string, { value: string; units?: string }>>;
 }
 
 /** One test's simulated value as the host should read it. */
@@ -163,8 +166,15 @@ export function buildHl7Results(profile: Hl7DialectProfile, input: Hl7ResultsInp
   if (input.tests.length === 0) throw new Error(`no tests to report for sample ${input.sampleNumber}`);
   const codes = [...input.tests];
   if (input.unorderedTest !== undefined && !codes.includes(input.unorderedTest)) codes.push(input.unorderedTest);
-  const results = codes.map((code) => generate(input.seed, input.sampleNumber, code, input.tests));
-  if (input.qc === true && profile.qcInRequest !== undefined) return { text: qcInRequest(profile, input.sampleNumber, results, opts), results };
+  const results = codes.map((code) => {
+    const given = input.values?.[code];
+    if (given === undefined) return generate(input.seed, input.sampleNumber, code, input.tests);
+    return { code, value: given.value, ...(given.units === undefined ? {} : { units: given.units }) };
+  });
+  if (input.qc === true && profile.qcInRequest !== undefined) {
+    const material = { id: '1', name: input.sampleNumber, level: 'M', lot: 'LOT1', expiry: '20301231' };
+    return { text: qcInRequest(profile, results.map((r) => ({ ...r, material })), opts), results };
+  }
   if (input.qc === true && profile.qc.length === 0) throw new Error(`dialect ${profile.id} has no QC marker: this analyzer sends no QC the host could tell apart`);
   return { text: resultMessage(profile, input, results, opts), results };
 }
@@ -229,7 +239,7 @@ function placeSample(drafts: Draft[], profile: Hl7DialectProfile, sample: string
 }
 
 /** Mindray CL QC (p.1-17/1-18, fixture mindray-cl2000i-oru-r01-qc.txt): MSH-16 2, one OBR per test carrying the control and the value, no OBX. */
-function qcInRequest(profile: Hl7DialectProfile, control: string, results: GeneratedResult[], opts: Hl7WriteOptions): string {
+function qcInRequest(profile: Hl7DialectProfile, results: (GeneratedResult & { material: ControlMaterial; mean?: number; sd?: number })[], opts: Hl7WriteOptions): string {
   const rule = profile.qcInRequest!;
   const f = hl7FlavourOf(profile);
   const stamp = hl7Timestamp(opts.now, opts.timeZone);
@@ -242,15 +252,42 @@ function qcInRequest(profile: Hl7DialectProfile, control: string, results: Gener
     if (r.units !== undefined) set(rule.units, r.units);
     set(rule.completedAt, stamp);
     const c = rule.control;
-    set(c.id, '1');
-    set(c.name, control);
-    set(c.lot, 'LOT1');
-    set(c.expiry, '20301231');
-    set(c.level, 'M');
+    const m = r.material;
+    set(c.id, m.id);
+    set(c.name, m.name);
+    set(c.lot, m.lot);
+    set(c.expiry, m.expiry);
+    set(c.level, m.level);
+    if (r.mean !== undefined) set(c.mean, String(r.mean));
+    if (r.sd !== undefined) set(c.sd, String(r.sd));
     drafts.push(obr);
   });
   // The control is what the host files QC under (its name, else its number).
   return build(drafts);
+}
+
+/**
+ * A control run as the analyzer sends it: where the dialect carries the
+ * control in the OBR (Mindray CL, MSH-16 2), one message with an OBR per
+ * test and level, naming the control, its lot, expiry, level, target mean
+ * and SD; otherwise one QC message per level, its material ID in the
+ * sample's place. `controlId` numbers each message (MSH-10).
+ */
+export function buildHl7ControlMessages(profile: Hl7DialectProfile, run: ControlRun, completedAt: Date, opts: Omit<Hl7WriteOptions, 'controlId'>, controlId: () => string): { id: string; text: string }[] {
+  if (profile.qc.length === 0) throw new Error(`dialect ${profile.id} has no QC marker: this analyzer sends no QC the host could tell apart`);
+  if (profile.qcInRequest !== undefined) {
+    const id = controlId();
+    const results = run.values.map((v) => ({ code: v.test, value: v.value, ...(v.units === undefined ? {} : { units: v.units }), material: v.material, mean: v.mean, sd: v.sd }));
+    return [{ id, text: qcInRequest(profile, results, { ...opts, now: completedAt, controlId: id }) }];
+  }
+  const materials = [...new Map(run.values.map((v) => [v.material.id, v.material])).values()];
+  return materials.map((m) => {
+    const mine = run.values.filter((v) => v.material.id === m.id);
+    const id = controlId();
+    const values = Object.fromEntries(mine.map((v) => [v.test, { value: v.value, ...(v.units === undefined ? {} : { units: v.units }) }]));
+    const { text } = buildHl7Results(profile, { sampleNumber: m.id, tests: mine.map((v) => v.test), completedAt, seed: '', qc: true, values }, { ...opts, controlId: id });
+    return { id, text };
+  });
 }
 
 // ----- status -----

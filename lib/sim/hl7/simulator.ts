@@ -24,7 +24,8 @@ import { Wire } from '../wire';
 import { SimulatorError, checkSample, failed, nonNegative, unorderedTestFor } from '../common';
 import { SimulatorLifecycle } from '../lifecycle';
 import { hl7FlavourOf } from './flavours';
-import { buildHl7Ack, buildHl7Query, buildHl7Results, buildHl7Status } from './messages';
+import { buildHl7Ack, buildHl7ControlMessages, buildHl7Query, buildHl7Results, buildHl7Status } from './messages';
+import type { SentControlRun } from '../qc';
 import { Hl7WireShaper, hl7MisbehaviourProblems, type Hl7Misbehaviour } from './misbehaviour';
 import { readHl7HostMessage, type Hl7DownloadedOrder, type ReadHostMessage } from './read-host';
 import type {
@@ -100,6 +101,8 @@ export class Hl7AnalyzerSimulator extends SimulatorLifecycle<Hl7SimulatorEvents,
     assertHl7Profile(profile);
     super(options, { queryDeadlineMs: profile.queryDeadlineMs, checkTimeZone: (zone) => hl7Timestamp(new Date(), zone) });
     this.profile = profile;
+    // Refused here, not at the first run: a dialect whose host cannot tell QC apart would file controls as patients.
+    if (this.controlModel !== undefined && profile.qc.length === 0) throw new SimulatorError(`dialect ${profile.id} has no QC marker in its profile: the host could not tell its control runs from patient samples`);
     this.ackTimeoutMs = nonNegative('ackTimeoutMs', options.ackTimeoutMs ?? 10_000);
     this.retries = options.retries ?? 2;
     if (!Number.isInteger(this.retries) || this.retries < 0) throw new SimulatorError(`retries must be a whole number >= 0, got ${String(options.retries)}`);
@@ -161,6 +164,17 @@ export class Hl7AnalyzerSimulator extends SimulatorLifecycle<Hl7SimulatorEvents,
     const { text, results } = buildHl7Results(this.profile, { sampleNumber: control, tests, completedAt: this.now(), seed: this.seed, qc: true }, this.writeOptions(id));
     await this.enqueue(id, text, 'qc', control);
     return { sampleNumber: control, results, text };
+  }
+
+  async sendControlRun(): Promise<SentControlRun> {
+    this.assertRunning();
+    const run = this.requireControlModel().next();
+    const messages = buildHl7ControlMessages(this.profile, run, this.now(), this.writeBase(), () => this.nextControlId());
+    await Promise.all(messages.map((m) => this.enqueue(m.id, m.text, 'qc', run.control)));
+    const sent = { ...run, texts: messages.map((m) => m.text) };
+    this.sentControlRuns.push(sent);
+    this.emit('controlRun', sent);
+    return sent;
   }
 
   /** Sends the dialect's ESU^U01 (cobas pro); resolves when the host acknowledged it. */
@@ -237,7 +251,11 @@ export class Hl7AnalyzerSimulator extends SimulatorLifecycle<Hl7SimulatorEvents,
   }
 
   private writeOptions(controlId: string) {
-    return { now: this.now(), timeZone: this.timeZone, controlId, ...(this.senderName === undefined ? {} : { senderName: this.senderName }) };
+    return { ...this.writeBase(), controlId };
+  }
+
+  private writeBase() {
+    return { now: this.now(), timeZone: this.timeZone, ...(this.senderName === undefined ? {} : { senderName: this.senderName }) };
   }
 
   // ----- sending -----

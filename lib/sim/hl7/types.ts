@@ -4,6 +4,7 @@ import type { GeneratedResult } from '../messages';
 import type { Transport, TransportSpec } from '../transport';
 import type { Counters, FrameEvent } from '../types';
 import type { Hl7Misbehaviour } from './misbehaviour';
+import type { QcOptions, SentControlRun } from '../qc';
 import type { Hl7DownloadedOrder, Hl7HostMessage } from './read-host';
 
 export interface Hl7SimulatorOptions {
@@ -28,6 +29,8 @@ export interface Hl7SimulatorOptions {
   /** Send the dialect's ESU^U01 status message on each connection (cobas pro); default true. */
   status?: boolean;
   now?: () => Date;
+  /** Control runs (dialects whose profile has QC markers): the control, its levels, its faults and its schedule. */
+  qc?: QcOptions;
 }
 
 export type Hl7OutgoingKind = 'query' | 'results' | 'qc' | 'status';
@@ -84,6 +87,8 @@ export interface Hl7RunSummary {
   ok: boolean;
   samples: Hl7SampleOutcome[];
   counters: Hl7Counters;
+  /** Every control run sent and acknowledged so far. */
+  controlRuns: SentControlRun[];
 }
 
 export interface Hl7SimulatorEvents {
@@ -93,6 +98,8 @@ export interface Hl7SimulatorEvents {
   failed: [Hl7MessageEvent & { reason: string }];
   received: [Hl7ReceivedEvent];
   outcome: [Hl7SampleOutcome];
+  /** A control run the host acknowledged in full. */
+  controlRun: [SentControlRun];
   order: [Hl7DownloadedOrder];
   discarded: [{ reason: string; text: string }];
   misbehaviour: [string];
