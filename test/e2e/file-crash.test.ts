@@ -154,11 +154,13 @@ describe('crash run, file-exporting instrument: SIGKILL while files are being re
     const again: Array<Promise<unknown>> = [];
     const againRng = prng(SEED + 1);
     const exportAgain = async (n: number, changed: boolean) => {
+      // Drawn before any wait: the seed decides them whatever order the re-exports come in.
+      const pause = 200 + againRng.int(800);
+      const { bytes, change } = reExport(n, changed ? againRng.int(18) : undefined);
       // Once the first version was taken and its values handed on, a technologist exports the run again: moved to
       // done/ by then, or not yet (its results still on their way, or in a batch a kill left for the operator).
       await waitUntil(() => lineOf('val', `${nameOf(n)}.txt`), 60_000, `${nameOf(n)}.txt handed on before it is exported again`, 50);
-      await sleep(200 + againRng.int(800));
-      const { bytes, change } = reExport(n, changed ? againRng.int(18) : undefined);
+      await sleep(pause);
       if (change) changes.push(change);
       await sim.write(`${nameOf(n)}.txt`, bytes, { viaTemp: true });
     };
