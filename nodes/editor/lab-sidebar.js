@@ -277,8 +277,9 @@
             var groups = [];
             var byKey = {};
             list.forEach(function (h) {
-                // One analyzer's code: the same code held by two analyzers' nodes is two decisions.
-                var key = h.kind + "\u0000" + h.code + "\u0000" + h.node;
+                // One analyzer's code: the same code held by two analyzers' nodes is two decisions. A correction is one
+                // file's new values against the old ones: each file's is decided apart, never sent or dismissed with another's.
+                var key = h.kind + "\u0000" + h.code + "\u0000" + h.node + (h.kind === "correction" ? "\u0000" + h.id : "");
                 var g = byKey[key];
                 if (!g) {
                     g = byKey[key] = { kind: h.kind, code: h.code, link: h.link, reason: h.reason, since: h.since, ids: [], samples: [], results: 0, deployed: true, sending: false, sendable: h.sendable !== false, first: h, corrections: [] };

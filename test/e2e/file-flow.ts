@@ -34,6 +34,36 @@ export function expectedResults(n: number): string[] {
   return out;
 }
 
+/** A value export `n` holds for the LIS (sample, LIS test, value), as an operator compares an old with a new one. */
+export interface ChangedValue {
+  sample: string;
+  old: string;
+  new: string;
+}
+
+/**
+ * Export `n` made again, as after a technologist reopened the run: other bytes (its creation time), the same values;
+ * with `changed`, the Ct of its `changed`-th patient well (0 to 17) is 0.250 higher.
+ */
+export function reExport(n: number, changed?: number): { bytes: Buffer; change?: ChangedValue } {
+  const text = exportFile(n).toString('latin1');
+  const again = text.replace('Date Created = 2024-10-01 13:07:52', 'Date Created = 2024-10-01 16:41:05');
+  if (again === text) throw new Error('the template no longer holds the creation time reExport changes');
+  if (changed === undefined) return { bytes: Buffer.from(again, 'latin1') };
+  let well = -1;
+  let change: ChangedValue | undefined;
+  const lines = again.split('\n').map((line) => {
+    const cells = line.split('\t');
+    if (cells[5] !== 'UNKNOWN' || !/^7\d{12}$/.test(cells[3] ?? '') || ++well !== changed) return line;
+    const now = (Number(cells[8]) + 0.25).toFixed(3);
+    change = { sample: cells[3]!, old: cells[8]!, new: now };
+    cells[8] = now;
+    return cells.join('\t');
+  });
+  if (!change) throw new Error(`export ${n} has no patient well ${changed}`);
+  return { bytes: Buffer.from(lines.join('\n'), 'latin1'), change };
+}
+
 export interface FileFlowOptions {
   folder: string;
   lisUrl: (path: string) => string;

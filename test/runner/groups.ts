@@ -29,7 +29,7 @@ export interface Job {
 export const SHARED_PROCESS: Record<string, string[]> = {
   // Node-RED with the package installed from its packed tarball (startEditorSession): two processes, so each takes about as long.
   'browser: editor dialogs 1': ['browser/pointing-keyboard', 'browser/pointing', 'browser/lab-sidebar', 'browser/help', 'browser/link-dialog', 'browser/bidi', 'browser/folder-link'],
-  'browser: editor dialogs 2': ['browser/test-mapper', 'browser/held-results', 'browser/dialect-editor', 'browser/hl7-dialect', 'browser/file-pointing', 'browser/file-message-workbook', 'browser/file-message-dialog'],
+  'browser: editor dialogs 2': ['browser/test-mapper', 'browser/held-results', 'browser/held-correction', 'browser/dialect-editor', 'browser/hl7-dialect', 'browser/file-pointing', 'browser/file-message-workbook', 'browser/file-message-dialog'],
   // Each starts a Node-RED of its own (the installed package, the examples, the demo); they share Chromium.
   'browser: own runtimes 1': ['browser/settings-dialog', 'browser/demo', 'browser/lab-permission'],
   'browser: own runtimes 2': ['browser/journey', 'browser/examples'],
@@ -58,9 +58,9 @@ const FILE_SECONDS: Record<string, number> = {
   'e2e/misbehaviour': 40,
   'demo/start': 38,
   'e2e/hl7-examples': 30,
+  'e2e/file-crash': 30,
   'e2e/examples': 27,
   'e2e/line-drop': 24,
-  'e2e/file-crash': 22,
   'nodes/journal': 15,
   'nodes/link-alarms': 14,
   'e2e/file-analyzer': 11,

@@ -7,7 +7,7 @@
  */
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ResultJournal } from '../../lib/journal/journal';
@@ -64,6 +64,28 @@ describe('the file-exporting instrument simulator against a folder watcher', () 
     await sleep(600);
     assert.equal(seen.files.length, 1);
     assert.deepEqual(seen.files[0]!.bytes, bytes, 'never a torn copy');
+  });
+
+  it('a file written at line ends and paused until the watcher took its first part: taken half-written, whole rows only, then written on', async () => {
+    const seen = watch();
+    const sim = new FileExporter(join(root, 'export'));
+    const bytes = Buffer.from(TEMPLATE.repeat(3));
+    const resumedAt: number[] = [];
+    await sim.write('run1.csv', bytes, {
+      parts: 2,
+      atLines: true,
+      // The instrument paused longer than the settle time: it writes on only once the first part was taken.
+      resume: async (part) => {
+        await waitUntil(() => seen.files.length === 1, 10_000, 'the first part taken', 20);
+        resumedAt.push(part);
+      },
+    });
+    assert.deepEqual(resumedAt, [1]);
+    const first = seen.files[0]!.bytes;
+    assert.ok(first.length > 0 && first.length < bytes.length, `a part, not the whole: ${first.length} of ${bytes.length} bytes`);
+    assert.equal(first.at(-1), 0x0a, 'the part ends at a line end');
+    assert.deepEqual(first, bytes.subarray(0, first.length));
+    assert.deepEqual(readFileSync(join(root, 'export', 'run1.csv')), bytes, 'the rest written after the pause');
   });
 
   it('a file written under a temporary name and renamed, or followed by its marker, is taken only complete', async () => {

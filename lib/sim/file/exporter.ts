@@ -14,6 +14,13 @@ export interface WriteOptions {
   parts?: number;
   /** Pause between two parts. */
   pauseMs?: number;
+  /** Parts end at a line end (an instrument that flushes whole records), not at any byte. */
+  atLines?: boolean;
+  /**
+   * Awaited before each part after the first, besides `pauseMs`: an instrument paused for as long as something takes
+   * (a plate still being read), longer than any settle time.
+   */
+  resume?: (part: number) => Promise<void>;
   /** Written under `<name>.tmp`, renamed to `<name>` once complete (what many instruments and robocopy do). */
   viaTemp?: boolean;
   /** After the file is complete, an empty `<name><marker>` (`.done`, `.ok`). */
@@ -37,6 +44,22 @@ export function fromTemplate(template: Uint8Array | string, replace: Record<stri
 /** Bytes no file dialect reads: a header cut short and binary noise. */
 export const MALFORMED = Buffer.from('Run Information\r\n\x00\x01\x02\xff\xfe garbage, not an export\r\n', 'latin1');
 
+/** Where each part ends: `parts` slices of about equal size; with `atLines` each ends after a line feed (fewer parts when lines are few). */
+function partEnds(bytes: Uint8Array, parts: number, atLines: boolean): number[] {
+  const size = Math.ceil(bytes.length / parts);
+  const ends: number[] = [];
+  for (let i = 1; i < parts; i++) {
+    let end = Math.min(bytes.length, i * size);
+    if (atLines) {
+      const lf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).indexOf(0x0a, Math.max(0, end - 1));
+      end = lf < 0 ? bytes.length : lf + 1;
+    }
+    if (!atLines || (end > (ends.at(-1) ?? 0) && end < bytes.length)) ends.push(end);
+  }
+  ends.push(bytes.length);
+  return ends;
+}
+
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export class FileExporter {
@@ -49,13 +72,13 @@ export class FileExporter {
     await fs.mkdir(this.folder, { recursive: true });
     const target = join(this.folder, name);
     const path = options.viaTemp === true ? `${target}.tmp` : target;
-    const parts = Math.max(1, options.parts ?? 1);
-    const size = Math.ceil(bytes.length / parts);
+    const ends = partEnds(bytes, Math.max(1, options.parts ?? 1), options.atLines === true);
     const handle = await fs.open(path, 'w');
     try {
-      for (let i = 0; i < parts; i++) {
+      for (let i = 0; i < ends.length; i++) {
         if (i > 0 && options.pauseMs) await sleep(options.pauseMs);
-        await handle.write(bytes.subarray(i * size, (i + 1) * size));
+        if (i > 0 && options.resume) await options.resume(i);
+        await handle.write(bytes.subarray(i === 0 ? 0 : ends[i - 1], ends[i]));
         // Each part on the disk before the pause, as an instrument's own flush: what a host polling the folder sees.
         await handle.sync();
       }
