@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { ResultJournal } from '../../lib/journal/journal';
 import { FolderStore, FolderWatcher, FOLDER_DEFAULTS, globMatcher, type FileFacts, type FolderOptions, type TakenFile, sha256 } from '../../lib/protocols/file';
 import { readInFolder } from '../../lib/protocols/file/folder/open-file';
+import { endsMidLine } from '../../lib/protocols/file/folder/line-end';
 
 const LINK = 'folder-1';
 const SETTLE = 5000;
@@ -113,6 +114,47 @@ describe('when a file is complete', () => {
     await w.poll(3 * SETTLE);
     assert.equal(seen.files.length, 1);
     assert.equal(seen.files[0]!.bytes.toString(), CSV, 'the whole file, never a torn copy');
+  });
+
+  it('waits for a text file that ends in the middle of a line (a value cut short) until it ends its line, or stays the same long enough', async () => {
+    const { w, seen } = watcher();
+    // The instrument paused inside "25.711": read now, the value would be 25.7.
+    write('run1.csv', 'Sample,Test,Value\nS1,GLU,5.4\nS2,GLU,25.7');
+    await w.poll(0);
+    await w.poll(SETTLE);
+    assert.equal(seen.files.length, 0, 'not taken with its last line cut');
+    assert.equal(seen.warnings.filter((t) => /ends in the middle of a line/.test(t)).length, 1, 'said once');
+    await w.poll(2 * SETTLE);
+    appendFileSync(join(inbox, 'run1.csv'), '11\n');
+    await w.poll(3 * SETTLE);
+    await w.poll(4 * SETTLE);
+    assert.equal(seen.files.length, 1);
+    assert.equal(seen.files[0]!.bytes.toString(), 'Sample,Test,Value\nS1,GLU,5.4\nS2,GLU,25.711\n', 'the whole line');
+    assert.equal(seen.warnings.filter((t) => /ends in the middle of a line/.test(t)).length, 1);
+
+    // An export that simply has no line break at its end is taken whole once it stays the same that long.
+    write('run2.csv', 'Sample,Test,Value\nS3,GLU,6.0');
+    await w.poll(10 * SETTLE);
+    await w.poll(11 * SETTLE);
+    assert.equal(seen.files.length, 1);
+    await w.poll(11 * SETTLE + Math.max(5 * SETTLE, 10_000) - 1);
+    assert.equal(seen.files.length, 1, 'not yet');
+    // Taken at the first poll a settle time after the wait is over.
+    await w.poll(11 * SETTLE + Math.max(5 * SETTLE, 10_000) + SETTLE);
+    assert.deepEqual(seen.files.map((f) => f.bytes.toString()), ['Sample,Test,Value\nS1,GLU,5.4\nS2,GLU,25.711\n', 'Sample,Test,Value\nS3,GLU,6.0']);
+  });
+
+  it('tells a text file that ends mid-line from one that ends its line, and never judges a workbook or binary file so', () => {
+    assert.equal(endsMidLine(Buffer.from('a,b\n1,2')), true);
+    assert.equal(endsMidLine(Buffer.from('a,b\r1,2')), true);
+    assert.equal(endsMidLine(Buffer.from('a,b\r\n1,2\r\n')), false);
+    assert.equal(endsMidLine(Buffer.from('one line, no break')), false, 'no line ends anywhere: no line to finish');
+    assert.equal(endsMidLine(Buffer.from('\ufeffa\n1', 'utf16le').subarray(0)), true, 'UTF-16 LE with its BOM');
+    assert.equal(endsMidLine(Buffer.from('\ufeffa\n1\n', 'utf16le')), false);
+    assert.equal(endsMidLine(Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from('x\ny')])), false, 'a ZIP (xlsx)');
+    assert.equal(endsMidLine(Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0]), Buffer.from('x\ny')])), false, 'an xls');
+    assert.equal(endsMidLine(Buffer.from('x\u0000\ny')), false, 'a NUL: no text');
+    assert.equal(endsMidLine(Buffer.alloc(0)), false);
   });
 
   it('with a marker, takes a file when <name><marker> or <stem><marker> appears, however long it was still before, and moves the marker along', async () => {

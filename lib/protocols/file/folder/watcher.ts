@@ -30,7 +30,12 @@ import type { FileFacts, FolderOptions } from './options';
 import { type FolderStore, type TakeOutcome } from './folder-store';
 import { type FolderRead, lookOf, readInFolder, type Refusal } from './open-file';
 import type { FolderClash, FolderReader, FolderReaders } from './readers';
+import { endsMidLine } from './line-end';
 import { type Observed, sameLook, SettleTracker } from './settle';
+
+/** How long a file that ends mid-line must stay the same before it is taken whole: this many settle times, and at least MIN_MID_LINE_MS. */
+const MID_LINE_SETTLES = 5;
+const MIN_MID_LINE_MS = 10_000;
 
 /** A file stored in the journal, to hand on. */
 export interface TakenFile {
@@ -83,6 +88,8 @@ export interface FolderCounts {
 
 export class FolderWatcher {
   private readonly tracker = new SettleTracker();
+  /** Files read while they ended mid-line: how they looked and since when, until they end a line or stay so long. */
+  private readonly midLine = new Map<string, Observed & { since: number }>();
   private readonly taken = new Map<string, Taken>();
   /** Files not to look at again while they stay as they are: kept after delivery, or in error but not movable. */
   private readonly remembered = new Map<string, Observed>();
@@ -167,7 +174,7 @@ export class FolderWatcher {
       if (!this.taken.has(name)) await this.look(name, names, now);
     }
     this.tracker.keepOnly(present);
-    for (const seen of [this.remembered, this.untaken]) for (const name of seen.keys()) if (!present.has(name)) seen.delete(name);
+    for (const seen of [this.remembered, this.untaken, this.midLine]) for (const name of seen.keys()) if (!present.has(name)) seen.delete(name);
     this.held = 0;
     for (const [name, t] of [...this.taken]) {
       if (this.closed) return;
@@ -270,6 +277,7 @@ export class FolderWatcher {
       return;
     }
     const bytes = read.bytes;
+    if (this.options.marker === '' && this.endsTooSoon(name, bytes, look, now)) return;
     const facts: FileFacts = { name, path: join(this.options.folder, name), size: bytes.length, mtime: new Date(look.mtimeMs).toISOString(), hash: sha256(bytes) };
     let outcome: TakeOutcome;
     try {
@@ -281,6 +289,31 @@ export class FolderWatcher {
     this.taken.set(name, { id: outcome.id, facts, look });
     if (outcome.kind === 'new') this.events.file({ id: outcome.id, bytes, facts });
     else if (outcome.kind === 'duplicate') this.events.duplicate(facts, { id: outcome.of, name: outcome.ofName });
+  }
+
+  /**
+   * A text file whose last line has no line break while its others do is waited for (the instrument may be pausing
+   * mid-line) until it ends its line, or stays the same for MID_LINE_SETTLES settle times: then it is taken whole.
+   */
+  private endsTooSoon(name: string, bytes: Buffer, look: Observed, now: number): boolean {
+    if (!endsMidLine(bytes)) {
+      this.midLine.delete(name);
+      return false;
+    }
+    const known = this.midLine.get(name);
+    const waitMs = Math.max(this.options.settleMs * MID_LINE_SETTLES, MIN_MID_LINE_MS);
+    if (known !== undefined && sameLook(known, look)) {
+      if (now - known.since >= waitMs) {
+        this.midLine.delete(name);
+        return false;
+      }
+    } else {
+      if (known === undefined) this.events.warn(`${name} ends in the middle of a line: it is taken once it ends its line, or after it stays the same for ${Math.round(waitMs / 1000)} s (set a marker if the instrument pauses while it writes)`);
+      this.midLine.set(name, { ...look, since: now });
+    }
+    // Looked at again at the next polls.
+    this.tracker.observe(name, look, now, this.options.settleMs);
+    return true;
   }
 
   /** A taken file whose results are all delivered leaves the folder (or is remembered), unless it changed since it was taken. */
