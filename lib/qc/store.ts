@@ -91,6 +91,8 @@ export interface StoreStats {
   invalid: number;
   /** Why the snapshot was not used at the last start, if it was not. */
   snapshotRefused: string | undefined;
+  /** The last snapshot written: its size, and how long building its text held the event loop. */
+  snapshot: { bytes: number; buildMs: number } | undefined;
 }
 
 interface SeriesState extends SeriesKey {
@@ -110,7 +112,6 @@ type Kept = [string, number, number, string];
 
 interface OpenLog {
   log: AppendLog;
-  pending: number;
 }
 
 const SEP = '\u0000';
@@ -125,7 +126,7 @@ export async function openQcStore(dir: string, options: QcStoreOptions = {}): Pr
 }
 
 export class QcStore {
-  readonly stats: StoreStats = { segmentReads: 0, replayed: 0, torn: 0, invalid: 0, snapshotRefused: undefined };
+  readonly stats: StoreStats = { segmentReads: 0, replayed: 0, torn: 0, invalid: 0, snapshotRefused: undefined, snapshot: undefined };
   private readonly now: () => number;
   private readonly snapshotEvery: number;
   private readonly maxOpen: number;
@@ -141,6 +142,8 @@ export class QcStore {
   private readonly segBytes = new Map<string, number>();
   private readonly logs = new Map<string, OpenLog>();
   private readonly opening = new Map<string, Promise<OpenLog>>();
+  /** Writes under way per segment: its log stays open until they are done. */
+  private readonly pending = new Map<string, number>();
   private readonly decisionLog: AppendLog;
   private readonly decisionList: Decision[] = [];
   private readonly targets = new Map<string, TargetDecision>();
@@ -229,14 +232,14 @@ export class QcStore {
   /** Records run verdicts as the evaluator gave them, each with its run's result time; a later one for a run replaces it. */
   async recordRuns(runs: readonly RecordedRun[]): Promise<void> {
     const w = this.now();
-    await Promise.all(
-      runs.map((r) => {
-        const line: RunLine = { e: 'run', a: r.analyzer, t: r.test, r: r.run, at: r.at, w, s: r.state, v: r.violations.map((v) => ({ ...v, points: [...v.points] })) };
-        const checked = SegmentLineSchema.safeParse(line);
-        if (!checked.success) throw invalidInput(`verdict of run ${r.run} not stored`, checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
-        return this.write(`${analyzerDir(r.analyzer)}/${monthOf(r.at)}`, line);
-      }),
-    );
+    const lines = runs.map((r): RunLine => ({ e: 'run', a: r.analyzer, t: r.test, r: r.run, at: r.at, w, s: r.state, v: r.violations.map((v) => ({ ...v, points: [...v.points] })) }));
+    // All checked before any is written, as add() does.
+    const problems = lines.flatMap((l, i) => {
+      const checked = SegmentLineSchema.safeParse(l);
+      return checked.success ? [] : checked.error.issues.map((issue) => `run ${i} ${issue.path.join('.')}: ${issue.message}`);
+    });
+    if (problems.length > 0) throw invalidInput('QC run verdicts not stored', problems);
+    await Promise.all(lines.map((l) => this.write(`${analyzerDir(l.a)}/${monthOf(l.at)}`, l)));
   }
 
   /** A person accepts a rejected run (a QC event) with a reason and a corrective action. */
@@ -433,20 +436,35 @@ export class QcStore {
   private async write(rel: string, line: PointLine | RunLine): Promise<void> {
     if (this.closed) throw new Error(`QC store ${this.dir} is closed`);
     const text = JSON.stringify(line);
-    let open = this.logs.get(rel);
-    if (open) {
-      // Most recently used last: the first entries are the ones to close.
-      this.logs.delete(rel);
-      this.logs.set(rel, open);
-    } else open = await this.openLog(rel);
-    open.pending++;
+    // Counted from now, so that no log this write is about to use is closed to make room for another.
+    this.pending.set(rel, (this.pending.get(rel) ?? 0) + 1);
     try {
+      let open = this.logs.get(rel);
+      if (open) {
+        // Most recently used last: the first entries are the ones to close.
+        this.logs.delete(rel);
+        this.logs.set(rel, open);
+      }
+      while (!open) {
+        const opened = await this.openLog(rel);
+        // archive() may have closed it during the await; no await between this check and the append.
+        open = this.logs.get(rel) === opened ? opened : undefined;
+      }
       await open.log.append(text);
     } finally {
-      open.pending--;
+      const left = this.pending.get(rel)! - 1;
+      if (left > 0) this.pending.set(rel, left);
+      else this.pending.delete(rel);
     }
     this.segBytes.set(rel, (this.segBytes.get(rel) ?? 0) + Buffer.byteLength(text) + 1);
     this.applySegment(line);
+    // Only here, where the bytes and the state have just moved together: a snapshot taken while a segment is read
+    // back at start would record fewer bytes than it applied, and the next start would count those lines twice.
+    if (++this.sinceSnapshot >= this.snapshotEvery && !this.snapshotting) {
+      this.snapshotting = this.snapshot()
+        .catch(() => undefined)
+        .finally(() => (this.snapshotting = undefined));
+    }
   }
 
   private openLog(rel: string): Promise<OpenLog> {
@@ -458,7 +476,7 @@ export class QcStore {
         // Nothing should be there beyond what was applied; if something is (another writer), it is not lost.
         for (const line of lines) this.applyLine(line);
         this.segBytes.set(rel, log.size);
-        const open = { log, pending: 0 };
+        const open = { log };
         this.logs.set(rel, open);
         this.opening.delete(rel);
         this.evict();
@@ -473,9 +491,10 @@ export class QcStore {
     if (this.logs.size <= this.maxOpen) return;
     for (const [rel, open] of this.logs) {
       if (this.logs.size <= this.maxOpen) return;
-      if (open.pending > 0) continue;
+      if (this.pending.has(rel)) continue;
       this.logs.delete(rel);
-      void open.log.close();
+      // Nothing waits on it: its lines are all on disk (no append pending), so a failing close loses nothing.
+      void open.log.close().catch(() => undefined);
     }
   }
 
@@ -518,11 +537,6 @@ export class QcStore {
   private applySegment(e: PointLine | RunLine): void {
     if (e.e === 'p') this.applyPoint(e);
     else this.applyRun(e);
-    if (++this.sinceSnapshot >= this.snapshotEvery && !this.snapshotting) {
-      this.snapshotting = this.snapshot()
-        .catch(() => undefined)
-        .finally(() => (this.snapshotting = undefined));
-    }
   }
 
   private applyPoint(p: PointLine): void {
@@ -621,6 +635,7 @@ export class QcStore {
   /** Written atomically (temporary file, fsync, rename, fsync of the directory): a crash leaves the old one or the new. */
   private async snapshot(): Promise<void> {
     this.sinceSnapshot = 0;
+    const building = performance.now();
     const snap: Snapshot = {
       version: 1,
       segments: Object.fromEntries(this.segBytes),
@@ -634,6 +649,7 @@ export class QcStore {
       rejected: [...this.rejected.entries()].filter(([k, r]) => (this.acceptedAt.get(k) ?? -Infinity) < r.w).map(([, r]) => r),
     };
     const text = JSON.stringify(snap);
+    this.stats.snapshot = { bytes: Buffer.byteLength(text), buildMs: performance.now() - building };
     const file = join(this.dir, 'state.json');
     const tmp = join(this.dir, `.state.json.${process.pid}.tmp`);
     const out = await openPrivate(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC);

@@ -73,6 +73,18 @@ describe('QC store', () => {
     await store.close().catch(() => undefined);
   });
 
+  it('reads back only the lines after the snapshot, counting none twice', async () => {
+    const store = await openQcStore(dir, { ...opts(), snapshotEvery: 20 });
+    for (let i = 0; i < 30; i++) await store.add(point(i, 100 + i));
+    // No close: state.json is the one written at the 20th line.
+    const again = await openQcStore(dir, opts());
+    assert.equal(again.stats.replayed, 10);
+    assert.equal(again.summary(key)!.count, 30);
+    assert.deepEqual(again.recent('AU 480', 'GLU').map((p) => p.value), Array.from({ length: 24 }, (_, i) => 106 + i));
+    await again.close();
+    await store.close().catch(() => undefined);
+  });
+
   it('skips a torn last line and cuts it off, so the next point starts a line of its own', async () => {
     let store = await openQcStore(dir, { ...opts(), snapshotEvery: 1_000_000 });
     await store.add([point(0, 100), point(1, 101)]);
@@ -204,6 +216,21 @@ describe('QC store', () => {
     assert.equal(rows.length, 5);
     assert.deepEqual(rows.slice(1).map((r) => r.split(',')[7]), ['p0-L1-OLD', 'p31-L1-OLD', 'p59-L1-NEW', 'p90-L1-NEW']);
     assert.match(rows[1]!, /^2025-01-01T08:00:00.000Z,AU 480,GLU,L1,OLD,r0,100,p0-L1-OLD,/);
+    await store.close();
+  });
+
+  it('writes a late point of an archived month to a live segment, reads both, and joins them at the next archive', async () => {
+    const store = await openQcStore(dir, { ...opts(), maxOpenSegments: 1 });
+    await store.add([point(0, 100), point(40, 140)]);
+    await store.archive(Date.UTC(2025, 1, 1));
+    await store.add(point(1, 101));
+    const jan = await store.series(key, T0, T0 + 31 * DAY);
+    assert.deepEqual(jan.map((p) => p.value), [100, 101]);
+    assert.equal(await store.archive(Date.UTC(2025, 1, 1)), 1);
+    const a = analyzerDir('AU 480');
+    assert.deepEqual(readdirSync(join(dir, 'points', a)), ['2025-02.jsonl']);
+    assert.equal(readFileSync(join(dir, 'archive', 'points', a, '2025-01.jsonl'), 'utf8').split('\n').filter(Boolean).length, 2);
+    assert.deepEqual((await store.series(key, T0, T0 + 60 * DAY)).map((p) => p.value), [100, 101, 140]);
     await store.close();
   });
 
