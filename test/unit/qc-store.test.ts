@@ -5,7 +5,7 @@
  */
 import { describe, it, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createQcEvaluator, openQcStore, parseQcRules, type ControlPoint, type QcStore } from '../../lib/qc';
@@ -83,6 +83,22 @@ describe('QC store', () => {
     assert.deepEqual(again.recent('AU 480', 'GLU').map((p) => p.value), Array.from({ length: 24 }, (_, i) => 106 + i));
     await again.close();
     await store.close().catch(() => undefined);
+  });
+
+  it('rebuilds from the segments when state.json does not validate, and writes a good one again', async () => {
+    let store = await openQcStore(dir, opts());
+    for (let i = 0; i < 5; i++) await store.add(point(i, 100 + i));
+    await store.close();
+    writeFileSync(join(dir, 'state.json'), '{"version":1,"segm');
+    store = await openQcStore(dir, opts());
+    assert.equal(store.stats.snapshotRefused, 'state.json is not a valid snapshot');
+    assert.equal(store.stats.replayed, 5);
+    assert.equal(store.summary(key)!.count, 5);
+    store = await reopen(store);
+    assert.equal(store.stats.snapshotRefused, undefined);
+    assert.equal(store.stats.replayed, 0);
+    assert.equal(store.summary(key)!.count, 5);
+    await store.close();
   });
 
   it('skips a torn last line and cuts it off, so the next point starts a line of its own', async () => {
