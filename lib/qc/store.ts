@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { invalidInput } from '../errors';
 import { AppendLog, syncDir } from '../journal/append-log';
 import { ensurePrivateDir, openPrivate } from '../util/private-files';
+import { checkpoints, runInSlices, type Steps } from '../util/slices';
 import { QC_WINDOW } from './evaluator';
 import { analyzerDir, analyzerOfDir, eachLine, listDirs, listMonths, monthEnd, monthOf, monthsBetween } from './segments';
 import {
@@ -91,8 +92,8 @@ export interface StoreStats {
   invalid: number;
   /** Why the snapshot was not used at the last start, if it was not. */
   snapshotRefused: string | undefined;
-  /** The last snapshot written: its size, and how long building its text held the event loop. */
-  snapshot: { bytes: number; buildMs: number } | undefined;
+  /** The last snapshot written: its size, the capture (the event loop held at once), and its text's build (in slices). */
+  snapshot: { bytes: number; captureMs: number; buildMs: number } | undefined;
 }
 
 interface SeriesState extends SeriesKey {
@@ -152,6 +153,8 @@ export class QcStore {
   private readonly acceptedAt = new Map<string, number>();
   private sinceSnapshot = 0;
   private snapshotting: Promise<void> | undefined;
+  /** The last snapshot's write: the next one is written after it. */
+  private snapshotWritten: Promise<void> = Promise.resolve();
   private closed = false;
 
   constructor(readonly dir: string, options: QcStoreOptions) {
@@ -632,14 +635,19 @@ export class QcStore {
     for (const r of snap.rejected) this.rejected.set(runKey(r.a, r.t, r.r), r);
   }
 
-  /** Written atomically (temporary file, fsync, rename, fsync of the directory): a crash leaves the old one or the new. */
-  private async snapshot(): Promise<void> {
+  /**
+   * Captured in one synchronous step, so it holds exactly the lines applied so far: copies of the lists, whose
+   * points are never changed once made. Its text is then built in slices (the event loop gets its turns) and
+   * written atomically (temporary file, fsync, rename, fsync of the directory), after any snapshot still being
+   * written: a crash leaves the old one or the new.
+   */
+  private snapshot(): Promise<void> {
     this.sinceSnapshot = 0;
-    const building = performance.now();
+    const capturing = performance.now();
     const snap: Snapshot = {
       version: 1,
       segments: Object.fromEntries(this.segBytes),
-      series: [...this.seriesMap.values()].map((s) => ({ a: s.analyzer, t: s.test, m: s.material, l: s.lot, count: s.count, firstAt: s.firstAt, lastAt: s.lastAt, shift: s.shift, sum: s.sum, sumSq: s.sumSq, window: s.window, first: s.first })),
+      series: [...this.seriesMap.values()].map((s) => ({ a: s.analyzer, t: s.test, m: s.material, l: s.lot, count: s.count, firstAt: s.firstAt, lastAt: s.lastAt, shift: s.shift, sum: s.sum, sumSq: s.sumSq, window: s.window.slice(), first: s.first.slice() })),
       current: [...this.current.entries()].map(([k, c]) => {
         const [a, t, m] = k.split(SEP) as [string, string, string];
         return { a, t, m, l: c.lot, at: c.at };
@@ -648,20 +656,37 @@ export class QcStore {
       // Accepted ones are left out: the acceptance is in decisions.jsonl before the snapshot can leave them out.
       rejected: [...this.rejected.entries()].filter(([k, r]) => (this.acceptedAt.get(k) ?? -Infinity) < r.w).map(([, r]) => r),
     };
-    const text = JSON.stringify(snap);
-    this.stats.snapshot = { bytes: Buffer.byteLength(text), buildMs: performance.now() - building };
-    const file = join(this.dir, 'state.json');
-    const tmp = join(this.dir, `.state.json.${process.pid}.tmp`);
-    const out = await openPrivate(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC);
-    try {
-      await out.writeFile(text);
-      await out.sync();
-    } finally {
-      await out.close();
-    }
-    await fs.rename(tmp, file);
-    await syncDir(this.dir);
+    const captureMs = performance.now() - capturing;
+    const written = this.snapshotWritten.then(async () => {
+      const building = performance.now();
+      const text = await runInSlices(snapshotText(snap));
+      this.stats.snapshot = { bytes: Buffer.byteLength(text), captureMs, buildMs: performance.now() - building };
+      const tmp = join(this.dir, `.state.json.${process.pid}.tmp`);
+      const out = await openPrivate(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC);
+      try {
+        await out.writeFile(text);
+        await out.sync();
+      } finally {
+        await out.close();
+      }
+      await fs.rename(tmp, join(this.dir, 'state.json'));
+      await syncDir(this.dir);
+    });
+    this.snapshotWritten = written.catch(() => undefined);
+    return written;
   }
+}
+
+/** The snapshot's JSON, a series at a time between checkpoints (the same text JSON.stringify gives). */
+function* snapshotText(snap: Snapshot): Steps<string> {
+  const parts = [`{"version":1,"segments":${JSON.stringify(snap.segments)},"series":[`];
+  const tick = checkpoints(64);
+  for (let i = 0; i < snap.series.length; i++) {
+    parts.push((i > 0 ? ',' : '') + JSON.stringify(snap.series[i]));
+    if (tick()) yield;
+  }
+  parts.push(`],"current":${JSON.stringify(snap.current)},"latest":${JSON.stringify(snap.latest)},"rejected":${JSON.stringify(snap.rejected)}}`);
+  return parts.join('');
 }
 
 /** Inserts by result time into a list kept in that order and capped, keeping the latest or the earliest. Linear in the cap. */

@@ -76,7 +76,8 @@ describe('QC store', () => {
   it('reads back only the lines after the snapshot, counting none twice', async () => {
     const store = await openQcStore(dir, { ...opts(), snapshotEvery: 20 });
     for (let i = 0; i < 30; i++) await store.add(point(i, 100 + i));
-    // No close: state.json is the one written at the 20th line.
+    // No close: state.json is the one taken at the 20th line (written in slices meanwhile; the first open wrote none).
+    while (!existsSync(join(dir, 'state.json'))) await new Promise((r) => setTimeout(r, 5));
     const again = await openQcStore(dir, opts());
     assert.equal(again.stats.replayed, 10);
     assert.equal(again.summary(key)!.count, 30);
