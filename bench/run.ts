@@ -6,7 +6,8 @@
  *   npm run bench -- --quick            smaller sizes (under a minute); exit 1 when a ratio of two
  *                                       figures of this run is beyond its limit (bench/limits.ts)
  *   npm run bench -- --only 3,4         some sections only (7: adversarial message shapes, in process, seconds;
- *                                       8: big files and the event loop, a process per case, about a minute)
+ *                                       8: big files and the event loop, a process per case, about a minute;
+ *                                       9: the QC store with two years of a busy lab's QC, about two minutes)
  *   npm run bench -- --profile          Node-RED under --cpu-prof; prints where its time went (in each measured window)
  *
  * Quick mode judges ratios measured side by side in the run (ours against
@@ -39,6 +40,7 @@ import { Report } from './report';
 import { benchScale, type ScaleSizes } from './scale';
 import { benchSerial } from './serial';
 import { benchFileStall, type StallSizes } from './file-stall';
+import { benchQcStore, type QcStoreSizes } from './qc-store';
 
 interface Sizes {
   codec: CodecSizes;
@@ -51,6 +53,7 @@ interface Sizes {
   journal: JournalSizes;
   adversarial: AdversarialSizes;
   fileStall: StallSizes;
+  qcStore: QcStoreSizes;
 }
 
 const FULL: Sizes = {
@@ -66,6 +69,8 @@ const FULL: Sizes = {
   adversarial: { messageBytes: 256_000, bytesPerRound: 8e6, rounds: 7 },
   // The files that held the loop for seconds: 2 million rows (16 MB), the row limit, 400,000 shared strings, 2.5 MB.
   fileStall: { csvRows: 2_000_000, limitRows: 499_999, sharedStrings: 400_000, previewBytes: 2.5 * 2 ** 20 },
+  // Two years of a busy lab: 5.26 million points.
+  qcStore: { analyzers: 20, tests: 40, levels: 3, runsPerDay: 3, days: 730 },
 };
 
 const QUICK: Sizes = {
@@ -80,6 +85,7 @@ const QUICK: Sizes = {
   journal: { writers: [1, 10, 100], windowMs: 1_000, warmUpMs: 200, ackMessages: 3_000 },
   adversarial: { messageBytes: 64_000, bytesPerRound: 2e6, rounds: 5 },
   fileStall: { csvRows: 2_000_000, limitRows: 100_000, sharedStrings: 100_000, previewBytes: 1 * 2 ** 20 },
+  qcStore: { analyzers: 20, tests: 40, levels: 3, runsPerDay: 3, days: 60 },
 };
 
 const RESULTS = join(ROOT, 'bench', 'results.json');
@@ -152,6 +158,7 @@ async function measure(report: Report, want: (section: number) => boolean, sizes
     log('8: big files and the event loop: each case in a process of its own, read in slices and in one go');
     benchFileStall(report, sizes.fileStall, log);
   }
+  if (want(9)) await benchQcStore(report, sizes.qcStore, log);
 
   return profiles;
 }

@@ -42,10 +42,13 @@ export class AppendLog {
 
   constructor(readonly file: string) {}
 
-  /** Creates the directory (owner-only) and opens the file for appending. Returns what it already held. */
-  async open(): Promise<ReadResult> {
+  /**
+   * Creates the directory (owner-only) and opens the file for appending. Returns what it already held after byte
+   * `from`: a caller that knows the lines before it (a QC segment) does not read the whole file again.
+   */
+  async open(from = 0): Promise<ReadResult> {
     await ensurePrivateDir(dirname(this.file));
-    const existing = await readLines(this.file);
+    const existing = await readLines(this.file, from);
     this.handle = await openPrivate(this.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT);
     this.size = (await this.handle.stat()).size;
     // A torn tail is cut off, so the next line starts on a line of its own.
@@ -147,10 +150,10 @@ export class AppendLog {
   }
 }
 
-async function readLines(file: string): Promise<ReadResult & { validBytes: number }> {
+async function readLines(file: string, from = 0): Promise<ReadResult & { validBytes: number }> {
   let buf: Buffer;
   try {
-    buf = await fs.readFile(file);
+    buf = from === 0 ? await fs.readFile(file) : await readFrom(file, from);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { lines: [], torn: 0, validBytes: 0 };
     throw err;
@@ -158,10 +161,28 @@ async function readLines(file: string): Promise<ReadResult & { validBytes: numbe
   const end = buf.lastIndexOf(0x0a) + 1;
   const lines = buf.subarray(0, end).toString('utf8').split('\n');
   lines.pop();
-  return { lines: lines.filter((l) => l.length > 0), torn: end < buf.length ? 1 : 0, validBytes: end };
+  return { lines: lines.filter((l) => l.length > 0), torn: end < buf.length ? 1 : 0, validBytes: from + end };
 }
 
-async function syncDir(dir: string): Promise<void> {
+async function readFrom(file: string, from: number): Promise<Buffer> {
+  const h = await fs.open(file, constants.O_RDONLY);
+  try {
+    const size = (await h.stat()).size;
+    const buf = Buffer.alloc(Math.max(0, size - from));
+    let got = 0;
+    while (got < buf.length) {
+      const { bytesRead } = await h.read(buf, got, buf.length - got, from + got);
+      if (bytesRead === 0) break;
+      got += bytesRead;
+    }
+    return buf.subarray(0, got);
+  } finally {
+    await h.close();
+  }
+}
+
+/** fsyncs a directory, so a file created or renamed in it survives a crash. */
+export async function syncDir(dir: string): Promise<void> {
   const h = await fs.open(dir, constants.O_RDONLY);
   try {
     await h.sync();
