@@ -17,7 +17,7 @@
 import { spawnSync } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { GENERIC_CSV, fileLabEvents, fileLabEventsInSlices, pointFileAt, pointFileAtInSlices, previewFileSite, previewFileSiteInSlices, type FileDialectProfile } from '../lib/protocols/file';
-import { jsonPieces } from '../lib/util';
+import { jsonPieces, sliceEnd } from '../lib/util';
 import { bigCsv, csvOfSize, sharedStringsWorkbook } from './file-inputs';
 import type { Report } from './report';
 
@@ -81,13 +81,13 @@ function work(which: Case, way: Way, sizes: StallSizes): { input: Buffer; run: (
           // The route's answer, as it sends it: in slices, or res.json's one stringify.
           let n = 0;
           if (way === 'slices') {
-            let until = performance.now() + 10;
+            let until = sliceEnd();
             let k = 0;
             for (const piece of jsonPieces(answer)) {
               n += piece.length;
               if (++k % 64 === 0 && performance.now() >= until) {
                 await new Promise((r) => setImmediate(r));
-                until = performance.now() + 10;
+                until = sliceEnd();
               }
             }
           } else n = JSON.stringify(answer).length;
