@@ -76,8 +76,10 @@ export function emptyPreview(): Preview {
 export function previewEvents(preview: Preview, message: number, events: readonly LabEvent[], atOf: (u: UnassignedResult) => PreviewAt | undefined): void {
   for (const event of events) {
     if (event.type === 'results' || event.type === 'qc') {
-      (event.type === 'qc' ? preview.qc : preview.results).push(...event.results.map((r) => resultOf(message, r)));
-      preview.problems.push(...event.problems.map((p) => ({ message, text: p })));
+      // One push each, not push(...all): spread arguments overflow the stack past about 100,000 (a big file's QC).
+      const into = event.type === 'qc' ? preview.qc : preview.results;
+      for (const r of event.results) into.push(resultOf(message, r));
+      for (const p of event.problems) preview.problems.push({ message, text: p });
     } else if (event.type === 'query') {
       for (const q of event.samples) preview.queries.push({ message, record: q.record, sampleNumber: q.sampleNumber, tests: q.instrumentTests, cancel: event.cancel });
     } else if (event.type === 'unassigned') {

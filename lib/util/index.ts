@@ -2,3 +2,4 @@
 export { type EnvLookup } from './env-template';
 export { capText } from './cap-text';
 export { jsonPieces } from './json-pieces';
+export { sliceEnd } from './slices';

@@ -11,6 +11,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type HostOutput, isLabOrder, type MessageHost, type ReadMessage } from '../../lib/conversation';
 import { LisError, invalidInput, messageOf } from '../../lib/errors';
 import { tcpSessionKey } from '../../lib/link';
+import { sliceEnd } from '../../lib/util';
 import { boardFor } from './health';
 import { fail, refuseMisconfigured } from './lis-request-node';
 import { journalFor } from './journal';
@@ -24,8 +25,6 @@ import { registerCorrectionSenderFor } from './correction-sending';
 import { type SettingFault, unresolvedSetting } from '../../lib/settings';
 import type { Done, Msg, Send } from './types';
 
-/** How long handing on a file's outputs may hold the event loop before it lets others in. */
-const SLICE_MS = 10;
 
 export interface MessageTopics {
   /** msg.topic of a message received from the link, and of one to send to it. */
@@ -133,7 +132,7 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
     const sifted = sift === undefined || journalId === undefined || from.replay !== undefined ? read : await journal.then((j) => sift(j, read, msg, journalId));
     from.counted(sifted);
     const batches = await performInSlices(sifted.outputs, msg, send, journalId, from.replay);
-    from.handedOn(sifted, batches);
+    from.handedOn(sifted, batches, journalId === undefined ? undefined : await samplesByPartInSlices(sifted.outputs, sifted.parts));
   }
 
   /** What reading a message from the analyzer notes before and after the read, whichever way it is read. */
@@ -163,8 +162,9 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
         if (linkNode === undefined) return;
         health.read(linkNode, tcpSessionKey(msg._session), { ...resultsRead(read.outputs), queries: conversation.counts.queries - queriesBefore, dialect: host.id }, now);
       },
-      handedOn(read: ReadMessage<Msg>, batches: string[]): void {
-        if (journalId !== undefined) void note(read.parts, read.samples, undefined, samplesByPart(read.outputs, read.parts));
+      /** `partSamples`, samplesByPart's answer when made already (in slices). */
+      handedOn(read: ReadMessage<Msg>, batches: string[], partSamples?: string[][]): void {
+        if (journalId !== undefined) void note(read.parts, read.samples, undefined, partSamples ?? samplesByPart(read.outputs, read.parts));
         replay?.run.messageRead(replay.mark.message, batches);
       },
     };
@@ -183,12 +183,13 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
   /** perform, yielding to the event loop between slices: a file of thousands of samples makes as many messages. */
   async function performInSlices(outputs: HostOutput<Msg>[], msg: Msg, send: Send, journalId?: string, replay?: ReplayOf): Promise<string[]> {
     const step = performer(outputs, msg, send, journalId, replay);
-    let until = performance.now() + SLICE_MS;
+    // What is left of the slice the read ended in, when it ended in this turn.
+    let until = sliceEnd();
     for (const [i, a] of outputs.entries()) {
       step(i, a);
       if (performance.now() >= until) {
         await nextTurn();
-        until = performance.now() + SLICE_MS;
+        until = sliceEnd();
       }
     }
     return performed(step.batches);
@@ -365,6 +366,21 @@ function samplesByPart(outputs: ReadonlyArray<HostOutput<Msg>>, parts: number): 
   const out: string[][] = Array.from({ length: parts }, () => []);
   for (const o of outputs) {
     if (o.type === 'results' && o.part >= 0 && o.part < parts) out[o.part] = [...new Set(o.results.map((x) => x.SampleNumber))];
+  }
+  return out;
+}
+
+/** The same, giving the loop its turns: a file's thousands of batches and half a million results. */
+async function samplesByPartInSlices(outputs: ReadonlyArray<HostOutput<Msg>>, parts: number): Promise<string[][]> {
+  const out: string[][] = [];
+  let until = sliceEnd();
+  for (let i = 0; i < parts; i++) out.push([]);
+  for (const o of outputs) {
+    if (o.type === 'results' && o.part >= 0 && o.part < parts) out[o.part] = [...new Set(o.results.map((x) => x.SampleNumber))];
+    if (performance.now() >= until) {
+      await nextTurn();
+      until = sliceEnd();
+    }
   }
   return out;
 }

@@ -12,7 +12,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { FILE_PROFILES, FileReadError, GENERIC_CSV, fileLabEvents, fileLabEventsInSlices, fileRows, fileRowsInSlices, pointFileAt, pointFileAtInSlices, previewFileSite, previewFileSiteInSlices, workbookRowsOffLoop, type FileDialectProfile } from '../../lib/protocols/file';
+import { FILE_PROFILES, FileReadError, GENERIC_CSV, fileLabEvents, fileLabEventsInSlices, fileRows, fileRowsInSlices, pointFileAt, pointFileAtInSlices, previewFile, previewFileInSlices, previewFileSite, previewFileSiteInSlices, workbookRowsOffLoop, type FileDialectProfile } from '../../lib/protocols/file';
 import { WorkbookError } from '../../lib/protocols/file/workbook';
 import { jsonPieces } from '../../lib/util';
 import { bigCsv, csvOfSize, sharedStringsWorkbook } from '../../bench/file-inputs';
@@ -123,6 +123,15 @@ describe('file reading in slices', () => {
     const point = await heartbeat(() => pointFileAtInSlices({ base: GENERIC_CSV.id, text: '', bytes, timeZone: 'UTC', role: 'testCode', place: { row: 2, column: 2 } }));
     assert.ok('changed' in point.value && point.value.setting === 'layout.test' && point.value.already, JSON.stringify(point.value).slice(0, 300));
     assert.ok(point.gap < MAX_GAP_MS, `pointing: the event loop was held ${point.gap.toFixed(0)} ms at once`);
+  });
+
+  it('previews a file whose 150,000 results are all QC (one event) in slices as in one go', async () => {
+    // Every sample a control: the preview's QC list is made from one event of them all, in pieces.
+    const profile: FileDialectProfile = { ...GENERIC_CSV, qc: [{ by: 'sample', pattern: '.' }] };
+    const bytes = bigCsv(150_000);
+    const once = previewFile(profile, bytes, 'UTC', 'qc.csv');
+    assert.equal(once.qc.length, 150_000);
+    assert.deepEqual(await previewFileInSlices(profile, bytes, 'UTC', 'qc.csv'), once);
   });
 
   it('JSON in pieces is JSON.stringify', () => {

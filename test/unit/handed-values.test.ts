@@ -123,4 +123,16 @@ describe('sifting a file against what its link handed on', () => {
     assert.equal(j.holds().length, 1);
     await j.close();
   });
+
+  it('sifts two big files started at once in turn: the second is set against every value the first handed on', async () => {
+    // 20,000 results: sifting pauses for the event loop many times. The second names its samples in the other order,
+    // so were the two interleaved, each would look up values the other has not handed on yet.
+    const j = await open();
+    const batches = () => Array.from({ length: 500 }, (_, s) => Array.from({ length: 40 }, (_, t) => ({ ...result(`S${s}`, '5.4'), instrumentCode: `T${t}` })));
+    const [first, second] = await Promise.all([sift(j, 'm1', 'run.csv', Buffer.from('1'), readOf(...batches())), sift(j, 'm2', 'run.csv', Buffer.from('2'), readOf(...batches().reverse()))]);
+    assert.equal(kept(first).length, 20_000);
+    assert.equal(kept(second).length, 0);
+    assert.equal(aside(second, 'repeated').length, 20_000);
+    await j.close();
+  });
 });

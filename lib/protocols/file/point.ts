@@ -17,9 +17,9 @@ import type { ProfileIssue, ProfileOverrides } from '../../dialect/overrides';
 import { findFileProfile } from './dialects';
 import { siteFileDialectOf, siteFileProfile } from './overrides';
 import { changedResults, changedResultSteps, type PointRequest } from '../../dialect/capture';
-import { runInSlices } from '../../util/slices';
+import { checkpoints, runAtOnce, runInSlices, type Steps } from '../../util/slices';
 import { cutInSlices, cutKey, previewFile, previewFileInSlices, previewFileSite, previewFileSiteInSlices, type CutRows, type FilePlace, type FileSitePreview } from './preview';
-import { FileReadError, fileRows, pastedRows, pastedRowsInSlices, tableOf } from './read';
+import { FileReadError, fileRows, pastedRows, pastedRowsInSlices, tableSteps } from './read';
 import type { FileRow } from './table';
 import type { ColumnRef, FileDialectProfile } from './types';
 
@@ -53,7 +53,7 @@ export function pointFileAt(request: FilePointRequest): FilePointAnswer {
     if (!(err instanceof FileReadError)) throw err;
     return { refused: `the file cannot be read: ${err.message}` };
   }
-  const plan = pointPlan(request, start, rows);
+  const plan = runAtOnce(pointPlan(request, start, rows));
   if (!('next' in plan)) return plan;
   const after = previewFileSite({ base: request.base, overrides: plan.overrides }, request.bytes ?? request.text, request.timeZone, request.fileName);
   if (after.issues.length > 0) return notThere(plan, after);
@@ -75,7 +75,7 @@ export async function pointFileAtInSlices(request: FilePointRequest): Promise<Fi
   const rows = await cut;
   if (rows instanceof FileReadError) return { refused: `the file cannot be read: ${rows.message}` };
   if (request.bytes !== undefined) cuts.set(cutKey(start.current), cut);
-  const plan = pointPlan(request, start, rows);
+  const plan = await runInSlices(pointPlan(request, start, rows));
   if (!('next' in plan)) return plan;
   const after = await previewFileSiteInSlices({ base: request.base, overrides: plan.overrides }, request.bytes ?? request.text, request.timeZone, request.fileName, cuts);
   if (after.issues.length > 0) return notThere(plan, after);
@@ -113,26 +113,37 @@ interface PointPlan {
   current: FileDialectProfile;
 }
 
-/** What the click sets, from the file's rows; an answer already when it sets nothing. */
-function pointPlan(request: FilePointRequest, start: PointStart, rows: FileRow[]): PointPlan | FilePointAnswer {
+/** What the click sets, from the file's rows (passes over them, with checkpoints); an answer already when it sets nothing. */
+function* pointPlan(request: FilePointRequest, start: PointStart, rows: FileRow[]): Steps<PointPlan | FilePointAnswer> {
   const { current, base } = start;
   let table: { header?: { names: string[]; line: number }; data: FileRow[] };
   try {
-    table = tableOf(current, rows);
+    table = yield* tableSteps(current, rows);
   } catch (err) {
     return { refused: `the table cannot be found: ${(err as Error).message}` };
   }
+  const tick = checkpoints();
 
   let place: FilePlace | undefined;
   if (request.place !== undefined) {
     place = placeOf(request.place);
     if (place === undefined) return { refused: 'the place is not a cell of the capture ({ row, column }, both from 1)' };
-    const row = rows.find((r) => r.line === place!.row);
+    let row: FileRow | undefined;
+    for (const r of rows) {
+      if (r.line === place.row) {
+        row = r;
+        break;
+      }
+      if (tick()) yield;
+    }
     if (row === undefined || place.column > row.cells.length) return { refused: `line ${place.row}, column ${place.column} is not in the file: preview it again` };
   } else if (typeof request.value === 'string' && request.value.trim() !== '') {
     const wanted = request.value.trim();
     const columns = new Map<number, FilePlace>();
-    for (const row of table.data) row.cells.forEach((c, i) => c.trim() === wanted && !columns.has(i) && columns.set(i, { row: row.line, column: i + 1 }));
+    for (const row of table.data) {
+      row.cells.forEach((c, i) => c.trim() === wanted && !columns.has(i) && columns.set(i, { row: row.line, column: i + 1 }));
+      if (tick()) yield;
+    }
     if (columns.size === 0) return { refused: `${JSON.stringify(wanted)} is in no column of the table` };
     if (columns.size > 1) return { choices: [...columns.values()].map((p) => ({ place: p, label: `${columnLabel(table.header?.names, p.column)}, line ${p.row}` })) };
     place = [...columns.values()][0]!;

@@ -14,11 +14,11 @@ import { CAPTURE_LIMITS, type Capture, type CaptureLine } from '../../dialect/ca
 import { emptyPreview, previewEvents, previewSiteOf, type Preview, type PreviewProtocol, type SitePreview } from '../../dialect/preview';
 import { POINT_ROLES } from '../../dialect/capture';
 import type { LabEvent } from '../../lab/types';
-import { checkpoints, runInSlices, type Steps } from '../../util/slices';
+import { checkpoints, runAtOnce, runInSlices, type Steps } from '../../util/slices';
 import { findFileProfile } from './dialects';
 import { FILE_OVERRIDE_RULES, siteFileProfile } from './overrides';
 import { overridesOf } from '../../dialect/overrides';
-import { FileReadError, fileRows, fileRowsInSlices, readFile, readRowsInSlices, tableStart } from './read';
+import { FileReadError, fileRows, fileRowsInSlices, readFile, readRowsInSlices, tableStartSteps } from './read';
 import { cellJoiner, type FileRow } from './table';
 import type { FileDialectProfile } from './types';
 
@@ -88,27 +88,50 @@ export function cutKey(profile: FileDialectProfile): string {
   return JSON.stringify([format ?? 'text', sheet, maxUnpackedMB, maxRows, encoding, delimiter]);
 }
 
+/** Results or items shown per step: a file's QC, or its unassigned rows, can all be one event of hundreds of thousands. */
+const SHOWN_PER_STEP = 256;
+
 function* showSteps(preview: Preview, events: readonly LabEvent[]): Steps<void> {
-  const tick = checkpoints(16);
   for (const event of events) {
-    previewEvents(preview, 1, [event], () => undefined);
-    if (tick()) yield;
+    if (event.type === 'results' || event.type === 'qc') {
+      // In pieces, the event's problems with its last: the preview's lists come out in the same order as at once.
+      for (let at = 0; at < event.results.length || at === 0; at += SHOWN_PER_STEP) {
+        const last = at + SHOWN_PER_STEP >= event.results.length;
+        previewEvents(preview, 1, [{ ...event, results: event.results.slice(at, at + SHOWN_PER_STEP), problems: last ? event.problems : [] }], () => undefined);
+        yield;
+      }
+    } else if (event.type === 'unassigned') {
+      for (let at = 0; at < event.items.length; at += SHOWN_PER_STEP) {
+        previewEvents(preview, 1, [{ ...event, items: event.items.slice(at, at + SHOWN_PER_STEP) }], () => undefined);
+        yield;
+      }
+    } else {
+      previewEvents(preview, 1, [event], () => undefined);
+      yield;
+    }
   }
 }
 
 /** The rows from the table's start (or the file's, when the table is not found) as clickable cells, capped. */
 export function captureOf(profile: FileDialectProfile, rows: readonly FileRow[]): Capture {
+  return runAtOnce(captureSteps(profile, rows));
+}
+
+/** The same with a checkpoint every few hundred rows: empty rows are skipped without counting against the cap. */
+function* captureSteps(profile: FileDialectProfile, rows: readonly FileRow[]): Steps<Capture> {
   let from: number;
   try {
-    from = tableStart(profile, rows as FileRow[]).index;
+    from = (yield* tableStartSteps(profile, rows)).index;
   } catch {
     from = 0; // no table where the dialect looks: the file from its start
   }
+  const tick = checkpoints();
   const sep = cellJoiner(profile);
   const lines: CaptureLine[] = [];
   let tokens = 0;
   let truncated = false;
   for (let i = from; i < rows.length && !truncated; i++) {
+    if (tick()) yield;
     const row = rows[i]!;
     if (row.cells.every((c) => c.trim() === '')) continue;
     if (lines.length >= CAPTURE_LIMITS.linesPerMessage) {
@@ -194,7 +217,7 @@ export async function previewFileSiteInSlices(site: { base: string; overrides?: 
   if (shown === undefined) out.capture = { messages: [] };
   else {
     const rows = await cut(shown);
-    out.capture = captureOf(shown, rows instanceof FileReadError ? [] : rows);
+    out.capture = await runInSlices(captureSteps(shown, rows instanceof FileReadError ? [] : rows));
   }
   out.roles = POINT_ROLES;
   if (built.profile !== undefined) out.preview = await previewFileInSlices(built.profile, bytes, timeZone, fileName, cut(built.profile));

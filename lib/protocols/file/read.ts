@@ -176,7 +176,7 @@ function* pastedRowSteps(text: string, profile: FileDialectProfile): Steps<FileR
 function* readSteps(rows: FileRow[], profile: FileDialectProfile, options: FileReadOptions): Steps<{ events: LabEvent[]; rows: FileRow[] }> {
   const zone = profile.timeZone ?? options.timeZone;
   const problems: string[] = [];
-  const runDate = readRunDate(profile, rows, options.fileName, zone, problems);
+  const runDate = yield* readRunDate(profile, rows, options.fileName, zone, problems);
   const items = cellsOf(profile, rows);
   const sep = cellJoiner(profile);
   // A row with a cell per test may leave every cell unassigned: its text is made once, and only its start.
@@ -202,28 +202,34 @@ function* readSteps(rows: FileRow[], profile: FileDialectProfile, options: FileR
   const bySample = new Map<string, { results: InstrumentResult[]; problems: string[]; seen: Map<string, number> }>();
   const qc: InstrumentResult[] = [];
   const unassigned: UnassignedResult[] = [];
+  // Made once, not per cell: a closure over the loop's constants would be one more allocation per row.
+  const keep = (item: Cellular, test: string, value: string, reason: string, notForLis = false) =>
+    unassigned.push({ record: item.row.line, reason: `line ${item.row.line}: ${reason}`, ...(notForLis ? { notForLis: true as const } : {}), text: rowText(item.row), ...(test !== '' ? { instrumentCode: test } : {}), ...(value !== '' ? { Result: value } : {}), ...(item.units?.trim() ? { units: item.units.trim() } : {}) });
   const tick = checkpoints();
   let n = 0;
   let read = 0;
   for (const item of items) {
+    // The table is looked for before the first cell comes: its scans pause here.
+    if (item === undefined) {
+      yield;
+      continue;
+    }
     read++;
     if (tick()) yield;
     const value = item.value.trim();
     const test = item.test.trim();
     const label = item.sample.trim();
     if (value === '' && label === '' && test === '') continue; // an empty well or row
-    const keep = (reason: string, notForLis = false) =>
-      unassigned.push({ record: item.row.line, reason: `line ${item.row.line}: ${reason}`, ...(notForLis ? { notForLis: true as const } : {}), text: rowText(item.row), ...(test !== '' ? { instrumentCode: test } : {}), ...(value !== '' ? { Result: value } : {}), ...(item.units?.trim() ? { units: item.units.trim() } : {}) });
     if (test === '') {
-      keep('no test code: not sent');
+      keep(item, test, value, 'no test code: not sent');
       continue;
     }
     if (value === '') {
       // A test column (or a well) with nobody's sample in it holds no result at all. One that names a sample is a
       // result the instrument left empty (a test not done, no amplification): not for the LIS, but said and counted.
       if (item.optional && label === '') continue;
-      if (item.optional) keep(`no value for ${clip(test)} (an empty cell, read as no result): not sent`, true);
-      else keep(`no value for ${clip(test)}: not sent`);
+      if (item.optional) keep(item, test, value, `no value for ${clip(test)} (an empty cell, read as no result): not sent`, true);
+      else keep(item, test, value, `no value for ${clip(test)}: not sent`);
       continue;
     }
     const result: InstrumentResult = { SampleNumber: label, instrumentCode: test, Result: value, sequence: { patient: 0, order: 0, result: ++n }, record: item.row.line };
@@ -249,20 +255,20 @@ function* readSteps(rows: FileRow[], profile: FileDialectProfile, options: FileR
       continue;
     }
     if (item.invalid !== undefined) {
-      keep(item.invalid, true);
+      keep(item, test, value, item.invalid, true);
       continue;
     }
     if (noResult.has(value.toUpperCase())) {
-      keep(`${clip(test)} is ${excerpt(value)}, a value the dialect reads as no result (noResult): not sent`, true);
+      keep(item, test, value, `${clip(test)} is ${excerpt(value)}, a value the dialect reads as no result (noResult): not sent`, true);
       continue;
     }
     const sample = sampleNumberOf(label, take);
     if (sample === undefined) {
-      keep(label === '' ? 'no sample number: not sent' : `sample ${excerpt(label)} holds no sample number as sampleNumber.take reads it: not sent`);
+      keep(item, test, value, label === '' ? 'no sample number: not sent' : `sample ${excerpt(label)} holds no sample number as sampleNumber.take reads it: not sent`);
       continue;
     }
     if (!pattern.test(sample)) {
-      keep(`sample number ${excerpt(sample)} does not match sampleNumber.pattern ${JSON.stringify(profile.sampleNumber.pattern)}: not sent`);
+      keep(item, test, value, `sample number ${excerpt(sample)} does not match sampleNumber.pattern ${JSON.stringify(profile.sampleNumber.pattern)}: not sent`);
       continue;
     }
     result.SampleNumber = sample;
@@ -304,11 +310,11 @@ function placed(wall: string, zone: string): string | undefined {
   }
 }
 
-function readRunDate(profile: FileDialectProfile, rows: FileRow[], fileName: string | undefined, zone: string, problems: string[]): { instant: string; raw: string } | undefined {
+function* readRunDate(profile: FileDialectProfile, rows: FileRow[], fileName: string | undefined, zone: string, problems: string[]): Steps<{ instant: string; raw: string } | undefined> {
   const rd = profile.runDate;
   if (rd === undefined) return undefined;
   const pattern = new RegExp(rd.pattern, 'u');
-  const texts = rd.from === 'name' ? [fileName ?? ''] : headerTexts(profile, rows);
+  const texts = rd.from === 'name' ? [fileName ?? ''] : yield* headerTexts(profile, rows);
   for (const text of texts) {
     if (text.length > 4 * MAX_CELL) continue;
     const m = pattern.exec(text);
@@ -327,35 +333,51 @@ function readRunDate(profile: FileDialectProfile, rows: FileRow[], fileName: str
 }
 
 /** The text of each row before the table (where instruments write the run's date): before its header row when table.headerFirstCell finds it. */
-function headerTexts(profile: FileDialectProfile, rows: FileRow[]): string[] {
-  let end = tableStart(profile, rows).index;
+function* headerTexts(profile: FileDialectProfile, rows: FileRow[]): Steps<string[]> {
+  let end = (yield* tableStartSteps(profile, rows)).index;
   const first = profile.table.header ? profile.table.headerFirstCell?.trim() : undefined;
+  const tick = checkpoints();
   if (first !== undefined) {
     let i = end;
-    while (i < rows.length && (rows[i]!.cells[0] ?? '').trim() !== first) i++;
+    while (i < rows.length && (rows[i]!.cells[0] ?? '').trim() !== first) {
+      i++;
+      if (tick()) yield;
+    }
     if (i < rows.length) end = i;
   }
   const sep = cellJoiner(profile);
-  return rows.slice(0, end).map((r) => r.cells.join(sep));
+  const texts: string[] = [];
+  for (let i = 0; i < end; i++) {
+    texts.push(rows[i]!.cells.join(sep));
+    if (tick()) yield;
+  }
+  return texts;
 }
 
 const isEmpty = (row: FileRow) => row.cells.every((c) => c.trim() === '');
 
 /** Where the table starts (its header row, or first data row), per table.skipRows and table.startsAfter. */
 export function tableStart(profile: FileDialectProfile, rows: FileRow[]): { index: number } {
+  return runAtOnce(tableStartSteps(profile, rows));
+}
+
+/** The same with a checkpoint every few hundred rows: a section title is looked for through the whole file. */
+export function* tableStartSteps(profile: FileDialectProfile, rows: readonly FileRow[]): Steps<{ index: number }> {
   const t = profile.table;
   let index = Math.min(t.skipRows, rows.length);
   if (t.startsAfter !== undefined) {
     const title = t.startsAfter.trim();
+    const tick = checkpoints();
     let found = -1;
     for (let i = index; i < rows.length; i++) {
       if ((rows[i]!.cells[0] ?? '').trim() === title) {
         found = i;
         break;
       }
+      if (tick()) yield;
     }
     if (found < 0) throw new FileReadError(`no row starts with ${JSON.stringify(title)} (table.startsAfter): this file has no such section; check the dialect or set table.startsAfter`, { setting: 'table.startsAfter' });
-    index = onlyOne(rows, found, title, 'table.startsAfter', 'section', 'one per plate?') + 1;
+    index = (yield* onlyOne(rows, found, title, 'table.startsAfter', 'section', 'one per plate?')) + 1;
   }
   return { index };
 }
@@ -366,19 +388,23 @@ export function tableStart(profile: FileDialectProfile, rows: FileRow[]): { inde
  * refused, since reading the first alone would leave the other's results
  * unsent without a word.
  */
-function onlyOne(rows: FileRow[], at: number, title: string, setting: string, what: string, why: string): number {
+function* onlyOne(rows: readonly FileRow[], at: number, title: string, setting: string, what: string, why: string): Steps<number> {
+  const tick = checkpoints();
   for (let i = at + 1; i < rows.length; i++) {
     if ((rows[i]!.cells[0] ?? '').trim() === title) {
       throw new FileReadError(`line ${rows[i]!.line}: a second ${what} starts with ${JSON.stringify(title)} (${setting}), after the one on line ${rows[at]!.line} (${why}); the dialect reads one, and the other's results would not be sent: export each on its own file`, { line: rows[i]!.line, setting });
     }
+    if (tick()) yield;
   }
   return at;
 }
 
 /** The table's rows after its header, up to an empty row when the table ends there. */
-function tableRows(profile: FileDialectProfile, rows: FileRow[], from: number): FileRow[] {
+function* tableRows(profile: FileDialectProfile, rows: FileRow[], from: number): Steps<FileRow[]> {
   const out: FileRow[] = [];
+  const tick = checkpoints();
   for (let i = from; i < rows.length; i++) {
+    if (tick()) yield;
     const row = rows[i]!;
     if (isEmpty(row)) {
       if (profile.table.endsAtEmptyRow) break;
@@ -406,25 +432,41 @@ function columnIndex(ref: ColumnRef, header: Header | undefined, setting: string
 
 /** The table's header row and data rows (skipping empty rows before the header). */
 export function tableOf(profile: FileDialectProfile, rows: FileRow[]): { header?: Header; data: FileRow[] } {
-  let index = tableStart(profile, rows).index;
-  while (index < rows.length && isEmpty(rows[index]!)) index++;
+  return runAtOnce(tableSteps(profile, rows));
+}
+
+/** The same with a checkpoint every few hundred rows: finding the table and its rows is a pass over the file. */
+export function* tableSteps(profile: FileDialectProfile, rows: FileRow[]): Steps<{ header?: Header; data: FileRow[] }> {
+  let index = (yield* tableStartSteps(profile, rows)).index;
+  const tick = checkpoints();
+  while (index < rows.length && isEmpty(rows[index]!)) {
+    index++;
+    if (tick()) yield;
+  }
   const first = profile.table.headerFirstCell?.trim();
   if (first !== undefined && profile.table.header) {
     const from = index;
-    while (index < rows.length && (rows[index]!.cells[0] ?? '').trim() !== first) index++;
+    while (index < rows.length && (rows[index]!.cells[0] ?? '').trim() !== first) {
+      index++;
+      if (tick()) yield;
+    }
     if (index >= rows.length) throw new FileReadError(`no row${from > 0 ? ` after line ${rows[from - 1]!.line}` : ''} starts with ${JSON.stringify(first)} (table.headerFirstCell): the file has no such header row; set table.headerFirstCell to the first column name of its results table`, { setting: 'table.headerFirstCell' });
   }
-  if (!profile.table.header) return { data: tableRows(profile, rows, index) };
+  if (!profile.table.header) return { data: yield* tableRows(profile, rows, index) };
   const row = rows[index];
   if (row === undefined) throw new FileReadError(`the file ends before its table's header row (table.skipRows ${profile.table.skipRows}${profile.table.startsAfter ? `, table.startsAfter ${JSON.stringify(profile.table.startsAfter)}` : ''}): check the dialect's table settings`, { setting: 'table.skipRows' });
-  return { header: { names: row.cells.map((c) => c.trim()), line: row.line }, data: tableRows(profile, rows, index + 1) };
+  return { header: { names: row.cells.map((c) => c.trim()), line: row.line }, data: yield* tableRows(profile, rows, index + 1) };
 }
 
-/** The cells each result is read from, one at a time (a list of them would be one more copy of the file). */
-function* cellsOf(profile: FileDialectProfile, rows: FileRow[]): Generator<Cellular, void, void> {
+/**
+ * The cells each result is read from, one at a time (a list of them would be
+ * one more copy of the file); `undefined` is a pause while the table is
+ * looked for, before any cell.
+ */
+function* cellsOf(profile: FileDialectProfile, rows: FileRow[]): Generator<Cellular | void, void, void> {
   const l = profile.layout;
   if (l.form === 'plate') return yield* plateCells(profile, rows);
-  const { header, data } = tableOf(profile, rows);
+  const { header, data } = yield* tableSteps(profile, rows);
   const at = (ref: ColumnRef | undefined, setting: string) => (ref === undefined ? undefined : columnIndex(ref, header, setting));
   const cell = (row: FileRow, i: number | undefined) => (i === undefined ? undefined : (row.cells[i] ?? ''));
   const sample = at(l.sample, 'layout.sample')!;
@@ -489,27 +531,32 @@ function* cellsOf(profile: FileDialectProfile, rows: FileRow[]): Generator<Cellu
 }
 
 /** A plate: the sample-label grid and the value grid, matched by row letter and column. */
-function* plateCells(profile: FileDialectProfile, rows: FileRow[]): Generator<Cellular, void, void> {
+function* plateCells(profile: FileDialectProfile, rows: FileRow[]): Generator<Cellular | void, void, void> {
   const l = profile.layout;
   if (l.form !== 'plate') return;
-  const start = tableStart(profile, rows).index;
-  const find = (title: string, setting: string) => {
-    for (let i = start; i < rows.length; i++) if ((rows[i]!.cells[0] ?? '').trim() === title) return onlyOne(rows, i, title, setting, 'grid', 'two plates or two wavelengths in one file?');
+  const start = (yield* tableStartSteps(profile, rows)).index;
+  const tick = checkpoints();
+  const find = function* (title: string, setting: string): Steps<number> {
+    for (let i = start; i < rows.length; i++) {
+      if ((rows[i]!.cells[0] ?? '').trim() === title) return yield* onlyOne(rows, i, title, setting, 'grid', 'two plates or two wavelengths in one file?');
+      if (tick()) yield;
+    }
     throw new FileReadError(`no row starts with ${JSON.stringify(title)} (${setting}): the file has no such grid; set ${setting} to the first cell of the row above the grid`, { setting });
   };
-  const grid = (from: number) => {
+  const grid = function* (from: number): Steps<Map<string, FileRow>> {
     const out = new Map<string, FileRow>();
     for (let i = from + 1; i < rows.length; i++) {
       const key = (rows[i]!.cells[0] ?? '').trim();
       if (key === '' || key.length > 2) break;
       out.set(key, rows[i]!);
+      if (tick()) yield;
     }
     return out;
   };
-  const samplesAt = find(l.samples.trim(), 'layout.samples');
-  const valuesAt = find(l.values.trim(), 'layout.values');
-  const labels = grid(samplesAt);
-  const values = grid(valuesAt);
+  const samplesAt = yield* find(l.samples.trim(), 'layout.samples');
+  const valuesAt = yield* find(l.values.trim(), 'layout.values');
+  const labels = yield* grid(samplesAt);
+  const values = yield* grid(valuesAt);
   const qcRules = profile.qc.flatMap((rule) => (rule.by === 'sample' ? [new RegExp(rule.pattern, 'u')] : []));
   for (const [key, row] of values) {
     const labelRow = labels.get(key);
