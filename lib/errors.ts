@@ -36,6 +36,7 @@ export type LisErrorCode =
   | 'FILE_ERROR' // folder-link: a file put in error/ (unreadable, larger than the size cap)
   | 'FILE_CHANGED' // folder-link: a file changed after it was taken; the new version is read as a new file
   | 'FILE_NOT_MOVED' // folder-link: a file could not be moved to done/ or error/
+  | 'FILE_GREW_AFTER_MOVE' // folder-link: a file grew in done/ after it was moved there and could not be moved back
   | 'FOLDER_SHARED' // folder-link: another folder-link or Node-RED process reads the same folder for the same names: this one takes nothing
   | 'FILE_NOT_TAKEN'; // folder-link: a file left in the folder unread (a symbolic link, a name that cannot be opened)
 

@@ -237,6 +237,8 @@ export function shortReason(err: unknown): string {
       return 'file changed';
     case 'FILE_NOT_MOVED':
       return 'file not moved';
+    case 'FILE_GREW_AFTER_MOVE':
+      return 'file grew in done/';
     case 'FILE_NOT_TAKEN':
       return 'file not taken';
     case 'FOLDER_SHARED':

@@ -144,6 +144,44 @@ describe('when a file is complete', () => {
     assert.deepEqual(seen.files.map((f) => f.bytes.toString()), ['Sample,Test,Value\nS1,GLU,5.4\nS2,GLU,25.711\n', 'Sample,Test,Value\nS3,GLU,6.0']);
   });
 
+  it('moves a file back that grows in done/ after it was moved there (the instrument still writing), to be read as its grown version; reports one whose name is taken again', async () => {
+    const { w, seen } = watcher();
+    write('run1.csv');
+    await w.poll(0);
+    await w.poll(SETTLE);
+    await deliver(seen.files[0]!.id);
+    await w.poll(SETTLE + 1);
+    assert.deepEqual(inDir('done'), ['run1.csv']);
+    appendFileSync(join(inbox, 'done', 'run1.csv'), 'S3,GLU,7.0\n');
+    await w.poll(SETTLE + 2);
+    assert.deepEqual(inDir('done'), [], 'moved back');
+    assert.ok(seen.warnings.some((t) => /run1\.csv grew after it was moved to done\/run1\.csv .*moved back/.test(t)), seen.warnings.join('\n'));
+    await w.poll(2 * SETTLE + 2);
+    await w.poll(3 * SETTLE + 2);
+    assert.deepEqual(seen.files.map((f) => f.bytes.toString()), [CSV, CSV + 'S3,GLU,7.0\n'], 'the grown version taken');
+
+    // Its name taken again in the folder: said, for a person to move it back.
+    await deliver(seen.files[1]!.id);
+    await w.poll(3 * SETTLE + 3);
+    assert.deepEqual(inDir('done'), ['run1.csv']);
+    write('run1.csv', 'Sample,Test,Value\nS9,GLU,4.4\n');
+    appendFileSync(join(inbox, 'done', 'run1.csv'), 'S4,GLU,7.5\n');
+    await w.poll(3 * SETTLE + 4);
+    assert.deepEqual(seen.problems.filter((p) => p.code === 'FILE_GREW_AFTER_MOVE').length, 1);
+    assert.match(seen.problems.find((p) => p.code === 'FILE_GREW_AFTER_MOVE')!.text, /move done\/run1\.csv back by hand/);
+
+    // Watched for a while only: a file appended to long after is the instrument's business no more.
+    const late = watcher();
+    write('run2.csv');
+    await late.w.poll(0);
+    await late.w.poll(SETTLE);
+    await deliver(late.seen.files[0]!.id);
+    await late.w.poll(SETTLE + 1);
+    appendFileSync(join(inbox, 'done', 'run2.csv'), 'S5,GLU,8.0\n');
+    await late.w.poll(SETTLE + 1 + Math.max(12 * SETTLE, 60_000) + 1);
+    assert.ok(inDir('done').includes('run2.csv'), 'left in done/');
+  });
+
   it('tells a text file that ends mid-line from one that ends its line, and never judges a workbook or binary file so', () => {
     assert.equal(endsMidLine(Buffer.from('a,b\n1,2')), true);
     assert.equal(endsMidLine(Buffer.from('a,b\r1,2')), true);

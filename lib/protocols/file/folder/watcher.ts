@@ -36,6 +36,9 @@ import { type Observed, sameLook, SettleTracker } from './settle';
 /** How long a file that ends mid-line must stay the same before it is taken whole: this many settle times, and at least MIN_MID_LINE_MS. */
 const MID_LINE_SETTLES = 5;
 const MIN_MID_LINE_MS = 10_000;
+/** How long a file moved to done/ is watched for growth: this many settle times, and at least MIN_MOVED_WATCH_MS. */
+const MOVED_WATCH_SETTLES = 12;
+const MIN_MOVED_WATCH_MS = 60_000;
 
 /** A file stored in the journal, to hand on. */
 export interface TakenFile {
@@ -67,7 +70,7 @@ export interface FolderEvents {
   polled?(counts: FolderCounts): void;
 }
 
-export type FolderProblem = 'FILE_NOT_MOVED' | 'FILE_CHANGED' | 'JOURNAL';
+export type FolderProblem = 'FILE_NOT_MOVED' | 'FILE_CHANGED' | 'FILE_GREW_AFTER_MOVE' | 'JOURNAL';
 
 interface Taken {
   id: string;
@@ -90,6 +93,8 @@ export class FolderWatcher {
   private readonly tracker = new SettleTracker();
   /** Files read while they ended mid-line: how they looked and since when, until they end a line or stay so long. */
   private readonly midLine = new Map<string, Observed & { since: number }>();
+  /** Files moved to done/ lately, watched in case the instrument was still writing into them (by their name there). */
+  private readonly moved = new Map<string, { name: string; raw: Buffer; look: Observed; until: number }>();
   private readonly taken = new Map<string, Taken>();
   /** Files not to look at again while they stay as they are: kept after delivery, or in error but not movable. */
   private readonly remembered = new Map<string, Observed>();
@@ -178,7 +183,39 @@ export class FolderWatcher {
     this.held = 0;
     for (const [name, t] of [...this.taken]) {
       if (this.closed) return;
-      await this.check(name, t);
+      await this.check(name, t, now);
+    }
+    await this.watchMoved(names, now);
+  }
+
+  /**
+   * An instrument still writing into a file when it was moved to done/ writes on into done/<name>, where nothing
+   * reads it. A file that grows there within MOVED_WATCH_SETTLES settle times is moved back under its name, to be
+   * read as its grown version (file-message sends only the values it did not deliver yet); when its name is taken in
+   * the folder, it is reported, with what to do.
+   */
+  private async watchMoved(names: ReadonlySet<string>, now: number): Promise<void> {
+    for (const [key, m] of [...this.moved]) {
+      if (this.closed) return;
+      const there = Buffer.concat([this.folderPath(DONE_DIR), m.raw]);
+      const look = await this.lookAt(there);
+      if (look === undefined || now > m.until) {
+        this.moved.delete(key);
+        continue;
+      }
+      if (sameLook(look, m.look)) continue;
+      this.moved.delete(key);
+      const shown = `${DONE_DIR}/${shownName(m.raw)}`;
+      if (names.has(m.name)) {
+        this.events.problem(`${m.name} grew after it was moved to ${shown} (${m.look.size} -> ${look.size} bytes): the instrument was still writing, and its new rows are not read; a file of that name is in the folder again, so move ${shown} back by hand once that one is done, and set a marker or a longer Still for`, 'FILE_GREW_AFTER_MOVE');
+        continue;
+      }
+      try {
+        await fs.rename(there, this.pathOf(m.name));
+        this.events.warn(`${m.name} grew after it was moved to ${shown} (${m.look.size} -> ${look.size} bytes): the instrument was still writing; it is moved back and read as its grown version (only values not delivered yet are sent). Set a marker or a longer Still for`);
+      } catch (err) {
+        this.events.problem(`${m.name} grew after it was moved to ${shown} (${m.look.size} -> ${look.size} bytes) and could not be moved back (${messageOf(err)}): its new rows are not read; move it back into the folder by hand`, 'FILE_GREW_AFTER_MOVE');
+      }
     }
   }
 
@@ -317,7 +354,7 @@ export class FolderWatcher {
   }
 
   /** A taken file whose results are all delivered leaves the folder (or is remembered), unless it changed since it was taken. */
-  private async check(name: string, t: Taken): Promise<void> {
+  private async check(name: string, t: Taken, now: number): Promise<void> {
     const state = this.store.state(t.id);
     if (state.kind === 'waiting') {
       if (state.held) this.held++;
@@ -351,7 +388,8 @@ export class FolderWatcher {
       return this.events.finished(name, 'kept');
     }
     try {
-      await this.moveInto(DONE_DIR, name);
+      const raw = await this.moveInto(DONE_DIR, name);
+      this.moved.set(raw.toString('latin1'), { name, raw, look, until: now + Math.max(this.options.settleMs * MOVED_WATCH_SETTLES, MIN_MOVED_WATCH_MS) });
       this.events.finished(name, 'done');
     } catch (err) {
       this.remembered.set(name, look);
@@ -382,7 +420,8 @@ export class FolderWatcher {
   }
 
   /** Moves a file (and its marker) into a subfolder, under a free name; with `reason`, writes `<name>.reason.txt` beside it first. */
-  private async moveInto(dir: string, name: string, reason?: string): Promise<void> {
+  /** Returns the name it got there. */
+  private async moveInto(dir: string, name: string, reason?: string): Promise<Buffer> {
     const target = this.folderPath(dir);
     await fs.mkdir(target, { recursive: true });
     const free = await freeName(target, this.rawOf(name));
@@ -397,6 +436,7 @@ export class FolderWatcher {
     for (const m of markerNames(name, this.options.marker)) {
       if (this.listing.has(m)) await fs.rename(this.pathOf(m), Buffer.concat([target, await freeName(target, this.rawOf(m))])).catch(() => undefined);
     }
+    return free;
   }
 }
 
