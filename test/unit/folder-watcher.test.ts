@@ -81,6 +81,15 @@ async function deliver(id: string, state: 'delivered' | 'failed' = 'delivered', 
   await j.settle(`${id}#0`, state);
 }
 
+/** `name` written, taken a settle time later, its results delivered and the file moved to done/ at the poll after. */
+async function takenAndMoved(w: FolderWatcher, seen: Seen, name: string): Promise<void> {
+  write(name);
+  await w.poll(0);
+  await w.poll(SETTLE);
+  await deliver(seen.files.at(-1)!.id);
+  await w.poll(SETTLE + 1);
+}
+
 const CSV = 'Sample,Test,Value\nS1,GLU,5.4\nS2,GLU,6.1\n';
 const write = (name: string, text: string = CSV) => writeFileSync(join(inbox, name), text);
 const inDir = (dir: string) => (existsSync(join(inbox, dir)) ? readdirSync(join(inbox, dir)).sort() : []);
@@ -146,11 +155,7 @@ describe('when a file is complete', () => {
 
   it('moves a file back that grows in done/ after it was moved there (the instrument still writing), to be read as its grown version; reports one whose name is taken again', async () => {
     const { w, seen } = watcher();
-    write('run1.csv');
-    await w.poll(0);
-    await w.poll(SETTLE);
-    await deliver(seen.files[0]!.id);
-    await w.poll(SETTLE + 1);
+    await takenAndMoved(w, seen, 'run1.csv');
     assert.deepEqual(inDir('done'), ['run1.csv']);
     appendFileSync(join(inbox, 'done', 'run1.csv'), 'S3,GLU,7.0\n');
     await w.poll(SETTLE + 2);
@@ -172,11 +177,7 @@ describe('when a file is complete', () => {
 
     // Watched for a while only: a file appended to long after is the instrument's business no more.
     const late = watcher();
-    write('run2.csv');
-    await late.w.poll(0);
-    await late.w.poll(SETTLE);
-    await deliver(late.seen.files[0]!.id);
-    await late.w.poll(SETTLE + 1);
+    await takenAndMoved(late.w, late.seen, 'run2.csv');
     appendFileSync(join(inbox, 'done', 'run2.csv'), 'S5,GLU,8.0\n');
     await late.w.poll(SETTLE + 1 + Math.max(12 * SETTLE, 60_000) + 1);
     assert.ok(inDir('done').includes('run2.csv'), 'left in done/');
@@ -291,11 +292,7 @@ describe('exactly once', () => {
 
   it('does not hand on the same bytes under another name: stored as a repeat of the first file (on the record), moved to done/', async () => {
     const { w, seen } = watcher();
-    write('run1.csv');
-    await w.poll(0);
-    await w.poll(SETTLE);
-    await deliver(seen.files[0]!.id);
-    await w.poll(SETTLE + 1);
+    await takenAndMoved(w, seen, 'run1.csv');
     write('run1 (copy).csv');
     await w.poll(2 * SETTLE);
     await w.poll(3 * SETTLE);
