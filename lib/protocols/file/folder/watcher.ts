@@ -389,12 +389,31 @@ export class FolderWatcher {
     }
     try {
       const raw = await this.moveInto(DONE_DIR, name);
+      // A new version written over the name between the read above and the move went to done/ instead: back it goes.
+      if (!(await this.movedIsTaken(raw, t))) return;
       this.moved.set(raw.toString('latin1'), { name, raw, look, until: now + Math.max(this.options.settleMs * MOVED_WATCH_SETTLES, MIN_MOVED_WATCH_MS) });
       this.events.finished(name, 'done');
     } catch (err) {
       this.remembered.set(name, look);
       this.events.problem(`${name}: its results were delivered, but it could not be moved to ${DONE_DIR}/ (${messageOf(err)}); it stays where it is and is not read again while it is unchanged`, 'FILE_NOT_MOVED');
     }
+  }
+
+  /** Whether done/<raw> holds the bytes taken; when not, it is moved back under its name (never over another file). */
+  private async movedIsTaken(raw: Buffer, t: Taken): Promise<boolean> {
+    const there = Buffer.concat([this.folderPath(DONE_DIR), raw]);
+    const bytes = await fs.readFile(there).catch(() => undefined);
+    if (bytes === undefined || sha256(bytes) === t.facts.hash) return true;
+    const name = t.facts.name;
+    try {
+      // link, then unlink: unlike rename, link never replaces a file that took the name since.
+      await fs.link(there, this.pathOf(name));
+      await fs.unlink(there);
+      this.events.warn(`${name} was written again while it was moved to ${DONE_DIR}/: the new version is back in the folder, to be read as a version of its own`);
+    } catch (err) {
+      this.events.problem(`${name} was written again while it was moved to ${DONE_DIR}/${shownName(raw)} and could not be moved back (${messageOf(err)}): that version is not read; move it back into the folder by hand`, 'FILE_GREW_AFTER_MOVE');
+    }
+    return false;
   }
 
   /** Leaves a file where it is, unread, and says why once (again only once it changes). */
