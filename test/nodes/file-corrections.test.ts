@@ -13,7 +13,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useLisStub } from '../support/lifecycle';
 import { ALL_LIS_NODES, collect, helper, nodeModules, waitUntil } from '../support/red';
-import { sleep } from '../support/wait';
 
 const ctx = useLisStub();
 let root: string;
@@ -42,10 +41,18 @@ const csv = (...rows: string[]) => `Sample,Test,Result\n${rows.map((r) => `${r}\
 /** Each result the LIS got, in order, as "sample test value". */
 const atLis = () => ctx.stub.to('/results').flatMap((r) => (r.json as { results: Array<Record<string, unknown>> }).results.map((x) => `${x.SampleNumber} ${x.TestCode} ${x.Result}`));
 const inDone = (name: string) => existsSync(join(inbox, 'done', name));
-type Today = Record<'results' | 'delivered' | 'heldForPerson' | 'notForLis' | 'released' | 'dismissed', number>;
+type Today = Record<'results' | 'delivered' | 'heldForPerson' | 'notForLis' | 'discarded' | 'released' | 'dismissed', number>;
 async function today(): Promise<Today> {
   const res = await helper.request().get('/lis-bridge/links').expect(200);
   return (res.body as { links: Array<{ node: string; today: Today }> }).links.find((l) => l.node === 'folder')!.today;
+}
+
+/** Until every result the link read today has ended (delivered, held, discarded, not for the LIS): nothing more will go. */
+async function allEnded(): Promise<void> {
+  await waitUntil(async () => {
+    const t = await today();
+    return t.delivered + t.heldForPerson + t.discarded + t.notForLis === t.results;
+  }, 10_000, 'every result read ended');
 }
 async function holds(): Promise<Array<Record<string, unknown>>> {
   return ((await helper.request().get('/lis-bridge/held').expect(200)).body as { holds: Array<Record<string, unknown>> }).holds;
@@ -61,7 +68,7 @@ describe('file corrections', () => {
     // Re-exported: other bytes (the rows in another order), the same values.
     writeFileSync(join(inbox, 'run.csv'), csv('S2,GLU,6.1', 'S1,GLU,5.4'));
     await waitUntil(async () => inDone('run.2.csv') && (await today()).notForLis === 2, 10_000, 'the replaced run.csv ended, its 2 results not for the LIS');
-    await sleep(300);
+    await allEnded();
     assert.deepEqual(atLis(), ['S1 GLU 5.4', 'S2 GLU 6.1'], 'nothing sent again');
     const repeated = aside.find((m) => m.topic === 'repeated')!;
     assert.deepEqual((repeated.payload as Array<{ SampleNumber: string; reason: string }>).map((r) => r.SampleNumber), ['S2', 'S1']);
@@ -95,7 +102,7 @@ describe('file corrections', () => {
     assert.deepEqual({ sample: c!.sample, old: c!.old, oldFile: c!.oldFile, new: c!.new, file: c!.file }, { sample: 'S1', old: '5.4', oldFile: 'run.csv', new: '5.9', file: 'run.csv' });
     assert.match(String(c!.oldAt), /^\d{4}-\d\d-\d\dT/);
     assert.match(String(hold!.reason), /S1 GLU is 5\.9 in run\.csv, 5\.4 was delivered from run\.csv at .*: held as a correction \(Send posts 5\.9 to the LIS; Dismiss leaves 5\.4\)/);
-    await sleep(300);
+    await allEnded();
     assert.deepEqual(atLis(), ['S1 GLU 5.4', 'S2 GLU 6.1'], 'neither the changed value nor the same one was sent');
     let t = await today();
     assert.deepEqual({ results: t.results, delivered: t.delivered, heldForPerson: t.heldForPerson, notForLis: t.notForLis }, { results: 4, delivered: 2, heldForPerson: 1, notForLis: 1 });
@@ -113,7 +120,7 @@ describe('file corrections', () => {
     assert.deepEqual((second!.corrections as Array<Record<string, unknown>>).map((x) => [x.sample, x.old, x.new]), [['S2', '6.1', '6.3']]);
     await helper.request().post('/lis-bridge/holds/dismiss').send({ ids: [second!.id], note: 'rerun on the bench, 6.1 stands' }).expect(200);
     await waitUntil(async () => (await holds()).length === 0 && (await today()).dismissed === 1, 5000, 'dismissed');
-    await sleep(300);
+    await allEnded();
     assert.deepEqual(atLis(), ['S1 GLU 5.4', 'S2 GLU 6.1', 'S1 GLU 5.9'], 'the correction once, nothing else again');
     t = await today();
     assert.equal(t.delivered + t.heldForPerson + t.notForLis, t.results, 'each result read ended once');
@@ -127,7 +134,7 @@ describe('file corrections', () => {
     appendFileSync(join(inbox, 'run.csv'), 'S3,GLU,7.0\nS4,GLU,8.2\n');
     await waitUntil(() => atLis().length === 4, 10_000, 'the new rows at the LIS');
     await waitUntil(async () => (await today()).notForLis === 2, 5000, 'the first part counted as not sent again');
-    await sleep(300);
+    await allEnded();
     assert.deepEqual(atLis(), ['S1 GLU 5.4', 'S2 GLU 6.1', 'S3 GLU 7.0', 'S4 GLU 8.2']);
     assert.deepEqual(await holds(), []);
   });
