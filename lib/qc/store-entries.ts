@@ -14,12 +14,12 @@ const time = z.number().finite();
  * A control point. Keys are short and always in this order (analyzer, test, material, lot first): a chart's query
  * picks its series' lines by their opening text before it parses any line.
  */
+/** A series' key, written short in every line that names one: analyzer, test, material, lot. */
+const series = { a: name, t: name, m: name, l: name };
+
 export const PointLineSchema = z.object({
   e: z.literal('p'),
-  a: name,
-  t: name,
-  m: name,
-  l: name,
+  ...series,
   id: name,
   v: z.number().finite(),
   at: time,
@@ -71,10 +71,7 @@ const AcceptSchema = z.object({
 const ExcludeSchema = z.object({
   e: z.literal('exclude'),
   id: name,
-  a: name,
-  t: name,
-  m: name,
-  l: name,
+  ...series,
   pointAt: time,
   v: z.number().finite(),
   reason: name,
@@ -87,10 +84,7 @@ export type TargetSource = (typeof TARGET_SOURCES)[number];
 
 const TargetSchema = z.object({
   e: z.literal('target'),
-  a: name,
-  t: name,
-  m: name,
-  l: name,
+  ...series,
   mean: z.number().finite(),
   sd: z.number().finite().positive(),
   source: z.enum(TARGET_SOURCES),
