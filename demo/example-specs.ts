@@ -49,6 +49,12 @@ export interface ExampleSpec {
    * come from, and a layout that fits the editor at 1600 px with the sidebar open.
    */
   demo?: boolean;
+  /**
+   * The analyzer's QC kept in the bridge (a lis-qc node its message node chooses): the control measurements per
+   * run of its Westgard set. Only where the analyzer sends each control's level, lot and target with its result,
+   * so the example judges QC from its first control, with no table to fill first.
+   */
+  qc?: { controlsPerRun: 2 | 3 };
 }
 
 const CURATED: ExampleSpec[] = [
@@ -154,8 +160,9 @@ const CURATED: ExampleSpec[] = [
       'An order the LIS pushes goes down as DSR^Q03 with MSH-15 P (sample information sent by the LIS unasked).',
       'The analyzer waits about 10 s for the answer to a query (the manual gives no number): keep the LIS fast.',
       'Test codes are the analyzer\'s channel numbers (OBX-3, DSP-29 and on): check them on the analyzer and edit the mapping.',
-      'QC and calibration results (MSH-16 2 and 1) are counted as not for the LIS (Lab sidebar), never sent.',
+      'QC results (MSH-16 2) are never sent to the LIS: the lis-qc node "QC" judges them by Westgard\'s rules against the level, lot, mean and SD the analyzer sends with each; a rejected run holds that test\'s patient results in the Lab sidebar until a technologist accepts it. Calibration results (MSH-16 1) are counted as not for the LIS.',
     ],
+    qc: { controlsPerRun: 3 },
   },
   {
     file: 'roche-cobas6800-hl7-tcp',

@@ -626,6 +626,8 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
   // One test map for the analyzer, which its three test-mappers (queries, results, pushed orders) share.
   const mapId = id('test-map');
   nodes.push(testMap(mapId, tab, lis, `${profile.vendor} ${profile.model}`, mapping));
+  const qc = spec.qc ? id('qc') : undefined;
+  if (qc) nodes.push({ id: qc, type: 'lis-qc', z: tab, name: '', analyzer: spec.analyzer, controls: [], controlsPerRun: String(spec.qc!.controlsPerRun), meanRule: '', warning: true, rules: '', byTest: [], establishing: 'hold', runMinutes: 60 });
   const mapper = (role: string, direction: string, wires: string[][], place: Point, name: string): FlowNode => ({
     id: role,
     type: 'test-mapper',
@@ -649,7 +651,7 @@ export function buildExample(spec: ExampleSpec, catalog: CatalogTest[] = loadCat
       ? { id: link, type: 'hl7-link', name: spec.analyzer, transport: 'tcp', charset: 'msh18', ackTimeoutMs: '10000', sendAttempts: '3', maxFrameBytes: '8388608', journal: true, trace: true, traceRedact: false, ...at(L.link), wires: [[lineOut], [astm], []] }
       : { id: link, type: 'astm-link', name: spec.analyzer, transport: spec.transport, framing: 'framed', checksums: profile.astmLink?.checksums !== false, framePerRecord: profile.astmLink?.framePerRecord === true, frameTextMax: String(profile.astmLink?.frameTextMax ?? 240), replyTimeoutMs: '15000', receiveTimeoutMs: '30000', busyWaitMs: '10000', contentionWaitMs: '20000', retryDelayMs: '10000', journal: true, trace: true, traceRedact: false, ...at(L.link), wires: [[lineOut], [astm], []] },
     { id: toAnalyzerIn, type: 'link in', name: 'to the analyzer', links: [outs.order, outs.noOrder, outs.pushed], ...at(L.toAnalyzerIn), wires: [[astm]] },
-    { id: astm, type: hl7 ? 'hl7-message' : 'astm-message', name: spec.demo ? (hl7 ? DEMO_HL7_NAME : DEMO_ASTM_NAME) : profile.label.slice(0, 40), dialect: profile.id, timeZone: '', ...at(L.astm), wires: [[getOrder], [toLis], [link], []] },
+    { id: astm, type: hl7 ? 'hl7-message' : 'astm-message', name: spec.demo ? (hl7 ? DEMO_HL7_NAME : DEMO_ASTM_NAME) : profile.label.slice(0, 40), dialect: profile.id, timeZone: '', ...(qc ? { qc } : {}), ...at(L.astm), wires: [[getOrder], [toLis], [link], []] },
     { id: getOrder, type: 'lis-get-order', name: 'order for the scanned sample', lis, allTests: false, ...at(L.getOrder), wires: [[toAnalyzer], [outs.noOrder]] },
     mapper(toAnalyzer, 'toInstrument', [[outs.order], []], L.toAnalyzer, 'LIS -> analyzer codes'),
     linkOut('link-out-order', 'order', L.orderOut),

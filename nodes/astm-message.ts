@@ -13,7 +13,7 @@
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { AstmHost, hostProfile } from '../lib/protocols/astm';
 import { installDialectRoutes } from './shared/dialect-routes';
-import { messageNodeProfile, runMessageNode } from './shared/message-node';
+import { messageNodeProfile, qcNodeOf, runMessageNode } from './shared/message-node';
 import { StatusReporter } from './shared/status';
 import { ASTM_MESSAGE_TOPIC, ASTM_SEND_TOPIC, type Msg } from './shared/types';
 
@@ -22,6 +22,8 @@ interface Def extends NodeDef {
   /** JSON of what this site changes of the dialect (lib/protocols/astm/dialects/overrides.ts); stored with the flow. */
   dialectOverrides?: string;
   timeZone?: string;
+  /** The analyzer's lis-qc node, when its QC is kept in the bridge. */
+  qc?: string;
 }
 
 export = function register(RED: NodeAPI): void {
@@ -33,7 +35,7 @@ export = function register(RED: NodeAPI): void {
     const status = new StatusReporter(RED, node);
     const site = messageNodeProfile(RED, node, status, def, 'generic-lis2a2', hostProfile);
     if (site === undefined) return;
-    runMessageNode(RED, node, status, new AstmHost<Msg>(site.profile, site.timeZone), { message: ASTM_MESSAGE_TOPIC, send: ASTM_SEND_TOPIC, about: 'astm' });
+    runMessageNode(RED, node, status, new AstmHost<Msg>(site.profile, site.timeZone), { message: ASTM_MESSAGE_TOPIC, send: ASTM_SEND_TOPIC, about: 'astm', qc: qcNodeOf(RED, def.qc) });
   }
 
   RED.nodes.registerType('astm-message', AstmMessageNode as never);

@@ -18,7 +18,7 @@ import { FileHost, fileHostSettings, siftFileResults } from '../lib/protocols/fi
 import { LisError, messageOf } from '../lib/errors';
 import { contextOf } from '../lib/journal';
 import { installDialectRoutes } from './shared/dialect-routes';
-import { messageNodeProfile, runMessageNode } from './shared/message-node';
+import { messageNodeProfile, qcNodeOf, runMessageNode } from './shared/message-node';
 import { StatusReporter } from './shared/status';
 import type { Msg } from './shared/types';
 
@@ -27,6 +27,8 @@ interface Def extends NodeDef {
   /** JSON of what this site changes of the file dialect (lib/protocols/file/overrides.ts); stored with the flow. */
   dialectOverrides?: string;
   timeZone?: string;
+  /** The analyzer's lis-qc node, when its QC is kept in the bridge. */
+  qc?: string;
 }
 
 /** The topic a file message may carry; one with a Buffer payload and msg.file is taken whatever its topic. */
@@ -71,6 +73,7 @@ export = function register(RED: NodeAPI): void {
       isMessage: (msg) => Buffer.isBuffer(msg.payload) && typeof msg.file === 'object' && msg.file !== null,
       outputs: [1, 3],
       countsFiles: true,
+      qc: qcNodeOf(RED, def.qc),
       // A file from a folder-link is set against what that link handed on before: corrections, not duplicates.
       sift: async (journal, read, msg, journalId) => {
         const file = (msg.file ?? {}) as { link?: unknown; name?: unknown };

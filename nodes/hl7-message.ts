@@ -11,7 +11,7 @@
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { Hl7Host, hl7HostProfile } from '../lib/protocols/hl7';
 import { installDialectRoutes } from './shared/dialect-routes';
-import { messageNodeProfile, runMessageNode } from './shared/message-node';
+import { messageNodeProfile, qcNodeOf, runMessageNode } from './shared/message-node';
 import { StatusReporter } from './shared/status';
 import { HL7_MESSAGE_TOPIC, HL7_SEND_TOPIC, type Msg } from './shared/types';
 
@@ -20,6 +20,8 @@ interface Def extends NodeDef {
   /** JSON of what this site changes of the dialect (lib/protocols/hl7/dialects/overrides.ts); stored with the flow. */
   dialectOverrides?: string;
   timeZone?: string;
+  /** The analyzer's lis-qc node, when its QC is kept in the bridge. */
+  qc?: string;
 }
 
 export = function register(RED: NodeAPI): void {
@@ -31,7 +33,7 @@ export = function register(RED: NodeAPI): void {
     const status = new StatusReporter(RED, node);
     const site = messageNodeProfile(RED, node, status, def, 'generic-oru', hl7HostProfile);
     if (site === undefined) return;
-    runMessageNode(RED, node, status, new Hl7Host<Msg>(site.profile, site.timeZone), { message: HL7_MESSAGE_TOPIC, send: HL7_SEND_TOPIC, about: 'hl7' });
+    runMessageNode(RED, node, status, new Hl7Host<Msg>(site.profile, site.timeZone), { message: HL7_MESSAGE_TOPIC, send: HL7_SEND_TOPIC, about: 'hl7', qc: qcNodeOf(RED, def.qc) });
   }
 
   RED.nodes.registerType('hl7-message', Hl7MessageNode as never);

@@ -17,12 +17,13 @@ import { whenJournalOpens } from './shared/journal';
 import { installLabRoutes } from './shared/lab-routes';
 import { installStuckRoutesOnce } from './shared/link-journal';
 import { installRoutesOnce } from './shared/admin';
+import { onQcChange } from './shared/qc-runtime';
 
 /** The comms topic the sidebar subscribes to (nodes/lab-sidebar.html). */
 const LAB_TOPIC = 'lis-bridge/lab';
 const COALESCE_MS = 500;
 
-type Part = 'links' | 'queues';
+type Part = 'links' | 'queues' | 'qc';
 
 export = function register(RED: NodeAPI): void {
   RED.plugins.registerPlugin('lis-bridge-lab', { type: 'lis-bridge-lab' });
@@ -67,4 +68,5 @@ function publishChanges(RED: NodeAPI): void {
   });
   whenJournalOpens(RED, (journal) => journal.onChange(() => editors.size > 0 && changed('queues')));
   orderGapsFor(RED).onChange(() => editors.size > 0 && changed('queues'));
+  onQcChange(() => editors.size > 0 && changed('qc'));
 }

@@ -56,9 +56,13 @@ export interface Counts {
   heldForPerson: number;
   discarded: number;
   notForLis: number;
-  /** Held results a person resolved: sent and delivered (released), or dismissed with a reason. */
+  /**
+   * Held results a person resolved: sent and delivered (released), dismissed with a reason, or (a control the table
+   * did not identify) identified and judged in the QC store (evaluated).
+   */
   released: number;
   dismissed: number;
+  evaluated: number;
 }
 
 /** Where a link's line goes, for an operator to check when it is down (nodes/shared/transport-watch lineSettings). */
@@ -72,7 +76,7 @@ export interface LineSettings {
 }
 
 /** The ends a result reaches, as the day's counts name them. */
-export type ResultEnding = 'delivered' | 'heldForPerson' | 'discarded' | 'notForLis' | 'released' | 'dismissed';
+export type ResultEnding = 'delivered' | 'heldForPerson' | 'discarded' | 'notForLis' | 'released' | 'dismissed' | 'evaluated';
 
 export interface Activity {
   lastReceived: number | undefined;
@@ -529,7 +533,7 @@ function localStartOfDay(now: number): number {
 }
 
 function newCounts(): Counts {
-  return { received: 0, sent: 0, queries: 0, results: 0, naksSent: 0, naksReceived: 0, errors: 0, delivered: 0, heldForPerson: 0, discarded: 0, notForLis: 0, released: 0, dismissed: 0 };
+  return { received: 0, sent: 0, queries: 0, results: 0, naksSent: 0, naksReceived: 0, errors: 0, delivered: 0, heldForPerson: 0, discarded: 0, notForLis: 0, released: 0, dismissed: 0, evaluated: 0 };
 }
 
 function newTotals(): AnalyzerTotals {

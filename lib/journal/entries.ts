@@ -91,7 +91,7 @@ const BatchUpdateSchema = z.object({
   warned: z.boolean().optional(),
 });
 
-export const HoldKindSchema = z.enum(['unmapped', 'ambiguous', 'unvalued', 'invalid', 'unassigned', 'correction']);
+export const HoldKindSchema = z.enum(['unmapped', 'ambiguous', 'unvalued', 'invalid', 'unassigned', 'correction', 'qc', 'control']);
 export type HoldKind = z.infer<typeof HoldKindSchema>;
 
 /**
@@ -129,12 +129,15 @@ const HoldSchema = z.object({
   ),
 });
 
-/** A person acted on a hold: sending it (its batch `hold:<id>` is its end), or dismissing it with a reason. */
+/**
+ * A person acted on a hold: sending it (its batch `hold:<id>` is its end), dismissing it with a reason, or, for a
+ * control the table did not identify, evaluating it once identified (it ends in the QC store).
+ */
 const HoldUpdateSchema = z.object({
   e: z.literal('holdu'),
   id: z.string(),
   at: z.number(),
-  action: z.enum(['send', 'dismiss']),
+  action: z.enum(['send', 'dismiss', 'evaluate']),
   by: z.string(),
   note: z.string().optional(),
 });

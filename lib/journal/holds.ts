@@ -47,6 +47,9 @@ export interface HoldRecord {
 
 export type NewHold = Omit<HoldEntry, 'e' | 'at'>;
 
+/** send: toward the LIS (its batch follows); dismiss: with why; evaluate: a control identified, judged in the QC store. */
+export type HoldAction = 'send' | 'dismiss' | 'evaluate';
+
 export class HoldBook {
   private readonly holds = new Map<string, HoldRecord>();
 
@@ -89,10 +92,14 @@ export class HoldBook {
   }
 
   /** A person's action, as read back or just written. */
-  acted(id: string, action: 'send' | 'dismiss', by: string, at: number, note?: string): void {
+  acted(id: string, action: HoldAction, by: string, at: number, note?: string): void {
     const h = this.holds.get(id);
     if (!h || h.state === 'sent' || h.state === 'dismissed') return;
-    h.state = action === 'send' ? 'sending' : 'dismissed';
+    h.state = action === 'send' ? 'sending' : action === 'evaluate' ? 'sent' : 'dismissed';
+    if (action === 'evaluate') {
+      h.results = [];
+      h.msg = {};
+    }
     h.by = by;
     h.note = note;
     h.updatedAt = at;

@@ -4,7 +4,7 @@ export { type CorrectionInfo } from './entries';
 export { type HandedRecord, type HandedValue } from './handed-values';
 export { ResultDelivery } from './delivery';
 export { batchOrigin, contextOf, heldDue, heldSummary, journalOrigin } from './held';
-export { HOLD_BATCH_PREFIX, type HeldResult, holdEntryFor, holdsFor, type HoldRecord, type NewHold } from './holds';
+export { HOLD_BATCH_PREFIX, type HeldResult, type HoldAction, holdEntryFor, holdsFor, type HoldRecord, type NewHold } from './holds';
 export { type BatchRecord, type Ending, isSettled, type MessageRecord, type MessageSource, NOT_UNDERSTOOD, owedSamples, type ResultJournal } from './journal';
 export { LinkStore, type PassedOn } from './link-store';
 export { journalAt, openedJournal } from './registry';

@@ -11,7 +11,7 @@
 import { AppendLog, type AppendObserver } from './append-log';
 import { resultKeysOf } from './result-key';
 import { EntrySchema, type BatchEntry, type BatchState, type ErrorInfo, type Entry, type HandedEntry, type HoldEntry } from './entries';
-import { HOLD_BATCH_PREFIX, HoldBook, type HoldRecord, type NewHold } from './holds';
+import { HOLD_BATCH_PREFIX, HoldBook, type HoldAction, type HoldRecord, type NewHold } from './holds';
 import { type HandedRecord, type HandedValue, HandedValues } from './handed-values';
 
 export interface JournalOptions {
@@ -82,10 +82,11 @@ export const HELD_STATES: ReadonlySet<BatchState> = new Set(['failed', 'uncertai
 export interface Ending {
   /**
    * Where results first ended (delivered, held for a person, discarded by a person after the LIS refused them), or
-   * how a person resolved results held for them (released: sent and delivered; dismissed). So each result is counted
+   * how a person resolved results held for them (released: sent and delivered; dismissed; evaluated: a control the
+   * table did not identify, identified and judged in the QC store). So each result is counted
    * once among delivered, heldForPerson and discarded, and a held one once more when a person resolves it.
    */
-  ending: 'delivered' | 'heldForPerson' | 'discarded' | 'released' | 'dismissed';
+  ending: 'delivered' | 'heldForPerson' | 'discarded' | 'released' | 'dismissed' | 'evaluated';
   /** The link node the results came over, when the journal knows it. */
   link: string | undefined;
   results: number;
@@ -341,15 +342,18 @@ export class ResultJournal {
   }
 
   /** A person sends an open hold (its batch `hold:<id>` follows) or dismisses it; on the record with who and why. */
-  async actOnHold(id: string, action: 'send' | 'dismiss', by: string, note?: string): Promise<void> {
+  async actOnHold(id: string, action: HoldAction, by: string, note?: string): Promise<void> {
     const h = this.holdBook.get(id);
     if (!h) throw new Error(`no held results ${id} in the journal`);
     if (h.state !== 'open') throw new Error(`held results ${id} are ${h.state === 'sending' ? 'being sent' : h.state} already`);
     const at = this.now();
+    // Evaluating ends the hold at once, its results leaving memory: counted before.
+    const count = h.results.length;
     this.holdBook.acted(id, action, by, at, note);
     this.emitChange();
     await this.append({ e: 'holdu', id, at, action, by, ...(note !== undefined ? { note } : {}) });
     if (action === 'dismiss') this.ended({ ending: 'dismissed', link: h.link, results: h.results.length });
+    if (action === 'evaluate') this.ended({ ending: 'evaluated', link: h.link, results: count });
     if (action === 'send' && h.kind === 'correction') await this.correctionSent(h);
   }
 

@@ -21,3 +21,7 @@ export {
   type StoreStats,
 } from './store';
 export { CORRECTIVE_ACTIONS, TARGET_SOURCES, type AcceptDecision, type CorrectiveAction, type Decision, type ExcludeDecision, type TargetDecision, type TargetSource } from './store-entries';
+export { controlCode, identifyControl, type Identification, type Identified } from './identify';
+export { NO_QC_AFTER_MS, QcMonitor, type GateHold, type OpenEvent, type QcInput, type RecordOutcome, type SeriesView, type TestQcState, type TestView } from './monitor';
+export { REVIEW_CAP, ReviewBook, type SentResult } from './review';
+export { DEFAULT_RULES, parseQcSetup, type ControlRow, type EstablishingPolicy, type QcSetup } from './setup';

@@ -72,6 +72,8 @@
             $('<div class="lis-lab-read-only" style="margin-bottom: 8px; opacity: 0.85;"></div>').text(_("readOnly")).appendTo(content);
         }
         var links = section("links");
+        var qc = section("qc");
+        var qcSection = null;
         var holds = section("holds");
         var orders = section("orders");
         var held = section("held");
@@ -119,8 +121,8 @@
         /** What people did today with held results, and how many of the link's still wait; shown once there are any. */
         function resolutions(link) {
             var t = link.today;
-            if (!(t.heldForPerson || t.released || t.dismissed || link.waiting)) { return undefined; }
-            return _("resolved", { released: t.released || 0, dismissed: t.dismissed || 0, waiting: link.waiting || 0 });
+            if (!(t.heldForPerson || t.released || t.dismissed || t.evaluated || link.waiting)) { return undefined; }
+            return _(t.evaluated ? "resolvedQc" : "resolved", { released: t.released || 0, dismissed: t.dismissed || 0, evaluated: t.evaluated || 0, waiting: link.waiting || 0 });
         }
         function endingRows(link, item) {
             $("<div></div>").addClass("lis-lab-endings").text(endings(link.today)).appendTo(item);
@@ -311,10 +313,10 @@
                 $('<div style="opacity: 0.8;"></div>').addClass("lis-lab-reason").append(isolated(g.reason)).appendTo(item);
             }
             $('<div style="opacity: 0.8;"></div>').text(_("holds.what." + g.kind)).appendTo(item);
-            if (g.sendable && !g.deployed) { $('<div style="opacity: 0.8;"></div>').text(_(g.kind === "correction" ? "holds.notDeployedCorrection" : "holds.notDeployed")).appendTo(item); }
+            if (g.sendable && !g.deployed) { $('<div style="opacity: 0.8;"></div>').text(_(g.kind === "correction" ? "holds.notDeployedCorrection" : g.kind === "qc" || g.kind === "control" ? "holds.notDeployedQc" : "holds.notDeployed")).appendTo(item); }
             var buttons = $('<div style="margin-top: 4px;"></div>').appendTo(item);
             if (g.sendable) {
-                $('<button type="button" class="red-ui-button red-ui-button-small lis-lab-hold-send"></button>').text(g.sending ? _("holds.sending") : _("holds.send"))
+                $('<button type="button" class="red-ui-button red-ui-button-small lis-lab-hold-send"></button>').text(g.sending ? _("holds.sending") : _(g.kind === "qc" ? "holds.release" : g.kind === "control" ? "holds.evaluate" : "holds.send"))
                     .prop("disabled", !mayAct || !g.deployed || g.sending).on("click", function () { postJson("lis-bridge/holds/send", { ids: g.ids }); }).appendTo(buttons);
                 $("<span> </span>").appendTo(buttons);
             }
@@ -328,7 +330,7 @@
                     }).appendTo(buttons);
                 $("<span> </span>").appendTo(buttons);
             }
-            $('<button type="button" class="red-ui-button red-ui-button-small lis-lab-hold-dismiss"></button>').text(_("holds.dismiss")).prop("disabled", !mayAct)
+            $('<button type="button" class="red-ui-button red-ui-button-small lis-lab-hold-dismiss"></button>').text(_(g.kind === "qc" ? "holds.reject" : "holds.dismiss")).prop("disabled", !mayAct)
                 .on("click", function () {
                     var note = window.prompt(_("holds.dismissWhy", { code: g.code, samples: isolatedPlain(g.samples) }), "");
                     if (note === null) { return; }
@@ -381,9 +383,21 @@
             }).fail(showProblem).always(refresh);
         }
 
-        function refresh() {
-            refreshLinks().always(refreshQueues);
+        function refreshQc() {
+            return qcSection ? qcSection.refresh() : $.Deferred().resolve().promise();
         }
+        function refresh() {
+            refreshLinks().always(refreshQueues).always(refreshQc);
+        }
+        // The QC section and its chart are scripts of their own, loaded with the sidebar.
+        $.when(loadScript("lab-qc.js"), loadScript("qc-chart.js")).done(function () {
+            qc.summary.remove();
+            qcSection = window.LisBridgeLabQc.mount(qc.list, {
+                _: _, BOX: BOX, mayAct: mayAct, isolated: isolated, isolatedList: isolatedList, plain: plain,
+                showProblem: showProblem, hideProblem: function () { problem.hide(); }, say: function (text) { problem.text(text).show(); }, refreshAll: refresh
+            });
+            if (content.is(":visible")) { refreshQc(); }
+        });
         refreshButton.on("click", function () { problem.hide(); refresh(); });
 
         // Live: the runtime says which part changed; only a shown sidebar fetches it.
@@ -391,7 +405,8 @@
             if (!content.is(":visible")) { return; }
             var parts = (signal && signal.parts) || ["links", "queues"];
             if (parts.indexOf("links") >= 0) { refreshLinks(); }
-            if (parts.indexOf("queues") >= 0) { refreshQueues(); }
+            if (parts.indexOf("queues") >= 0) { refreshQueues(); refreshQc(); }
+            if (parts.indexOf("qc") >= 0 && parts.indexOf("queues") < 0) { refreshQc(); }
         });
         // "5 min ago" grows without any change to signal.
         setInterval(function () { if (content.is(":visible") && lastLinks.length > 0) { showLinks(); } }, 15000);
@@ -440,6 +455,10 @@
         tab.insertAfter(byId(tabs, last));
         // Hidden when it came last; the tab bar's next fitting (addTab's, 10 ms on) hides the last icons instead.
         button.insertAfter(byId(buttons, last)).show();
+    }
+
+    function loadScript(file) {
+        return $.ajax({ url: "lis-bridge/editor/" + file, dataType: "script", cache: true });
     }
 
     var mounted = false;

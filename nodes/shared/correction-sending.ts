@@ -22,21 +22,29 @@ export function correctionSender(nodeId: string): CorrectionSender | undefined {
 
 /** The message node's sender of corrections: `resultsOutput` is the output its results leave by, `emit` passes them on there. */
 export function registerCorrectionSenderFor(RED: NodeAPI, node: Node, resultsOutput: number, emit: (msg: Msg) => void): void {
-  const send: CorrectionSender = async (hold, by) => {
-    const after = downstream(RED, node, resultsOutput);
-    const mapper = after.find((n) => n.type === 'test-mapper') as MapperNode | undefined;
-    const sender = after.find((n) => n.type === 'lis-send-results') as ResultSenderNode | undefined;
-    if (!mapper || !sender) throw new PlacementRefused(`no test-mapper and lis-send-results are wired after the results output of ${node.name || node.id}: wire them, deploy, then send the correction`);
-    const items = hold.results.map((r) => r.result);
-    const mapped = toLisResults(items, mapper.mappingRows());
-    if (mapped.rejected.length > 0) throw new PlacementRefused(`${mapped.rejected.map((x) => x.reason).join('; ')}: nothing was sent; map the code, deploy, then send the correction`);
-    const journal = await journalFor(RED);
+  const send: CorrectionSender = (hold, by) => {
     const values = hold.results.map((r) => `${r.correction?.was ?? '?'} -> ${String((r.result as { Result?: unknown }).Result)}`).join(', ');
-    await journal.actOnHold(hold.id, 'send', by, `correction sent: ${values}`);
-    emit({ ...(hold.msg as Msg), _msgid: RED.util.generateId(), topic: 'results', payload: items, journal: { hold: hold.id, ...(hold.message !== undefined ? { message: hold.message } : {}) } });
+    return sendHeldOn(RED, node, resultsOutput, emit, hold, by, `correction sent: ${values}`);
   };
   senders.set(node.id, send);
   node.on('close', () => {
     if (senders.get(node.id) === send) senders.delete(node.id);
   });
+}
+
+/**
+ * Held results of a message node passed on as they were read, under the hold's own batch key: refused, sending
+ * nothing, while they do not map or nothing is wired to send them. `note` is kept with the person's action.
+ */
+export async function sendHeldOn(RED: NodeAPI, node: Node, resultsOutput: number, emit: (msg: Msg) => void, hold: HoldRecord, by: string, note: string): Promise<void> {
+  const after = downstream(RED, node, resultsOutput);
+  const mapper = after.find((n) => n.type === 'test-mapper') as MapperNode | undefined;
+  const sender = after.find((n) => n.type === 'lis-send-results') as ResultSenderNode | undefined;
+  if (!mapper || !sender) throw new PlacementRefused(`no test-mapper and lis-send-results are wired after the results output of ${node.name || node.id}: wire them, deploy, then send the held results`);
+  const items = hold.results.map((r) => r.result);
+  const mapped = toLisResults(items, mapper.mappingRows());
+  if (mapped.rejected.length > 0) throw new PlacementRefused(`${mapped.rejected.map((x) => x.reason).join('; ')}: nothing was sent; map the code, deploy, then send the held results`);
+  const journal = await journalFor(RED);
+  await journal.actOnHold(hold.id, 'send', by, note);
+  emit({ ...(hold.msg as Msg), _msgid: RED.util.generateId(), topic: 'results', payload: items, journal: { hold: hold.id, ...(hold.message !== undefined ? { message: hold.message } : {}) } });
 }

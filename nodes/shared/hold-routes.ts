@@ -20,6 +20,21 @@ import { correctionSender } from './correction-sending';
 /** How a deployed test-mapper sends a hold: maps its results again with the map deployed now; throws, sending nothing, when it still cannot. */
 export type HoldSender = (hold: HoldRecord, by: string) => Promise<void>;
 const mappers = new Map<string, HoldSender>();
+// Holds a message node keeps for QC: released (kind qc) or evaluated (kind control) by that node.
+const byKind = new Map<string, HoldSender>();
+
+/** A deployed message node offers to act on its holds of `kind`; the returned function withdraws the offer. */
+export function registerKindSender(kind: 'qc' | 'control', nodeId: string, send: HoldSender): () => void {
+  const key = `${kind}\u0000${nodeId}`;
+  byKind.set(key, send);
+  return () => {
+    if (byKind.get(key) === send) byKind.delete(key);
+  };
+}
+
+function kindSender(kind: string, nodeId: string): HoldSender | undefined {
+  return byKind.get(`${kind}\u0000${nodeId}`);
+}
 
 /** A deployed test-mapper offers to send its holds; the returned function withdraws the offer. */
 export function registerHoldSender(nodeId: string, send: HoldSender): () => void {
@@ -50,7 +65,7 @@ export function holdSummary(h: HoldRecord): Record<string, unknown> {
     placeable: h.kind === 'unassigned' && h.results.every((r) => { const x = r.result as { instrumentCode?: unknown; Result?: unknown }; return typeof x.instrumentCode === 'string' && x.instrumentCode !== '' && x.Result !== undefined; }),
     // What the analyzer sent, for the person who places them: the result records, as text.
     records: h.kind === 'unassigned' ? h.results.map((r) => String((r.result as { text?: unknown }).text ?? '')).slice(0, 20) : [],
-    deployed: h.kind === 'unassigned' ? holdPlacer(h.node) !== undefined : h.kind === 'correction' ? correctionSender(h.node) !== undefined : mappers.has(h.node),
+    deployed: h.kind === 'unassigned' ? holdPlacer(h.node) !== undefined : h.kind === 'correction' ? correctionSender(h.node) !== undefined : h.kind === 'qc' || h.kind === 'control' ? kindSender(h.kind, h.node) !== undefined : mappers.has(h.node),
   };
 }
 
@@ -109,6 +124,11 @@ function installHoldRoutes(RED: NodeAPI): void {
         const sendCorrection = correctionSender(hold.node);
         if (!sendCorrection) throw new Refused(`the message node ${hold.node} that held correction ${hold.id} is not deployed: deploy it, then send it (or dismiss it)`);
         return sendCorrection(hold, by);
+      }
+      if (hold.kind === 'qc' || hold.kind === 'control') {
+        const act = kindSender(hold.kind, hold.node);
+        if (!act) throw new Refused(`the message node ${hold.node} that held ${hold.kind === 'qc' ? 'results' : 'control'} ${hold.id} is not deployed (or its lis-qc is not open): deploy it, then ${hold.kind === 'qc' ? 'release' : 'evaluate'} them (or dismiss them)`);
+        return act(hold, by);
       }
       const send = mappers.get(hold.node);
       if (!send) throw new Refused(`the test-mapper ${hold.node} that held results ${hold.id} is not deployed: deploy it, then send them (or dismiss them)`);

@@ -2,7 +2,7 @@
  * The Lab sidebar's read routes (the held and stuck ones are in held-routes.ts
  * and link-journal.ts):
  * - GET /lis-bridge/editor/lab-sidebar.js: the sidebar's own code (nodes/editor);
- * - GET /lis-bridge/editor/qc-chart.js: the Levey-Jennings chart the sidebar draws (nodes/editor);
+ * - GET /lis-bridge/editor/lab-qc.js and qc-chart.js: the sidebar's QC section and the Levey-Jennings chart it draws (nodes/editor);
  * - GET /lis-bridge/links: every deployed analyzer link's health, alarms included,
  *   and the label of the dialect its message node speaks (dialectLabel);
  * - GET /lis-bridge/links/<node>/trace?lines=N: the last units of that link's
@@ -41,7 +41,7 @@ export function installLabRoutes(RED: NodeAPI): void {
   installRoutesOnce(RED, 'lab', () => {
     const admin = RED.httpAdmin as unknown as { get: (path: string, ...h: unknown[]) => void };
     // The sidebar's own code, built beside the compiled nodes (scripts/build.mjs copies nodes/editor).
-    for (const file of ['lab-sidebar.js', 'qc-chart.js']) {
+    for (const file of ['lab-sidebar.js', 'lab-qc.js', 'qc-chart.js']) {
       admin.get(`/lis-bridge/editor/${file}`, RED.auth.needsPermission('lis.read'), (_req: Request, res: Response) => {
         res.type('application/javascript').sendFile(join(__dirname, '..', 'editor', file));
       });

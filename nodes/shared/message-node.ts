@@ -23,7 +23,9 @@ import { replayOf, type ReplayOf } from './replays';
 import { registerHoldPlacerFor } from './hold-placement';
 import { registerCorrectionSenderFor } from './correction-sending';
 import { type SettingFault, unresolvedSetting } from '../../lib/settings';
-import type { Done, Msg, Send } from './types';
+import { messageQc, type MessageQc } from './message-qc';
+import type { InstrumentResult } from '../../lib/lab';
+import type { Done, Msg, QcConfigNode, Send } from './types';
 
 
 export interface MessageTopics {
@@ -43,6 +45,8 @@ export interface MessageTopics {
    * handed on from an earlier version of the file is not sent twice, a changed one is held as a correction).
    */
   sift?: (journal: ResultJournal, read: ReadMessage<Msg>, msg: Msg, journalId: string) => Promise<ReadMessage<Msg>>;
+  /** The analyzer's lis-qc: its QC recorded, its patient results gated (nodes/shared/message-qc.ts). */
+  qc?: QcConfigNode;
 }
 
 export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter, host: MessageHost<Msg>, topics: MessageTopics): void {
@@ -64,6 +68,14 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
   registerHoldPlacerFor(RED, node, resultsOutput, emitResults);
   // Corrections held for a person leave by the results output too, once sent.
   if (topics.sift) registerCorrectionSenderFor(RED, node, resultsOutput, emitResults);
+  // The link node a message came from (msg.astm.link): what its holds are filed under.
+  const linkNodeOf = (m: Msg): string | undefined => {
+    const link = (m[topics.about] as { link?: unknown } | undefined)?.link;
+    return typeof link === 'string' ? link : undefined;
+  };
+  const qc: MessageQc | undefined = topics.qc ? messageQc(RED, node, status, topics.qc, resultsOutput, emitResults) : undefined;
+  // Refused at deploy, red, while the analyzer's QC settings cannot be used: its patient results must not pass ungated.
+  qc?.ready.catch((err: unknown) => status.failed(err));
   // A host that reads in slices reads one message at a time, in the order they came; closing abandons the read.
   let queue: Promise<void> = Promise.resolve();
   const closing = new AbortController();
@@ -79,22 +91,43 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
     // Decoding and building errors name what was wrong; they are the input's fault, not the node's.
     const failed = (err: unknown) => fail(status, msg, err instanceof Error && !(err instanceof LisError) ? new LisError(err.message, { code: 'INVALID_INPUT' }) : err, done);
     const fromLink = msg.topic === topics.message || topics.isMessage?.(msg) === true;
+    if (qc !== undefined) {
+      // One input at a time once the analyzer's QC is open: a patient result read after a failing control is held.
+      // Not taken while the QC cannot open: the journal keeps a message until a deploy reads it.
+      queue = queue
+        .then(() => qc.ready)
+        .then(() => (fromLink && host.readInSlices !== undefined ? fromAnalyzerInSlices(msg, send, Date.now()) : handleNow(msg, send, fromLink)))
+        .then(finished, (err: unknown) => (closing.signal.aborted ? done() : failed(err)));
+      return;
+    }
     if (fromLink && host.readInSlices !== undefined) {
       // Stored, and the node closing: the next start replays it from the journal.
       queue = queue.then(() => fromAnalyzerInSlices(msg, send, Date.now())).then(finished, (err: unknown) => (closing.signal.aborted ? done() : failed(err)));
       return;
     }
     try {
-      const now = Date.now();
-      if (fromLink) fromAnalyzer(msg, send, now);
-      else if (isLabOrder(msg.payload)) perform(conversation.order(linkOf(msg), msg.payload, now, msg), msg, send);
-      else if (typeof msg.payload === 'string') perform(conversation.noOrder(linkOf(msg), msg.payload.trim(), now, msg), msg, send);
-      else throw invalidInput('not understood', [`msg.payload must be a received message (msg.topic "${topics.message}"), a LIS order with instrumentTests, or a sample number with no order`]);
+      handleNow(msg, send, fromLink);
       finished();
     } catch (err) {
       failed(err);
     }
   });
+
+  function handleNow(msg: Msg, send: Send, fromLink: boolean): void {
+    const now = Date.now();
+    if (fromLink) fromAnalyzer(msg, send, now);
+    else if (isLabOrder(msg.payload)) perform(conversation.order(linkOf(msg), msg.payload, now, msg), msg, send);
+    else if (typeof msg.payload === 'string') perform(conversation.noOrder(linkOf(msg), msg.payload.trim(), now, msg), msg, send);
+    else throw invalidInput('not understood', [`msg.payload must be a received message (msg.topic "${topics.message}"), a LIS order with instrumentTests, or a sample number with no order`]);
+  }
+
+  /** The QC results a read holds, recorded before its patient results are gated; undefined without a lis-qc. */
+  function recordQc(outputs: ReadonlyArray<HostOutput<Msg>>, msg: Msg, journalId: string | undefined): { held: number; written: Promise<void> } | undefined {
+    if (!qc) return undefined;
+    const results = outputs.flatMap((o) => (o.type === 'aside' && o.topic === 'qc' ? (o.payload as InstrumentResult[]) : []));
+    if (results.length === 0) return { held: 0, written: Promise.resolve() };
+    return qc.record(results, msg, journalId, linkNodeOf(msg));
+  }
 
   /**
    * A stored message also tells the journal how many result batches it made and
@@ -111,9 +144,11 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
     } catch (err) {
       throw from.notRead(err);
     }
-    from.counted(read);
-    const batches = perform(read.outputs, msg, send, from.journalId, from.replay);
-    from.handedOn(read, batches);
+    const qcRead = recordQc(read.outputs, msg, from.journalId);
+    from.counted(read, qcRead?.held ?? 0);
+    const writes: Promise<void>[] = qcRead ? [qcRead.written] : [];
+    const batches = perform(read.outputs, msg, send, from.journalId, from.replay, writes);
+    from.handedOn(read, batches, undefined, writes);
   }
 
   /** The same through the host's readInSlices, the outputs handed on in slices. */
@@ -130,9 +165,11 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
     const sift = topics.sift;
     const journalId = from.journalId;
     const sifted = sift === undefined || journalId === undefined || from.replay !== undefined ? read : await journal.then((j) => sift(j, read, msg, journalId));
-    from.counted(sifted);
-    const batches = await performInSlices(sifted.outputs, msg, send, journalId, from.replay);
-    from.handedOn(sifted, batches, journalId === undefined ? undefined : await samplesByPartInSlices(sifted.outputs, sifted.parts));
+    const qcRead = recordQc(sifted.outputs, msg, journalId);
+    from.counted(sifted, qcRead?.held ?? 0);
+    const writes: Promise<void>[] = qcRead ? [qcRead.written] : [];
+    const batches = await performInSlices(sifted.outputs, msg, send, journalId, from.replay, writes);
+    from.handedOn(sifted, batches, journalId === undefined ? undefined : await samplesByPartInSlices(sifted.outputs, sifted.parts), writes);
   }
 
   /** What reading a message from the analyzer notes before and after the read, whichever way it is read. */
@@ -158,13 +195,21 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
         if (linkNode !== undefined) health.error(linkNode, tcpSessionKey(msg._session), now);
         return err;
       },
-      counted(read: ReadMessage<Msg>): void {
+      /** `qcHeld`: QC results held for a person (an unidentified control), not put aside. */
+      counted(read: ReadMessage<Msg>, qcHeld = 0): void {
         if (linkNode === undefined) return;
-        health.read(linkNode, tcpSessionKey(msg._session), { ...resultsRead(read.outputs), queries: conversation.counts.queries - queriesBefore, dialect: host.id }, now);
+        const n = resultsRead(read.outputs);
+        health.read(linkNode, tcpSessionKey(msg._session), { results: n.results, notForLis: n.notForLis - qcHeld, queries: conversation.counts.queries - queriesBefore, dialect: host.id }, now);
       },
-      /** `partSamples`, samplesByPart's answer when made already (in slices). */
-      handedOn(read: ReadMessage<Msg>, batches: string[], partSamples?: string[][]): void {
-        if (journalId !== undefined) void note(read.parts, read.samples, undefined, partSamples ?? samplesByPart(read.outputs, read.parts));
+      /**
+       * `partSamples`, samplesByPart's answer when made already (in slices). `writes`, what must be on disk first
+       * (QC points, results held for QC): when one fails the message is not noted, and a restart reads it again.
+       */
+      handedOn(read: ReadMessage<Msg>, batches: string[], partSamples?: string[][], writes: Promise<void>[] = []): void {
+        if (journalId !== undefined) {
+          const parts = partSamples ?? samplesByPart(read.outputs, read.parts);
+          void Promise.all(writes).then(() => note(read.parts, read.samples, undefined, parts), () => undefined);
+        }
         replay?.run.messageRead(replay.mark.message, batches);
       },
     };
@@ -174,15 +219,15 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
    * Carries out what the host decided; `msg` is the input being handled (answers held earlier leave on their own).
    * Returns the result batches of a replayed message, each marked with its batch in the replay's mark.
    */
-  function perform(outputs: HostOutput<Msg>[], msg: Msg, send: Send, journalId?: string, replay?: ReplayOf): string[] {
-    const step = performer(outputs, msg, send, journalId, replay);
+  function perform(outputs: HostOutput<Msg>[], msg: Msg, send: Send, journalId?: string, replay?: ReplayOf, writes?: Promise<void>[]): string[] {
+    const step = performer(outputs, msg, send, journalId, replay, writes);
     for (const [i, a] of outputs.entries()) step(i, a);
     return performed(step.batches);
   }
 
   /** perform, yielding to the event loop between slices: a file of thousands of samples makes as many messages. */
-  async function performInSlices(outputs: HostOutput<Msg>[], msg: Msg, send: Send, journalId?: string, replay?: ReplayOf): Promise<string[]> {
-    const step = performer(outputs, msg, send, journalId, replay);
+  async function performInSlices(outputs: HostOutput<Msg>[], msg: Msg, send: Send, journalId?: string, replay?: ReplayOf, writes?: Promise<void>[]): Promise<string[]> {
+    const step = performer(outputs, msg, send, journalId, replay, writes);
     // What is left of the slice the read ended in, when it ended in this turn.
     let until = sliceEnd();
     for (const [i, a] of outputs.entries()) {
@@ -196,7 +241,8 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
   }
 
   /** One output carried out at a time; `batches`, those of a replayed message. */
-  function performer(outputs: HostOutput<Msg>[], msg: Msg, send: Send, journalId?: string, replay?: ReplayOf): ((i: number, a: HostOutput<Msg>) => void) & { batches: string[] } {
+  /** `writes` collects what the message's note must wait for (results held for QC). */
+  function performer(outputs: HostOutput<Msg>[], msg: Msg, send: Send, journalId?: string, replay?: ReplayOf, writes: Promise<void>[] = []): ((i: number, a: HostOutput<Msg>) => void) & { batches: string[] } {
     const batches: string[] = [];
     // The last output made from the input message is that message (most often the only one: a query for one
     // sample); the others are copies, as Node-RED itself copies a message sent on several wires.
@@ -235,6 +281,13 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
           results += a.results.length;
           if (a.problems.length > 0) node.warn(r('resultProblems', { problems: a.problems.join('; ') }));
           const out = Object.assign(copy(i, { problems: a.problems }), { payload: a.results, topic: 'results' });
+          if (qc) {
+            if (a.orderedTests.length > 0) out.orderedTests = a.orderedTests;
+            const gated = qc.gate(a.results, out, journalId === undefined ? undefined : { message: journalId, part: a.part }, linkNodeOf(msg));
+            writes.push(gated.written);
+            if (gated.pass.length === 0) break;
+            out.payload = gated.pass;
+          }
           if (a.orderedTests.length > 0) out.orderedTests = a.orderedTests;
           if (journalId !== undefined) out.journal = { message: journalId, part: a.part };
           if (replay) {
@@ -333,6 +386,14 @@ function lastIndex<T>(items: readonly T[], test: (item: T) => boolean): number {
 function linkOf(msg: Msg): string {
   const session = msg._session as { id?: unknown } | undefined;
   return session && session.id !== undefined ? String(session.id) : 'line';
+}
+
+/** The lis-qc node a message node chose, deployed; undefined when it chose none. */
+export function qcNodeOf(RED: NodeAPI, id: string | undefined): QcConfigNode | undefined {
+  if (!id) return undefined;
+  const node = RED.nodes.getNode(id) as QcConfigNode | null;
+  // A chosen lis-qc that is not deployed gates everything: its monitor never opens, so nothing passes ungated.
+  return node ?? { id, type: 'lis-qc', analyzer: id, setupError: () => undefined, monitor: () => Promise.reject(new LisError(`the lis-qc node ${id} chosen for QC is not deployed: deploy it, or choose none`, { code: 'NOT_CONFIGURED' })) } as unknown as QcConfigNode;
 }
 
 /** A message node's text settings that still hold an unset ${NAME} (a site's time zone or dialect from the environment). */

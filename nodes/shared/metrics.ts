@@ -88,6 +88,7 @@ const ENDINGS: Array<[label: string, count: keyof Counts]> = [
   ['not_for_lis', 'notForLis'],
   ['released', 'released'],
   ['dismissed', 'dismissed'],
+  ['evaluated', 'evaluated'],
 ];
 
 /** A new set of the bridge's metrics in a registry of its own (exported for the test of the shipped dashboard). */
@@ -114,7 +115,7 @@ export function createMetrics(RED: Pick<NodeAPI, 'settings'>): BridgeMetrics {
   }
   new Counter({
     name: 'lisbridge_link_results_ended_total',
-    help: "Results of the link by where they ended first (delivered to the LIS, held for a person, discarded by one after the LIS refused them, not for the LIS by the dialect's own rule: these four add up to the results read), and held ones a person resolved (released: sent and delivered; dismissed)",
+    help: "Results of the link by where they ended first (delivered to the LIS, held for a person, discarded by one after the LIS refused them, not for the LIS by the dialect's own rule: these four add up to the results read), and held ones a person resolved (released: sent and delivered; dismissed; evaluated: a control identified by a person and judged in the QC store)",
     labelNames: [...BY_ANALYZER, 'ending'],
     registers: [registry],
     collect() {

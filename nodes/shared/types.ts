@@ -3,6 +3,7 @@ import type { Node, NodeMessage } from 'node-red';
 import type { LisClient } from '../../lib/lis';
 import type { LisError } from '../../lib/errors';
 import type { MappingRow } from '../../lib/mapping';
+import type { QcMonitor } from '../../lib/qc';
 
 /** The runtime face of a deployed lis-config node. */
 export interface LisConfigNode extends Node {
@@ -56,3 +57,12 @@ export const RESEND_TOPIC = 'lis:resend';
 export const DISCARD_TOPIC = 'lis:discard';
 /** msg.topic of a file folder-link took from its folder (msg.file describes it). */
 export const FILE_MESSAGE_TOPIC = 'file:message';
+
+/** A deployed lis-qc, as the message node of its analyzer uses it. */
+export interface QcConfigNode extends Node {
+  readonly analyzer: string;
+  /** Why the deployed settings could not be used, if they could not. */
+  setupError(): LisError | undefined;
+  /** The analyzer's QC monitor, opened on first use; rejects with what to set. */
+  monitor(): Promise<QcMonitor>;
+}

@@ -39,7 +39,7 @@ const UNMAPPED_SAMPLE = 'EN2001';
 const UNMAPPED_CODE = '9';
 
 describe(`every result of a whole run of ${EXAMPLE} in exactly one ending, as the Lab sidebar counts them`, () => {
-  const { current, check } = useRun(() => new E2eRun({ example: loadExample(EXAMPLE), installation: installation!, samples: ['EN1001', 'NOORDER-EN', 'EN1002'], seed: 20261202 }));
+  const { current, check } = useRun(() => new E2eRun({ example: loadExample(EXAMPLE), installation: installation!, samples: ['EN1001', 'NOORDER-EN', 'EN1002'], seed: 20261202, qc: { control: 'QC1', levels: 3, tests: ['1', '2'] } }));
   let extra: { qc: number; unmapped: number; mapped: number; refused: number } | undefined;
 
   const card = async (r: E2eRun): Promise<Card> => {
@@ -56,13 +56,14 @@ describe(`every result of a whole run of ${EXAMPLE} in exactly one ending, as th
     const r = current()!;
     const sim = r.hl7Sim!;
     // After the scanned samples: a QC run, a sample with an unmapped code beside a mapped one, and one the LIS refuses.
-    const qc = await sim.sendQc('QC-LOW', ['1', '2']);
+    // With its level, lot, mean and SD in each result (the Mindray CL's control fields): judged by the example's lis-qc, in control.
+    const qc = await sim.sendControlRun();
     const unmapped = await sim.sendResults(UNMAPPED_SAMPLE, ['1', UNMAPPED_CODE]);
     r.stub!.handle('/results', (req) =>
       JSON.stringify(req.json).includes(`"${REFUSED}"`) ? { status: 400, body: { message: 'SampleNumber not accepted', errors: [] } } : { body: { status: 'success' } },
     );
     const refused = await sim.sendResults(REFUSED, ['1', '2', '3']);
-    extra = { qc: qc.results.length, unmapped: 1, mapped: unmapped.results.length - 1, refused: refused.results.length };
+    extra = { qc: qc.values.length, unmapped: 1, mapped: unmapped.results.length - 1, refused: refused.results.length };
     await waitUntil(async () => (await r.red!.held()).batches.length === 1 && (await r.red!.held()).holds.length === 1, 20_000, 'the refused batch and the unmapped result held');
   });
 
@@ -72,6 +73,9 @@ describe(`every result of a whole run of ${EXAMPLE} in exactly one ending, as th
     const c = await card(r);
     assert.equal(c.today.results, sentByAnalyzer + e.qc + e.unmapped + e.mapped + e.refused, 'results read');
     assert.equal(c.today.notForLis, e.qc, 'the QC run is not for the LIS');
+    // And judged in the bridge: each test's three levels recorded against the targets the analyzer sent, in control.
+    const qc = (await (await fetch(`${r.red!.url}/lis-bridge/qc`)).json()) as { analyzers: Array<{ tests: Array<{ test: string; state: string; series: Array<{ material: string; target: { source: string } | null }> }> }> };
+    assert.deepEqual(qc.analyzers[0]!.tests.map((t) => [t.test, t.state, t.series.map((x) => `${x.material} ${x.target?.source}`).sort().join(', ')]), [['1', 'in-control', 'L1 message, L2 message, L3 message'], ['2', 'in-control', 'L1 message, L2 message, L3 message']]);
     assert.equal(c.today.heldForPerson, 1, 'the unmapped result is held for a person');
     assert.equal(c.waiting, 1);
     // Not ended yet: the refused batch is held, the unmapped result waits. The sidebar must not say all is well.
@@ -114,7 +118,7 @@ describe(`every result of a whole run of ${EXAMPLE} in exactly one ending, as th
     const atLis = resultItems(r.stub!).filter((i) => i.SampleNumber !== REFUSED);
     assert.equal(atLis.length, c.delivered, 'the LIS accepted as many results as the card says were delivered');
     assert.equal(new Set(atLis.map((i) => `${i.SampleNumber} ${i.TestCode}`)).size, atLis.length, 'none twice');
-    assert.ok(!atLis.some((i) => i.SampleNumber === 'QC-LOW'), 'no QC at the LIS');
+    assert.ok(!atLis.some((i) => i.SampleNumber === 'QC1'), 'no QC at the LIS');
     assert.equal(atLis.filter((i) => i.SampleNumber === UNMAPPED_SAMPLE).length, e.mapped, 'the mapped result beside the unmapped one went on');
 
     // Only now the sidebar's verdict: everything received reached the LIS, was dismissed by a person, or is not for it.

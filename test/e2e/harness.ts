@@ -23,7 +23,7 @@ import { EXAMPLES, examplePath, loadCatalog, withTabEnv, type ExampleSpec } from
 import { ptyPair, type PtyPair } from '../../demo/pty';
 import { getProfile, type DialectProfile } from '../../lib/protocols/astm/dialects';
 import { findHl7Profile, type Hl7DialectProfile } from '../../lib/protocols/hl7/dialects';
-import { AnalyzerSimulator, Hl7AnalyzerSimulator, TcpServerTransport, type FrameEvent, type HostAnswer, type Hl7HostMessage, type Hl7Misbehaviour, type Hl7RunSummary, type Misbehaviour, type RunSummary } from '../../lib/sim';
+import { AnalyzerSimulator, Hl7AnalyzerSimulator, TcpServerTransport, type FrameEvent, type HostAnswer, type Hl7HostMessage, type Hl7Misbehaviour, type Hl7RunSummary, type Misbehaviour, type QcOptions, type RunSummary } from '../../lib/sim';
 import { LisStub, anOrder, type RecordedRequest } from '../support/lis-stub';
 import { startNodeRed, type NodeRedProcess } from '../support/node-red-process';
 import { freePort } from '../support/ports';
@@ -278,6 +278,8 @@ export interface RunConfig {
   misbehaviour?: Misbehaviour | Hl7Misbehaviour;
   /** How long the LIS takes to answer the order request of a sample; default at once. */
   orderDelayMs?: (sample: string) => number;
+  /** The control the simulator runs (sendControlRun), with its faults. */
+  qc?: QcOptions;
 }
 
 export class E2eRun {
@@ -318,6 +320,7 @@ export class E2eRun {
       seed: this.config.seed ?? 42,
       analysisMs: this.config.analysisMs ?? 300,
       intervalMs: this.config.intervalMs ?? 700,
+      ...(this.config.qc ? { qc: this.config.qc } : {}),
     };
     // The example's protocol says which simulator, so which kind of misbehaviour, the run was given.
     const astmFaults = this.config.misbehaviour === undefined ? {} : { misbehaviour: this.config.misbehaviour as Misbehaviour };

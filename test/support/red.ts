@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import helper from 'node-red-node-test-helper';
 import type { Node } from 'node-red';
 import { closeAllJournals } from '../../lib/journal/registry';
+import { closeAllQcStores } from '../../nodes/shared/qc-runtime';
 import { withCatalogs } from './catalogs';
 import { waitUntil } from './wait';
 
@@ -33,7 +34,7 @@ helper.load = ((...args: Parameters<typeof helper.load>) => {
 }) as typeof helper.load;
 const unload = helper.unload.bind(helper);
 // Closing the journals makes the next load read them from disk, as a restarted Node-RED would.
-helper.unload = (() => unload().then(() => closeAllJournals())) as typeof helper.unload;
+helper.unload = (() => unload().then(() => closeAllJournals()).then(() => closeAllQcStores())) as typeof helper.unload;
 
 let keepJournal = false;
 function removeJournalDir(): void {
@@ -80,7 +81,7 @@ export function nodeModules(...types: string[]): unknown[] {
   return withCatalogs(types.map((t) => require(join(NODES_DIR, `${t}.js`))));
 }
 
-export const ALL_LIS_NODES = ['lis-config', 'lis-get-tests', 'lis-get-order', 'lis-send-results', 'lis-mark-processed', 'lis-push-in', 'test-mapper', 'lis-test-map', 'astm-link', 'astm-message', 'hl7-message'];
+export const ALL_LIS_NODES = ['lis-config', 'lis-get-tests', 'lis-get-order', 'lis-send-results', 'lis-mark-processed', 'lis-push-in', 'test-mapper', 'lis-test-map', 'lis-qc', 'astm-link', 'astm-message', 'hl7-message'];
 
 /** The next message a node sends on its output(s), via a helper node wired to it. */
 export function nextMessage<T = Record<string, unknown>>(helperNodeId: string, timeoutMs = 5000): Promise<T> {

@@ -48,12 +48,12 @@ describe('LinkHealthBoard', () => {
     assert.equal(l.analyzer, 'XN-550');
     assert.equal(l.sender, 'XN-550^00-18^11001');
     assert.equal(l.dialect, 'sysmex-xn');
-    assert.deepEqual(l.today, { received: 2, sent: 1, queries: 1, results: 5, naksSent: 1, naksReceived: 1, errors: 1, delivered: 4, heldForPerson: 1, discarded: 0, notForLis: 2, released: 0, dismissed: 1 });
+    assert.deepEqual(l.today, { received: 2, sent: 1, queries: 1, results: 5, naksSent: 1, naksReceived: 1, errors: 1, delivered: 4, heldForPerson: 1, discarded: 0, notForLis: 2, released: 0, dismissed: 1, evaluated: 0 });
     assert.equal(l.lastReceived, T0 + 3);
     assert.equal(l.lastSent, T0 + 2);
     // The first message came before the analyzer named itself in this test: it counts under ''.
     assert.deepEqual(l.totals.get('')?.received, 1);
-    assert.deepEqual({ ...l.totals.get('XN-550') }, { received: 1, sent: 1, queries: 1, results: 5, naksSent: 1, naksReceived: 1, errors: 1, delivered: 4, heldForPerson: 1, discarded: 0, notForLis: 2, released: 0, dismissed: 1, lastReceived: T0 + 3, lastSent: T0 + 2 });
+    assert.deepEqual({ ...l.totals.get('XN-550') }, { received: 1, sent: 1, queries: 1, results: 5, naksSent: 1, naksReceived: 1, errors: 1, delivered: 4, heldForPerson: 1, discarded: 0, notForLis: 2, released: 0, dismissed: 1, evaluated: 0, lastReceived: T0 + 3, lastSent: T0 + 2 });
   });
 
   it('starts a new day at midnight for today, and keeps the totals', () => {
