@@ -206,10 +206,12 @@ export function runMessageNode(RED: NodeAPI, node: Node, status: StatusReporter,
        * (QC points, results held for QC): when one fails the message is not noted, and a restart reads it again.
        */
       handedOn(read: ReadMessage<Msg>, batches: string[], partSamples?: string[][], writes: Promise<void>[] = []): void {
+        // A failed write was reported where it failed (red, at Catch); here it only keeps the message unnoted.
+        const written = Promise.all(writes);
         if (journalId !== undefined) {
           const parts = partSamples ?? samplesByPart(read.outputs, read.parts);
-          void Promise.all(writes).then(() => note(read.parts, read.samples, undefined, parts), () => undefined);
-        }
+          void written.then(() => note(read.parts, read.samples, undefined, parts), () => undefined);
+        } else void written.catch(() => undefined);
         replay?.run.messageRead(replay.mark.message, batches);
       },
     };
