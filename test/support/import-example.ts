@@ -34,13 +34,29 @@ export async function importExample(page: Page, path: string, opts: { sharedLisT
   const selected = examples.locator('.red-ui-treeList-label.selected');
   // The dialog's own first selection (the tree's root), before anything is picked: it would unpick the file.
   await selected.first().waitFor({ state: 'attached', timeout: STEP_MS });
-  // The package's folder, then each folder on the way, opens on a click; a click on an open, selected one would close it.
-  const folders = [PACKAGE_NAME, ...path.split('/')];
-  const file = folders.pop()!;
-  for (const folder of folders) {
-    const label = examples.locator('.red-ui-treeList-label').filter({ has: page.getByText(folder, { exact: true }) });
-    const open = await label.evaluate((l) => l.parentElement!.classList.contains('expanded'), undefined, { timeout: STEP_MS });
-    if (!open) await label.click();
+  // The package's folder, then each folder on the way, opens on a click; a click on an open one would close it.
+  // Under load a folder's listing comes late and the tree is drawn again, closing what was opened: a folder is
+  // opened until the next name on the way is shown, clicked again only when it is seen closed a while after a click.
+  const names = [PACKAGE_NAME, ...path.split('/')];
+  const file = names[names.length - 1]!;
+  for (let i = 0; i < names.length - 1; i++) {
+    const label = examples.locator('.red-ui-treeList-label').filter({ has: page.getByText(names[i]!, { exact: true }) });
+    const next = examples.getByText(names[i + 1]!, { exact: true });
+    let clickedAt = 0;
+    await waitUntil(
+      async () => {
+        if (await next.isVisible()) return true;
+        const open = await label.evaluate((l) => l.parentElement!.classList.contains('expanded'), undefined, { timeout: STEP_MS });
+        if (!open && Date.now() - clickedAt > 3000) {
+          await label.click({ timeout: STEP_MS });
+          clickedAt = Date.now();
+        }
+        return false;
+      },
+      STEP_MS,
+      `${names[i + 1]} to be shown under ${names[i]} in the Examples tree`,
+      250,
+    );
   }
   const fileLabel = examples.getByText(file, { exact: true });
   await fileLabel.click({ timeout: STEP_MS });
