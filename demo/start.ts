@@ -349,11 +349,13 @@ async function startAll(s: DemoSettings, baseEnv: NodeJS.ProcessEnv, teardown: T
     );
   // Over TCP the simulator is the server Node-RED's tcp in connects to: it starts first.
   if (transport === 'tcp') watch(simulator(['--listen', String(s.analyzerTcpPort)]));
-  // The HL7 analyzer is always a TCP server, whatever the ASTM line is.
+  // The HL7 analyzer is always a TCP server, whatever the ASTM line is. It runs three QC levels of its four
+  // channels every 20 s, and from its fourth run on they drift up by 0.3 SD a run: within about three minutes a
+  // rule rejects a run, and the Lab sidebar shows the event and the patient results it holds.
   watch(
     new Child(
       'hl7-analyzer',
-      [join(ROOT, 'dist', 'lib', 'sim', 'cli.js'), '--protocol', 'hl7', '--dialect', DEMO_HL7_FLOW.dialect, '--listen', String(hl7TcpPort), '--count', '100000', '--prefix', DEMO_HL7_PREFIX, '--interval', String(s.sampleIntervalMs)],
+      [join(ROOT, 'dist', 'lib', 'sim', 'cli.js'), '--protocol', 'hl7', '--dialect', DEMO_HL7_FLOW.dialect, '--listen', String(hl7TcpPort), '--count', '100000', '--prefix', DEMO_HL7_PREFIX, '--interval', String(s.sampleIntervalMs), ...DEMO_HL7_QC],
       env,
       logs.open('hl7-analyzer'),
     ),
@@ -381,6 +383,9 @@ async function startAll(s: DemoSettings, baseEnv: NodeJS.ProcessEnv, teardown: T
   const hl7Line = `simulated (${DEMO_HL7_FLOW.dialect}), TCP server on 127.0.0.1:${hl7TcpPort} that Node-RED connects to; its tab's lis-push-in on ${hl7PushPort}`;
   return { settings: s, lis, logs: logs.names, line, hl7Line, nodeRedErrors: () => errors };
 }
+
+/** The demo HL7 analyzer's controls: see where it starts. */
+export const DEMO_HL7_QC = ['--qc', 'QC', '--qc-levels', '3', '--tests', DEMO_HL7_FLOW.tests.map((t) => t.instrumentCode).join(','), '--qc-every', '20000ms', '--qc-bias-from', '4', '--qc-drift', '0.3'];
 
 /** `work` or, whichever comes first, the stop (rejects with its reason) or the deadline. */
 async function untilStopped<T>(work: Promise<T>, stopped: AbortSignal, ms: number, late: string): Promise<T> {
@@ -416,13 +421,13 @@ function banner(r: Running, logDir: string): void {
   say(`A summary line follows every ${SUMMARY_EVERY_MS / 1000} s while samples flow. Ctrl-C stops everything.`);
 }
 
-/** Results Node-RED holds because the LIS did not take them; null when Node-RED did not answer. */
-async function heldResults(nodeRedPort: number): Promise<number | null> {
+/** Results Node-RED holds because the LIS did not take them, and those waiting for a person; null when Node-RED did not answer. */
+async function heldResults(nodeRedPort: number): Promise<{ lis: number; person: number } | null> {
   try {
     const res = await fetch(`http://127.0.0.1:${nodeRedPort}/lis-bridge/held`, { signal: AbortSignal.timeout(3000) });
     if (!res.ok) return null;
-    const body = (await res.json()) as { batches?: Array<{ results?: number }> };
-    return (body.batches ?? []).reduce((n, b) => n + (b.results ?? 0), 0);
+    const body = (await res.json()) as { batches?: Array<{ results?: number }>; summary?: { waiting?: number } };
+    return { lis: (body.batches ?? []).reduce((n, b) => n + (b.results ?? 0), 0), person: body.summary?.waiting ?? 0 };
   } catch {
     return null;
   }
@@ -431,7 +436,9 @@ async function heldResults(nodeRedPort: number): Promise<number | null> {
 async function summary(r: Running): Promise<string> {
   const totals = r.lis.totals();
   const held = await heldResults(r.settings.nodeRedPort);
-  const parts = [`samples ${totals.requests.orders}`, `results delivered ${totals.resultsAccepted}`, `held ${held ?? '? (Node-RED did not answer)'}`];
+  const parts = [`samples ${totals.requests.orders}`, `results delivered ${totals.resultsAccepted}`, `held ${held?.lis ?? '? (Node-RED did not answer)'}`];
+  // A QC hold, an unmapped code: the Lab sidebar lists each with what resolves it.
+  if (held && held.person > 0) parts.push(`waiting for a person ${held.person} (Lab sidebar)`);
   if (totals.refused > 0) parts.push(`refused requests ${totals.refused} (demo LIS page)`);
   if (r.nodeRedErrors() > 0) parts.push(`Node-RED errors ${r.nodeRedErrors()} (node-red.log)`);
   return parts.join(', ');

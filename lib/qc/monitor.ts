@@ -94,6 +94,10 @@ interface TestMemory {
   runs: RunSlot[];
   latest: RecordedRun | undefined;
   open: Map<string, RecordedRun>;
+  /** The rules already counted for each recent run: a run judged again as its later points come counts each rule once. */
+  counted: Map<string, Set<string>>;
+  /** Violations by rule, counted as runs are judged while this process runs. */
+  violations: Map<string, number>;
 }
 
 export class QcMonitor {
@@ -183,6 +187,7 @@ export class QcMonitor {
       for (const run of this.evaluator.add(point).runs) {
         const recorded = this.verdict(mem, { ...run, at: mem.runs.find((s) => s.id === run.run)?.at ?? at });
         changed.set(run.run + '\u0000' + run.test, recorded);
+        this.count(mem, recorded);
       }
     }
     out.runs = [...changed.values()].sort((x, y) => x.at - y.at);
@@ -260,6 +265,13 @@ export class QcMonitor {
     return out;
   }
 
+  /** Violations by test and rule since this process started (a Prometheus counter's life), each run's rule once. */
+  violationTotals(): Array<{ test: string; rule: string; count: number }> {
+    const out: Array<{ test: string; rule: string; count: number }> = [];
+    for (const [test, mem] of this.tests) for (const [rule, count] of mem.violations) out.push({ test, rule, count });
+    return out;
+  }
+
   rulesOf(test: string): RuleSet {
     return this.setup.byTest[test] ?? this.setup.rules;
   }
@@ -270,7 +282,7 @@ export class QcMonitor {
 
   private memory(test: string): TestMemory {
     let m = this.tests.get(test);
-    if (!m) this.tests.set(test, (m = { known: new Set(), runs: [], latest: undefined, open: new Map() }));
+    if (!m) this.tests.set(test, (m = { known: new Set(), runs: [], latest: undefined, open: new Map(), counted: new Map(), violations: new Map() }));
     return m;
   }
 
@@ -301,6 +313,19 @@ export class QcMonitor {
     if (run.state === 'rejected') mem.open.set(run.run, run);
     else mem.open.delete(run.run);
     return run;
+  }
+
+  private count(mem: TestMemory, run: RecordedRun): void {
+    let rules = mem.counted.get(run.run);
+    if (!rules) {
+      mem.counted.set(run.run, (rules = new Set()));
+      if (mem.counted.size > RECENT_RUNS) mem.counted.delete(mem.counted.keys().next().value!);
+    }
+    for (const v of run.violations) {
+      if (rules.has(v.rule)) continue;
+      rules.add(v.rule);
+      mem.violations.set(v.rule, (mem.violations.get(v.rule) ?? 0) + 1);
+    }
   }
 
   /** A rejected run takes the review list; the latest run good empties it. */

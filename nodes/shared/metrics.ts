@@ -19,9 +19,11 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { type Counts, type HealthSnapshot, TRANSPORT_STATES } from '../../lib/health';
 import type { AppendObserver } from '../../lib/journal';
 import type { LisObserver } from '../../lib/lis';
+import type { TestQcState } from '../../lib/qc';
 import { answerError, installRoutesOnce } from './admin';
 import { healthSnapshot } from './health';
 import { openedJournal, whenJournalOpens } from './journal';
+import { qcNodes } from './qc-routes';
 
 export const METRICS_PATH = '/lis-bridge/metrics';
 
@@ -33,7 +35,18 @@ export interface BridgeMetrics {
   current: HealthSnapshot | undefined;
   /** The journal's messages not at their end, as read for the latest scrape (the Lab sidebar's verdict counts the same). */
   unfinished: { onTheirWay: number; notUnderstood: number } | undefined;
+  /** Each deployed lis-qc's analyzer, as read for the latest scrape. */
+  qc: QcReading[];
 }
+
+export interface QcReading {
+  analyzer: string;
+  tests: Array<{ test: string; state: TestQcState; openEvents: number }>;
+  violations: Array<{ test: string; rule: string; count: number }>;
+}
+
+/** The QC states a test can be in, each a value of lisbridge_qc_state's `state` label. */
+const QC_STATES: readonly TestQcState[] = ['in-control', 'warning', 'rejected', 'establishing', 'no-qc-today'];
 
 const byApp = new WeakMap<object, BridgeMetrics>();
 
@@ -58,6 +71,7 @@ function installRoute(RED: NodeAPI, metrics: BridgeMetrics): void {
       .then(async (snapshot) => {
         metrics.current = snapshot;
         metrics.unfinished = (await openedJournal(RED))?.unfinished();
+        metrics.qc = await qcReadings(RED);
         const text = await metrics.registry.metrics();
         // Written as is: express's send() would reorder prom-client's content type.
         res.setHeader('Content-Type', metrics.registry.contentType);
@@ -65,6 +79,20 @@ function installRoute(RED: NodeAPI, metrics: BridgeMetrics): void {
       })
       .catch((err: unknown) => answerError(res, 500, err));
   });
+}
+
+/** A lis-qc whose settings or store failed has no reading: its node's status and the Lab sidebar say why. */
+async function qcReadings(RED: NodeAPI): Promise<QcReading[]> {
+  const now = Date.now();
+  const out: QcReading[] = [];
+  for (const node of qcNodes(RED)) {
+    if (node.setupError()) continue;
+    const monitor = await node.monitor().catch(() => undefined);
+    if (!monitor) continue;
+    const tests = monitor.view(now).map((t) => ({ test: t.test, state: t.state, openEvents: t.events.length }));
+    out.push({ analyzer: node.analyzer, tests, violations: monitor.violationTotals() });
+  }
+  return out;
 }
 
 const LINK = ['link', 'link_name'] as const;
@@ -97,7 +125,7 @@ export function createMetrics(RED: Pick<NodeAPI, 'settings'>): BridgeMetrics {
   const settings = (RED.settings as unknown as { lisBridge?: { metrics?: { process?: boolean } } }).lisBridge?.metrics;
   // The Node.js process's own metrics (memory, event loop lag) only when asked: Node-RED may be scraped for them already.
   if (settings?.process === true) collectDefaultMetrics({ register: registry, prefix: 'lisbridge_' });
-  const metrics: BridgeMetrics = { registry, lis: undefined as never, journal: undefined as never, current: undefined, unfinished: undefined };
+  const metrics: BridgeMetrics = { registry, lis: undefined as never, journal: undefined as never, current: undefined, unfinished: undefined, qc: [] };
   const links = () => metrics.current?.links ?? [];
   const nameOf = (l: { node: string; name: string }) => ({ link: l.node, link_name: l.name });
 
@@ -260,6 +288,38 @@ export function createMetrics(RED: Pick<NodeAPI, 'settings'>): BridgeMetrics {
     collect() {
       this.reset();
       for (const l of links()) this.set(nameOf(l), l.stuck);
+    },
+  });
+
+  // QC per analyzer (the lis-qc's name for it) and test: no patient, sample or control value is a label.
+  new Gauge({
+    name: 'lisbridge_qc_state',
+    help: "QC state of a test on an analyzer: 1 for the state it is in (in-control; warning: a 1-2s warning; rejected: an open QC event holds the test's patient results; establishing: a lot with no accepted target; no-qc-today: no run in the last 24 hours), 0 for the others",
+    labelNames: ['analyzer', 'test', 'state'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const a of metrics.qc) for (const t of a.tests) for (const state of QC_STATES) this.set({ analyzer: a.analyzer, test: t.test, state }, t.state === state ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'lisbridge_qc_open_events',
+    help: 'QC events (rejected runs) of a test on an analyzer not yet accepted by a technologist',
+    labelNames: ['analyzer', 'test'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const a of metrics.qc) for (const t of a.tests) this.set({ analyzer: a.analyzer, test: t.test }, t.openEvents);
+    },
+  });
+  new Counter({
+    name: 'lisbridge_qc_violations_total',
+    help: 'Westgard rule violations of control runs judged while the process runs, by analyzer, test and rule (1-2s is a warning; each rule counted once per run)',
+    labelNames: ['analyzer', 'test', 'rule'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const a of metrics.qc) for (const v of a.violations) this.inc({ analyzer: a.analyzer, test: v.test, rule: v.rule }, v.count);
     },
   });
 

@@ -118,6 +118,23 @@ describe('QC in the flow', () => {
     assert.ok(glu.events[0]!.violations.some((v) => v.rule === '1-3s'));
     assert.deepEqual(glu.events[0]!.review.items.map((i) => i.sample), ['S1', 'S2'], 'sent since the last good control');
 
+    // Out of the editor: the state and the violations in Prometheus's text, the history as CSV.
+    const metrics = (await helper.request().get('/lis-bridge/metrics').expect(200)).text;
+    assert.match(metrics, /^lisbridge_qc_state\{analyzer="Chem 1",test="GLU",state="rejected"\} 1$/m);
+    assert.match(metrics, /^lisbridge_qc_state\{analyzer="Chem 1",test="GLU",state="in-control"\} 0$/m);
+    assert.match(metrics, /^lisbridge_qc_open_events\{analyzer="Chem 1",test="GLU"\} 1$/m);
+    assert.match(metrics, /^lisbridge_qc_violations_total\{analyzer="Chem 1",test="GLU",rule="1-3s"\} 1$/m);
+    assert.doesNotMatch(metrics, /QUAL2|S3|5\.50/, 'no control, sample or value in a label');
+    const day = new Date().toISOString().slice(0, 10);
+    const csv = await helper.request().get(`/lis-bridge/qc/export.csv?from=${day}&to=${day}`).expect(200).expect('content-type', /text\/csv/);
+    const rows = csv.text.trim().split('\n');
+    assert.equal(rows.length, 1 + 6, `a header and the 6 control points:\n${csv.text}`);
+    assert.deepEqual(rows.slice(1).map((r) => r.split(',').slice(1, 5).concat(r.split(',')[6]!).join(' ')).sort(), [
+      'Chem 1 GLU L1 LOT-A 5.02', 'Chem 1 GLU L1 LOT-A 5.05', 'Chem 1 GLU L1 LOT-A 5.5',
+      'Chem 1 GLU L2 LOT-A 10', 'Chem 1 GLU L2 LOT-A 10.1', 'Chem 1 GLU L2 LOT-A 9.9',
+    ]);
+    await helper.request().get(`/lis-bridge/qc/export.csv?from=${day}`).expect(400);
+
     // Held while the event is open: the release is refused, and so are later GLU results.
     const refused = await helper.request().post('/lis-bridge/holds/send').send({ ids: [hold!.id] }).expect(409);
     assert.match(String(refused.body.message), /the QC of GLU on Chem 1 still holds its results \(rejected\)/);

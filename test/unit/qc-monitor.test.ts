@@ -163,6 +163,26 @@ describe('the QC gate', () => {
     await close(r);
   });
 
+  it('counts violations by test and rule, each rule once for a run judged again as its levels arrive, none for a replay', async () => {
+    const r = await open();
+    await withTargets(r);
+    for (let d = 0; d < 2; d++) await run(r, T0 + d * 24 * H, 0.5, -0.5);
+    assert.deepEqual(r.monitor.violationTotals(), []);
+    const at = T0 + 2 * 24 * H;
+    const l1 = input(result('QUAL2-L1', '5.35', at));
+    await r.monitor.record([l1]).written;
+    const counts = () => Object.fromEntries(r.monitor.violationTotals().map((v) => [`${v.test} ${v.rule}`, v.count]));
+    assert.deepEqual(counts(), { 'GLU 1-2s': 1, 'GLU 1-3s': 1 }, 'L1 alone: 3.5 SD');
+    // L2 at -2.5 SD joins the same run: judged again, its range is 6 SD (R-4s); 1-3s and 1-2s were counted already.
+    await r.monitor.record([input(result('QUAL2-L2', '9.50', at + 60_000))]).written;
+    assert.deepEqual(counts(), { 'GLU 1-2s': 1, 'GLU 1-3s': 1, 'GLU R-4s': 1 });
+    await r.monitor.record([l1]).written;
+    assert.deepEqual(counts(), { 'GLU 1-2s': 1, 'GLU 1-3s': 1, 'GLU R-4s': 1 }, 'a replay counts nothing');
+    await run(r, T0 + 3 * 24 * H, 3.6, 0);
+    assert.equal(counts()['GLU 1-3s'], 2, 'another run, counted again');
+    await close(r);
+  });
+
   it('groups the levels of one run, and judges a point once however often its message is read', async () => {
     const r = await open();
     await withTargets(r);
