@@ -63,6 +63,7 @@ const FILE_SECONDS: Record<string, number> = {
   'e2e/line-drop': 24,
   'nodes/journal': 15,
   'nodes/link-alarms': 14,
+  'e2e/qc': 14,
   'e2e/file-analyzer': 11,
   'e2e/metrics': 9,
   'unit/folder-sim': 9,
