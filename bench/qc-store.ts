@@ -10,7 +10,9 @@
  * - a point added: add() of one point awaited alone (what an analyzer's
  *   acknowledgement waits for: one fdatasync), and add() in batches of 1,000
  *   (the store's own work per point, the sync shared); and the evaluator's
- *   judgement of a point, fed at start from recent();
+ *   judgement of a point, fed at start from recent(); and the nodes' path,
+ *   QcMonitor (opened on the full history, each run's points recorded as one
+ *   message: identified, judged, gated, then written);
  * - a 90-day chart of one series, and a month's CSV export of every analyzer.
  *
  * The same points added to an empty store are measured too: the cost per
@@ -20,7 +22,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createQcEvaluator, defaultRuleSet, openQcStore, type ControlPoint, type QcStore } from '../lib/qc';
+import { QcMonitor, ReviewBook, createQcEvaluator, defaultRuleSet, openQcStore, parseQcSetup, type ControlPoint, type QcInput, type QcStore } from '../lib/qc';
 import type { Report } from './report';
 import { median } from './stats';
 
@@ -110,12 +112,16 @@ export async function benchQcStore(report: Report, sizes: QcStoreSizes, log: (s:
       batchedEmpty.push(await batchedCost(empty, sizes, `empty-${round}`, round));
     }
     const evalUs = evaluationCost(store, sizes);
+    const monitor = await monitorCost(store, sizes, join(root, 'review'));
     await empty.close();
     const full1 = median(batchedFull);
     const empty1 = median(batchedEmpty);
     report.add({ key: 'qcStore.add.durable.p50', section: SECTION, label: 'one point added and on disk (add awaited alone: one fdatasync), p50, full history', value: durableFull, unit: 'µs', note: `empty store: ${durableEmpty.toFixed(0)} µs` });
     report.add({ key: 'qcStore.add.batched', section: SECTION, label: 'the store’s work per point (add in batches of 1,000), full history', value: full1, unit: 'µs', note: `empty store: ${empty1.toFixed(2)} µs; median of 7 rounds each, taking turns` });
     report.add({ key: 'qcStore.add.fullOverEmpty', section: SECTION, label: 'work per point, full history over an empty store', value: full1 / empty1, unit: 'x' });
+    report.add({ key: 'qcStore.monitor.open.ms', section: SECTION, label: 'the nodes’ path: QcMonitor.open for one analyzer on the full history', value: monitor.openMs, unit: 'ms', note: `${sizes.tests} tests fed from recent()` });
+    report.add({ key: 'qcStore.monitor.record', section: SECTION, label: 'the nodes’ path: record() per point, the event loop held (identify, judge, gate), full history', value: monitor.syncUs, unit: 'µs', note: `${monitor.points} points in runs of ${sizes.tests * sizes.levels}, one record() a run` });
+    report.add({ key: 'qcStore.monitor.written.p50', section: SECTION, label: 'the nodes’ path: a run’s writes awaited (points, verdicts, review), p50', value: monitor.writtenMs, unit: 'ms', note: 'what the message’s journal note waits for' });
     report.add({ key: 'qcStore.evaluate', section: SECTION, label: 'evaluator per point (N of 3 set, started from recent()), full history', value: evalUs, unit: 'µs' });
 
     const chartMs: number[] = [];
@@ -164,6 +170,51 @@ async function batchedCost(store: QcStore, sizes: QcStoreSizes, tag: string, rou
   for (let i = 0; i < n; i += 1000) await store.add(batch.slice(i, i + 1000));
   const used = process.cpuUsage(cpu);
   return (used.user + used.system) / n;
+}
+
+/** QcMonitor on the full history: its start for one analyzer, then 20 days of that analyzer's runs, a record() a run. */
+async function monitorCost(store: QcStore, sizes: QcStoreSizes, dir: string): Promise<{ openMs: number; syncUs: number; writtenMs: number; points: number }> {
+  const parsed = parseQcSetup({ analyzer: 'AN4', rules: { controlsPerRun: sizes.levels } }, 'bench lis-qc');
+  if ('error' in parsed) throw parsed.error;
+  const review = new ReviewBook(dir);
+  await review.open();
+  const opening = performance.now();
+  const { monitor, written } = QcMonitor.open(store, review, parsed.setup);
+  await written;
+  const openMs = performance.now() - opening;
+  const rnd = random(13);
+  const runs = new Map<string, QcInput[]>();
+  for (let d = 0; d < 20; d++) {
+    for (const p of dayOf(sizes, 4, sizes.days + 40 + d, rnd, 'monitor-')) {
+      const level = Number(p.material.slice(1));
+      const input: QcInput = {
+        id: p.id,
+        receivedAt: p.at,
+        // The control's level, lot and target in the message, as the Mindray CL sends them.
+        result: { SampleNumber: `QC-${p.material}`, instrumentCode: p.test, Result: p.value.toFixed(2), completedAt: new Date(p.at).toISOString(), control: { level: p.material, lot: p.lot, mean: String(100 * level), sd: String(2 * level) }, sequence: { patient: 1, order: 1, result: 1 }, record: 1 },
+      };
+      const key = `${d}-${p.run}`;
+      runs.set(key, [...(runs.get(key) ?? []), input]);
+    }
+  }
+  const all = [...runs.values()];
+  // The first half warms up (JIT, the targets sent with the first run written); the second is timed.
+  const half = Math.floor(all.length / 2);
+  for (const inputs of all.slice(0, half)) await monitor.record(inputs).written;
+  let syncMs = 0;
+  let points = 0;
+  const writes: number[] = [];
+  for (const inputs of all.slice(half)) {
+    const t = performance.now();
+    const out = monitor.record(inputs);
+    const t1 = performance.now();
+    await out.written;
+    syncMs += t1 - t;
+    writes.push(performance.now() - t1);
+    points += inputs.length;
+  }
+  await review.close();
+  return { openMs, syncUs: (syncMs * 1000) / points, writtenMs: median(writes), points };
 }
 
 function evaluationCost(store: QcStore, sizes: QcStoreSizes): number {
