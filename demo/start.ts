@@ -384,8 +384,8 @@ async function startAll(s: DemoSettings, baseEnv: NodeJS.ProcessEnv, teardown: T
   return { settings: s, lis, logs: logs.names, line, hl7Line, nodeRedErrors: () => errors };
 }
 
-/** The demo HL7 analyzer's controls: see where it starts. */
-export const DEMO_HL7_QC = ['--qc', 'QC', '--qc-levels', '3', '--tests', DEMO_HL7_FLOW.tests.map((t) => t.instrumentCode).join(','), '--qc-every', '20000ms', '--qc-bias-from', '4', '--qc-drift', '0.3'];
+/** The demo HL7 analyzer's controls, its channels' codes as tests (why: where the analyzer starts). */
+const DEMO_HL7_QC = ['--qc', 'QC', '--qc-levels', '3', '--tests', DEMO_HL7_FLOW.tests.map((t) => t.instrumentCode).join(','), '--qc-every', '20000ms', '--qc-bias-from', '4', '--qc-drift', '0.3'];
 
 /** `work` or, whichever comes first, the stop (rejects with its reason) or the deadline. */
 async function untilStopped<T>(work: Promise<T>, stopped: AbortSignal, ms: number, late: string): Promise<T> {
