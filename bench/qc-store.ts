@@ -194,7 +194,9 @@ async function monitorCost(store: QcStore, sizes: QcStoreSizes, dir: string): Pr
         result: { SampleNumber: `QC-${p.material}`, instrumentCode: p.test, Result: p.value.toFixed(2), completedAt: new Date(p.at).toISOString(), control: { level: p.material, lot: p.lot, mean: String(100 * level), sd: String(2 * level) }, sequence: { patient: 1, order: 1, result: 1 }, record: 1 },
       };
       const key = `${d}-${p.run}`;
-      runs.set(key, [...(runs.get(key) ?? []), input]);
+      const run = runs.get(key);
+      if (run) run.push(input);
+      else runs.set(key, [input]);
     }
   }
   const all = [...runs.values()];

@@ -17,7 +17,7 @@ import assert from 'node:assert/strict';
 import { dirname } from 'node:path';
 import { readJournalFile } from '../support/journal-file';
 import { waitUntil } from '../support/wait';
-import { E2eRun, installPackage, loadExample, resultItems, useRun, type Installation } from './harness';
+import { E2eRun, installPackage, loadExample, postAdmin, resultItems, useRun, type Installation } from './harness';
 
 let installation: Installation | undefined;
 before(() => {
@@ -46,10 +46,6 @@ describe(`every result of a whole run of ${EXAMPLE} in exactly one ending, as th
     const body = (await (await fetch(`${r.red!.url}/lis-bridge/links`)).json()) as { links: Card[] };
     assert.equal(body.links.length, 1, 'the example has one link');
     return body.links[0]!;
-  };
-  const post = async (r: E2eRun, path: string, body: unknown) => {
-    const res = await fetch(`${r.red!.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    assert.equal(res.status, 200, `${path}: ${await res.text()}`);
   };
 
   before(async () => {
@@ -85,8 +81,8 @@ describe(`every result of a whole run of ${EXAMPLE} in exactly one ending, as th
 
   it('once people dismissed the held result and discarded the refused batch, the endings add up to the results read, each counted once, as the journal file says', check(async (r) => {
     const held = await r.red!.held();
-    await post(r, '/lis-bridge/holds/dismiss', { ids: held.holds.map((h) => h.id), note: 'not reported to the LIS' });
-    await post(r, `/lis-bridge/held/${encodeURIComponent(held.batches[0]!.key)}/discard`, {});
+    await postAdmin(r, '/lis-bridge/holds/dismiss', { ids: held.holds.map((h) => h.id), note: 'not reported to the LIS' });
+    await postAdmin(r, `/lis-bridge/held/${encodeURIComponent(held.batches[0]!.key)}/discard`, {});
     await waitUntil(async () => (await card(r)).today.discarded > 0 && (await card(r)).waiting === 0, 15_000, 'the batch discarded and the hold dismissed on the card');
     const c = (await card(r)).today;
     const e = extra!;

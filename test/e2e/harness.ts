@@ -446,6 +446,12 @@ export async function pushOrderToAnalyzer(run: E2eRun, sample: string): Promise<
   return order;
 }
 
+/** POSTs JSON to the run's Node-RED admin API (an operator's button) and asserts the answer's status. */
+export async function postAdmin(run: E2eRun, path: string, body: unknown, status = 200): Promise<void> {
+  const res = await fetch(`${run.red!.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  assert.equal(res.status, status, `${path}: ${await res.text()}`);
+}
+
 /** Runs `fn`; a failure carries the run's diagnostics in its message. */
 export async function withDiagnostics(run: E2eRun | undefined, fn: () => void | Promise<void>): Promise<void> {
   try {

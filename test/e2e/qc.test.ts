@@ -8,7 +8,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { waitUntil } from '../support/wait';
-import { E2eRun, installPackage, loadExample, resultItems, useRun, type Installation } from './harness';
+import { E2eRun, installPackage, loadExample, postAdmin, resultItems, useRun, type Installation } from './harness';
 
 let installation: Installation | undefined;
 before(() => {
@@ -35,10 +35,6 @@ describe(`a control of ${EXAMPLE} going out of control holds its tests' patient 
     const body = (await (await fetch(`${r.red!.url}/lis-bridge/qc`)).json()) as { analyzers: Array<{ analyzer: string; tests: QcTest[] }> };
     assert.equal(body.analyzers.length, 1, 'the example has one lis-qc');
     return body.analyzers[0]!;
-  };
-  const post = async (r: E2eRun, path: string, body: unknown, status = 200) => {
-    const res = await fetch(`${r.red!.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    assert.equal(res.status, status, `${path}: ${await res.text()}`);
   };
   const atLis = (r: E2eRun, sample: string) => resultItems(r.stub!).filter((i) => i.SampleNumber === sample).map((i) => i.TestCode).sort();
 
@@ -73,12 +69,12 @@ describe(`a control of ${EXAMPLE} going out of control holds its tests' patient 
 
   it('refuses the release while the event is open; after the technologist accepts it, the held results reach the LIS once', check(async (r) => {
     const ids = ((await r.red!.held()).holds as Array<{ id: string }>).map((h) => h.id);
-    await post(r, '/lis-bridge/holds/send', { ids }, 409);
+    await postAdmin(r, '/lis-bridge/holds/send', { ids }, 409);
     const { analyzer, tests } = await qc(r);
-    for (const t of tests) await post(r, '/lis-bridge/qc/accept', { analyzer, test: t.test, run: t.events[0]!.run, reason: 'control vial left open', action: 'rerun-in-control' });
-    await post(r, '/lis-bridge/holds/send', { ids });
+    for (const t of tests) await postAdmin(r, '/lis-bridge/qc/accept', { analyzer, test: t.test, run: t.events[0]!.run, reason: 'control vial left open', action: 'rerun-in-control' });
+    await postAdmin(r, '/lis-bridge/holds/send', { ids });
     await waitUntil(() => atLis(r, AFTER_BAD).length === 3, 20_000, `${AFTER_BAD}'s released results at the LIS`);
-    await post(r, '/lis-bridge/holds/send', { ids }, 409);
+    await postAdmin(r, '/lis-bridge/holds/send', { ids }, 409);
     const items = resultItems(r.stub!).map((i) => `${i.SampleNumber} ${i.TestCode}`);
     assert.equal(items.length, new Set(items).size, 'none at the LIS twice');
     assert.equal(atLis(r, AFTER_BAD).length, 3);
