@@ -49,7 +49,8 @@ export interface GateHold {
   reason: string;
 }
 
-export type TestQcState = RunState | 'no-qc-today';
+/** `accepted`: the last run was rejected and a technologist accepted its event; the test's results go until the next run says. */
+export type TestQcState = RunState | 'accepted' | 'no-qc-today';
 
 export interface SeriesView extends SeriesKey {
   count: number;
@@ -253,7 +254,7 @@ export class QcMonitor {
     for (const [test, mem] of [...this.tests].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
       const events = [...mem.open.values()].sort((x, y) => x.at - y.at).map((r) => ({ run: r.run, at: r.at, violations: r.violations, review: this.review.forEvent(a, test, r.run) }));
       const latest = mem.latest;
-      const state: TestQcState = events.length > 0 ? 'rejected' : !latest || now - latest.at > NO_QC_AFTER_MS ? 'no-qc-today' : latest.state;
+      const state: TestQcState = events.length > 0 ? 'rejected' : !latest || now - latest.at > NO_QC_AFTER_MS ? 'no-qc-today' : latest.state === 'rejected' ? 'accepted' : latest.state;
       const views = series
         .filter((s) => s.test === test)
         .map((s): SeriesView => {

@@ -10,7 +10,7 @@
 (function () {
     "use strict";
 
-    var STATE_COLOURS = { "in-control": "#3a3", warning: "#c80", rejected: "#c33", establishing: "#37a", "no-qc-today": "#888" };
+    var STATE_COLOURS = { "in-control": "#3a3", warning: "#c80", rejected: "#c33", accepted: "#c80", establishing: "#37a", "no-qc-today": "#888" };
     var ACTIONS = ["rerun-in-control", "recalibrated", "new-reagent", "accepted-as-is"];
 
     function mount(into, ui) {
@@ -19,6 +19,11 @@
         var list = $('<div class="lis-lab-qc"></div>').appendTo(into);
         // Which charts are open, so a refresh draws them again rather than closing them under the reader.
         var open = {};
+        // What the technologist has chosen and typed in each event's form, kept across refreshes (a busy lab's
+        // journal changes every few seconds), and the data last drawn: the same answer is not drawn again.
+        var drafts = {};
+        var drawn = null;
+        var refocus = null;
 
         function post(url, body) {
             ui.hideProblem();
@@ -39,19 +44,26 @@
             var review = $('<div class="lis-lab-qc-review"></div>').appendTo(box);
             if (sent.length === 0) { review.text(_("qc.reviewNone")); }
             else {
-                review.append(ui.plain(_("qc.review", { n: sent.length + e.review.more }) + " "));
+                review.append(ui.plain(_("qc.review", { count: sent.length + e.review.more, n: sent.length + e.review.more }) + " "));
                 ui.isolatedList(review, sent);
                 if (e.review.more > 0) { review.append(ui.plain(" " + _("qc.reviewMore", { n: e.review.more }))); }
             }
+            var key = [a.analyzer, t.test, e.run].join("\u0000");
+            var draft = drafts[key] || { action: "", reason: "" };
             var form = $('<div class="lis-lab-qc-accept" style="margin-top: 4px;"></div>').appendTo(box);
             var action = $('<select class="lis-lab-qc-action" style="width: 100%; margin-bottom: 2px;"></select>').appendTo(form);
             $("<option>").val("").text(_("qc.chooseAction")).appendTo(action);
             ACTIONS.forEach(function (x) { $("<option>").val(x).text(_("qc.action." + x)).appendTo(action); });
-            var reason = $('<input type="text" class="lis-lab-qc-reason" style="width: 100%; margin-bottom: 2px;">').attr("placeholder", _("qc.reason")).appendTo(form);
+            action.val(draft.action);
+            var reason = $('<input type="text" class="lis-lab-qc-reason" style="width: 100%; margin-bottom: 2px;">').attr("placeholder", _("qc.reason")).attr("data-key", key).val(draft.reason).appendTo(form);
+            var keep = function () { drafts[key] = { action: action.val() || "", reason: reason.val() }; };
+            action.on("change", keep);
+            reason.on("input", keep);
+            if (refocus === key) { setTimeout(function () { reason.trigger("focus"); }, 0); }
             $('<button type="button" class="red-ui-button red-ui-button-small lis-lab-qc-accept-button"></button>').text(_("qc.accept")).prop("disabled", !ui.mayAct)
                 .on("click", function () {
                     if (!action.val() || reason.val().trim() === "") { ui.say(_("qc.acceptNeeds")); return; }
-                    post("lis-bridge/qc/accept", { analyzer: a.analyzer, test: t.test, run: e.run, action: action.val(), reason: reason.val().trim() });
+                    post("lis-bridge/qc/accept", { analyzer: a.analyzer, test: t.test, run: e.run, action: action.val(), reason: reason.val().trim() }).done(function () { delete drafts[key]; });
                 }).appendTo(form);
             return box;
         }
@@ -66,7 +78,10 @@
             });
             var chart = $('<div class="lis-lab-qc-chart"></div>').appendTo(box);
             var q = $.param({ analyzer: a.analyzer, test: t.test, material: s.material, lot: s.lot, days: days });
-            $.getJSON("lis-bridge/qc/chart?" + q).done(function (data) { window.LisBridgeQcChart.mount(chart, data, { width: 560, height: 240 }); }).fail(ui.showProblem);
+            $.getJSON("lis-bridge/qc/chart?" + q).done(function (data) {
+                // As wide as the sidebar is; a narrower one than the chart's least width shrinks it to fit.
+                window.LisBridgeQcChart.mount(chart, data, { width: chart.innerWidth() || 560, height: 240 });
+            }).fail(ui.showProblem);
             var targets = $('<div style="margin-top: 4px;"></div>').appendTo(box);
             if (s.proposed) {
                 $('<button type="button" class="red-ui-button red-ui-button-small lis-lab-qc-accept-target"></button>')
@@ -88,7 +103,7 @@
             var row = $('<div class="lis-lab-qc-series" style="margin: 2px 0 2px 8px;"></div>').attr("data-material", s.material).attr("data-lot", s.lot);
             var what = s.target ? _("qc.target", { mean: s.target.mean, sd: s.target.sd, source: _("qc.source." + s.target.source) })
                 : _("qc.establishingN", { n: s.proposed ? s.proposed.n : s.count });
-            row.append(ui.isolated(s.material + " · " + s.lot)).append(ui.plain(" · " + _("qc.points", { n: s.count }) + " · " + what));
+            row.append(ui.isolated(s.material + " · " + s.lot)).append(ui.plain(" · " + _("qc.points", { count: s.count, n: s.count }) + " · " + what));
             if (s.expired) { row.append($('<span class="lis-lab-qc-expired" style="color: #c33;"></span>').text(" " + _("qc.expired", { expiry: s.expiry }))); }
             row.append(ui.plain(" "));
             var key = seriesKey(a, t, s);
@@ -117,11 +132,16 @@
 
         function refresh() {
             return $.getJSON("lis-bridge/qc").done(function (data) {
+                var json = JSON.stringify(data);
+                if (json === drawn) { return; }
+                drawn = json;
+                // The reason being typed keeps the focus through the redraw.
+                refocus = $(document.activeElement).filter(".lis-lab-qc-reason").attr("data-key") || null;
                 list.empty();
                 var analyzers = data.analyzers || [];
                 var rejected = 0;
                 analyzers.forEach(function (a) { a.tests.forEach(function (t) { if (t.state === "rejected") { rejected++; } }); });
-                summary.text(analyzers.length === 0 ? _("qc.none") : rejected > 0 ? _("qc.rejectedCount", { n: rejected }) : _("qc.allWell", { n: analyzers.length }));
+                summary.text(analyzers.length === 0 ? _("qc.none") : rejected > 0 ? _("qc.rejectedCount", { count: rejected, n: rejected }) : _("qc.allWell", { count: analyzers.length, n: analyzers.length }));
                 analyzers.forEach(function (a) {
                     var box = $('<div class="lis-lab-qc-analyzer" style="margin-bottom: 6px;"></div>').attr("data-analyzer", a.analyzer).appendTo(list);
                     $('<div style="font-weight: bold;"></div>').append(ui.isolated(a.name)).appendTo(box);

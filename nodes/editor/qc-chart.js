@@ -76,7 +76,6 @@
     function details(point, unit) {
         var parts = [utcDateTime(point.at), String(point.value) + (unit ? " " + unit : "")];
         if (isNumber(point.z)) { parts.push(_("z", { z: signed(point.z, 1) })); }
-        if (point.run !== undefined && point.run !== null && point.run !== "") { parts.push(_("run", { run: point.run })); }
         if (point.state) { parts.push(known(STATES, "state.", point.state)); }
         if ((point.violations || []).length > 0) { parts.push(_("violates", { rules: point.violations.join(", ") })); }
         if (point.excluded) { parts.push(_("excluded", { reason: point.excluded })); }
@@ -153,7 +152,7 @@
                 : _("noTarget");
         var out = [];
         out.push('<svg xmlns="http://www.w3.org/2000/svg" class="qc-chart qc-scale-' + scale.kind + '" width="' + width + '" height="' + height + '" viewBox="0 0 ' + width + " " + height +
-            '" role="group" aria-label="' + esc(_("chart", { series: series })) + '" font-family="sans-serif" font-size="11" fill="currentColor">');
+            '" role="group" aria-label="' + esc(_("chart", { series: series })) + '" font-family="sans-serif" font-size="11" fill="currentColor" style="max-width: 100%; height: auto;">');
         out.push("<style>" + STYLE + "</style>");
         out.push('<rect class="qc-plot" x="' + left + '" y="' + top + '" width="' + (right - left) + '" height="' + (bottom - top) +
             '" data-lo="' + scale.lo + '" data-hi="' + scale.hi + '" data-from="' + range.from + '" data-to="' + range.to + '" fill="none" stroke="currentColor" stroke-opacity="0.3"/>');

@@ -46,7 +46,7 @@ export interface QcReading {
 }
 
 /** The QC states a test can be in, each a value of lisbridge_qc_state's `state` label. */
-const QC_STATES: readonly TestQcState[] = ['in-control', 'warning', 'rejected', 'establishing', 'no-qc-today'];
+const QC_STATES: readonly TestQcState[] = ['in-control', 'warning', 'rejected', 'accepted', 'establishing', 'no-qc-today'];
 
 const byApp = new WeakMap<object, BridgeMetrics>();
 
@@ -294,7 +294,7 @@ export function createMetrics(RED: Pick<NodeAPI, 'settings'>): BridgeMetrics {
   // QC per analyzer (the lis-qc's name for it) and test: no patient, sample or control value is a label.
   new Gauge({
     name: 'lisbridge_qc_state',
-    help: "QC state of a test on an analyzer: 1 for the state it is in (in-control; warning: a 1-2s warning; rejected: an open QC event holds the test's patient results; establishing: a lot with no accepted target; no-qc-today: no run in the last 24 hours), 0 for the others",
+    help: "QC state of a test on an analyzer: 1 for the state it is in (in-control; warning: a 1-2s warning; rejected: an open QC event holds the test's patient results; accepted: the last run was rejected and its event accepted, results go until the next run; establishing: a lot with no accepted target; no-qc-today: no run in the last 24 hours), 0 for the others",
     labelNames: ['analyzer', 'test', 'state'],
     registers: [registry],
     collect() {

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { anOrder, LisStub } from '../support/lis-stub';
 import type { NodeRedProcess } from '../support/node-red-process';
-import { deploy, editNode, startEditorSession, waitForText, type EditorSession } from '../support/browser';
+import { closeConfigThenNode, deploy, editNode, startEditorSession, waitForText, type EditorSession } from '../support/browser';
 import { astmUpload, benchChemistryFlow, keepElementShot, keepScreenshot, sendAstmTransfer } from '../support/lis-editor';
 import { freePort } from '../support/ports';
 
@@ -104,10 +104,7 @@ describe('held results, resolved by people', () => {
     await page.locator('#node-config-dialog-edit-form .lis-tm-filter-row .red-ui-searchBox-clear').click();
     const potassium = page.locator('#node-config-input-mapping-container > li').filter({ has: page.locator('.node-input-mapping-lisName', { hasText: /^Potassium$/ }) });
     assert.equal(await potassium.locator('.node-input-mapping-instrumentCode').inputValue(), 'K');
-    await page.locator('#node-config-dialog-ok').click();
-    await page.locator('#node-config-dialog-ok').waitFor({ state: 'detached' });
-    await page.locator('#node-dialog-ok').click();
-    await page.locator('#node-dialog-ok').waitFor({ state: 'detached' });
+    await closeConfigThenNode(page);
     await deploy(page);
 
     // Sent from the sidebar; a second send of it is refused: it reaches the LIS once.

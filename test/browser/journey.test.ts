@@ -26,7 +26,7 @@ import { DemoLis } from '../../demo/demo-lis';
 import { AnalyzerSimulator, Hl7AnalyzerSimulator } from '../../lib/sim';
 import { TcpServerTransport } from '../../lib/sim/transport';
 import { installPackage, type Installation } from '../e2e/harness';
-import { deploy, launchChromium, releaseChromium } from '../support/browser';
+import { closeConfigThenNode, deploy, launchChromium, releaseChromium } from '../support/browser';
 import { assertHelpRenders, openHelp } from '../support/help-check';
 import { importExample } from '../support/import-example';
 import { startNodeRed, type NodeRedProcess } from '../support/node-red-process';
@@ -180,10 +180,7 @@ async function mapFromCatalog(lisName: string, code: string): Promise<void> {
   await row.waitFor({ state: 'visible', timeout: 60_000 });
   assert.equal(await row.locator('.node-input-mapping-instrumentCode').inputValue(), '', `${lisName} is not mapped before`);
   await row.locator('.node-input-mapping-instrumentCode').fill(code);
-  await page.locator('#node-config-dialog-ok').click();
-  await page.locator('#node-config-dialog-ok').waitFor({ state: 'detached' });
-  await page.locator('#node-dialog-ok').click();
-  await page.locator('#node-dialog-ok').waitFor({ state: 'detached' });
+  await closeConfigThenNode(page);
 }
 
 /** Every node's status as the editor shows it, with its tab's label. */

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { LisStub } from '../support/lis-stub';
 import type { NodeRedProcess } from '../support/node-red-process';
-import { startEditorSession, waitForText, type EditorSession } from '../support/browser';
+import { dragSidebarTo, startEditorSession, waitForText, type EditorSession } from '../support/browser';
 import { freePort } from '../support/ports';
 import { writeJournal } from '../support/journal-file';
 import net from 'node:net';
@@ -80,17 +80,6 @@ async function heldList(): Promise<{ batches: Array<{ samples: string[] }>; stuc
   return (await res.json()) as { batches: Array<{ samples: string[] }>; stuck: unknown[] };
 }
 
-/** Drags the sidebar's separator, as an operator would, until the sidebar is about `width` px wide. */
-async function dragSidebarTo(width: number): Promise<void> {
-  const now = (await page.locator('#red-ui-sidebar').boundingBox())!.width;
-  const separator = (await page.locator('#red-ui-sidebar-separator').boundingBox())!;
-  const y = separator.y + separator.height / 2;
-  await page.mouse.move(separator.x + separator.width / 2, y);
-  await page.mouse.down();
-  await page.mouse.move(separator.x + separator.width / 2 + (now - width), y, { steps: 5 });
-  await page.mouse.up();
-}
-
 /** The link's LINK_QUIET alarms up now, as the lab's monitoring reads them. */
 async function quietAlarms(link: string): Promise<number> {
   return sum(parseSamples(await (await fetch(`${red!.url}/lis-bridge/metrics`)).text()), 'lisbridge_link_alarm', { link, code: 'LINK_QUIET' });
@@ -135,7 +124,7 @@ describe('Lab sidebar', () => {
     // window hides them all behind an overflow button. Either way the icon must show without opening a menu.
     const button = page.locator(`${TAB_ICON_NR4}, ${TAB_ICON_NR5}`);
     // Narrow, as Node-RED 4 opens it on a laptop: unpinned icons are the first to go into the dropdown.
-    await dragSidebarTo(320);
+    await dragSidebarTo(page, 320);
     await page.evaluate(() => (globalThis as unknown as Red).RED.sidebar.show('info'));
     assert.equal(await button.count(), 1, 'the Lab tab has one icon in the tab bar');
     assert.ok(await button.isVisible(), 'the Lab icon is in the tab bar');
@@ -169,7 +158,7 @@ describe('Lab sidebar', () => {
     await waitUntil(async () => (await quietAlarms('linkA')) === 0, 15000, "Bench 1's quiet alarm cleared by S-100", 50);
 
     // A wider sidebar, as an operator would drag it: the rows read better (and the README's picture shows them whole).
-    await dragSidebarTo(500);
+    await dragSidebarTo(page, 500);
     await page.evaluate(() => (globalThis as unknown as { RED: { sidebar: { show(id: string): void } } }).RED.sidebar.show('lis-lab'));
     await page.locator(`${LINKS}[data-node="linkB"]`).waitFor({ state: 'visible', timeout: 15000 });
     assert.equal(await page.locator(LINKS).count(), 3);
@@ -278,7 +267,7 @@ describe('Lab sidebar', () => {
   });
 
   it('shows a long frame of the trace across the width of a narrow sidebar, after the ACK it answers, not one character per line', async () => {
-    await dragSidebarTo(400);
+    await dragSidebarTo(page, 400);
     await page.evaluate(() => (globalThis as unknown as { RED: { sidebar: { show(id: string): void } } }).RED.sidebar.show('lis-lab'));
     // A second analyzer on Bench 1 sends a message, one record per frame, one of them 240 characters long (LIS1-A's longest).
     const comment = `C|1|L|${'Lipaemic sample, result flagged for review by the lab; '.repeat(5)}`.slice(0, 237) + '|G';

@@ -28,7 +28,7 @@ export interface Job {
  */
 export const SHARED_PROCESS: Record<string, string[]> = {
   // Node-RED with the package installed from its packed tarball (startEditorSession): two processes, so each takes about as long.
-  'browser: editor dialogs 1': ['browser/pointing-keyboard', 'browser/pointing', 'browser/lab-sidebar', 'browser/help', 'browser/link-dialog', 'browser/bidi', 'browser/folder-link'],
+  'browser: editor dialogs 1': ['browser/pointing-keyboard', 'browser/pointing', 'browser/lab-sidebar', 'browser/help', 'browser/link-dialog', 'browser/bidi', 'browser/folder-link', 'browser/qc'],
   'browser: editor dialogs 2': ['browser/test-mapper', 'browser/held-results', 'browser/held-correction', 'browser/dialect-editor', 'browser/hl7-dialect', 'browser/file-pointing', 'browser/file-message-workbook', 'browser/file-message-dialog'],
   // Each starts a Node-RED of its own (the installed package, the examples, the demo); they share Chromium.
   'browser: own runtimes 1': ['browser/settings-dialog', 'browser/demo', 'browser/lab-permission'],
@@ -52,6 +52,7 @@ const FILE_SECONDS: Record<string, number> = {
   'browser/examples': 15,
   'browser/pointing': 15,
   'browser/lab-sidebar': 12,
+  'browser/qc': 12,
   'browser/test-mapper': 10,
   'browser/dialect-editor': 10,
   'e2e/crash': 53,

@@ -85,12 +85,19 @@ export interface EditorPage {
   pageErrors: string[];
 }
 
+/** " (at <script>:<line>:<column>)" of the innermost frame an uncaught page error names, its path only. */
+function thrownAt(err: Error): string {
+  const frame = /(https?:\/\/[^\s)]+):(\d+):(\d+)/.exec(err.stack ?? '');
+  return frame ? ` (at ${new URL(frame[1]!).pathname}:${frame[2]}:${frame[3]})` : '';
+}
+
 /** Opens the editor at `url` and resolves once the flows are loaded and `nodeId` is known to it. */
 export async function openEditor(browser: Browser, url: string, nodeId: string, viewport = { width: 1280, height: 860 }): Promise<EditorPage> {
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1, acceptDownloads: true });
   const page = await context.newPage();
   const pageErrors: string[] = [];
-  page.on('pageerror', (err) => pageErrors.push(err.message));
+  // With where it was thrown: an error from Node-RED's own scripts and one from the package's read differently.
+  page.on('pageerror', (err) => pageErrors.push(err.message + thrownAt(err)));
   await page.goto(url, { waitUntil: 'domcontentloaded' });
   await page.waitForSelector('#red-ui-palette-container-LIS', { state: 'attached', timeout: 30000 });
   await page.waitForFunction(
@@ -142,6 +149,25 @@ export async function editNode(page: Page, id: string): Promise<void> {
     const tray = trays[trays.length - 1];
     return !!(stack && tray) && Math.abs(tray.getBoundingClientRect().right - stack.getBoundingClientRect().right) < 3;
   })()`);
+}
+
+/** Drags the sidebar's separator, as an operator would, until the sidebar is about `width` px wide. */
+export async function dragSidebarTo(page: Page, width: number): Promise<void> {
+  const now = (await page.locator('#red-ui-sidebar').boundingBox())!.width;
+  const separator = (await page.locator('#red-ui-sidebar-separator').boundingBox())!;
+  const y = separator.y + separator.height / 2;
+  await page.mouse.move(separator.x + separator.width / 2, y);
+  await page.mouse.down();
+  await page.mouse.move(separator.x + separator.width / 2 + (now - width), y, { steps: 5 });
+  await page.mouse.up();
+}
+
+/** Presses the open configuration node dialog's Update, then Done on the node dialog under it, each once closed. */
+export async function closeConfigThenNode(page: Page): Promise<void> {
+  for (const ok of ['#node-config-dialog-ok', '#node-dialog-ok']) {
+    await page.locator(ok).click();
+    await page.locator(ok).waitFor({ state: 'detached' });
+  }
 }
 
 /** Presses Deploy (confirming the dialog the editor may show) and resolves once the runtime accepted the flows. */

@@ -160,6 +160,10 @@ describe('the QC gate', () => {
     await r.monitor.accept({ test: 'GLU', run: hold.run, reason: 'calibration drift', action: 'recalibrated', by: 'alice' });
     assert.equal(r.monitor.gate('GLU'), undefined);
     assert.equal(r.store.decisions('AU 480', 'GLU').at(-1)!.by, 'alice');
+    const stateAt = (t: number) => r.monitor.view(t).find((v) => v.test === 'GLU')!.state;
+    assert.equal(stateAt(T0 + 3 * 24 * H + H), 'accepted', 'not shown rejected once its event is accepted and results go');
+    await run(r, T0 + 4 * 24 * H, 0.1, -0.1);
+    assert.equal(stateAt(T0 + 4 * 24 * H + H), 'in-control', 'the next good run decides');
     await close(r);
   });
 
