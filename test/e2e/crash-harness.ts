@@ -72,7 +72,12 @@ export const IDS = {
   send: 'crash-send-results',
   catcher: 'crash-catch',
   errors: 'crash-errors',
+  /** Only with `qc`: the analyzer's lis-qc. */
+  qc: 'crash-qc',
 } as const;
+
+/** With `qc`: the control the HL7 analyzer runs, its levels, the tests it covers, and the run that fails (4 SD high). */
+export const QC_RUN = { control: 'QC1', levels: 3, tests: ['1', '2'], bias: 4, from: 2 } as const;
 
 export interface CrashFlowOptions {
   /**
@@ -87,6 +92,8 @@ export interface CrashFlowOptions {
   handOnDelayMs?: number;
   /** hl7: hl7-link and hl7-message (mindray-cl-hl7) with the HL7 example's mapping; TCP only. */
   protocol?: Protocol;
+  /** hl7 only: a lis-qc its message node keeps the analyzer's QC in, as the HL7 example's (targets from the message). */
+  qc?: boolean;
 }
 
 /**
@@ -98,6 +105,7 @@ export function crashFlow(line: Line, lisUrl: (path: string) => string, options:
   const delayed = options.handOnDelayMs !== undefined && options.handOnDelayMs > 0;
   const protocol = options.protocol ?? 'astm';
   if (protocol === 'hl7' && line.kind !== 'tcp') throw new Error('HL7 runs over TCP');
+  if (options.qc && protocol !== 'hl7') throw new Error('QC runs with the HL7 analyzer (its control fields name level, lot and target)');
   const z = IDS.tab;
   const nodes: FlowNode[] = [
     { id: z, type: 'tab', label: 'crash run', disabled: false, info: '' },
@@ -161,13 +169,14 @@ export function crashFlow(line: Line, lisUrl: (path: string) => string, options:
       ? [{ id: IDS.handOnDelay, type: 'delay', z, name: 'slow step', pauseType: 'delay', timeout: String(options.handOnDelayMs), timeoutUnits: 'milliseconds', rate: '1', nbRateUnits: '1', rateUnits: 'second', randomFirst: '1', randomLast: '5', randomUnits: 'seconds', drop: false, allowrate: false, outputs: 1, x: 450, y: 200, wires: [[IDS.message]] }]
       : []),
     protocol === 'hl7'
-      ? { id: IDS.message, type: 'hl7-message', z, name: 'Mindray CL HL7', dialect: HL7_EXAMPLE.dialect, timeZone: TIME_ZONE, x: 560, y: 160, wires: [[], [IDS.mapper], [IDS.link], []] }
+      ? { id: IDS.message, type: 'hl7-message', z, name: 'Mindray CL HL7', dialect: HL7_EXAMPLE.dialect, timeZone: TIME_ZONE, ...(options.qc ? { qc: IDS.qc } : {}), x: 560, y: 160, wires: [[], [IDS.mapper], [IDS.link], []] }
       : { id: IDS.message, type: 'astm-message', z, name: 'generic LIS2-A2', dialect: 'generic-lis2a2', timeZone: TIME_ZONE, x: 560, y: 160, wires: [[], [IDS.mapper], [IDS.link], []] },
     { id: IDS.mapper, type: 'test-mapper', z, name: 'analyzer -> LIS codes', lis: IDS.lis, instrument: protocol === 'hl7' ? 'Mindray CL' : 'generic', direction: 'toLis', unmapped: 'warn', mapping: mappingRows(protocol), x: 800, y: 160, wires: [[IDS.send], []] },
     { id: IDS.send, type: 'lis-send-results', z, name: 'send results', lis: IDS.lis, x: 1040, y: 160, wires: [[]] },
     { id: IDS.catcher, type: 'catch', z, name: 'every error', scope: null, uncaught: false, x: 130, y: 260, wires: [[IDS.errors]] },
     { id: IDS.errors, type: 'debug', z, name: 'errors', active: true, tosidebar: true, console: false, tostatus: false, complete: 'true', targetType: 'full', statusVal: '', statusType: 'auto', x: 360, y: 260, wires: [] },
   );
+  if (options.qc) nodes.push({ id: IDS.qc, type: 'lis-qc', name: '', analyzer: 'Mindray CL', controls: [], controlsPerRun: String(QC_RUN.levels), meanRule: '', warning: true, rules: '', byTest: [], establishing: 'hold', runMinutes: 60 });
   return nodes;
 }
 
@@ -196,7 +205,7 @@ export interface JournalView {
   /** Batches: key -> what they carried and every state they were put in. */
   tx: Map<string, { at: number; message?: string; part?: number; samples: string[]; items: Array<{ SampleNumber: string; TestCode: string }>; states: string[] }>;
   /** Held results (lib/journal/holds): id -> the batch they came from and the samples they name, each line read once. */
-  holds: Map<string, { message?: string; part?: number; endsPart: boolean; samples: string[]; lines: number }>;
+  holds: Map<string, { kind: string; code: string; message?: string; part?: number; endsPart: boolean; samples: string[]; lines: number }>;
   invalid: number;
 }
 
@@ -225,10 +234,10 @@ export function readJournal(file: string): JournalView {
       view.tx.set(String(e.key), { at: Number(e.at), ...(typeof e.message === 'string' ? { message: e.message } : {}), ...(typeof e.part === 'number' ? { part: e.part } : {}), samples: (e.samples as string[]) ?? [], items, states: ['sending'] });
     } else if (e.e === 'txu') view.tx.get(String(e.key))?.states.push(String(e.state));
     else if (e.e === 'hold') {
-      for (const h of e.holds as Array<{ id: string; results: Array<{ result: { SampleNumber?: string } }> }>) {
+      for (const h of e.holds as Array<{ id: string; kind: string; code: string; results: Array<{ result: { SampleNumber?: string } }> }>) {
         const known = view.holds.get(h.id);
         if (known) known.lines++;
-        else view.holds.set(h.id, { ...(typeof e.message === 'string' ? { message: e.message } : {}), ...(typeof e.part === 'number' ? { part: e.part } : {}), endsPart: e.endsPart === true, samples: h.results.map((r) => String(r.result.SampleNumber ?? '')), lines: 1 });
+        else view.holds.set(h.id, { kind: String(h.kind), code: String(h.code), ...(typeof e.message === 'string' ? { message: e.message } : {}), ...(typeof e.part === 'number' ? { part: e.part } : {}), endsPart: e.endsPart === true, samples: h.results.map((r) => String(r.result.SampleNumber ?? '')), lines: 1 });
       }
     }
   }
@@ -358,6 +367,8 @@ export function tally(input: TallyInput): Tally {
     else b.samples.flatMap(resultKeys).forEach((k) => heldKeys.add(k));
   }
   for (const s of input.held.stuck) for (const sample of input.journal.rx.get(s.id)?.samples ?? []) resultKeys(sample).forEach((k) => heldKeys.add(k));
+  // Held for a person (a QC gate, an unmapped code): kept in the journal with its reason, each under its code.
+  for (const h of input.journal.holds.values()) for (const sample of h.samples) heldKeys.add(keyOf(sample, codes.get(h.code) ?? h.code));
 
   // Which batches carried each result, and which results only ever travelled in one batch that is or was
   // uncertain (held as such now, or put in that state at some point): sending such a batch again is the one
@@ -608,6 +619,11 @@ export interface CrashRunOptions {
    * The aimed modes (AIMED_MODES) are described there.
    */
   killMode?: KillMode;
+  /**
+   * hl7 only: the analyzer runs its control (QC_RUN) before the first sample and again a third of the way through,
+   * 4 SD high: from then on the results of the tests the control covers are held by the QC gate (kind qc), not sent.
+   */
+  qc?: boolean;
 }
 
 export interface CrashReport {
@@ -621,6 +637,11 @@ export interface CrashReport {
   windows: { aimed: number; hit: number };
   /** Held results by the journal file: per acknowledged sample, how many holds name it; and holds written in more than one line. */
   holds: { perAckedSample: Map<string, number>; foreign: string[]; writtenTwice: string[] };
+  /**
+   * With `qc`: the results of the tests the control covers, sent after the failing run (`sample|LIS code`), those of
+   * them at the LIS, and results held by the QC gate in more than one hold.
+   */
+  qc?: { coveredAfterFail: string[]; atLis: string[]; heldTwice: string[] };
   /** Lost, unexplained duplicate, foreign and stuck results, each with its story, and aimed kills that missed. */
   problems(): string;
   /** Aimed kills that missed their window or were never made ('' when none). */
@@ -673,7 +694,8 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashReport> {
   stub.reply('/processed', { body: { status: 'success' } });
 
   const transport = new TcpServerTransport(0, '127.0.0.1');
-  const simOptions = { transport, timeZone: TIME_ZONE, seed: options.seed, analysisMs: 0, intervalMs: 0, ...(mode === 'after-hold' ? { misbehaviour: { unorderedResult: HOLD_CODE } } : {}) };
+  const qc = options.qc === true;
+  const simOptions = { transport, timeZone: TIME_ZONE, seed: options.seed, analysisMs: 0, intervalMs: 0, ...(mode === 'after-hold' ? { misbehaviour: { unorderedResult: HOLD_CODE } } : {}), ...(qc ? { qc: QC_RUN } : {}) };
   const sim = protocol === 'hl7' ? new Hl7AnalyzerSimulator({ ...simOptions, dialect: HL7_EXAMPLE.dialect }) : new AnalyzerSimulator({ ...simOptions, dialect: 'generic-lis2a2' });
   const simLog = recordSim(sim);
   let red: NodeRedProcess | undefined;
@@ -690,22 +712,24 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashReport> {
     await sim.start();
     if (mode === 'repeat-store') gate = new LineGate({ host: '127.0.0.1', port: transport.boundPort });
     const linePort = gate ? await gate.start() : transport.boundPort;
-    const flow = crashFlow({ kind: 'tcp', port: linePort }, (p) => stub.url(p), { protocol, ...(replayMode ? { handOnDelayMs: REPLAY_HOLD_MS } : {}) });
+    const flow = crashFlow({ kind: 'tcp', port: linePort }, (p) => stub.url(p), { protocol, qc, ...(replayMode ? { handOnDelayMs: REPLAY_HOLD_MS } : {}) });
     red = await prepareRed(installation.userDir, flow);
     await red.start();
     await withTimeout(sim.waitConnected(), 15_000, 'Node-RED\'s tcp in to connect');
 
+    // Every message queued at once, in the analyzer's order: with QC, a control run first and the failing one a third of the way.
     let settled = 0;
-    const all = Promise.all(
-      plan.map((m) =>
-        sim.sendResults(m.sample, m.tests).then(
-          () => void settled++,
-          () => void settled++,
-        ),
-      ),
-    );
+    const sends: Array<Promise<void>> = [];
+    const queue = (sending: Promise<unknown>) => sends.push(sending.then(() => void settled++, () => void settled++));
+    const failAt = qc ? Math.floor(plan.length / 3) : -1;
+    if (qc) queue((sim as Hl7AnalyzerSimulator).sendControlRun());
+    plan.forEach((m, i) => {
+      if (i === failAt) queue((sim as Hl7AnalyzerSimulator).sendControlRun());
+      queue(sim.sendResults(m.sample, m.tests));
+    });
+    const all = Promise.all(sends);
     const deadline = startedAt + timeoutMs;
-    const c: RunContext = { red, sim, simLog, stub, plan, rng, startedAt, deadline, kills, progress, allSettled: () => settled === plan.length, gate, finals: [] };
+    const c: RunContext = { red, sim, simLog, stub, plan, rng, startedAt, deadline, kills, progress, allSettled: () => settled === sends.length, gate, finals: [] };
     if (isAimed(mode)) await aimedKills(mode, c);
     else await scatteredKills(mode, options.kills, c);
     await withTimeout(all, Math.max(1_000, deadline - Date.now()), `the simulator to finish (${simLog.acked.length}/${plan.length} acknowledged)`);
@@ -728,10 +752,11 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashReport> {
     const t = tally({ plan, acked: ackedSamples, stub, held, journal, simContext: (sample) => simLog.around(sample), protocol });
     const elapsedMs = Date.now() - startedAt;
     const windows = isAimed(mode) ? { aimed: AIMED_KILLS[mode], hit: kills.filter((k) => k.hit === true).length } : { aimed: 0, hit: 0 };
+    const qcSeen = qc ? qcOutcome(plan.slice(failAt), stub, journal, protocol) : undefined;
     const line = countsLine(
-      `crash run (${protocol === 'hl7' ? 'HL7, ' : ''}${mode})`,
+      `crash run (${protocol === 'hl7' ? 'HL7, ' : ''}${qc ? 'QC, ' : ''}${mode})`,
       t.counts,
-      `; kills ${kills.filter((k) => k.killed).length}${isAimed(mode) ? `, windows hit ${windows.hit}/${windows.aimed}` : ''}; seed ${options.seed}; ${(elapsedMs / 1000).toFixed(1)} s`,
+      `${qcSeen ? `; QC: ${qcSeen.coveredAfterFail.length} results of covered tests after the failing run, ${qcSeen.atLis.length} at the LIS, ${qcSeen.heldTwice.length} held twice` : ''}; kills ${kills.filter((k) => k.killed).length}${isAimed(mode) ? `, windows hit ${windows.hit}/${windows.aimed}` : ''}; seed ${options.seed}; ${(elapsedMs / 1000).toFixed(1)} s`,
     );
     const missed = () => {
       if (!isAimed(mode)) return '';
@@ -751,6 +776,7 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashReport> {
     }
     const holds = { perAckedSample, foreign, writtenTwice: [...journal.holds].filter(([, h]) => h.lines > 1).map(([id]) => id) };
     return {
+      ...(qcSeen ? { qc: qcSeen } : {}),
       mode,
       counts: t.counts,
       tally: t,
@@ -773,6 +799,23 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashReport> {
     await stub.stop().catch(() => undefined);
     if (ownInstall) installation.remove();
   }
+}
+
+/** What the QC gate did with the results sent after the failing control run (`after`). */
+function qcOutcome(after: PlannedMessage[], stub: LisStub, journal: JournalView, protocol: Protocol): NonNullable<CrashReport['qc']> {
+  const codes = lisCodes(protocol);
+  const covered: readonly string[] = QC_RUN.tests;
+  const coveredAfterFail = after.flatMap((m) => m.tests.filter((t) => covered.includes(t)).map((t) => keyOf(m.sample, codes.get(t) ?? t)));
+  const delivered = new Set(stub.to('/results').flatMap((r) => itemsOf(r).map((i) => keyOf(i.SampleNumber, i.TestCode))));
+  const holdsOf = new Map<string, number>();
+  for (const h of journal.holds.values()) {
+    if (h.kind !== 'qc') continue;
+    for (const sample of h.samples) {
+      const k = keyOf(sample, codes.get(h.code) ?? h.code);
+      holdsOf.set(k, (holdsOf.get(k) ?? 0) + 1);
+    }
+  }
+  return { coveredAfterFail, atLis: coveredAfterFail.filter((k) => delivered.has(k)), heldTwice: [...holdsOf].filter(([, n]) => n > 1).map(([k]) => k) };
 }
 
 /** random and after-rx-write: `count` kills after random numbers of acknowledged messages, spread over the run. */

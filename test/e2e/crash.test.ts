@@ -30,7 +30,11 @@
  *
  * Two more runs do the same with an HL7 analyzer (the Mindray CL-2000i HL7
  * example's dialect over MLLP, hl7-link stores each message before its ACK):
- * random kills, and kills right after a received message is journaled.
+ * random kills, and kills right after a received message is journaled. The
+ * random one keeps the analyzer's QC in a lis-qc: a control run before the
+ * first sample, and one 4 SD high a third of the way, after which the results
+ * of the tests it covers are held by the QC gate; each counts as held, none
+ * may reach the LIS, and none is held twice.
  *
  * CRASH_SEED=<n> repeats a run; test/e2e/soak.ts runs the same thing longer.
  */
@@ -47,7 +51,7 @@ before(() => {
 });
 after(() => installation?.remove());
 
-const RUNS: Array<{ name: string; results: number; kills: number; killMode: KillMode; seed: number; protocol?: Protocol }> = [
+const RUNS: Array<{ name: string; results: number; kills: number; killMode: KillMode; seed: number; protocol?: Protocol; qc?: boolean }> = [
   { name: 'crash run: SIGKILL at random moments during a fast upload', results: 300, kills: 3, killMode: 'random', seed: SEED },
   { name: 'crash run: SIGKILL right after a received message is written to the journal, before its final ACK', results: 120, kills: 2, killMode: 'after-rx-write', seed: SEED + 1 },
   // Aimed runs are short: their kills come early, and what follows them is the same fast upload as above.
@@ -56,7 +60,7 @@ const RUNS: Array<{ name: string; results: number; kills: number; killMode: Kill
   { name: 'crash run (replay-twice): SIGKILL after the final ACK of a message not yet at the LIS, then during the replay at start, twice in a row', results: 40, kills: AIMED_KILLS['replay-twice'], killMode: 'replay-twice', seed: SEED + 4 },
   { name: 'crash run (after-tx-sending): SIGKILL right after a batch is journaled as sending, then after the first one once restarted', results: 40, kills: AIMED_KILLS['after-tx-sending'], killMode: 'after-tx-sending', seed: SEED + 5 },
   { name: 'crash run (after-hold): SIGKILL right after a result no LIS test is mapped for is held, before the rest of its batch, then again once restarted', results: 40, kills: AIMED_KILLS['after-hold'], killMode: 'after-hold', seed: SEED + 8 },
-  { name: 'crash run, HL7: SIGKILL at random moments during a fast upload over MLLP', results: 150, kills: 3, killMode: 'random', seed: SEED + 6, protocol: 'hl7' },
+  { name: 'crash run, HL7 with QC: SIGKILL at random moments during a fast upload over MLLP, its control run failing a third of the way', results: 150, kills: 3, killMode: 'random', seed: SEED + 6, protocol: 'hl7', qc: true },
   { name: 'crash run, HL7: SIGKILL right after a received message is written to the journal, before its ACK', results: 80, kills: 2, killMode: 'after-rx-write', seed: SEED + 7, protocol: 'hl7' },
 ];
 
@@ -73,7 +77,7 @@ for (const run of RUNS) {
       // A bound for a run that can never end, not a speed: on a loaded machine one Node-RED start takes 8 s, and a
       // run starts it several times.
       for (let i = 0; i < attempts; i++) {
-        report = await crashRun({ results: run.results, kills: run.kills, seed: run.seed + i * 1000, killMode: run.killMode, installation: installation!, timeoutMs: 150_000, ...(run.protocol ? { protocol: run.protocol } : {}) });
+        report = await crashRun({ results: run.results, kills: run.kills, seed: run.seed + i * 1000, killMode: run.killMode, installation: installation!, timeoutMs: 150_000, ...(run.protocol ? { protocol: run.protocol } : {}), ...(run.qc ? { qc: true } : {}) });
         reports.push(report);
         console.log(report.line);
         for (const k of report.kills) if (k.aim) console.log(`  kill at ${k.at} aimed at ${k.aim}: ${k.hit ? 'hit' : 'MISSED'}: ${k.evidence}`);
@@ -108,6 +112,13 @@ for (const run of RUNS) {
     it('the LIS got nothing the analyzer did not send', everyRun((r) => assert.deepEqual(r.tally.foreignKeys, [], explain(r))));
 
     it('leaves no message stuck: replayed, yet its results neither at the LIS nor in a held batch', everyRun((r) => assert.deepEqual(r.tally.stuckIds, [], explain(r))));
+
+    if (run.qc) {
+      it(`holds the results of the tests its control covers from the failing run on: none at the LIS, each in one hold`, everyRun((r) => {
+        assert.ok(r.qc!.coveredAfterFail.length > 0, 'results of covered tests were sent after the failing run');
+        assert.deepEqual({ atLis: r.qc!.atLis, heldTwice: r.qc!.heldTwice }, { atLis: [], heldTwice: [] }, explain(r));
+      }));
+    }
 
     if (run.killMode === 'after-hold') {
       it(`holds the ${HOLD_CODE} result of every acknowledged message once, in one line, and nothing else`, everyRun((r) => {
