@@ -77,12 +77,25 @@
                 bar.append(ui.plain(" "));
             });
             var chart = $('<div class="lis-lab-qc-chart"></div>').appendTo(box);
+            var drawnChart = null;
             var q = $.param({ analyzer: a.analyzer, test: t.test, material: s.material, lot: s.lot, days: days });
             $.getJSON("lis-bridge/qc/chart?" + q).done(function (data) {
                 // As wide as the sidebar is; a narrower one than the chart's least width shrinks it to fit.
-                window.LisBridgeQcChart.mount(chart, data, { width: chart.innerWidth() || 560, height: 240 });
+                drawnChart = window.LisBridgeQcChart.mount(chart, data, { width: chart.innerWidth() || 560, height: 240 });
             }).fail(ui.showProblem);
             var targets = $('<div style="margin-top: 4px;"></div>').appendTo(box);
+            // A point out of the statistics (a bubble, a mislabelled cup), with why; drawn hollow from then on.
+            $('<button type="button" class="red-ui-button red-ui-button-small lis-lab-qc-exclude"></button>').text(_("qc.exclude")).prop("disabled", !ui.mayAct)
+                .on("click", function () {
+                    var p = drawnChart && drawnChart.data("point");
+                    if (!p) { ui.say(_("qc.excludeWhich")); return; }
+                    if (p.excluded) { ui.say(_("qc.excludedAlready")); return; }
+                    var why = window.prompt(_("qc.excludeWhy", { value: p.value, at: time(p.at) }), "");
+                    if (why === null || why.trim() === "") { return; }
+                    post("lis-bridge/qc/exclude", { analyzer: a.analyzer, test: t.test, material: s.material, lot: s.lot, id: p.id, at: p.at, reason: why.trim() })
+                        .done(function () { box.replaceWith(chartBox(a, t, s, days)); });
+                }).appendTo(targets);
+            targets.append(ui.plain(" "));
             if (s.proposed) {
                 $('<button type="button" class="red-ui-button red-ui-button-small lis-lab-qc-accept-target"></button>')
                     .text(_("qc.acceptTarget", { mean: s.proposed.mean.toPrecision(4), sd: s.proposed.sd.toPrecision(3), n: s.proposed.n })).prop("disabled", !ui.mayAct)

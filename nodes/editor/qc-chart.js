@@ -7,7 +7,8 @@
  *
  *   LisBridgeQcChart.svg(data, { width, height }) -> the chart as an SVG string (no DOM)
  *   LisBridgeQcChart.mount(container, data, options)  the chart into `container`, with a line under it showing the
- *        hovered or focused point (one point in the tab order; the arrow keys, Home and End move between points)
+ *        hovered or focused point (one point in the tab order; the arrow keys, Home and End move between points);
+ *        returns the chart, whose data("point") is the point last shown
  *
  * Everything from the data (names, runs, reasons) is XML-escaped into the SVG, and set with $.text in the DOM.
  */
@@ -267,6 +268,8 @@
             chart.find(".qc-current").removeClass("qc-current");
             $(el).addClass("qc-current");
             line.text(details(points[i], data.unit));
+            // The point a person last pointed at, for what acts on one (the sidebar's Exclude).
+            chart.data("point", points[i]);
         }
         chart.on("mouseenter focus", ".qc-point", function () { show(this); });
         chart.on("keydown", ".qc-point", function (evt) {

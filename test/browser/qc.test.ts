@@ -3,7 +3,8 @@
  * runs into and a loopback LIS: the targets entered from the insert in the Lab sidebar, a run that fails 1-3s,
  * its test's patient result held and listed with the QC event and the results sent since the last good control,
  * the Levey-Jennings chart with the violation ringed and named, the release refused until the event is accepted
- * with a corrective action, then the held result at the LIS once. A control the table does not know is held,
+ * with a corrective action, then the held result at the LIS once, and the failing point excluded from the
+ * statistics with why, drawn hollow. A control the table does not know is held,
  * identified in the lis-qc dialog, deployed, and evaluated from the sidebar.
  */
 import { after, before, describe, it } from 'node:test';
@@ -151,6 +152,18 @@ describe('QC in the Lab sidebar', () => {
     await sleep(300);
     assert.equal(atLis().filter((r) => r === 'S3 GLU 7.2').length, 1, 'released once');
     assert.equal(atLis().length, 5);
+
+    // The failing point leaves the statistics with why: pointed at, excluded, drawn hollow.
+    const l1 = page.locator(`${series('L1')} .lis-lab-qc-chart`);
+    await page.locator(`${series('L1')} .lis-lab-qc-exclude`).click();
+    await waitForText(page.locator('.lis-lab-problem'), /Point at a point of the chart/);
+    await waitUntil(async () => (await l1.locator('.qc-point').count()) === 3, 15_000, 'the L1 chart drawn');
+    await l1.locator('.qc-point[data-point="2"]').focus();
+    page.once('dialog', (d) => void d.accept('control vial left open'));
+    await page.locator(`${series('L1')} .lis-lab-qc-exclude`).click();
+    await waitUntil(async () => (await l1.locator('.qc-point.qc-excluded').count()) === 1, 15_000, 'the point drawn excluded');
+    assert.equal(await l1.locator('.qc-point.qc-excluded').getAttribute('data-point'), '2');
+    assert.match(await l1.locator('.qc-point.qc-excluded title').textContent() ?? '', /excluded: control vial left open/);
     assert.deepEqual(editor!.pageErrors, []);
   });
 
