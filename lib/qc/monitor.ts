@@ -214,7 +214,7 @@ export class QcMonitor {
       return {
         state: 'rejected',
         run: open.run,
-        reason: `QC rejected on ${this.setup.analyzer}: the ${test} control run of ${new Date(open.at).toISOString()} violated ${rules || 'a rejecting rule'}; accept the QC event in the Lab sidebar (with its corrective action), then release or reject these results`,
+        reason: `QC rejected on ${this.setup.analyzer}: the control run of test ${test} at ${new Date(open.at).toISOString()} violated ${rules || 'a rejecting rule'}; accept the QC event in the Lab sidebar (with its corrective action), then release or reject these results`,
       };
     }
     if (this.setup.establishing === 'hold' && mem.latest?.state === 'establishing') {

@@ -55,7 +55,7 @@ describe(`a control of ${EXAMPLE} going out of control holds its tests' patient 
   it('holds the control\'s tests from the failed run on, sends the test it does not cover, and lists what was sent since the last good control', check(async (r) => {
     const holds = (await r.red!.held()).holds as unknown as Array<{ kind: string; code: string; samples: string[]; reason: string }>;
     assert.deepEqual(holds.map((h) => `${h.kind} ${h.code} ${h.samples.join(',')}`).sort(), [`qc 1 ${AFTER_BAD}`, `qc 2 ${AFTER_BAD}`]);
-    for (const h of holds) assert.match(h.reason, /^QC rejected on .*: the [12] control run of .* violated 1-3s.*; accept the QC event in the Lab sidebar/);
+    for (const h of holds) assert.match(h.reason, /^QC rejected on .*: the control run of test [12] at .* violated 1-3s.*; accept the QC event in the Lab sidebar/);
     const tests = (await qc(r)).tests;
     assert.deepEqual(tests.map((t) => t.test), ['1', '2']);
     for (const t of tests) {

@@ -109,7 +109,7 @@ describe('QC in the flow', () => {
     assert.equal(hold!.kind, 'qc');
     assert.equal(hold!.code, 'GLU');
     assert.deepEqual(hold!.samples, ['S3']);
-    assert.match(String(hold!.reason), /^QC rejected on Chem 1: the GLU control run of .* violated 1-3s, R-4s; accept the QC event/);
+    assert.match(String(hold!.reason), /^QC rejected on Chem 1: the control run of test GLU at .* violated 1-3s, R-4s; accept the QC event/);
     assert.deepEqual(atLis(), ['S1 GLU 5.4', 'S1 NA 140', 'S2 GLU 6.1', 'S3 NA 141']);
     const glu = (await qcOf('GLU'))!;
     assert.equal(glu.state, 'rejected');

@@ -156,7 +156,7 @@ describe('the QC gate', () => {
     const hold = r.monitor.gate('GLU');
     assert.ok(hold);
     assert.equal(hold.state, 'rejected');
-    assert.match(hold.reason, /QC rejected on AU 480: the GLU control run of 2026-11-05T08:00:00.000Z violated 1-3s; accept the QC event/);
+    assert.match(hold.reason, /QC rejected on AU 480: the control run of test GLU at 2026-11-05T08:00:00.000Z violated 1-3s; accept the QC event/);
     await r.monitor.accept({ test: 'GLU', run: hold.run, reason: 'calibration drift', action: 'recalibrated', by: 'alice' });
     assert.equal(r.monitor.gate('GLU'), undefined);
     assert.equal(r.store.decisions('AU 480', 'GLU').at(-1)!.by, 'alice');
