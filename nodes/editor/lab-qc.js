@@ -59,7 +59,9 @@
             var keep = function () { drafts[key] = { action: action.val() || "", reason: reason.val() }; };
             action.on("change", keep);
             reason.on("input", keep);
-            if (refocus === key) { setTimeout(function () { reason.trigger("focus"); }, 0); }
+            if (refocus === key) {
+                setTimeout(function () { var el = reason[0]; el.focus(); el.setSelectionRange(el.value.length, el.value.length); }, 0);
+            }
             $('<button type="button" class="red-ui-button red-ui-button-small lis-lab-qc-accept-button"></button>').text(_("qc.accept")).prop("disabled", !ui.mayAct)
                 .on("click", function () {
                     if (!action.val() || reason.val().trim() === "") { ui.say(_("qc.acceptNeeds")); return; }
@@ -145,7 +147,8 @@
 
         function refresh() {
             return $.getJSON("lis-bridge/qc").done(function (data) {
-                var json = JSON.stringify(data);
+                // Its analyzers only: the answer's own time ("at") changes at every read.
+                var json = JSON.stringify(data.analyzers || []);
                 if (json === drawn) { return; }
                 drawn = json;
                 // The reason being typed keeps the focus through the redraw.

@@ -60,6 +60,23 @@ async function showLabSidebar(): Promise<void> {
   await page.locator('.lis-lab').waitFor({ state: 'visible', timeout: 15_000 });
 }
 
+/**
+ * Once the runtime's QC answer has not changed for 1.5 s (three of the sidebar's coalescing windows): the section has
+ * drawn its last change, so a point focused or an element shot stays in the page. Under load the answer moves for a
+ * while after a run (its later levels, the review list).
+ */
+async function qcSettled(): Promise<void> {
+  // Its analyzers, as the sidebar compares them: the answer's own time changes at every read.
+  const read = () => page.evaluate(() => fetch('lis-bridge/qc').then(async (r) => JSON.stringify(((await r.json()) as { analyzers?: unknown }).analyzers)));
+  let last = await read();
+  let since = Date.now();
+  await waitUntil(async () => {
+    const now = await read();
+    if (now !== last) [last, since] = [now, Date.now()];
+    return Date.now() - since >= 1_500;
+  }, 20_000, 'the QC answer to settle', 250);
+}
+
 /** Opens a series' chart (unless open) and enters its target as the technologist types it from the insert. */
 async function enterTarget(material: string, typed: string): Promise<void> {
   const row = page.locator(series(material));
@@ -122,6 +139,7 @@ describe('QC in the Lab sidebar', () => {
     assert.match(await heldRow.locator('.lis-lab-reason').innerText(), /QC rejected on Chem 1: .*violated 1-3s.*accept the QC event/);
 
     // The L1 chart (left open): three points, the last ringed as the violation and named 1-3s.
+    await qcSettled();
     const chart = page.locator(`${series('L1')} .lis-lab-qc-chart`);
     await waitUntil(async () => (await chart.locator('.qc-point').count()) === 3, 15_000, 'the L1 chart with its three points');
     assert.equal(await chart.locator('.qc-point.qc-violation').count(), 1);
@@ -139,6 +157,11 @@ describe('QC in the Lab sidebar', () => {
     await waitForText(page.locator('.lis-lab-problem'), /still holds its results/);
     // Accept needs both a corrective action and a reason.
     await event.locator('.lis-lab-qc-reason').fill('control vial left open');
+    // What is typed outlives a redraw of the section (here: L2's target entered again, a changed answer).
+    await event.evaluate((el) => el.setAttribute('data-drawn-before', ''));
+    await enterTarget('L2', '10 0.2');
+    await page.locator(`${QC_TEST} .lis-lab-qc-event:not([data-drawn-before])`).waitFor({ state: 'attached', timeout: 15_000 });
+    assert.equal(await event.locator('.lis-lab-qc-reason').inputValue(), 'control vial left open');
     await event.locator('.lis-lab-qc-accept-button').click();
     await waitForText(page.locator('.lis-lab-problem'), /corrective action/);
     assert.equal(await event.count(), 1, 'not accepted without an action');
@@ -154,6 +177,7 @@ describe('QC in the Lab sidebar', () => {
     assert.equal(atLis().length, 5);
 
     // The failing point leaves the statistics with why: pointed at, excluded, drawn hollow.
+    await qcSettled();
     const l1 = page.locator(`${series('L1')} .lis-lab-qc-chart`);
     await page.locator(`${series('L1')} .lis-lab-qc-exclude`).click();
     await waitForText(page.locator('.lis-lab-problem'), /Point at a point of the chart/);

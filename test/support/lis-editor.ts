@@ -142,7 +142,16 @@ export async function keepElementShot(element: Locator, name: string): Promise<v
   const root = join(__dirname, '..', '..', '..');
   mkdirSync(join(root, 'test', 'artifacts'), { recursive: true });
   const shot = join(root, 'test', 'artifacts', name);
-  await element.screenshot({ path: shot });
+  // A live part of the page may be drawn again while it is shot (the Lab sidebar on a change): shot again, as found then.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await element.screenshot({ path: shot });
+      break;
+    } catch (err) {
+      if (attempt >= 5 || !/not attached to the DOM/.test(String(err))) throw err;
+      await sleep(200);
+    }
+  }
   if (process.env.UPDATE_SCREENSHOTS) copyFileSync(shot, join(root, 'docs', name));
 }
 
