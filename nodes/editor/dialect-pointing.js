@@ -276,7 +276,10 @@
                     opts.written(answer);
                     refocus = false;
                     shownFor = signature();
-                    pointed.css("color", "").text(answer.already ? t("already", { setting: answer.setting }) : t("changed", { count: answer.changed, setting: answer.setting }));
+                    var said = answer.already ? t("already", { setting: answer.setting }) : t("changed", { count: answer.changed, setting: answer.setting });
+                    // Test columns the dialect named that this file has not: the click left them out, and says so.
+                    if (answer.dropped && answer.dropped.length > 0) { said += t("dropped", { columns: answer.dropped.join(", ") }); }
+                    pointed.css("color", "").text(said);
                 })
                 .fail(function (xhr) {
                     mark(null);

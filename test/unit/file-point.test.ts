@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CAPTURE_LIMITS } from '../../lib/dialect';
-import { pointFileAt, previewFileSite, type FilePointAnswer } from '../../lib/protocols/file';
+import { pointFileAt, pointFileAtInSlices, previewFileSite, type FilePointAnswer } from '../../lib/protocols/file';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'file');
 const QS = readFileSync(join(FIXTURES, 'quantstudio-7-flex-results.txt'), 'utf8');
@@ -121,6 +121,20 @@ describe('pointing at a column of a file', () => {
     assert.equal(added.changed, 1);
     const refused = pointFileAt({ base: 'generic-csv', overrides: base, text, timeZone: 'UTC', role: 'units', place: { row: 2, column: 3 } });
     assert.match('refused' in refused ? refused.refused : '', /units is not read from a column/);
+  });
+
+  it('one row per sample: a test column the dialect names and this file lacks is left out by the click, and said (SoftMax Pro\'s Unknowns group, UTF-16)', async () => {
+    const bytes = readFileSync(join(FIXTURES, 'softmax-pro-unknowns-utf16.txt'));
+    const overrides = { encoding: 'utf16le', table: { startsAfter: 'Group: Unknowns' } };
+    // Line 57, column 6: the first sample's MeanResult; the built-in dialect reads AdjConc, which this protocol has not.
+    const request = { base: 'moldev-softmax-pro', overrides, text: bytes.toString('utf16le'), bytes, timeZone: 'UTC', role: 'value' as const, place: { row: 57, column: 6 } };
+    for (const answer of [pointFileAt(request), await pointFileAtInSlices(request)]) {
+      const set = ok(answer);
+      assert.deepEqual(set.overrides, { ...overrides, layout: { tests: ['MeanResult'] } });
+      assert.deepEqual(set.dropped, ['AdjConc']);
+      assert.deepEqual(set.preview.preview?.problems, []);
+      assert.ok(set.changed > 0, 'the file is read now');
+    }
   });
 
   it('refuses what it cannot read, with the reason: a plate, a place outside the file, a value in no column', () => {

@@ -31,7 +31,8 @@ export interface FilePointRequest extends PointRequest {
 }
 
 export type FilePointAnswer =
-  | { overrides: ProfileOverrides; changed: number; setting: string; already: boolean; place: FilePlace; preview: FileSitePreview; issues: ProfileIssue[] }
+  /** `dropped`: test columns the dialect named that this file does not have, left out of layout.tests by the click. */
+  | { overrides: ProfileOverrides; changed: number; setting: string; already: boolean; place: FilePlace; preview: FileSitePreview; issues: ProfileIssue[]; dropped?: string[] }
   | { choices: Array<{ place: FilePlace; label: string }> }
   | { refused: string; issues?: ProfileIssue[] };
 
@@ -111,6 +112,7 @@ interface PointPlan {
   setting: string;
   place: FilePlace;
   current: FileDialectProfile;
+  dropped: string[];
 }
 
 /** What the click sets, from the file's rows (passes over them, with checkpoints); an answer already when it sets nothing. */
@@ -156,6 +158,7 @@ function* pointPlan(request: FilePointRequest, start: PointStart, rows: FileRow[
   const next = structuredClone(current) as Writable;
   const layout = { ...next.layout } as Record<string, unknown>;
   let setting: string;
+  let dropped: string[] = [];
   if (next.layout.form === 'row-per-result') {
     const key = ({ sampleNumber: 'sample', testCode: 'test', value: 'value', units: 'units' } as const)[request.role];
     layout[key] = ref;
@@ -167,13 +170,18 @@ function* pointPlan(request: FilePointRequest, start: PointStart, rows: FileRow[
     } else if (request.role === 'value') {
       const tests = next.layout.form === 'row-per-sample' ? next.layout.tests : 'rest';
       if (tests === 'rest') return { refused: 'layout.tests is "rest": every column after the sample column is read already' };
-      layout.tests = [...tests.filter((t) => t !== ref), ref];
+      // A test column the dialect names and this file's header does not (another protocol's export) could never be
+      // read: the click that names this file's column leaves it out rather than keep a dialect that refuses the file.
+      const names = table.header?.names;
+      const absent = (t: ColumnRef) => typeof t === 'string' && names !== undefined && !names.includes(t);
+      dropped = tests.filter((t) => t !== ref && absent(t)).map(String);
+      layout.tests = [...tests.filter((t) => t !== ref && !absent(t)), ref];
       setting = 'layout.tests';
     } else return { refused: `with one row per sample, a column's name is its test code and units come from layout.units: ${request.role} is not read from a column` };
   }
   next.layout = layout as unknown as FileDialectProfile['layout'];
   const overrides = siteFileDialectOf(base, next as FileDialectProfile).overrides;
-  return { next, layout, overrides, setting, place, current };
+  return { next, layout, overrides, setting, place, current, dropped };
 }
 
 function notThere(plan: PointPlan, after: FileSitePreview): FilePointAnswer {
@@ -184,7 +192,7 @@ function notThere(plan: PointPlan, after: FileSitePreview): FilePointAnswer {
 function answerOf(plan: PointPlan, changed: number, after: FileSitePreview): FilePointAnswer {
   // The click chose what the dialect read already (its default, or an earlier click): said so, not "0 results changed" alone.
   const already = JSON.stringify(plan.current.layout) === JSON.stringify(plan.layout);
-  return { overrides: plan.overrides, changed, setting: plan.setting, already, place: plan.place, preview: after, issues: [] };
+  return { overrides: plan.overrides, changed, setting: plan.setting, already, place: plan.place, preview: after, issues: [], ...(plan.dropped.length > 0 ? { dropped: plan.dropped } : {}) };
 }
 
 function columnLabel(names: string[] | undefined, column: number): string {
