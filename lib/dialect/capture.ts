@@ -11,6 +11,9 @@ import { checkpoints, runAtOnce, type Steps } from '../util/slices';
 /** What a clicked value may be said to be. */
 export const POINT_ROLES = ['sampleNumber', 'testCode', 'value', 'units'] as const;
 export type PointRole = (typeof POINT_ROLES)[number];
+/** A file's table may hold a flags column of its own (messages carry flags where the standard puts them). */
+export const FILE_POINT_ROLES = [...POINT_ROLES, 'flags'] as const;
+export type FilePointRole = (typeof FILE_POINT_ROLES)[number];
 
 /** What the editor asks of a protocol's pointAt: what a clicked value is, on the site's dialect and the capture. */
 export interface PointRequest {
@@ -24,10 +27,6 @@ export interface PointRequest {
   /** ...or a value clicked in the decoded table, looked up in the capture (in `message` only, when given). */
   value?: string;
   message?: number;
-}
-
-export function isPointRole(value: unknown): value is PointRole {
-  return typeof value === 'string' && (POINT_ROLES as readonly string[]).includes(value);
 }
 
 /**
@@ -74,11 +73,12 @@ export interface ComparedResult {
   subCode?: string;
   value: string;
   units?: string;
+  flags?: readonly string[];
 }
 
 /**
  * How many results differ between two previews of the same capture: added,
- * lost, or read with another sample number, code, value or units.
+ * lost, or read with another sample number, code, value, units or flags.
  */
 export function changedResults(before: readonly ComparedResult[], after: readonly ComparedResult[]): number {
   return runAtOnce(changedResultSteps(before, after));
@@ -87,7 +87,7 @@ export function changedResults(before: readonly ComparedResult[], after: readonl
 /** The same with a checkpoint every few hundred results (lib/util/slices.ts), for a file's hundreds of thousands. */
 export function* changedResultSteps(before: readonly ComparedResult[], after: readonly ComparedResult[]): Steps<number> {
   const key = (r: ComparedResult) => `${r.message}:${r.record}:${r.index ?? ''}`;
-  const seen = (r: ComparedResult) => JSON.stringify([r.sampleNumber, r.testCode, r.subCode ?? '', r.value, r.units ?? '']);
+  const seen = (r: ComparedResult) => JSON.stringify([r.sampleNumber, r.testCode, r.subCode ?? '', r.value, r.units ?? '', r.flags ?? []]);
   const groups = new Map<string, { was: string[]; now: string[] }>();
   const group = (k: string) => groups.get(k) ?? groups.set(k, { was: [], now: [] }).get(k)!;
   const tick = checkpoints();

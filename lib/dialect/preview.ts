@@ -9,7 +9,7 @@
  */
 import type { InstrumentResult, LabEvent, UnassignedResult } from '../lab/types';
 import type { ProfileIssue, ProfileOverrides, SiteDialectResult } from './overrides';
-import { POINT_ROLES, type Capture, type PointRole } from './capture';
+import { POINT_ROLES, type Capture, type FilePointRole, type PointRole } from './capture';
 
 /** What the preview shows of a result as the LIS would get it (the fields mean what they mean on InstrumentResult). */
 const SHOWN = ['units', 'referenceRange', 'flags', 'status', 'completedAt', 'completedAtRaw'] as const;
@@ -109,7 +109,8 @@ export interface SitePreview<Paste> {
   preview?: Preview;
   /** The paste drawn for pointing at (./capture.ts), and what may be pointed at. */
   capture?: Capture;
-  roles?: readonly PointRole[];
+  /** A file's pointing takes flags too (FILE_POINT_ROLES). */
+  roles?: readonly (PointRole | FilePointRole)[];
 }
 
 /** What a protocol gives the dialect editor's question; `C`, the capture as the dialog sends it (text pasted, or a file's bytes). */
@@ -122,6 +123,8 @@ export interface PreviewProtocol<P, Paste, C = string> {
   preview(profile: P, messages: readonly Buffer[], timeZone: string): Preview;
   /** The paste's messages drawn as clickable places, for pointing (./capture.ts). */
   capture?(messages: readonly Buffer[], profile: P | undefined): Capture;
+  /** What may be pointed at in that capture; POINT_ROLES unless the protocol says. */
+  roles?: readonly (PointRole | FilePointRole)[];
 }
 
 /**
@@ -140,7 +143,7 @@ export function previewSiteOf<P, Paste, C = string>(protocol: PreviewProtocol<P,
   out.paste = read.paste;
   if (protocol.capture !== undefined) {
     out.capture = protocol.capture(read.messages, built.profile ?? base);
-    out.roles = POINT_ROLES;
+    out.roles = protocol.roles ?? POINT_ROLES;
   }
   if (built.profile !== undefined) out.preview = protocol.preview(built.profile, read.messages, timeZone);
   return out;

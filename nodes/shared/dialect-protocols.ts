@@ -8,7 +8,7 @@
 import { findProfile, pointAt, previewSite, PROFILES } from '../../lib/protocols/astm';
 import { findHl7Profile, HL7_PROFILES, pointAtHl7, previewHl7Site } from '../../lib/protocols/hl7';
 import { FILE_PROFILES, findFileProfile, pointFileAtInSlices, previewFileSiteInSlices } from '../../lib/protocols/file';
-import type { PointRequest } from '../../lib/dialect';
+import { FILE_POINT_ROLES, POINT_ROLES, type FilePointRole, type PointRequest } from '../../lib/dialect';
 
 export interface DialectProtocol {
   /** The built-in dialects, as the picker lists and describes them. */
@@ -21,6 +21,8 @@ export interface DialectProtocol {
   preview(site: { base: string; overrides?: unknown }, capture: string | undefined, timeZone: string, fileName?: string): unknown;
   /** Pointing (lib/protocols/<p>/point.ts; absent: the protocol offers none, and the route says so): `{ overrides, changed, setting, place, preview, issues }`, `{ choices }` or `{ refused }`. */
   point?(request: PointRequest): unknown;
+  /** What a clicked value may be said to be in this protocol's pointing. */
+  roles: readonly string[];
   /** The protocol reads a file loaded in the dialog as its bytes (`bytes`, instead of a pasted text); others refuse them. */
   files?: true;
 }
@@ -29,7 +31,7 @@ export interface DialectProtocol {
 export interface FileDialectProtocol extends DialectProtocol {
   /** A file may be megabytes: its preview and pointing are read in slices (a workbook in a worker thread) and answer later. */
   preview(site: { base: string; overrides?: unknown }, capture: string | Buffer | undefined, timeZone: string, fileName?: string): Promise<unknown>;
-  point(request: PointRequest & { bytes?: Buffer; fileName?: string }): Promise<unknown>;
+  point(request: Omit<PointRequest, 'role'> & { role: FilePointRole; bytes?: Buffer; fileName?: string }): Promise<unknown>;
   files: true;
 }
 
@@ -38,6 +40,7 @@ const FILE: FileDialectProtocol = {
   profile: findFileProfile,
   preview: previewFileSiteInSlices,
   point: pointFileAtInSlices,
+  roles: FILE_POINT_ROLES,
   files: true,
 };
 
@@ -47,12 +50,14 @@ const PROTOCOLS: Readonly<Record<string, DialectProtocol>> = {
     profile: findProfile,
     preview: previewSite,
     point: pointAt,
+    roles: POINT_ROLES,
   },
   hl7: {
     builtIns: () => HL7_PROFILES.map((p) => ({ id: p.id, label: p.label, vendor: p.vendor, model: p.model, versions: p.versions, queryDeadlineMs: p.queryDeadlineMs, queries: p.query !== undefined, orders: p.answer !== undefined })),
     profile: findHl7Profile,
     preview: previewHl7Site,
     point: pointAtHl7,
+    roles: POINT_ROLES,
   },
   file: FILE,
 };

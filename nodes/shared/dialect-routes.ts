@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import type { NodeAPI } from 'node-red';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import { depthIssue, isPointRole } from '../../lib/dialect';
+import { depthIssue, POINT_ROLES, type PointRole } from '../../lib/dialect';
 import { LisError, invalidInput } from '../../lib/errors';
 import { answerError, installRoutesOnce } from './admin';
 import { DIALECT_PROTOCOL_NAMES, dialectProtocol, readsFiles } from './dialect-protocols';
@@ -93,12 +93,15 @@ export function installDialectRoutes(RED: NodeAPI): void {
         const body = (req.body ?? {}) as { role?: unknown; place?: unknown; value?: unknown; message?: unknown };
         const checked = checkRequest(req.body, true);
         const errors = [...checked.errors];
-        if (!isPointRole(body.role)) errors.push('role must be one of sampleNumber, testCode, value, units');
+        const roles = checked.protocol?.roles ?? POINT_ROLES;
+        // One of the protocol's own roles (a file's include flags): its point() takes those.
+        const role = typeof body.role === 'string' && roles.includes(body.role) ? (body.role as PointRole) : undefined;
+        if (role === undefined) errors.push(`role must be one of ${roles.join(', ')}`);
         if (body.place === undefined && (typeof body.value !== 'string' || body.value.trim() === '')) errors.push('give the place clicked in the capture, or the value clicked in the table');
         if (body.message !== undefined && !(typeof body.message === 'number' && Number.isInteger(body.message) && body.message >= 1)) errors.push('message must be the 1-based message of the capture');
         const point = checked.protocol?.point;
         if (checked.protocol && !point) errors.push(`protocol ${JSON.stringify((req.body as { protocol?: unknown }).protocol)} offers no pointing`);
-        if (errors.length > 0 || !point || !isPointRole(body.role)) return answerError(res, checked.status, invalidInput('not a pointing request', errors));
+        if (errors.length > 0 || !point || role === undefined) return answerError(res, checked.status, invalidInput('not a pointing request', errors));
         await answer(
           res,
           point({
@@ -108,7 +111,7 @@ export function installDialectRoutes(RED: NodeAPI): void {
             ...(checked.bytes === undefined ? {} : { bytes: checked.bytes }),
             ...(checked.fileName === undefined ? {} : { fileName: checked.fileName }),
             timeZone: checked.timeZone,
-            role: body.role,
+            role,
             ...(body.place === undefined ? {} : { place: body.place }),
             ...(typeof body.value === 'string' ? { value: body.value } : {}),
             ...(typeof body.message === 'number' ? { message: body.message } : {}),

@@ -5,7 +5,8 @@
  * column is `Sample ID`, not `Sample`: the preview says so and shows no
  * result). The integrator clicks the `Sample ID` column name in the file and
  * says "sample number", `Test Name` and says "test code", a unit and says
- * "units"; the preview fills in, counting the results each click changed.
+ * "units", `Flags` and says "flags"; the preview fills in, counting the
+ * results each click changed.
  * Deployed, the export read from disk (core file-in node) reaches a loopback
  * LIS once per result through test-mapper and lis-send-results; "No Value"
  * never does.
@@ -87,6 +88,8 @@ describe('pointing in the file dialect section', () => {
     await pointAt('Test Name', 'testCode', /^layout\.test reads this already: set as it was, no result changed$/);
     await page.waitForFunction(`document.querySelectorAll(${JSON.stringify(`${FILE} .lis-dialect-results tbody tr`)}).length === 47`, undefined, { timeout: 10000 });
     await pointAt('S/CO', 'units', /^47 results changed \(layout\.units\)/);
+    // The instrument's flags have a column of their own: two results carry some (the third flagged row is "No Value").
+    await pointAt('Flags', 'flags', /^2 results changed \(layout\.flags\)/);
     assert.deepEqual((await column(1)).slice(0, 4), ['25255', '25255', '25255', '25255']);
     assert.deepEqual((await column(2)).slice(0, 4), ['HAV-IgM', 'HBc-Ab', 'HBc-IgM', 'HBsAgV3']);
     assert.deepEqual((await column(3)).slice(0, 4), ['0.22', '0.15', '0.02', '0.18']);
@@ -102,7 +105,7 @@ describe('pointing in the file dialect section', () => {
     await page.locator(`${FILE} .lis-dialect-results-order`).selectOption('sample');
     // "No Value" is kept aside with its reason.
     await page.locator(`${FILE} .lis-dialect-unassigned tbody tr`, { hasText: /HIVco is "No Value", a value the dialect reads as no result/ }).waitFor();
-    assert.deepEqual(JSON.parse(await page.locator('#node-input-dialectOverrides').inputValue()), { layout: { sample: 'Sample ID', test: 'Test Name', units: 'Units' } });
+    assert.deepEqual(JSON.parse(await page.locator('#node-input-dialectOverrides').inputValue()), { layout: { sample: 'Sample ID', test: 'Test Name', units: 'Units', flags: 'Flags' } });
 
     mkdirSync(join(ROOT, 'test', 'artifacts'), { recursive: true });
     const shot = join(ROOT, 'test', 'artifacts', 'pointing-file.png');

@@ -90,6 +90,9 @@ describe('dialect routes', () => {
     assert.equal(ask.choices.length, 2);
     const refused = await point({ protocol: 'astm', base: 'generic-lis2a2', text, role: 'colour' }, 400);
     assert.match(refused.errors.join(' '), /role must be one of/);
+    // Flags are a file table's column; a message carries them where its standard puts them.
+    const flags = await point({ protocol: 'astm', base: 'generic-lis2a2', text, role: 'flags', value: 'CA125' }, 400);
+    assert.deepEqual(flags.errors, ['role must be one of sampleNumber, testCode, value, units']);
     const nowhere = await point({ base: 'generic-lis2a2', text, role: 'value' }, 400);
     assert.match(nowhere.errors.join(' '), /give the place/);
     // HL7 through the same route: the URIT 8030 bar code in OBR-2.

@@ -28,7 +28,7 @@ describe('file dialect preview', () => {
     assert.equal(answer.preview?.results.length, 18);
     assert.equal(answer.preview?.qc.length, 6);
     assert.deepEqual(answer.preview?.results[0], { message: 1, record: 23, sampleNumber: '5000018696625', testCode: "3'UTR", value: '25.711', completedAt: '2024-10-01T15:02:50.000Z', completedAtRaw: '2024-10-01 15:02:50' });
-    assert.deepEqual(answer.roles, ['sampleNumber', 'testCode', 'value', 'units']);
+    assert.deepEqual(answer.roles, ['sampleNumber', 'testCode', 'value', 'units', 'flags']);
     const lines = answer.capture!.messages[0]!.lines;
     // The capture starts at the table's header row (line 19), after the section title.
     assert.equal(lines[0]!.label, 'line 19');
@@ -94,6 +94,17 @@ describe('pointing at a column of a file', () => {
     }
     const last = previewFileSite({ base: 'generic-csv', overrides: current }, text, 'UTC');
     assert.deepEqual(last.preview!.results.map((r) => [r.sampleNumber, r.testCode, r.value, r.units]), [['A-1', 'N1', '22', 'cyc']]);
+  });
+
+  it('flags: a column of their own, pointed at like the others, and read into the results', () => {
+    const text = 'Sample,Test,Result,Flag\nS-1,GLU,9.9,H\nS-2,GLU,5.0,\n';
+    const answer = ok(pointFileAt({ base: 'generic-csv', text, timeZone: 'UTC', role: 'flags', value: 'H' }));
+    assert.deepEqual(answer.overrides, { layout: { flags: 'Flag' } });
+    assert.equal(answer.setting, 'layout.flags');
+    assert.equal(answer.changed, 1, 'the flagged result');
+    assert.deepEqual(answer.preview.preview?.results.map((r) => [r.sampleNumber, r.flags?.join(',') ?? null]), [['S-1', 'H'], ['S-2', null]]);
+    const perSample = pointFileAt({ base: 'generic-csv', overrides: { layout: { form: 'row-per-sample', sample: 'Sample', tests: ['Result'] } }, text, timeZone: 'UTC', role: 'flags', value: 'H' });
+    assert.match('refused' in perSample ? perSample.refused : '', /flags are not read: flags is not read from a column/);
   });
 
   it('a value of the table found in two columns: the editor is asked which', () => {

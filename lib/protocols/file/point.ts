@@ -8,7 +8,8 @@
  * - testCode: layout.test (one row per result);
  * - value: layout.value (one row per result), or one more of layout.tests
  *   (one row per sample);
- * - units: layout.units (one row per result).
+ * - units: layout.units (one row per result);
+ * - flags: layout.flags (one row per result).
  *
  * A plate's grids are found by their titles (layout.samples, layout.values):
  * pointing there is refused with the setting to change, never approximated.
@@ -16,14 +17,15 @@
 import type { ProfileIssue, ProfileOverrides } from '../../dialect/overrides';
 import { findFileProfile } from './dialects';
 import { siteFileDialectOf, siteFileProfile } from './overrides';
-import { changedResults, changedResultSteps, type PointRequest } from '../../dialect/capture';
+import { changedResults, changedResultSteps, type FilePointRole, type PointRequest } from '../../dialect/capture';
 import { checkpoints, runAtOnce, runInSlices, type Steps } from '../../util/slices';
 import { cutInSlices, cutKey, previewFile, previewFileInSlices, previewFileSite, previewFileSiteInSlices, type CutRows, type FilePlace, type FileSitePreview } from './preview';
 import { FileReadError, fileRows, pastedRows, pastedRowsInSlices, tableSteps } from './read';
 import type { FileRow } from './table';
 import type { ColumnRef, FileDialectProfile } from './types';
 
-export interface FilePointRequest extends PointRequest {
+export interface FilePointRequest extends Omit<PointRequest, 'role'> {
+  role: FilePointRole;
   /** A file loaded in the dialog (a workbook, or a text export as its bytes), read as file-message reads it instead of `text`. */
   bytes?: Buffer;
   /** Its name, for a run date read from it. */
@@ -160,7 +162,7 @@ function* pointPlan(request: FilePointRequest, start: PointStart, rows: FileRow[
   let setting: string;
   let dropped: string[] = [];
   if (next.layout.form === 'row-per-result') {
-    const key = ({ sampleNumber: 'sample', testCode: 'test', value: 'value', units: 'units' } as const)[request.role];
+    const key = ({ sampleNumber: 'sample', testCode: 'test', value: 'value', units: 'units', flags: 'flags' } as const)[request.role];
     layout[key] = ref;
     setting = `layout.${key}`;
   } else {
@@ -177,7 +179,7 @@ function* pointPlan(request: FilePointRequest, start: PointStart, rows: FileRow[
       dropped = tests.filter((t) => t !== ref && absent(t)).map(String);
       layout.tests = [...tests.filter((t) => t !== ref && !absent(t)), ref];
       setting = 'layout.tests';
-    } else return { refused: `with one row per sample, a column's name is its test code and units come from layout.units: ${request.role} is not read from a column` };
+    } else return { refused: `with one row per sample, a column's name is its test code, units come from layout.units and flags are not read: ${request.role} is not read from a column` };
   }
   next.layout = layout as unknown as FileDialectProfile['layout'];
   const overrides = siteFileDialectOf(base, next as FileDialectProfile).overrides;

@@ -12,7 +12,7 @@
  */
 import { CAPTURE_LIMITS, type Capture, type CaptureLine } from '../../dialect/capture';
 import { emptyPreview, previewEvents, previewSiteOf, type Preview, type PreviewProtocol, type SitePreview } from '../../dialect/preview';
-import { POINT_ROLES } from '../../dialect/capture';
+import { FILE_POINT_ROLES } from '../../dialect/capture';
 import type { LabEvent } from '../../lab/types';
 import { checkpoints, runAtOnce, runInSlices, type Steps } from '../../util/slices';
 import { findFileProfile } from './dialects';
@@ -188,6 +188,7 @@ function fileProtocol(fileName: string | undefined): PreviewProtocol<FileDialect
     }),
     preview: (profile, messages, timeZone) => previewFile(profile, messages[0]!, timeZone, fileName),
     capture: (messages, profile) => (profile === undefined ? { messages: [] } : captureOf(profile, rowsOrNone(messages[0]!, profile))),
+    roles: FILE_POINT_ROLES,
   };
 }
 
@@ -219,7 +220,7 @@ export async function previewFileSiteInSlices(site: { base: string; overrides?: 
     const rows = await cut(shown);
     out.capture = await runInSlices(captureSteps(shown, rows instanceof FileReadError ? [] : rows));
   }
-  out.roles = POINT_ROLES;
+  out.roles = FILE_POINT_ROLES;
   if (built.profile !== undefined) out.preview = await previewFileInSlices(built.profile, bytes, timeZone, fileName, cut(built.profile));
   return out;
 }
