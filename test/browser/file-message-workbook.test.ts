@@ -145,4 +145,25 @@ describe('file-message dialog: an Excel workbook loaded from disk', () => {
     );
     assert.deepEqual(pageErrors, []);
   });
+
+  it('a SoftMax Pro export of another protocol (UTF-16, its Unknowns group): a value pointed at is read, and the dialect\'s own test column it lacks is left out, said so', async () => {
+    await editNode(page, 'fm');
+    await page.locator(`${FILE} .lis-dialect-paste`).waitFor({ state: 'visible' });
+    await page.locator('#node-input-dialect').selectOption('moldev-softmax-pro');
+    // The protocol's group and SoftMax's "Unicode" export, as the dialect's help says to set them.
+    await page.locator('#node-input-dialectOverrides').fill(JSON.stringify({ encoding: 'utf16le', table: { startsAfter: 'Group: Unknowns' } }));
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.locator(`${FILE} .lis-dialect-load-file`).click()]);
+    await chooser.setFiles(join(ROOT, 'test', 'fixtures', 'file', 'softmax-pro-unknowns-utf16.txt'));
+    await page.locator(`${FILE} .lis-dialect-other`, { hasText: /no column "AdjConc" \(layout\.tests\[0\]\)/ }).waitFor({ timeout: 10000 });
+    assert.equal(await page.locator(RESULTS).count(), 0);
+
+    // The first unknown's MeanResult.
+    await page.locator(`${FILE} .lis-dialect-capture .lis-dialect-token`, { hasText: /^-1\.442$/ }).first().click();
+    await page.locator(`${FILE} .lis-dialect-role-menu .lis-dialect-role-value`).click();
+    await page.locator(`${FILE} .lis-dialect-pointed`, { hasText: /^14 results changed \(layout\.tests\); left out, not in this file: AdjConc$/ }).waitFor({ timeout: 10000 });
+    assert.deepEqual(JSON.parse(await page.locator('#node-input-dialectOverrides').inputValue()), { encoding: 'utf16le', table: { startsAfter: 'Group: Unknowns' }, layout: { tests: ['MeanResult'] } });
+    await page.waitForFunction((selector) => document.querySelectorAll(selector).length === 14, RESULTS, { timeout: 10000 });
+    await page.locator('#node-dialog-cancel').click();
+    assert.deepEqual(pageErrors, []);
+  });
 });

@@ -16,7 +16,7 @@ import type { Page } from 'playwright-core';
 import type { LisStub } from '../support/lis-stub';
 import { closeConfigThenNode, deploy, dragSidebarTo, editNode, waitForText } from '../support/browser';
 import { keepElementShot, startLisEditor, type LisEditor } from '../support/lis-editor';
-import { sleep, waitUntil } from '../support/wait';
+import { waitUntil } from '../support/wait';
 
 const QC_TEST = '.lis-lab-qc-test[data-test="GLU"]';
 const series = (material: string) => `${QC_TEST} .lis-lab-qc-series[data-material="${material}"]`;
@@ -54,6 +54,12 @@ async function drop(...rows: string[]): Promise<void> {
 }
 /** Each result the LIS accepted, as "sample test value". */
 const atLis = () => stub.to('/results').flatMap((r) => ((r.json as { results?: Array<{ SampleNumber: string; TestCode: string; Result: string }> }).results ?? []).map((i) => `${i.SampleNumber} ${i.TestCode} ${i.Result}`));
+
+/** The folder link's day, as the Lab sidebar reads it. */
+async function folderToday(): Promise<{ released: number }> {
+  const body = await page.evaluate(() => fetch('lis-bridge/links').then((r) => r.json()));
+  return (body as { links: Array<{ node: string; today: { released: number } }> }).links.find((l) => l.node === 'folder')!.today;
+}
 
 async function showLabSidebar(): Promise<void> {
   await page.evaluate(() => (globalThis as unknown as { RED: { sidebar: { show(id: string): void } } }).RED.sidebar.show('lis-lab'));
@@ -168,11 +174,16 @@ describe('QC in the Lab sidebar', () => {
     await event.locator('.lis-lab-qc-action').selectOption('rerun-in-control');
     await event.locator('.lis-lab-qc-accept-button').click();
     await waitUntil(async () => (await page.locator(`${QC_TEST} .lis-lab-qc-event`).count()) === 0, 15_000, 'the event accepted');
+    // Accepted, not rejected any more: its results go until the next run says, and the summary holds nothing.
+    await waitUntil(async () => (await page.locator(QC_TEST).getAttribute('data-state')) === 'accepted', 15_000, 'GLU read as accepted');
+    assert.match(await page.locator(`${QC_TEST} .lis-lab-qc-state`).innerText(), /^rejected, event accepted/);
+    assert.match(await page.locator('.lis-lab-qc-summary').innerText(), /no QC event open/);
 
     await page.locator(hold('qc')).locator('.lis-lab-hold-send').click();
     await waitUntil(() => atLis().includes('S3 GLU 7.2'), 15_000, 'the released result at the LIS');
     await page.locator(hold('qc')).waitFor({ state: 'detached', timeout: 15_000 });
-    await sleep(300);
+    // The release ended (counted as released by a person) before the LIS is counted: a second send would come in it.
+    await waitUntil(async () => (await folderToday()).released === 1, 15_000, 'the release counted');
     assert.equal(atLis().filter((r) => r === 'S3 GLU 7.2').length, 1, 'released once');
     assert.equal(atLis().length, 5);
 

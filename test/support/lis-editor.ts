@@ -143,15 +143,15 @@ export async function keepElementShot(element: Locator, name: string): Promise<v
   mkdirSync(join(root, 'test', 'artifacts'), { recursive: true });
   const shot = join(root, 'test', 'artifacts', name);
   // A live part of the page may be drawn again while it is shot (the Lab sidebar on a change): shot again, as found then.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await element.screenshot({ path: shot });
-      break;
-    } catch (err) {
-      if (attempt >= 5 || !/not attached to the DOM/.test(String(err))) throw err;
-      await sleep(200);
-    }
-  }
+  const shotTaken = () =>
+    element.screenshot({ path: shot }).then(
+      () => true,
+      (err: unknown) => {
+        if (!/not attached to the DOM/.test(String(err))) throw err;
+        return false;
+      },
+    );
+  await waitUntil(shotTaken, 15_000, `${element.toString()} to stay in the page while it is shot`, 50);
   if (process.env.UPDATE_SCREENSHOTS) copyFileSync(shot, join(root, 'docs', name));
 }
 
