@@ -11,8 +11,12 @@ import { checkpoints, runAtOnce, type Steps } from '../util/slices';
 /** What a clicked value may be said to be. */
 export const POINT_ROLES = ['sampleNumber', 'testCode', 'value', 'units'] as const;
 export type PointRole = (typeof POINT_ROLES)[number];
-/** A file's table may hold a flags column of its own (messages carry flags where the standard puts them). */
-export const FILE_POINT_ROLES = [...POINT_ROLES, 'flags'] as const;
+/**
+ * A file's table may hold a flags column of its own (messages carry flags
+ * where the standard puts them), and a file's line can be said to be where
+ * its table starts: its header row, or (a file without one) its first result.
+ */
+export const FILE_POINT_ROLES = [...POINT_ROLES, 'flags', 'headerRow', 'firstRow'] as const;
 export type FilePointRole = (typeof FILE_POINT_ROLES)[number];
 
 /** What the editor asks of a protocol's pointAt: what a clicked value is, on the site's dialect and the capture. */

@@ -130,13 +130,24 @@ function sameValue(a: unknown, b: unknown): boolean {
  * path. The overrides may be given as stored (JSON text, see readOverrides).
  */
 export function applyOverrides<P>(base: P, stored: unknown, rules: OverrideRules<P>): SiteDialectResult<P> {
+  const shaped = shapedOverrides(base, stored, rules);
+  if (shaped.draft === undefined) return { issues: shaped.issues };
+  const issues = rules.issues(shaped.draft);
+  return issues.length > 0 ? { issues } : { profile: shaped.draft, issues: [] };
+}
+
+/**
+ * The merged profile once its shape is right, before its consistency rules:
+ * a dialect being shaped by pointing is such a draft between two clicks (a
+ * table said to have no header row still names its columns until each is
+ * pointed at). Nothing runs with a draft.
+ */
+export function shapedOverrides<P>(base: P, stored: unknown, rules: OverrideRules<P>): { draft: P; issues: [] } | { draft?: undefined; issues: ProfileIssue[] } {
   const read = readOverrides(stored);
   if (read.overrides === undefined) return { issues: read.issues };
   const shape = rules.schema.safeParse(mergeOverrides(base, read.overrides, rules));
   if (!shape.success) return { issues: shape.error.issues.map((i) => issueOf(i, rules)) };
-  const profile = shape.data as P;
-  const issues = rules.issues(profile);
-  return issues.length > 0 ? { issues } : { profile, issues: [] };
+  return { draft: shape.data as P, issues: [] };
 }
 
 function issueOf(issue: SchemaIssue, rules: Pick<OverrideRules<unknown>, 'wholeHint'>): ProfileIssue {

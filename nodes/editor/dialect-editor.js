@@ -218,11 +218,26 @@
         function attachPointing() {
             pointing = window.LisBridgeDialectPointing.attach({ before: view, table: view, api: api, t: t,
                 request: function () { return $.extend({ protocol: protocol, base: opts.base(), overrides: opts.overrides.val(), timeZone: opts.timeZone() }, capture()); },
-                written: function (answer) { opts.overrides.val(JSON.stringify(answer.overrides, null, 2)); sequence++; last = answer.preview; render(answer.preview); } });
+                written: function (answer) { opts.overrides.val(JSON.stringify(answer.overrides, null, 2)); sequence++; last = answer.preview; render(answer.preview); },
+                setting: protocol === "file" ? setOverride : null });
             if (last) { pointing.render(last); }
         }
         if (window.LisBridgeDialectPointing) { attachPointing(); }
         else { $.ajax({ url: "lis-bridge/editor/dialect-pointing.js", dataType: "script", cache: true }).done(attachPointing); }
+
+        /** One top-level override chosen outside the JSON (a file's delimiter), written into it; overrides that are not JSON are left for the person to mend. */
+        function setOverride(key, value) {
+            var text = opts.overrides.val().trim();
+            var overrides;
+            try { overrides = text === "" ? {} : JSON.parse(text); } catch (e) { overrides = null; }
+            if (!overrides || typeof overrides !== "object" || Array.isArray(overrides)) {
+                issues.empty().append($("<li>").text(t("overridesNotJson")));
+                return;
+            }
+            overrides[key] = value;
+            opts.overrides.val(JSON.stringify(overrides, null, 2));
+            refresh();
+        }
 
         function schedule() {
             clearTimeout(timer);

@@ -10,7 +10,8 @@
  *     root: <the section>, before: <element the capture goes before>, table: <the preview's element>,
  *     api: "lis-bridge/dialects", t: <catalog lookup in common.dialectEditor>,
  *     request: function () { return { protocol, base, overrides, text, timeZone }; },
- *     written: function (answer) { ... }   // new overrides and preview: put them in the dialog
+ *     written: function (answer) { ... },  // new overrides and preview: put them in the dialog
+ *     setting: function (key, value) { ... } // optional: one top-level override chosen here (a file's delimiter)
  *   }) -> { render(previewAnswer) }           // called once the preview's tables are drawn
  *
  * The same with the keyboard alone: the capture is one Tab stop (roving
@@ -39,6 +40,33 @@
         " td.lis-dialect-pointable:focus-visible { outline: " + RING + "; outline-offset: -2px; }";
     /** Tells one dialog's menus from another's for aria-controls. */
     var menus = 0;
+    /** Roles said of a line (where a file's table starts): pointed at in the capture only, never in the results. */
+    var LINE_ROLES = ["headerRow", "firstRow"];
+    /** The role a layout column still to point at is set by (the point answer's `pending`); other paths are shown as they are. */
+    var PENDING_ROLE = { "layout.sample": "sampleNumber", "layout.test": "testCode", "layout.value": "value", "layout.units": "units", "layout.flags": "flags" };
+    /** How a text file's cells may be separated (a file dialect's `delimiter`). */
+    var DELIMITERS = ["comma", "semicolon", "tab"];
+
+    /** "the sample number, the test code": the columns still to point at, each by its role where it has one. */
+    function pendingText(paths, t) {
+        var said = [];
+        paths.forEach(function (p) {
+            var role = PENDING_ROLE[p] || (/^layout\.tests(\[|$)/.test(p) ? "value" : null);
+            var text = role ? t("role." + role) : p;
+            if (said.indexOf(text) < 0) { said.push(text); }
+        });
+        return said.join(", ");
+    }
+
+    /** What a written pointing says beyond its count: columns left out, settings cleared, what is left to point at, a header line clicked. */
+    function noteOf(answer, t) {
+        var said = "";
+        if (answer.dropped && answer.dropped.length > 0) { said += t("dropped", { columns: answer.dropped.join(", ") }); }
+        if (answer.cleared && answer.cleared.length > 0) { said += t("cleared", { settings: answer.cleared.join(", ") }); }
+        if (answer.pending && answer.pending.length > 0) { said += t("pending", { columns: pendingText(answer.pending, t) }); }
+        if (answer.headerLine !== undefined) { said += t("headerLine", { line: answer.headerLine }); }
+        return said;
+    }
 
     /**
      * "R-3 component 2", "OBX-4.1", "line 19 column 2": how a value's aria-label names its place, read from the
@@ -73,6 +101,13 @@
         var menu = $("<div>").addClass("lis-dialect-role-menu").attr({ id: menuId, role: "menu", "aria-orientation": "horizontal" })
             .css({ display: "none", margin: "4px 0", padding: "4px", border: "1px solid var(--red-ui-secondary-border-color, #ccc)", background: "var(--red-ui-secondary-background, #f7f7f7)", "font-size": "smaller" }).appendTo(box);
         var pointed = $("<div>").addClass("lis-dialect-pointed").attr({ role: "status", "aria-live": "polite" }).css({ "font-size": "smaller", "margin-top": "2px" }).appendTo(box);
+        // A text file's delimiter, chosen here: cells cut at the wrong character cannot be pointed at one by one.
+        var cutRow = $("<div>").addClass("lis-dialect-cut").css({ "font-size": "smaller", "margin-top": "2px", display: "none" }).insertAfter(capture);
+        var cutId = menuId + "-delimiter";
+        $("<label>").attr("for", cutId).css({ width: "auto", "margin-right": "4px" }).text(t("delimiter")).appendTo(cutRow);
+        var delimiter = $("<select>").attr("id", cutId).addClass("lis-dialect-delimiter").css({ width: "auto" }).appendTo(cutRow);
+        DELIMITERS.forEach(function (d) { $("<option>").val(d).text(t("delimiters." + d)).appendTo(delimiter); });
+        delimiter.on("change", function () { if (opts.setting) { opts.setting("delimiter", delimiter.val()); } });
         var roles = ["sampleNumber", "testCode", "value", "units"];
         var chosen = null; // the span or cell clicked, to mark it
 
@@ -123,6 +158,9 @@
             if (answer && answer.roles) { roles = answer.roles.map(function (r) { return typeof r === "string" ? r : r.id; }); }
             var c = answer && answer.capture;
             box.toggle(!!c && c.messages.length > 0);
+            var framing = answer && answer.paste && answer.paste.form === "file" ? answer.paste.framing : null;
+            cutRow.toggle(!!opts.setting && DELIMITERS.indexOf(framing) >= 0);
+            if (DELIMITERS.indexOf(framing) >= 0) { delimiter.val(framing); }
             if (c) {
                 var several = c.messages.length > 1;
                 c.messages.forEach(function (m) {
@@ -239,6 +277,7 @@
             var question = $("<span>").attr("id", menuId + "-question").css("margin-right", "6px").text(t("ask", { value: value })).appendTo(menu);
             menu.attr("aria-labelledby", question.attr("id"));
             roles.forEach(function (role) {
+                if (!where.place && LINE_ROLES.indexOf(role) >= 0) { return; }
                 $('<button type="button" class="red-ui-button red-ui-button-small">').addClass("lis-dialect-role lis-dialect-role-" + role)
                     .css("margin-right", "4px").text(t("role." + role)).on("click", function () { send(role, where, value); }).appendTo(menu);
             });
@@ -277,9 +316,7 @@
                     refocus = false;
                     shownFor = signature();
                     var said = answer.already ? t("already", { setting: answer.setting }) : t("changed", { count: answer.changed, setting: answer.setting });
-                    // Test columns the dialect named that this file has not: the click left them out, and says so.
-                    if (answer.dropped && answer.dropped.length > 0) { said += t("dropped", { columns: answer.dropped.join(", ") }); }
-                    pointed.css("color", "").text(said);
+                    pointed.css("color", "").text(said + noteOf(answer, t));
                 })
                 .fail(function (xhr) {
                     mark(null);

@@ -11,8 +11,13 @@
  * LIS once per result through test-mapper and lis-send-results; "No Value"
  * never does.
  *
- * Keeps a screenshot in test/artifacts/pointing-file.png; with
- * UPDATE_SCREENSHOTS=1 also in docs/.
+ * Then a Roche Cedex Bio HT export, which has no header row at all, loaded
+ * in a second file-message on the generic CSV dialect and shaped by clicks
+ * alone: the tab chosen as the delimiter, line 2 said to be the first result
+ * line, then each column pointed at by position, no JSON typed.
+ *
+ * Keeps screenshots in test/artifacts/pointing-file.png and
+ * pointing-headerless.png; with UPDATE_SCREENSHOTS=1 also in docs/.
  */
 import { fileRunFlow, injectAndCollect } from '../support/file-run-flow';
 import { after, before, describe, it } from 'node:test';
@@ -29,6 +34,7 @@ const ROOT = join(__dirname, '..', '..', '..');
 const TOKEN = 'browser-test-token';
 const FILE = '#file-message-dialect-editor';
 const EXPORT = join(ROOT, 'test', 'fixtures', 'file', 'beckman-access-2-results.csv');
+const HEADERLESS = join(ROOT, 'test', 'fixtures', 'file', 'roche-cedex-bioht-results.txt');
 
 let work: string;
 let stub: LisStub;
@@ -41,7 +47,10 @@ const MAPPING = [
   { lisTestId: 'T-HIV', lisCode: 'L-HIV', lisName: 'HIV Ag/Ab', instrumentCode: 'HIVco' },
 ];
 
-const flows = () => fileRunFlow({ stub, token: TOKEN, instrument: 'Access 2', file: EXPORT, fileName: 'access2.csv', timeZone: 'Africa/Johannesburg', mapping: MAPPING });
+const flows = () => [
+  ...fileRunFlow({ stub, token: TOKEN, instrument: 'Access 2', file: EXPORT, fileName: 'access2.csv', timeZone: 'Africa/Johannesburg', mapping: MAPPING }),
+  { id: 'fm-cedex', type: 'file-message', z: 'tab1', name: 'Cedex Bio HT', dialect: 'generic-csv', dialectOverrides: '', timeZone: 'UTC', x: 600, y: 200, wires: [[], []] },
+];
 
 before(async () => {
   work = mkdtempSync(join(tmpdir(), 'lis-file-pointing-ui-'));
@@ -70,6 +79,15 @@ async function pointAt(text: string, role: string, changed: RegExp): Promise<voi
   });
 }
 
+/** The same for the cell at a line and column of the capture (a padded value's text is no handle). */
+async function pointAtCell(row: number, col: number, role: string, said: RegExp): Promise<void> {
+  await page.locator(`${FILE} .lis-dialect-capture .lis-dialect-token[data-place='${JSON.stringify({ row, column: col })}']`).click();
+  await page.locator(`${FILE} .lis-dialect-role-menu .lis-dialect-role-${role}`).click();
+  await page.locator(`${FILE} .lis-dialect-pointed`, { hasText: said }).waitFor({ timeout: 10000 }).catch(async (err: unknown) => {
+    throw new Error(`${String(err)}; the line reads ${JSON.stringify(await page.locator(`${FILE} .lis-dialect-pointed`).textContent())}`);
+  });
+}
+
 async function column(index: number): Promise<string[]> {
   return page.locator(`${FILE} .lis-dialect-results tbody tr td:nth-child(${index + 1})`).allTextContents();
 }
@@ -85,7 +103,7 @@ describe('pointing in the file dialect section', () => {
     await pointAt('Sample ID', 'sampleNumber', /^0 results changed \(layout\.sample\)/);
     await pointAt('Test Name', 'testCode', /^47 results changed \(layout\.test\)/);
     // The same column again: said to be so already, not "0 results changed".
-    await pointAt('Test Name', 'testCode', /^layout\.test reads this already: set as it was, no result changed$/);
+    await pointAt('Test Name', 'testCode', /^layout\.test reads this already: set as it was, no result changed; line 1 is read as the column names \(the header row\): a file without one starts “on the first result line”$/);
     await page.waitForFunction(`document.querySelectorAll(${JSON.stringify(`${FILE} .lis-dialect-results tbody tr`)}).length === 47`, undefined, { timeout: 10000 });
     await pointAt('S/CO', 'units', /^47 results changed \(layout\.units\)/);
     // The instrument's flags have a column of their own: two results carry some (the third flagged row is "No Value").
@@ -134,6 +152,42 @@ describe('pointing in the file dialect section', () => {
       ],
       'each mapped result once; HIVco "No Value" of 25265 never',
     );
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('a header-less export (Roche Cedex Bio HT) shaped from the generic dialect by clicks alone', async () => {
+    await editNode(page, 'fm-cedex');
+    await page.locator(`${FILE} .lis-dialect-load-file`).waitFor({ state: 'visible' });
+    await page.locator(`${FILE} .lis-dialect-file-input`).setInputFiles(HEADERLESS);
+    // Cut at commas, each line is one cell: the delimiter is the first thing to choose.
+    await page.locator(`${FILE} .lis-dialect-delimiter`).waitFor({ state: 'visible', timeout: 10000 });
+    assert.equal(await page.locator(`${FILE} .lis-dialect-delimiter`).inputValue(), 'comma');
+    await page.locator(`${FILE} .lis-dialect-delimiter`).selectOption('tab');
+    await page.locator(`${FILE} .lis-dialect-capture .lis-dialect-token[data-place='${JSON.stringify({ row: 2, column: 11 })}']`).waitFor({ timeout: 10000 });
+    // Line 1 is the analyzer's file record, read as the header row: a column clicked there would say so.
+    await pointAtCell(1, 3, 'sampleNumber', /; line 1 is read as the column names \(the header row\)/);
+    await pointAtCell(2, 1, 'firstRow', /^0 results changed \(table\.header, table\.skipRows\); still to point at: the sample number, the test code, the value/);
+    await page.locator(`${FILE} .lis-dialect-issues li[data-path="layout.test"]`).waitFor({ timeout: 10000 });
+    await pointAtCell(2, 3, 'sampleNumber', /still to point at: the test code, the value/);
+    await pointAtCell(2, 7, 'testCode', /still to point at: the value \(click a value of each\)$/);
+    await pointAtCell(2, 11, 'value', /^26 results changed \(layout\.value\)$/);
+    await pointAtCell(2, 9, 'units', /^26 results changed \(layout\.units\)$/);
+    await pointAtCell(9, 10, 'flags', /^9 results changed \(layout\.flags\)$/);
+    assert.equal(await page.locator(`${FILE} .lis-dialect-issues li`).count(), 0);
+    const rows = page.locator(`${FILE} .lis-dialect-results tbody tr`);
+    await waitUntil(async () => (await rows.count()) === 26, 10000, 'the 26 results listed');
+    const cells = async (n: number) => page.locator(`${FILE} .lis-dialect-results tbody tr:nth-child(${n}) td`).allTextContents();
+    assert.deepEqual((await cells(1)).slice(0, 6), ['1:2', 'SMPL1', 'GLN2B', '2.45', 'mmol/L', '']);
+    assert.deepEqual(JSON.parse(await page.locator('#node-input-dialectOverrides').inputValue()), {
+      delimiter: 'tab',
+      table: { skipRows: 1, header: false },
+      layout: { sample: 3, test: 7, value: 11, units: 9, flags: 10 },
+    });
+    const shot = join(ROOT, 'test', 'artifacts', 'pointing-headerless.png');
+    await page.locator('#red-ui-editor-stack .red-ui-tray').last().screenshot({ path: shot });
+    if (process.env.UPDATE_SCREENSHOTS) copyFileSync(shot, join(ROOT, 'docs', 'pointing-headerless.png'));
+    await page.locator('#node-dialog-ok').click();
+    await page.locator('#node-dialog-ok').waitFor({ state: 'detached' });
     assert.deepEqual(pageErrors, []);
   });
 });

@@ -50,7 +50,7 @@ describe('file dialect routes', () => {
     assert.deepEqual(body.overrides, { layout: { value: 'Ct Mean' } });
     assert.deepEqual(body.preview.results.slice(0, 3).map((r: Record<string, unknown>) => r.value), ['25.612', '25.612', '25.612']);
     assert.equal(body.capture.messages[0].lines[0].label, 'line 19');
-    assert.deepEqual(body.roles, ['sampleNumber', 'testCode', 'value', 'units', 'flags']);
+    assert.deepEqual(body.roles, ['sampleNumber', 'testCode', 'value', 'units', 'flags', 'headerRow', 'firstRow']);
   });
 
   it('point at a cell to set the value column', async () => {
@@ -63,7 +63,7 @@ describe('file dialect routes', () => {
   it('refuse requests that are not ones, saying what to send', async () => {
     await load();
     const bad = (await helper.request().post('/lis-bridge/dialects/point').send({ protocol: 'file', base: 'appbio-quantstudio', text: QS, role: 'colour' }).expect(400)).body as Record<string, any>;
-    assert.deepEqual(bad.errors, ['role must be one of sampleNumber, testCode, value, units, flags', 'give the place clicked in the capture, or the value clicked in the table']);
+    assert.deepEqual(bad.errors, ['role must be one of sampleNumber, testCode, value, units, flags, headerRow, firstRow', 'give the place clicked in the capture, or the value clicked in the table']);
     const deep = (await helper.request().post('/lis-bridge/dialects/preview').send({ protocol: 'file', base: 'generic-csv', text: 'x', timeZone: 'Mars/Olympus' }).expect(400)).body as Record<string, any>;
     assert.deepEqual(deep.errors, ['timeZone "Mars/Olympus" is not an IANA zone such as Europe/Berlin']);
   });

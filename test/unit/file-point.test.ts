@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CAPTURE_LIMITS } from '../../lib/dialect';
-import { pointFileAt, pointFileAtInSlices, previewFileSite, type FilePointAnswer } from '../../lib/protocols/file';
+import { fileLabEvents, pointFileAt, pointFileAtInSlices, previewFileSite, siteFileProfile, type FilePointAnswer, type FilePointRequest } from '../../lib/protocols/file';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'file');
 const QS = readFileSync(join(FIXTURES, 'quantstudio-7-flex-results.txt'), 'utf8');
@@ -28,7 +28,7 @@ describe('file dialect preview', () => {
     assert.equal(answer.preview?.results.length, 18);
     assert.equal(answer.preview?.qc.length, 6);
     assert.deepEqual(answer.preview?.results[0], { message: 1, record: 23, sampleNumber: '5000018696625', testCode: "3'UTR", value: '25.711', completedAt: '2024-10-01T15:02:50.000Z', completedAtRaw: '2024-10-01 15:02:50' });
-    assert.deepEqual(answer.roles, ['sampleNumber', 'testCode', 'value', 'units', 'flags']);
+    assert.deepEqual(answer.roles, ['sampleNumber', 'testCode', 'value', 'units', 'flags', 'headerRow', 'firstRow']);
     const lines = answer.capture!.messages[0]!.lines;
     // The capture starts at the table's header row (line 19), after the section title.
     assert.equal(lines[0]!.label, 'line 19');
@@ -155,5 +155,77 @@ describe('pointing at a column of a file', () => {
     assert.match('refused' in outside ? outside.refused : '', /line 9, column 1 is not in the file/);
     const none = pointFileAt({ base: 'generic-csv', text: CSV, timeZone: 'UTC', role: 'value', value: '42' });
     assert.match('refused' in none ? none.refused : '', /"42" is in no column/);
+  });
+});
+
+describe('pointing at where the table starts', () => {
+  const CEDEX_NAME = 'roche-cedex-bioht-results.txt';
+  const CEDEX = readFileSync(join(FIXTURES, CEDEX_NAME));
+
+  it('a file with no header row is shaped from the generic dialect by clicks alone, then read value by value (Roche Cedex Bio HT)', async () => {
+    // The tab is what the dialog's "cells separated by" choice writes; every other setting comes from a click.
+    let overrides: unknown = { delimiter: 'tab' };
+    const point = async (role: FilePointRequest['role'], row: number, column: number) => {
+      const request: FilePointRequest = { base: 'generic-csv', overrides, text: '', bytes: CEDEX, fileName: CEDEX_NAME, timeZone: 'UTC', role, place: { row, column } };
+      const answer = ok(await pointFileAtInSlices(request));
+      assert.deepEqual(ok(pointFileAt(request)).overrides, answer.overrides, 'at once and in slices alike');
+      overrides = answer.overrides;
+      return answer;
+    };
+    // Line 1 is the file's own record (`0 … #ARC-FILE#`); results start on line 2.
+    const start = await point('firstRow', 2, 1);
+    assert.deepEqual(start.overrides, { delimiter: 'tab', table: { skipRows: 1, header: false } });
+    assert.equal(start.setting, 'table.header, table.skipRows');
+    assert.deepEqual(start.pending, ['layout.sample', 'layout.test', 'layout.value']);
+    assert.equal(start.changed, 0);
+    assert.equal(start.preview.preview, undefined, 'no results until every column is pointed at');
+    assert.equal(start.preview.capture!.messages[0]!.lines[0]!.label, 'line 2', 'the capture drawn as the draft cuts the file');
+    assert.deepEqual((await point('sampleNumber', 2, 3)).pending, ['layout.test', 'layout.value']);
+    assert.deepEqual((await point('testCode', 2, 7)).pending, ['layout.value']);
+    const value = await point('value', 2, 11);
+    assert.equal(value.pending, undefined);
+    assert.equal(value.changed, 26);
+    await point('units', 2, 9);
+    const flags = await point('flags', 3, 10);
+    assert.deepEqual(flags.overrides, { delimiter: 'tab', table: { skipRows: 1, header: false }, layout: { sample: 3, test: 7, value: 11, units: 9, flags: 10 } });
+
+    const site = siteFileProfile({ base: 'generic-csv', overrides });
+    assert.deepEqual(site.issues, []);
+    const results = fileLabEvents(CEDEX, site.profile!, { timeZone: 'UTC', fileName: CEDEX_NAME }).flatMap((e) => (e.type === 'results' ? e.results : []));
+    // The file's cells read here on their own: every line after the first, cut at tabs.
+    const lines = CEDEX.toString('ascii').split('\n').slice(1).filter((l) => l !== '').map((l) => l.split('\t'));
+    assert.equal(lines.length, 26);
+    const flagOf = (c: string) => (c.trim() === '' ? [] : [c.trim()]);
+    assert.deepEqual(
+      results.map((r) => [r.SampleNumber, r.instrumentCode, r.Result, r.units, r.flags ?? []]),
+      lines.map((c) => [c[2], c[6], c[10]!.trim(), c[8], flagOf(c[9]!)]),
+    );
+  });
+
+  it('a column clicked on the line read as the header row says that line is column names, not results', () => {
+    const answer = ok(pointFileAt({ base: 'generic-csv', text: 'S-1,GLU,5.4\nS-2,GLU,6.1\n', timeZone: 'UTC', role: 'sampleNumber', place: { row: 1, column: 1 } }));
+    assert.equal(answer.headerLine, 1);
+    assert.deepEqual(answer.overrides, { layout: { sample: 'S-1' } });
+    const below = ok(pointFileAt({ base: 'generic-csv', text: CSV, timeZone: 'UTC', role: 'sampleNumber', place: { row: 2, column: 1 } }));
+    assert.equal(below.headerLine, undefined);
+  });
+
+  it('the header row below a banner; the named units cleared when the file has no header row, and said', () => {
+    const text = 'Run 12\n\nSample,Test,Result,Units\nS-1,GLU,5.4,mmol/L\n';
+    const header = ok(pointFileAt({ base: 'generic-csv', text, timeZone: 'UTC', role: 'headerRow', place: { row: 3, column: 2 } }));
+    assert.deepEqual(header.overrides, { table: { skipRows: 2 } });
+    assert.equal(header.changed, 1);
+    const none = ok(pointFileAt({ base: 'generic-csv', overrides: { layout: { units: 'Units' }, table: { headerFirstCell: 'Sample' } }, text: 'S-1,GLU,5.4,mmol/L\n', timeZone: 'UTC', role: 'firstRow', place: { row: 1, column: 1 } }));
+    assert.deepEqual(none.overrides, { table: { header: false } });
+    assert.deepEqual(none.cleared, ['table.headerFirstCell', 'layout.units']);
+    assert.deepEqual(none.pending, ['layout.sample', 'layout.test', 'layout.value']);
+  });
+
+  it('a draft goes on only while its problems are columns to point at; a line is pointed at in the capture, not in the results', () => {
+    const text = 'S-1,GLU,5.4\n';
+    const other = pointFileAt({ base: 'generic-csv', overrides: { table: { header: false }, sampleNumber: { pattern: '(' } }, text, timeZone: 'UTC', role: 'value', place: { row: 1, column: 3 } });
+    assert.match('refused' in other ? other.refused : '', /the dialect has problems/);
+    const byValue = pointFileAt({ base: 'generic-csv', text: CSV, timeZone: 'UTC', role: 'firstRow', value: 'S-1' });
+    assert.match('refused' in byValue ? byValue.refused : '', /a line is pointed at by a cell of the capture/);
   });
 });

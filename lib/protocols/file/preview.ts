@@ -16,7 +16,7 @@ import { FILE_POINT_ROLES } from '../../dialect/capture';
 import type { LabEvent } from '../../lab/types';
 import { checkpoints, runAtOnce, runInSlices, type Steps } from '../../util/slices';
 import { findFileProfile } from './dialects';
-import { FILE_OVERRIDE_RULES, siteFileProfile } from './overrides';
+import { FILE_OVERRIDE_RULES, siteFileDraft, siteFileProfile } from './overrides';
 import { overridesOf } from '../../dialect/overrides';
 import { FileReadError, fileRows, fileRowsInSlices, readFile, readRowsInSlices, tableStartSteps } from './read';
 import { cellJoiner, type FileRow } from './table';
@@ -177,17 +177,29 @@ function rowsOrNone(bytes: Buffer, profile: FileDialectProfile): FileRow[] {
   }
 }
 
-function fileProtocol(fileName: string | undefined): PreviewProtocol<FileDialectProfile, FilePaste, string | Buffer> {
+/**
+ * The file protocol of the shared preview. `draft`: the site's dialect while
+ * its columns are still being pointed at (siteFileDraft); the file is cut and
+ * drawn as the draft cuts it, where the shared preview would fall back on
+ * the base dialect (whose table may start elsewhere).
+ */
+function fileProtocol(fileName: string | undefined, draft?: FileDialectProfile): PreviewProtocol<FileDialectProfile, FilePaste, string | Buffer> {
   return {
     find: findFileProfile,
     site: siteFileProfile,
     diff: (base, profile) => overridesOf(base, profile, FILE_OVERRIDE_RULES),
-    read: (capture, profile) => ({
-      messages: [typeof capture === 'string' ? bytesOf(capture, profile) : capture],
-      paste: { form: 'file', framing: framingOf(profile), notes: typeof capture === 'string' && profile?.format === 'xlsx' ? [WORKBOOK_PASTE] : [], problems: [] },
-    }),
+    read: (capture, given) => {
+      const profile = draft ?? given;
+      return {
+        messages: [typeof capture === 'string' ? bytesOf(capture, profile) : capture],
+        paste: { form: 'file', framing: framingOf(profile), notes: typeof capture === 'string' && profile?.format === 'xlsx' ? [WORKBOOK_PASTE] : [], problems: [] },
+      };
+    },
     preview: (profile, messages, timeZone) => previewFile(profile, messages[0]!, timeZone, fileName),
-    capture: (messages, profile) => (profile === undefined ? { messages: [] } : captureOf(profile, rowsOrNone(messages[0]!, profile))),
+    capture: (messages, given) => {
+      const profile = draft ?? given;
+      return profile === undefined ? { messages: [] } : captureOf(profile, rowsOrNone(messages[0]!, profile));
+    },
     roles: FILE_POINT_ROLES,
   };
 }
@@ -199,8 +211,9 @@ function fileProtocol(fileName: string | undefined): PreviewProtocol<FileDialect
  * same bytes (pointing asks three).
  */
 export async function previewFileSiteInSlices(site: { base: string; overrides?: unknown }, capture: string | Buffer | undefined, timeZone: string, fileName?: string, cuts = new Map<string, CutRows>()): Promise<FileSitePreview> {
-  const protocol = fileProtocol(fileName);
-  const built = protocol.site(site);
+  const built = siteFileProfile(site);
+  const draft = built.profile === undefined ? siteFileDraft(site)?.draft : undefined;
+  const protocol = fileProtocol(fileName, draft);
   const base = protocol.find(site.base);
   const out: FileSitePreview = { issues: built.issues };
   if (built.profile !== undefined && base !== undefined) out.overrides = protocol.diff(base, built.profile);
@@ -214,7 +227,7 @@ export async function previewFileSiteInSlices(site: { base: string; overrides?: 
     if (rows === undefined) cuts.set(key, (rows = cutInSlices(bytes, profile)));
     return rows;
   };
-  const shown = built.profile ?? base;
+  const shown = built.profile ?? draft ?? base;
   if (shown === undefined) out.capture = { messages: [] };
   else {
     const rows = await cut(shown);
@@ -231,5 +244,6 @@ export async function previewFileSiteInSlices(site: { base: string; overrides?: 
  * when known, for a run date read from it.
  */
 export function previewFileSite(site: { base: string; overrides?: unknown }, capture: string | Buffer | undefined, timeZone: string, fileName?: string): FileSitePreview {
-  return previewSiteOf(fileProtocol(fileName), site, capture, timeZone);
+  const draft = siteFileProfile(site).profile === undefined ? siteFileDraft(site)?.draft : undefined;
+  return previewSiteOf(fileProtocol(fileName, draft), site, capture, timeZone);
 }

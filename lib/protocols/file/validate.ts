@@ -34,6 +34,22 @@ function regexProblem(source: string): string | undefined {
   }
 }
 
+/**
+ * The layout's columns still named while the table has no header row: what
+ * pointing at a header-less file leaves to be pointed at, one column per
+ * click (each of them is also an issue of fileProfileIssues).
+ */
+export function pendingColumns(p: FileDialectProfile): string[] {
+  if (p.table.header) return [];
+  const l = p.layout;
+  if (l.form === 'plate') return [];
+  const named = (path: string, c: ColumnRef | undefined) => (typeof c === 'string' ? [path] : []);
+  const time = (l.time?.columns ?? []).flatMap((c, i) => named(`layout.time.columns[${i}]`, c));
+  if (l.form === 'row-per-result') return [...named('layout.sample', l.sample), ...named('layout.test', l.test), ...named('layout.value', l.value), ...named('layout.units', l.units), ...named('layout.flags', l.flags), ...time];
+  const tests = l.tests === 'rest' ? ['layout.tests'] : l.tests.flatMap((c, i) => named(`layout.tests[${i}]`, c));
+  return [...named('layout.sample', l.sample), ...tests, ...time];
+}
+
 export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
   const out: ProfileIssue[] = [];
   const add = (path: string, message: string) => out.push({ path, message: `${path}: ${message}` });
@@ -44,7 +60,7 @@ export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
   const column = (path: string, c: ColumnRef) => {
     if (typeof c === 'number' && c < 1) add(path, `a column position counts from 1, got ${c}`);
     if (typeof c === 'string' && c.trim() === '') add(path, 'a column name must not be empty');
-    if (typeof c === 'string' && !p.table.header) add(path, `columns are named by position (1, 2, ...) when table.header is false, got ${JSON.stringify(c)}`);
+    if (typeof c === 'string' && !p.table.header) add(path, `names a column ${JSON.stringify(c)}, and the table has no header row (table.header false): give its position (1, 2, ...), or point at a value of it`);
   };
   const format = (path: string, f: string) => {
     const problem = formatProblem(f);
