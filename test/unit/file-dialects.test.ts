@@ -119,9 +119,9 @@ describe('Applied Biosystems QuantStudio exports (allotropy test data)', () => {
       reasons.set(r, (reasons.get(r) ?? 0) + 1);
     }
     assert.deepEqual(Object.fromEntries(reasons), {
-      'sample number "(-)" does not match sampleNumber.pattern "[A-Za-z0-9][A-Za-z0-9._/-]*": not sent': 20,
+      'sample number "(-)" does not match sampleNumber.pattern (a letter or digit first, then words joined by single spaces): not sent': 20,
       'TGFb is "Undetermined", a value the dialect reads as no result (noResult): not sent': 20,
-      'sample number "(+)" does not match sampleNumber.pattern "[A-Za-z0-9][A-Za-z0-9._/-]*": not sent': 48,
+      'sample number "(+)" does not match sampleNumber.pattern (a letter or digit first, then words joined by single spaces): not sent': 48,
     });
     // Every row of [Results] is accounted for: 96 wells × 2 targets.
     assert.equal(items.length + of(events, 'qc').length, 96);

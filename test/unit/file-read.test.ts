@@ -20,22 +20,25 @@ const unassigned = (events: LabEvent[]): UnassignedResult[] => events.flatMap((e
 const brief = (rs: InstrumentResult[]) => rs.map((r) => [r.SampleNumber, r.instrumentCode, r.Result]);
 
 describe('file reading: one row per result', () => {
-  const csv = ['Sample,Test,Result,Units,Flag,Type', 'S-1,GLU,5.4,mmol/L,,Samp', 'S-1,CRE,71,umol/L,H,Samp', 'S-2,GLU,N/A,mmol/L,,Samp', 'QC-L1,GLU,3.1,mmol/L,,QC', ',,,,,', 'S-2,CRE,---,umol/L,,Samp', 'S 3,GLU,6.0,mmol/L,,Samp', ',GLU,7.0,mmol/L,,Samp'].join('\r\n');
+  const csv = ['Sample,Test,Result,Units,Flag,Type', 'S-1,GLU,5.4,mmol/L,,Samp', 'S-1,CRE,71,umol/L,H,Samp', 'S-2,GLU,N/A,mmol/L,,Samp', 'QC-L1,GLU,3.1,mmol/L,,QC', ',,,,,', 'S-2,CRE,---,umol/L,,Samp', 'S  3,GLU,6.0,mmol/L,,Samp', 'S 4,GLU,6.2,mmol/L,,Samp', ',GLU,7.0,mmol/L,,Samp'].join('\r\n');
   const p = dialect({ layout: { form: 'row-per-result', sample: 'Sample', test: 'Test', value: 'Result', units: 'Units', flags: 'Flag' }, qc: [{ by: 'column', column: 'Type', anyOf: ['QC'] }] });
 
-  it('sends one batch per sample with units and flags, QC apart, and never sends a no-result value or a sample number that does not decode', () => {
+  it('sends one batch per sample with units and flags, QC apart, and never sends a no-result value or a sample number the pattern refuses', () => {
     const events = read(csv, p);
     assert.deepEqual(
       events.map((e) => e.type),
-      ['results', 'qc', 'unassigned'],
+      ['results', 'results', 'qc', 'unassigned'],
     );
+    // A sample number of words joined by single spaces is one (`S 4`); two spaces in a row are not (`S  3`).
     assert.deepEqual(brief(results(events)), [
       ['S-1', 'GLU', '5.4'],
       ['S-1', 'CRE', '71'],
+      ['S 4', 'GLU', '6.2'],
     ]);
     assert.deepEqual(results(events).map((r) => [r.units, r.flags, r.record]), [
       ['mmol/L', undefined, 2],
       ['umol/L', ['H'], 3],
+      ['mmol/L', undefined, 9],
     ]);
     assert.deepEqual(brief(qc(events)), [['QC-L1', 'GLU', '3.1']]);
     assert.deepEqual(
@@ -43,8 +46,8 @@ describe('file reading: one row per result', () => {
       [
         [4, 'line 4: GLU is "N/A", a value the dialect reads as no result (noResult): not sent', 'GLU', 'N/A'],
         [7, 'line 7: CRE is "---", a value the dialect reads as no result (noResult): not sent', 'CRE', '---'],
-        [8, 'line 8: sample number "S 3" does not match sampleNumber.pattern "[A-Za-z0-9][A-Za-z0-9._/-]*": not sent', 'GLU', '6.0'],
-        [9, 'line 9: no sample number: not sent', 'GLU', '7.0'],
+        [8, 'line 8: sample number "S  3" does not match sampleNumber.pattern (a letter or digit first, then words joined by single spaces): not sent', 'GLU', '6.0'],
+        [10, 'line 10: no sample number: not sent', 'GLU', '7.0'],
       ],
     );
     assert.equal(unassigned(events)[0]!.text, 'S-2,GLU,N/A,mmol/L,,Samp');

@@ -9,6 +9,7 @@
  * that the file does not have) throws FileReadError, which names the line,
  * the column and the setting to change.
  */
+import { SAMPLE_NUMBER, SAMPLE_NUMBER_SAID } from './dialects/sample-number';
 import type { InstrumentResult, LabEvent, UnassignedResult } from '../../lab/types';
 import { parseAstmTimestamp } from '../../lab/timestamp';
 import { readDateTime } from './date';
@@ -196,6 +197,8 @@ function* readSteps(rows: FileRow[], profile: FileDialectProfile, options: FileR
   };
   const take = profile.sampleNumber.take === undefined ? undefined : new RegExp(profile.sampleNumber.take, 'u');
   const pattern = new RegExp(`^(?:${profile.sampleNumber.pattern})$`, 'u');
+  // The built-in rule in words (a person reads this reason); a dialect's own pattern as it is written.
+  const patternSaid = profile.sampleNumber.pattern.endsWith(SAMPLE_NUMBER) ? `(${SAMPLE_NUMBER_SAID})` : JSON.stringify(profile.sampleNumber.pattern);
   const noResult = new Set(profile.noResult.map((v) => v.trim().toUpperCase()));
   const timeFormat = profile.layout.form === 'plate' ? undefined : profile.layout.time?.format;
 
@@ -268,7 +271,7 @@ function* readSteps(rows: FileRow[], profile: FileDialectProfile, options: FileR
       continue;
     }
     if (!pattern.test(sample)) {
-      keep(item, test, value, `sample number ${excerpt(sample)} does not match sampleNumber.pattern ${JSON.stringify(profile.sampleNumber.pattern)}: not sent`);
+      keep(item, test, value, `sample number ${excerpt(sample)} does not match sampleNumber.pattern ${patternSaid}: not sent`);
       continue;
     }
     result.SampleNumber = sample;

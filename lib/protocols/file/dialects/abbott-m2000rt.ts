@@ -1,4 +1,5 @@
 import type { FileDialectProfile } from '../types';
+import { SAMPLE_NUMBER } from './sample-number';
 
 /**
  * Abbott m2000rt real-time PCR (viral load), the results log: tab
@@ -23,7 +24,7 @@ export const ABBOTT_M2000RT: FileDialectProfile = {
   layout: { form: 'row-per-result', sample: 'SampleId', test: 'AssayName', value: 'InvariantReportedResult' },
   decimalComma: false,
   noResult: [],
-  sampleNumber: { pattern: '[A-Za-z0-9][A-Za-z0-9._/-]*' },
+  sampleNumber: { pattern: SAMPLE_NUMBER },
   qc: [{ by: 'column', column: 'SampleType', anyOf: ['Control', 'Calibrator'] }],
   validWhen: [{ column: 'Status', anyOf: ['Valid'] }],
   runDate: { from: 'header', pattern: '^Time Stamp AD End\\s+(\\d{4}/\\d{2}/\\d{2} \\d{2}:\\d{2}:\\d{2} [AP]M)', format: 'YYYY/MM/DD hh:mm:ss A' },

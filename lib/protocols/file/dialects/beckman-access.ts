@@ -1,4 +1,5 @@
 import type { FileDialectProfile } from '../types';
+import { SAMPLE_NUMBER } from './sample-number';
 
 /**
  * Beckman Coulter Access 2 immunoassay, "export results" CSV: one row per
@@ -21,6 +22,6 @@ export const BECKMAN_ACCESS_2: FileDialectProfile = {
   layout: { form: 'row-per-result', sample: 'Sample ID', test: 'Test Name', value: 'Result', units: 'Units', flags: 'Flags', time: { columns: ['Comp. Time'], format: 'DD/MM/YYYY HH:mm:ss' } },
   decimalComma: false,
   noResult: ['No Value'],
-  sampleNumber: { pattern: '[A-Za-z0-9][A-Za-z0-9._/-]*' },
+  sampleNumber: { pattern: SAMPLE_NUMBER },
   qc: [],
 };

@@ -1,4 +1,5 @@
 import type { FileDialectProfile } from '../types';
+import { SAMPLE_NUMBER } from './sample-number';
 
 /** The starting point for a CSV with a header row and one result per row: name the columns in the overrides. */
 export const GENERIC_CSV: FileDialectProfile = {
@@ -12,7 +13,7 @@ export const GENERIC_CSV: FileDialectProfile = {
   layout: { form: 'row-per-result', sample: 'Sample', test: 'Test', value: 'Result' },
   decimalComma: false,
   noResult: ['---', 'N/A', 'No Value', 'Undetermined'],
-  sampleNumber: { pattern: '[A-Za-z0-9][A-Za-z0-9._/-]*' },
+  sampleNumber: { pattern: SAMPLE_NUMBER },
   qc: [],
 };
 
@@ -34,6 +35,6 @@ export const SENAITE_TWO_DIMENSION: FileDialectProfile = {
   decimalComma: false,
   noResult: ['-----', 'ND'],
   // `end` closes the table: no sample number, and the pattern refuses it if a value stood there.
-  sampleNumber: { pattern: '(?!end$)[A-Za-z0-9][A-Za-z0-9._/-]*' },
+  sampleNumber: { pattern: `(?!end$)${SAMPLE_NUMBER}` },
   qc: [],
 };

@@ -1,4 +1,5 @@
 import type { FileDialectProfile } from '../types';
+import { SAMPLE_NUMBER } from './sample-number';
 
 /**
  * Thermo Scientific Multiskan GO (SkanIt) plate export as CSV: semicolons,
@@ -21,6 +22,6 @@ export const THERMO_MULTISKAN_GO: FileDialectProfile = {
   decimalComma: true,
   noResult: ['OVRFLW', 'N/A'],
   // SkanIt's own labels for unknowns (Un_0001 ...) name a well, not a sample: kept aside with the reason, never sent.
-  sampleNumber: { take: '^\\S+', pattern: '(?!Un_\\d+$)[A-Za-z0-9][A-Za-z0-9._/-]*' },
+  sampleNumber: { take: '^\\S+', pattern: `(?!Un_\\d+$)${SAMPLE_NUMBER}` },
   qc: [{ by: 'sample', pattern: '^(?:Bl|Ca|Ctrl|Std)_' }],
 };

@@ -1,4 +1,5 @@
 import type { FileDialectProfile } from '../types';
+import { SAMPLE_NUMBER } from './sample-number';
 
 /**
  * Applied Biosystems QuantStudio 7 Pro (and the other instruments of the
@@ -31,7 +32,7 @@ export const APPBIO_QUANTSTUDIO_DA_XLSX: FileDialectProfile = {
   layout: { form: 'row-per-result', sample: 'Sample', test: 'Target', value: 'Cq' },
   decimalComma: false,
   noResult: ['UNDETERMINED'],
-  sampleNumber: { pattern: '[A-Za-z0-9][A-Za-z0-9._/-]*' },
+  sampleNumber: { pattern: SAMPLE_NUMBER },
   qc: [{ by: 'column', column: 'Task', anyOf: ['NTC', 'POSITIVE_CONTROL', 'NEGATIVE_CONTROL', 'BLOCKED_IPC', 'STANDARD'] }],
   validWhen: [{ column: 'Omit', anyOf: ['FALSE'] }],
   runDate: { from: 'header', pattern: '^Run End Dat[ae]/Time\\t(\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} [AP]M)', format: 'YYYY-MM-DD hh:mm:ss A' },

@@ -1,4 +1,5 @@
 import type { FileDialectProfile } from '../types';
+import { SAMPLE_NUMBER } from './sample-number';
 
 /**
  * Applied Biosystems QuantStudio (6 and 7 Flex; the 7500 software's text
@@ -25,7 +26,7 @@ export const APPBIO_QUANTSTUDIO: FileDialectProfile = {
   layout: { form: 'row-per-result', sample: 'Sample Name', test: 'Target Name', value: 'CT' },
   decimalComma: false,
   noResult: ['Undetermined'],
-  sampleNumber: { pattern: '[A-Za-z0-9][A-Za-z0-9._/-]*' },
+  sampleNumber: { pattern: SAMPLE_NUMBER },
   qc: [{ by: 'column', column: 'Task', anyOf: ['STANDARD', 'NTC', 'BlockedIPC', 'PC_ALLELE_1', 'PC_ALLELE_2', 'PC_ALLELE_BOTH'] }],
   runDate: { from: 'header', pattern: '^\\* Experiment Run End Time = (\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2})', format: 'YYYY-MM-DD HH:mm:ss' },
 };

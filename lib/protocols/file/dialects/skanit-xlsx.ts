@@ -1,4 +1,5 @@
 import type { FileDialectProfile } from '../types';
+import { SAMPLE_NUMBER } from './sample-number';
 
 /**
  * Thermo Scientific SkanIt Software 6/7 "Measurement results" workbook
@@ -31,6 +32,6 @@ export const THERMO_SKANIT_XLSX: FileDialectProfile = {
   noResult: ['NaN', 'OVRFLW'],
   // SkanIt's own labels for unknowns (Un0001 ...) name a well, not a sample: a plate whose layout was never given
   // sample numbers is kept aside with the reason, never sent under those labels to the LIS.
-  sampleNumber: { pattern: '(?!Un\\d+$)[A-Za-z0-9][A-Za-z0-9._/-]*' },
+  sampleNumber: { pattern: `(?!Un\\d+$)${SAMPLE_NUMBER}` },
   qc: [{ by: 'sample', pattern: '^(?:Std|Blank|Ctrl)\\d' }],
 };

@@ -1,4 +1,5 @@
 import type { FileDialectProfile } from '../types';
+import { SAMPLE_NUMBER } from './sample-number';
 
 /**
  * Molecular Devices SoftMax Pro data export as text (SpectraMax readers):
@@ -25,6 +26,6 @@ export const MOLDEV_SOFTMAX_PRO: FileDialectProfile = {
   layout: { form: 'row-per-sample', sample: 'Sample', tests: ['AdjConc'] },
   decimalComma: false,
   noResult: ['Range?'],
-  sampleNumber: { pattern: '[A-Za-z0-9][A-Za-z0-9._/-]*' },
+  sampleNumber: { pattern: SAMPLE_NUMBER },
   qc: [],
 };

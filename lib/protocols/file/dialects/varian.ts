@@ -1,4 +1,5 @@
 import type { FileDialectProfile } from '../types';
+import { SAMPLE_NUMBER } from './sample-number';
 
 /**
  * Varian (now Agilent) Vista-PRO ICP-OES, ICP Expert export as CSV: one row
@@ -23,7 +24,7 @@ export const VARIAN_VISTA_PRO: FileDialectProfile = {
   layout: { form: 'row-per-result', sample: 'Solution Label', test: 'Element', value: 'Soln Conc', units: 'Units', flags: 'Flags', time: { columns: ['Date', 'Time'], format: 'DD/MM/YYYY HH:mm:ss' } },
   decimalComma: false,
   noResult: ['-', '--', '----', 'ND', 'N/A'],
-  sampleNumber: { take: '^([^*]+)', pattern: '[A-Za-z0-9][A-Za-z0-9._/-]*' },
+  sampleNumber: { take: '^([^*]+)', pattern: SAMPLE_NUMBER },
   qc: [
     { by: 'column', column: 'Type', anyOf: ['Blk', 'Std', 'LCS', 'QC', 'Cal'] },
     { by: 'sample', pattern: '^(?:BLANK|Blank)$' },
