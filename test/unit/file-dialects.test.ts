@@ -74,6 +74,8 @@ describe('built-in file dialects', () => {
     assert.deepEqual(issues({ runDate: { from: 'name', pattern: '(.*)', format: 'HH:mm' } }), ['runDate.format']);
     assert.deepEqual(issues({ table: { header: false } }), ['layout.sample', 'layout.test', 'layout.value']);
     assert.deepEqual(issues({ delimiter: { widths: [] } }), ['delimiter.widths']);
+    assert.deepEqual(issues({ format: 'xlsx', sheet: [] }), ['sheet']);
+    assert.deepEqual(issues({ format: 'xlsx', sheet: ['Results', ' '] }), ['sheet[1]']);
     assert.deepEqual(siteFileProfile({ base: 'no-such' }).issues.map((i) => i.path), ['base']);
   });
 });

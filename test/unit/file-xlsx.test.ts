@@ -111,6 +111,9 @@ describe('file reading: Excel workbooks (format xlsx)', () => {
     assert.deepEqual(fileRows(FIXTURE, site({ sheet: 5 })), fileRows(FIXTURE, site({ sheet: 'Target Call' })));
     refused(FIXTURE, site({ sheet: 'Results' }), 'sheet', /no sheet "Results" \(sheet\); its sheets are 1 "Primary_result", 2 "Amplification Data", 3 "Multicomponent", 4 "Raw Data", 5 "Target Call"; set sheet/);
     refused(FIXTURE, site({ sheet: 6 }), 'sheet', /no sheet 6 \(sheet\)/);
+    // A list: the first name of it the workbook has, in the dialect's order, not the workbook's.
+    assert.deepEqual(fileRows(FIXTURE, site({ sheet: ['Results', 'Target Call', 'Primary_result'] })), fileRows(FIXTURE, site({ sheet: 5 })));
+    refused(FIXTURE, site({ sheet: ['Results', 'Summary'] }), 'sheet', /no sheet "Results" or "Summary" \(sheet\)/);
   });
 
   it('an omitted well (Omit TRUE) is never sent', () => {

@@ -25,7 +25,7 @@ export const FileDialectProfileSchema = z.strictObject({
   vendor: text,
   model: text,
   format: z.enum(['text', 'xlsx']).optional(),
-  sheet: z.union([text, z.number().int()]).optional(),
+  sheet: z.union([text, z.number().int(), z.array(text)]).optional(),
   maxUnpackedMB: z.number().optional(),
   maxRows: z.number().int().optional(),
   encoding: z.enum(['utf8', 'latin1', 'utf16le']),

@@ -92,8 +92,11 @@ export interface FileDialectProfile {
    * one sheet read as cells (./workbook.ts); `encoding` and `delimiter` are then not used.
    */
   readonly format?: 'text' | 'xlsx';
-  /** The workbook's sheet (format xlsx): its name (exact), or its 1-based position; absent: the first sheet. */
-  readonly sheet?: string | number;
+  /**
+   * The workbook's sheet (format xlsx): its name (exact), its 1-based position, or a list of names, the first of
+   * them the workbook has (one software's versions name the results sheet differently); absent: the first sheet.
+   */
+  readonly sheet?: string | number | readonly string[];
   /** The most a workbook may unpack to, in MB (format xlsx; absent: 50): a larger one is refused unread (a ZIP bomb). */
   readonly maxUnpackedMB?: number;
   /** The most rows a file may have (a text export's lines, a sheet's rows; absent: 500,000): a larger one is refused whole, unread. */

@@ -74,6 +74,12 @@ export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
   if (p.sheet !== undefined && !xlsx) add('sheet', 'names a workbook sheet: it needs format xlsx');
   if (typeof p.sheet === 'number' && p.sheet < 1) add('sheet', `a sheet position counts from 1, got ${p.sheet}`);
   if (typeof p.sheet === 'string' && p.sheet.trim() === '') add('sheet', 'a sheet name must not be empty');
+  if (Array.isArray(p.sheet)) {
+    if (p.sheet.length === 0) add('sheet', 'list at least one sheet name');
+    (p.sheet as readonly string[]).forEach((n, i) => {
+      if (n.trim() === '') add(`sheet[${i}]`, 'a sheet name must not be empty');
+    });
+  }
   if (p.maxUnpackedMB !== undefined && !xlsx) add('maxUnpackedMB', 'bounds a workbook: it needs format xlsx');
   if (p.maxUnpackedMB !== undefined && !(p.maxUnpackedMB >= 1 && p.maxUnpackedMB <= MAX_UNPACKED_MB)) add('maxUnpackedMB', `must be from 1 to ${MAX_UNPACKED_MB} (MB), got ${p.maxUnpackedMB}`);
   if (p.maxRows !== undefined && !(p.maxRows >= 1 && p.maxRows <= MAX_ROWS)) add('maxRows', `must be from 1 to ${MAX_ROWS.toLocaleString('en-US')} (rows), got ${p.maxRows}`);

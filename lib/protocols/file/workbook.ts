@@ -178,17 +178,19 @@ export function workbookRows(bytes: Buffer, profile: FileDialectProfile): FileRo
   const log = console.error;
   console.error = () => undefined;
   try {
-    book = XLSX.read(bytes, { type: 'buffer', dense: true, cellNF: true, cellDates: false, cellFormula: false, cellHTML: false, cellStyles: false, bookVBA: false, sheets: typeof sheet === 'number' ? sheet - 1 : sheet });
+    book = XLSX.read(bytes, { type: 'buffer', dense: true, cellNF: true, cellDates: false, cellFormula: false, cellHTML: false, cellStyles: false, bookVBA: false, sheets: typeof sheet === 'number' ? sheet - 1 : typeof sheet === 'string' ? sheet : [...sheet] });
   } catch (err) {
     throw new WorkbookError(`the workbook cannot be read (${(err as Error).message.slice(0, 200)}): the file is damaged or not an Excel workbook`, 'format');
   } finally {
     console.error = log;
   }
   const names = book.SheetNames;
-  const name = typeof sheet === 'number' ? names[sheet - 1] : names.includes(sheet) ? sheet : undefined;
+  // A list names the sheet in the dialect's order of preference, not the workbook's.
+  const name = typeof sheet === 'number' ? names[sheet - 1] : typeof sheet === 'string' ? (names.includes(sheet) ? sheet : undefined) : sheet.find((n) => names.includes(n));
   const ws = name === undefined ? undefined : book.Sheets[name];
   if (ws === undefined) {
-    throw new WorkbookError(`the workbook has no sheet ${JSON.stringify(sheet)} (sheet); its sheets are ${excerptList(names, undefined, true)}; set sheet to one of their names or positions`, 'sheet');
+    const wanted = Array.isArray(sheet) ? sheet.map((n) => JSON.stringify(n)).join(' or ') : JSON.stringify(sheet);
+    throw new WorkbookError(`the workbook has no sheet ${wanted} (sheet); its sheets are ${excerptList(names, undefined, true)}; set sheet to one of their names or positions`, 'sheet');
   }
   const date1904 = book.Workbook?.WBProps?.date1904 === true;
   const data = (ws['!data'] ?? []) as Array<Array<Xlsx.CellObject | undefined> | undefined>;

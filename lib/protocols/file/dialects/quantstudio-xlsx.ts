@@ -5,7 +5,8 @@ import { SAMPLE_NUMBER } from './sample-number';
  * Applied Biosystems QuantStudio 7 Pro (and the other instruments of the
  * Design & Analysis software, and Thermo Fisher's Diomni software, which
  * writes the same workbook): the results export is an Excel workbook only.
- * Its first sheet (`Results` in Design & Analysis, `Primary_result` in
+ * Its results sheet (`Results` in Design & Analysis, first in its own exports
+ * and after the amplification sheets in its auto-export; `Primary_result` in
  * Diomni) holds a `Name`/value header block, then the table whose header row
  * starts with `Well`: one row per well and target, the Cq in `Cq`
  * (`UNDETERMINED` when the target did not amplify: no result).
@@ -25,7 +26,7 @@ export const APPBIO_QUANTSTUDIO_DA_XLSX: FileDialectProfile = {
   vendor: 'Applied Biosystems',
   model: 'QuantStudio 7 Pro, 5, 3, 1 (Design & Analysis software, Diomni)',
   format: 'xlsx',
-  sheet: 1,
+  sheet: ['Results', 'Primary_result'],
   encoding: 'utf8',
   delimiter: 'tab',
   table: { skipRows: 0, header: true, headerFirstCell: 'Well', endsAtEmptyRow: true },
