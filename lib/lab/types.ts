@@ -60,6 +60,8 @@ export interface InstrumentResult {
   patientComments?: string[];
   /** The first non-empty of P-3, P-4, P-5 of the patient record the result belongs to: for display, never used to place the result. */
   patientId?: string;
+  /** The plate well a file's value was read from (`C4`), for display: a result is placed by its sample number only. */
+  well?: string;
   control?: ControlInfo;
   /**
    * Observations that describe this result rather than being results

@@ -160,7 +160,7 @@ describe('file reading: other layouts', () => {
     ]);
     assert.deepEqual(brief(qc(events)), [['Bl_1', 'OD450', '0.05']]);
     // A value in a well with no label is never sent.
-    assert.deepEqual(unassigned(events).map((u) => u.reason), ['line 7: no sample number: not sent']);
+    assert.deepEqual(unassigned(events).map((u) => u.reason), ['line 7: well A3 names no sample (no label in the file, and layout.wells does not name it): not sent']);
   });
 
   it('a plate well with a sample and no value (no amplification, say) is kept as no result, with why; an empty well is nothing', () => {

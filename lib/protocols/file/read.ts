@@ -40,6 +40,9 @@ export interface FileReadOptions {
   fileName?: string;
 }
 
+/** A well of a plate up to 1536 wells (A1, H12, P24, AF48): never a sample number by itself, whatever the dialect's pattern. */
+const WELL_POSITION = /^(?:[A-P]|A[A-F])0?(?:[1-9]|[1-4][0-9])$/;
+
 /** A cell longer than this is no sample number, test code or date: patterns are not run over it. */
 const MAX_CELL = 256;
 /** A number with a decimal comma, an operator before it or not (`<0,5`), as the ASTM reading takes it; `1.234,5` is no such number and stays as written. */
@@ -63,6 +66,8 @@ interface Cellular {
   optional?: boolean;
   /** Why the row is not valid by the dialect's validWhen, when it is not. */
   invalid?: string;
+  /** A plate's well (`C4`): its results carry it, and a well without a sample is held by its name. */
+  well?: string;
 }
 
 export function fileLabEvents(bytes: Buffer, profile: FileDialectProfile, options: FileReadOptions): LabEvent[] {
@@ -236,6 +241,7 @@ function* readSteps(rows: FileRow[], profile: FileDialectProfile, options: FileR
       continue;
     }
     const result: InstrumentResult = { SampleNumber: label, instrumentCode: test, Result: value, sequence: { patient: 0, order: 0, result: ++n }, record: item.row.line };
+    if (item.well !== undefined) result.well = item.well;
     if (profile.decimalComma && DECIMAL_COMMA.test(value)) result.Result = value.replace(',', '.');
     if (result.Result !== item.value) result.rawResult = item.value;
     const units = item.units?.trim();
@@ -267,11 +273,16 @@ function* readSteps(rows: FileRow[], profile: FileDialectProfile, options: FileR
     }
     const sample = sampleNumberOf(label, take);
     if (sample === undefined) {
-      keep(item, test, value, label === '' ? 'no sample number: not sent' : `sample ${excerpt(label)} holds no sample number as sampleNumber.take reads it: not sent`);
+      const none = item.well === undefined ? 'no sample number: not sent' : `well ${item.well} names no sample (no label in the file, and layout.wells does not name it): not sent`;
+      keep(item, test, value, label === '' ? none : `sample ${excerpt(label)} holds no sample number as sampleNumber.take reads it: not sent`);
       continue;
     }
     if (!pattern.test(sample)) {
       keep(item, test, value, `sample number ${excerpt(sample)} does not match sampleNumber.pattern ${patternSaid}: not sent`);
+      continue;
+    }
+    if (WELL_POSITION.test(sample)) {
+      keep(item, test, value, `sample number ${excerpt(sample)} is a plate well's position, which every plate has: not sent (name the sample, or map the well in layout.wells)`);
       continue;
     }
     result.SampleNumber = sample;
@@ -546,29 +557,84 @@ function* plateCells(profile: FileDialectProfile, rows: FileRow[]): Generator<Ce
     }
     throw new FileReadError(`no row starts with ${JSON.stringify(title)} (${setting}): the file has no such grid; set ${setting} to the first cell of the row above the grid`, { setting });
   };
-  const grid = function* (from: number): Steps<Map<string, FileRow>> {
-    const out = new Map<string, FileRow>();
-    for (let i = from + 1; i < rows.length; i++) {
-      const key = (rows[i]!.cells[0] ?? '').trim();
-      if (key === '' || key.length > 2) break;
-      out.set(key, rows[i]!);
-      if (tick()) yield;
-    }
-    return out;
-  };
-  const samplesAt = yield* find(l.samples.trim(), 'layout.samples');
-  const valuesAt = yield* find(l.values.trim(), 'layout.values');
-  const labels = yield* grid(samplesAt);
-  const values = yield* grid(valuesAt);
+  const samplesAt = l.samples === undefined ? undefined : yield* find(l.samples.trim(), 'layout.samples');
+  const values = yield* plateGrid(rows, yield* find(l.values.trim(), 'layout.values'), l.valuesLine?.trim(), 'layout.valuesLine');
+  const labels = samplesAt === undefined ? undefined : yield* plateGrid(rows, samplesAt, l.samplesLine?.trim(), 'layout.samplesLine');
+  const map = new Map(Object.entries(l.wells ?? {}).map(([well, sample]) => [well.trim().toUpperCase(), sample]));
   const qcRules = profile.qc.flatMap((rule) => (rule.by === 'sample' ? [new RegExp(rule.pattern, 'u')] : []));
-  for (const [key, row] of values) {
-    const labelRow = labels.get(key);
-    for (let c = 1; c < row.cells.length; c++) {
-      const sample = labelRow?.cells[c] ?? '';
+  for (const [key, { row, columns }] of values.rows) {
+    const labelRow = labels?.rows.get(key)?.row;
+    for (let c = 1; c <= columns; c++) {
+      const well = `${key.toUpperCase()}${values.numbers[c - 1] ?? c}`;
+      // The integrator's map names a well over the file's label; the label grid is matched by well, not by place.
+      const labelColumn = labels === undefined ? -1 : labels.numbers.length > 0 ? labels.numbers.indexOf(values.numbers[c - 1] ?? c) + 1 : c;
+      const sample = map.get(well) ?? (labelRow !== undefined && labelColumn > 0 ? (labelRow.cells[labelColumn] ?? '') : '');
       const value = row.cells[c] ?? '';
       if (sample.trim() === '' && value.trim() === '') continue;
       const qc = sample.length <= MAX_CELL && qcRules.some((r) => r.test(sample.trim()));
-      yield { sample, test: l.test, value, units: l.units, row, valueColumn: c, qc, optional: true };
+      yield { sample, test: l.test, value, units: l.units, row, valueColumn: c, qc, optional: true, well };
     }
   }
+}
+
+/** A plate grid: per plate row (its letter) the line read, how many well columns it has, and their numbers when a row of them stands above. */
+interface PlateGrid {
+  rows: Map<string, { row: FileRow; columns: number }>;
+  numbers: number[];
+}
+
+/** A row of column numbers, `1 2 3 … n` after an empty first cell: how a grid's columns are numbered. */
+function columnNumbers(row: FileRow): number[] | undefined {
+  if ((row.cells[0] ?? '').trim() !== '') return undefined;
+  const numbers: number[] = [];
+  for (let c = 1; c < row.cells.length; c++) {
+    const cell = row.cells[c]!.trim();
+    if (cell === '') break;
+    if (!/^\d{1,3}$/.test(cell) || Number(cell) !== numbers.length + 1) return undefined;
+    numbers.push(Number(cell));
+  }
+  return numbers.length > 0 ? numbers : undefined;
+}
+
+/** Where the last non-empty cell of a row is (-1: none): a grid line of several per plate row is named there. */
+function lastCellAt(row: FileRow): number {
+  for (let c = row.cells.length - 1; c >= 0; c--) if (row.cells[c]!.trim() !== '') return c;
+  return -1;
+}
+
+const lastCell = (row: FileRow): string => row.cells[lastCellAt(row)]?.trim() ?? '';
+
+/**
+ * The grid under the title row at `title`: empty rows and a row of column
+ * numbers passed over, then a row per plate row, keyed by its letter in the
+ * first cell; with `line`, each plate row is its letter's line and the lines
+ * below it with an empty first cell, and the one whose last cell is `line` is
+ * read (a plate row without it refuses the file: a value read from another
+ * line would be another measure).
+ */
+function* plateGrid(rows: FileRow[], title: number, line: string | undefined, setting: string): Steps<PlateGrid> {
+  const tick = checkpoints();
+  let i = title + 1;
+  while (i < rows.length && isEmpty(rows[i]!)) i++;
+  const numbered = i < rows.length ? columnNumbers(rows[i]!) : undefined;
+  if (numbered !== undefined) i++;
+  const out: PlateGrid = { rows: new Map(), numbers: numbered ?? [] };
+  const lines = new Map<string, FileRow[]>();
+  let current: FileRow[] | undefined;
+  for (; i < rows.length; i++) {
+    if (tick()) yield;
+    const row = rows[i]!;
+    const key = (row.cells[0] ?? '').trim();
+    if (key !== '' && key.length <= 2 && /^[A-Za-z]+$/.test(key)) lines.set(key, (current = [row]));
+    else if (key === '' && line !== undefined && current !== undefined && !isEmpty(row)) current.push(row);
+    else break;
+  }
+  for (const [key, group] of lines) {
+    const row = line === undefined ? group[0]! : group.find((r) => lastCell(r) === line);
+    if (row === undefined) throw new FileReadError(`line ${group[0]!.line}: plate row ${key} of the grid on line ${rows[title]!.line} has no line named ${JSON.stringify(line)} in its last cell (${setting}); its lines are named ${excerptList(group.map(lastCell))}`, { line: group[0]!.line, setting });
+    // A line named in its last cell holds its wells before that name; a grid's column numbers bound it.
+    const cells = line === undefined ? row.cells.length - 1 : lastCellAt(row) - 1;
+    out.rows.set(key, { row, columns: Math.max(numbered !== undefined ? Math.min(numbered.length, cells) : cells, 0) });
+  }
+  return out;
 }

@@ -61,18 +61,32 @@ export interface RowPerSample {
 }
 
 /**
- * A plate: a grid of sample labels and a grid of values of the same shape
- * (rows A-H, columns 1-12), each under a row whose first cell names it; one test.
+ * A plate: a grid of values (rows A-H, columns 1-12, or a 384-well plate's
+ * A-P by 1-24) under a row whose first cell names it, and the samples in its
+ * wells: a grid of sample labels of the same shape under a title of its own,
+ * or a plate map the integrator gives (`wells`), or both; one test. A grid may
+ * have a row of column numbers above its rows, and several lines per plate
+ * row, each named in its last cell (Gen5 writes a reading, its blank-corrected
+ * value and `[Concentration]` for every plate row): `samplesLine` and
+ * `valuesLine` say which line is read. A well's name is its row letter and its
+ * column number (`C4`); a well no label and no map names is held, never sent
+ * under its position.
  */
 export interface Plate {
   readonly form: 'plate';
-  /** The first cell of the row heading the sample-label grid (`Sample`). */
-  readonly samples: string;
+  /** The first cell of the row heading the sample-label grid (`Sample`, Gen5's `Layout`); absent: the file names no samples, `wells` does. */
+  readonly samples?: string;
   /** The first cell of the row heading the value grid (`Abs`). */
   readonly values: string;
   /** The test code every value is a result of. */
   readonly test: string;
   readonly units?: string;
+  /** In a label grid of several lines per plate row, the last cell of the line holding the labels (`Well ID`). */
+  readonly samplesLine?: string;
+  /** In a value grid of several lines per plate row, the last cell of the line holding the values (`[Concentration]`). */
+  readonly valuesLine?: string;
+  /** The plate map the integrator gives: well (`A1`) to sample number, over the label grid's label for that well. */
+  readonly wells?: Readonly<Record<string, string>>;
 }
 
 export type FileLayout = RowPerResult | RowPerSample | Plate;

@@ -9,6 +9,8 @@ import { formatProblem } from './date';
 import type { ColumnRef, FileDialectProfile } from './types';
 
 const ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** A plate well as a plate map names it: a row letter (A-Z, AA-AF on a 1536-well plate) and a column number. */
+const WELL = /^(?:[A-Z]|A[A-F])[1-9][0-9]?$/;
 /** A workbook unpacking to more than this is no results export, whatever a site allows (the runtime's memory is shared). */
 const MAX_UNPACKED_MB = 1024;
 /** More rows than this cost gigabytes however short they are: a site that needs them splits the export. */
@@ -107,9 +109,18 @@ export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
       l.tests.forEach((c, i) => column(`layout.tests[${i}]`, c));
     }
   } else {
-    if (l.samples.trim() === '') add('layout.samples', 'name the first cell of the row above the sample names');
+    if (l.samples !== undefined && l.samples.trim() === '') add('layout.samples', 'name the first cell of the row above the sample names');
+    if (l.samples === undefined && (l.wells === undefined || Object.keys(l.wells).length === 0)) add('layout.wells', 'a plate without a grid of sample labels (layout.samples) is read only with a plate map naming its wells: a well\'s position is never a sample number');
     if (l.values.trim() === '') add('layout.values', 'name the first cell of the row above the values');
     if (l.test.trim() === '') add('layout.test', 'name the test the values are results of');
+    if (l.samplesLine !== undefined && l.samples === undefined) add('layout.samplesLine', 'names a line of the label grid: it needs layout.samples');
+    for (const key of ['samplesLine', 'valuesLine'] as const) {
+      if (l[key] !== undefined && l[key].trim() === '') add(`layout.${key}`, 'name the last cell of the grid line to read, or leave it out');
+    }
+    for (const [well, sample] of Object.entries(l.wells ?? {})) {
+      if (!WELL.test(well)) add(`layout.wells.${well}`, `${JSON.stringify(well)} is not a well: a row letter and a column number (A1, H12, P24)`);
+      if (sample.trim() === '') add(`layout.wells.${well}`, 'name the sample in the well, or leave the well out');
+    }
   }
   if (l.form !== 'plate' && l.time !== undefined) {
     if (l.time.columns.length === 0) add('layout.time.columns', 'list at least one column');

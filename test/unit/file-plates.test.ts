@@ -1,0 +1,95 @@
+/**
+ * Plates as real plate readers write them, read value by value against the
+ * values Benchling's allotropy reads from the same files
+ * (test/fixtures/allotropy, expected.json): a 384-well plate with no sample
+ * labels (BMG MARS), read only with a plate map, every well it does not name
+ * held by its well; and a Gen5 export whose grids have a row of column
+ * numbers and three lines per plate row, each named in its last cell.
+ * A well's position is never a sample number by itself.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileLabEvents, siteFileProfile, type FileDialectProfile } from '../../lib/protocols/file';
+import type { InstrumentResult, LabEvent, UnassignedResult } from '../../lib/lab';
+
+const SUITE = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'allotropy');
+type Row = [sample: string | null, test: string, value: number, unit: string | null, well: string];
+const EXPECTED = JSON.parse(readFileSync(join(SUITE, 'expected.json'), 'utf8')) as Record<string, { results: Row[] }>;
+
+const site = (base: string, overrides: unknown): FileDialectProfile => {
+  const built = siteFileProfile({ base, overrides });
+  assert.deepEqual(built.issues, []);
+  return built.profile!;
+};
+const read = (file: string, p: FileDialectProfile): LabEvent[] => fileLabEvents(readFileSync(join(SUITE, file)), p, { timeZone: 'UTC', fileName: file });
+const sent = (events: LabEvent[]): InstrumentResult[] => events.flatMap((e) => (e.type === 'results' || e.type === 'qc' ? e.results : []));
+const held = (events: LabEvent[]): UnassignedResult[] => events.flatMap((e) => (e.type === 'unassigned' ? e.items : []));
+
+describe('plates', () => {
+  const MARS = 'bmg_mars/16-03-03 16-54-03 472 ABS 384 QC.csv';
+  // The MARS export names no sample: its grid's title, the test, and a plate map for three wells, as a lab's worklist would.
+  const marsDialect = (wells?: Record<string, string>) =>
+    site('thermo-multiskan-go', { encoding: 'utf8', delimiter: 'comma', decimalComma: false, sampleNumber: { take: null }, qc: [], layout: { samples: null, values: 'Raw Data (484)', test: '484nm', units: 'mAU', ...(wells ? { wells } : {}) } });
+
+  it('a 384-well plate without sample labels (BMG MARS): the wells a plate map names are sent, every other well held by its name, each value as allotropy reads it', () => {
+    const expected = EXPECTED[MARS]!.results;
+    const valueAt = new Map(expected.map((r) => [r[4], r[2]]));
+    const events = read(MARS, marsDialect({ C1: 'S-1001', C2: 'S-1002', P24: 'S-1003' }));
+    assert.deepEqual(
+      sent(events).map((r) => [r.SampleNumber, r.instrumentCode, Number(r.Result), r.units, r.well]),
+      [
+        ['S-1001', '484nm', valueAt.get('C1'), 'mAU', 'C1'],
+        ['S-1002', '484nm', valueAt.get('C2'), 'mAU', 'C2'],
+        ['S-1003', '484nm', valueAt.get('P24'), 'mAU', 'P24'],
+      ],
+    );
+    // The other 96 wells with a value are held, each naming its well, with the value allotropy reads there.
+    const others = held(events).map((u) => [/well ([A-P]\d+) names no sample/.exec(u.reason)?.[1], Number(u.Result)]);
+    assert.equal(others.length, expected.length - 3);
+    assert.deepEqual(
+      others.sort(),
+      expected.filter((r) => !['C1', 'C2', 'P24'].includes(r[4])).map((r) => [r[4], r[2]]).sort(),
+    );
+    assert.match(held(events)[0]!.reason, /^line 10: well A1 names no sample \(no label in the file, and layout\.wells does not name it\): not sent$/);
+  });
+
+  it('a plate without labels is not a dialect until a plate map names its wells; a map names wells, not places', () => {
+    const issues = (wells: unknown) => siteFileProfile({ base: 'thermo-multiskan-go', overrides: { layout: { samples: null, wells } } }).issues.map((i) => i.path);
+    assert.deepEqual(issues(undefined), ['layout.wells']);
+    assert.deepEqual(issues({}), ['layout.wells']);
+    assert.deepEqual(issues({ A1: 'S-1', '1A': 'S-2', B2: ' ' }), ['layout.wells.1A', 'layout.wells.B2']);
+  });
+
+  it('a label that is a well position is held, whatever the pattern: A1 would collide across every plate', () => {
+    const text = 'Sample;1;2\nA;A1;S-77\n\nAbs;1;2\nA;0,5;0,6\n';
+    const events = fileLabEvents(Buffer.from(text, 'latin1'), site('thermo-multiskan-go', { sampleNumber: { take: null } }), { timeZone: 'UTC' });
+    assert.deepEqual(sent(events).map((r) => [r.SampleNumber, r.Result, r.well]), [['S-77', '0.6', 'A2']]);
+    assert.deepEqual(held(events).map((u) => u.reason), ['line 5: sample number "A1" is a plate well\'s position, which every plate has: not sent (name the sample, or map the well in layout.wells)']);
+  });
+
+  it('Gen5: grids with a row of column numbers and three lines per plate row, the labels from "Well ID", the values from "[Concentration]", all 96 as allotropy reads them', () => {
+    const GEN5 = 'agilent_gen5/absorbance/endpoint_stdcurve_singleplate.txt';
+    const gen5 = (valuesLine: string) => ({
+      encoding: 'utf8',
+      delimiter: 'tab',
+      decimalComma: false,
+      sampleNumber: { take: null },
+      qc: [{ by: 'sample', pattern: '^(?:STD|BLK)' }],
+      layout: { samples: 'Layout', samplesLine: 'Well ID', values: 'Results', valuesLine, test: '[Concentration]' },
+    });
+    const p = site('thermo-multiskan-go', gen5('[Concentration]'));
+    const events = read(GEN5, p);
+    const ours = sent(events).map((r) => [r.SampleNumber, r.instrumentCode, Number(r.Result), r.well]);
+    const theirs = EXPECTED[GEN5]!.results.map((r) => [r[0], r[1], r[2], r[4]]);
+    const byWell = (a: unknown[], b: unknown[]) => String(a[3]).localeCompare(String(b[3]));
+    assert.deepEqual(ours.sort(byWell), theirs.sort(byWell));
+    assert.equal(ours.length, 96);
+    assert.equal(held(events).length, 0);
+    // Standards and the blank are QC, the SPL wells patients' (SPL1:1 is sample 1 at its first dilution, as the file names it).
+    assert.deepEqual([...new Set(events.flatMap((e) => (e.type === 'qc' ? e.results.map((r) => r.SampleNumber) : [])))], ['STD1', 'STD2', 'STD3', 'STD4', 'STD5', 'STD6', 'STD7', 'BLK']);
+    // A grid line asked for that a plate row lacks refuses the file, naming the lines it has.
+    assert.throws(() => read(GEN5, site('thermo-multiskan-go', gen5('Conc'))), /plate row A of the grid on line 48 has no line named "Conc" in its last cell \(layout\.valuesLine\); its lines are named "630nmAbsRead:630", "Blank 630nmAbsRead:630", "\[Concentration\]"/);
+  });
+});
