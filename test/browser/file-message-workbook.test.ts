@@ -5,12 +5,14 @@
  * integrator picks the QuantStudio Design & Analysis workbook dialect and
  * loads the real workbook (test/fixtures/file, SOURCES.md) with "Load a
  * file…": the capture shows the sheet's rows as clickable cells, the results
- * table Sample001's T4 Cq and the controls' UNDETERMINED apart as QC. Their
- * site labels samples by well: pointing at the `Well` header cell and saying
- * "sample number" writes layout.sample. A workbook dropped on the capture
- * loads the same way; one over the preview's limit is refused, naming it.
- * Done, Deploy: the workbook read from disk (core file-in node, a single
- * Buffer) reaches a loopback LIS under the well, once.
+ * table Sample001's T4 Cq and the controls' UNDETERMINED apart as QC.
+ * Pointing at the `Well` header cell as the sample number writes
+ * layout.sample, and the well `A01` is then held, named as a well's position
+ * (never a sample number: every plate has one); pointing back at `Sample`
+ * reads Sample001 again. A workbook dropped on the capture loads the same
+ * way; one over the preview's limit is refused, naming it. Done, Deploy: the
+ * workbook read from disk (core file-in node, a single Buffer) reaches a
+ * loopback LIS under its sample, once.
  *
  * Keeps a screenshot in test/artifacts/file-message-workbook.png.
  */
@@ -98,12 +100,19 @@ describe('file-message dialog: an Excel workbook loaded from disk', () => {
     const header = page.locator(`${FILE} .lis-dialect-capture-line`, { has: page.locator('.lis-dialect-token', { hasText: /^Well$/ }) });
     assert.deepEqual((await header.locator('.lis-dialect-token').allTextContents()).slice(0, 8), ['Well', 'Omit', 'Sample', 'Target', 'Task', 'Reporter', 'Quencher', 'Cq']);
 
-    // The site's samples are wells: point at the header cell.
+    // The Well column said to be the sample number: its well is held, named as a well's position, never sent.
     await header.locator('.lis-dialect-token', { hasText: /^Well$/ }).click();
     await page.locator(`${FILE} .lis-dialect-role-menu .lis-dialect-role-sampleNumber`).click();
     await page.locator(`${FILE} .lis-dialect-pointed`, { hasText: /^1 result changed \(layout\.sample\)/ }).waitFor({ timeout: 10000 });
-    await resultsRead([['A01', 'T4', '39.54']]);
+    await page.locator(`${FILE} .lis-dialect-unassigned tbody tr`, { hasText: /sample number "A01" is a plate well's position, which every plate has: not sent/ }).waitFor({ timeout: 10000 });
+    assert.equal(await page.locator(RESULTS).count(), 0);
     assert.deepEqual(JSON.parse(await page.locator('#node-input-dialectOverrides').inputValue()), { layout: { sample: 'Well' } });
+    // Back to the Sample column: the dialect's own, so nothing is left to override.
+    await header.locator('.lis-dialect-token', { hasText: /^Sample$/ }).click();
+    await page.locator(`${FILE} .lis-dialect-role-menu .lis-dialect-role-sampleNumber`).click();
+    await page.locator(`${FILE} .lis-dialect-pointed`, { hasText: /^1 result changed \(layout\.sample\)/ }).waitFor({ timeout: 10000 });
+    await resultsRead([['Sample001', 'T4', '39.54']]);
+    assert.deepEqual(JSON.parse(await page.locator('#node-input-dialectOverrides').inputValue()), {});
 
     mkdirSync(join(ROOT, 'test', 'artifacts'), { recursive: true });
     await page.locator('#red-ui-editor-stack .red-ui-tray').last().screenshot({ path: join(ROOT, 'test', 'artifacts', 'file-message-workbook.png') });
@@ -131,7 +140,7 @@ describe('file-message dialog: an Excel workbook loaded from disk', () => {
     );
     await paste.dispatchEvent('dragover', { dataTransfer: dropped });
     await paste.dispatchEvent('drop', { dataTransfer: dropped });
-    await resultsRead([['A01', 'T4', '39.54']]);
+    await resultsRead([['Sample001', 'T4', '39.54']]);
     assert.match(await page.locator(`${FILE} .lis-dialect-loaded`).innerText(), /^RUN-01\.xlsx \(50 KB\) loaded/);
 
     await page.locator('#node-dialog-ok').click();
@@ -140,8 +149,8 @@ describe('file-message dialog: an Excel workbook loaded from disk', () => {
     const sent = await injectAndCollect(session!.red, stub, 1);
     assert.deepEqual(
       sent.map((r) => [r.SampleNumber, r.TestCode, r.Result]),
-      [['A01', 'L-T4', '39.54']],
-      'the T4 Cq under its well, once; the UNDETERMINED targets and the controls never',
+      [['Sample001', 'L-T4', '39.54']],
+      'the T4 Cq under its sample, once; the UNDETERMINED targets and the controls never',
     );
     assert.deepEqual(pageErrors, []);
   });
