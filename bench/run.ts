@@ -7,7 +7,8 @@
  *                                       figures of this run is beyond its limit (bench/limits.ts)
  *   npm run bench -- --only 3,4         some sections only (7: adversarial message shapes, in process, seconds;
  *                                       8: big files and the event loop, a process per case, about a minute;
- *                                       9: the QC store with two years of a busy lab's QC, about two minutes)
+ *                                       9: the QC store with two years of a busy lab's QC, about two minutes;
+ *                                       10: the file reader beside allotropy, about a minute with ALLOTROPY_DIR)
  *   npm run bench -- --profile          Node-RED under --cpu-prof; prints where its time went (in each measured window)
  *
  * Quick mode judges ratios measured side by side in the run (ours against
@@ -19,7 +20,9 @@
  * window must not fail a run.
  *
  * PYASTM_DIR (a checkout of kxepal/python-astm) and python3 add python-astm
- * to section 1; without them that row says why it is missing.
+ * to section 1; without them that row says why it is missing. ALLOTROPY_DIR (a checkout of
+ * Benchling-Open-Source/allotropy) and ALLOTROPY_PYTHON (default python3; one with pandas and allotropy's other
+ * dependencies) add allotropy to section 10 the same way (bench/allotropy-read.py).
  *
  * Progress goes to stderr; the table to stdout.
  */
@@ -40,6 +43,7 @@ import { Report } from './report';
 import { benchScale, type ScaleSizes } from './scale';
 import { benchSerial } from './serial';
 import { benchFileStall, type StallSizes } from './file-stall';
+import { benchFilePeer, type FilePeerSizes } from './file-peer';
 import { benchQcStore, type QcStoreSizes } from './qc-store';
 
 interface Sizes {
@@ -54,6 +58,7 @@ interface Sizes {
   adversarial: AdversarialSizes;
   fileStall: StallSizes;
   qcStore: QcStoreSizes;
+  filePeer: FilePeerSizes;
 }
 
 const FULL: Sizes = {
@@ -71,6 +76,7 @@ const FULL: Sizes = {
   fileStall: { csvRows: 2_000_000, limitRows: 499_999, sharedStrings: 400_000, previewBytes: 2.5 * 2 ** 20 },
   // Two years of a busy lab: 5.26 million points.
   qcStore: { analyzers: 20, tests: 40, levels: 3, runsPerDay: 3, days: 730 },
+  filePeer: { oursRounds: 8, roundMs: 50, allotropyRounds: 5, largeRounds: 3, oursAlone: true },
 };
 
 const QUICK: Sizes = {
@@ -86,6 +92,8 @@ const QUICK: Sizes = {
   adversarial: { messageBytes: 64_000, bytesPerRound: 2e6, rounds: 5 },
   fileStall: { csvRows: 2_000_000, limitRows: 100_000, sharedStrings: 100_000, previewBytes: 1 * 2 ** 20 },
   qcStore: { analyzers: 20, tests: 40, levels: 3, runsPerDay: 3, days: 60 },
+  // No larger files; without ALLOTROPY_DIR (CI) the row that says so, nothing timed.
+  filePeer: { oursRounds: 4, roundMs: 10, allotropyRounds: 2, largeRounds: 0, oursAlone: false },
 };
 
 const RESULTS = join(ROOT, 'bench', 'results.json');
@@ -159,6 +167,10 @@ async function measure(report: Report, want: (section: number) => boolean, sizes
     benchFileStall(report, sizes.fileStall, log);
   }
   if (want(9)) await benchQcStore(report, sizes.qcStore, log);
+  if (want(10)) {
+    log('10: the file reader beside allotropy over the fixtures that came from its test data');
+    benchFilePeer(report, sizes.filePeer, process.env.ALLOTROPY_DIR, log);
+  }
 
   return profiles;
 }

@@ -15,6 +15,7 @@ import { decodeMessage } from '../../lib/protocols/astm/records';
 import { benchCodec, corpus, joinRecords, splitRecords, standardCorpus } from '../../bench/codec';
 import { benchHl7Codec, hl7Corpus } from '../../bench/hl7-codec';
 import { benchAdversarial } from '../../bench/adversarial';
+import { benchFilePeer } from '../../bench/file-peer';
 import { LIMITS, judge, type Limit } from '../../bench/limits';
 import { benchLinkInProcess } from '../../bench/link-inprocess';
 import { summarizeProfile } from '../../bench/profile';
@@ -212,5 +213,26 @@ describe('in-process sections on tiny sizes', () => {
       rmSync(dir, { recursive: true, force: true });
     }
     assert.match(report.get('codec.encode.vsPyastm')?.note ?? '', /has no astm\/codec\.py/);
+  });
+
+  it('read the fixtures from allotropy with their dialects, and say why allotropy is not beside them', () => {
+    const sizes = { oursRounds: 1, roundMs: 1, allotropyRounds: 1, largeRounds: 0, oursAlone: true };
+    const quick = new Report();
+    benchFilePeer(quick, { ...sizes, oursAlone: false }, undefined, () => undefined);
+    // Quick mode without ALLOTROPY_DIR (CI): the one row that says why, nothing timed.
+    assert.deepEqual(quick.figures.map((f) => [f.key, f.note]), [['filePeer.vsAllotropy', 'not available: ALLOTROPY_DIR is not set (a checkout of Benchling-Open-Source/allotropy)']]);
+    const report = new Report();
+    const dir = mkdtempSync(join(tmpdir(), 'bench-no-allotropy-'));
+    try {
+      benchFilePeer(report, sizes, dir, () => undefined);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const ours = report.figures.filter((f) => f.key.endsWith('.ours.MBps'));
+    assert.equal(ours.length, 6);
+    for (const f of ours) assert.ok(f.value !== null && f.value > 0 && /results \d+, QC \d+, aside \d+/.test(f.label), f.label);
+    assert.match(report.get('filePeer.vsAllotropy')?.note ?? '', /has no src\/allotropy\/to_allotrope\.py/);
+    assert.match(report.get('filePeer.large')?.note ?? '', /has no src\/allotropy/);
+    assert.deepEqual(judge(report.figures), [], 'no limit judges section 10');
   });
 });
