@@ -183,7 +183,7 @@ function* readSteps(rows: FileRow[], profile: FileDialectProfile, options: FileR
   const zone = profile.timeZone ?? options.timeZone;
   const problems: string[] = [];
   const runDate = yield* readRunDate(profile, rows, options.fileName, zone, problems);
-  const items = cellsOf(profile, rows);
+  const items = cellsOf(profile, rows, yield* readNamedTest(profile, rows, options.fileName));
   const sep = cellJoiner(profile);
   // A row with a cell per test may leave every cell unassigned: its text is made once, and only its start.
   const texts = new Map<FileRow, string>();
@@ -322,6 +322,70 @@ function placed(wall: string, zone: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The test a file names once (layout.test as NamedTest), or undefined when
+ * each row names its own. Not found, the file is refused: its values would
+ * reach the LIS as nobody's test.
+ */
+function* readNamedTest(profile: FileDialectProfile, rows: FileRow[], fileName: string | undefined): Steps<string | undefined> {
+  const l = profile.layout;
+  const named = l.form === 'row-per-sample' || typeof l.test !== 'object' ? undefined : l.test;
+  if (named === undefined) return undefined;
+  if ('constant' in named) return named.constant.trim();
+  const pattern = new RegExp(named.pattern, 'u');
+  const texts = named.from === 'name' ? [fileName ?? ''] : l.form === 'plate' ? yield* linesAbove(profile, rows, [l.values, l.samples]) : yield* headerTexts(profile, rows);
+  for (const text of texts) {
+    if (text.length > 4 * MAX_CELL) continue;
+    const m = pattern.exec(text);
+    const test = m === null ? '' : (m[1] ?? m[0]).trim();
+    if (test !== '') return test;
+  }
+  const where = named.from === 'name' ? `the file name ${JSON.stringify(fileName ?? '')} does not match` : 'no line before the table matches';
+  throw new FileReadError(`${where} layout.test.pattern ${JSON.stringify(named.pattern)}: the file does not name its test where the dialect looks; set layout.test`, { setting: 'layout.test' });
+}
+
+/** A plate's lines above its first grid (a grid's title in `titles`), as text: where its test or run is named. */
+function* linesAbove(profile: FileDialectProfile, rows: FileRow[], titles: Array<string | undefined>): Steps<string[]> {
+  const wanted = new Set(titles.flatMap((t) => (t === undefined ? [] : [t.trim()])));
+  const sep = cellJoiner(profile);
+  const tick = checkpoints();
+  const texts: string[] = [];
+  for (const row of rows) {
+    if (wanted.has((row.cells[0] ?? '').trim())) break;
+    texts.push(row.cells.join(sep));
+    if (tick()) yield;
+  }
+  return texts;
+}
+
+/**
+ * A header cell's test code and the unit written inside it: the text in the
+ * brackets that close the cell, nested ones kept (`HCT(10^(-1)%)`: HCT,
+ * `10^(-1)%`), or the cell's second line (`Concentration` over `(ng/ul)`).
+ * A cell that is only brackets, or has none, is all test code.
+ */
+export function headerUnit(name: string): { test: string; unit?: string } {
+  const cell = name.trim();
+  const lineBreak = cell.search(/\r?\n/);
+  if (lineBreak > 0) {
+    const unit = cell.slice(lineBreak).trim().replace(/^[([](.*)[)\]]$/su, '$1').trim();
+    return unit === '' ? { test: cell.slice(0, lineBreak).trim() } : { test: cell.slice(0, lineBreak).trim(), unit };
+  }
+  const close = cell.at(-1);
+  const open = close === ')' ? '(' : close === ']' ? '[' : undefined;
+  if (open === undefined) return { test: cell };
+  let depth = 0;
+  for (let i = cell.length - 1; i >= 0; i--) {
+    if (cell[i] === close) depth++;
+    else if (cell[i] === open && --depth === 0) {
+      const test = cell.slice(0, i).trim();
+      const unit = cell.slice(i + 1, -1).trim();
+      return test === '' || unit === '' ? { test: cell } : { test, unit };
+    }
+  }
+  return { test: cell };
 }
 
 function* readRunDate(profile: FileDialectProfile, rows: FileRow[], fileName: string | undefined, zone: string, problems: string[]): Steps<{ instant: string; raw: string } | undefined> {
@@ -477,9 +541,9 @@ export function* tableSteps(profile: FileDialectProfile, rows: FileRow[]): Steps
  * one more copy of the file); `undefined` is a pause while the table is
  * looked for, before any cell.
  */
-function* cellsOf(profile: FileDialectProfile, rows: FileRow[]): Generator<Cellular | void, void, void> {
+function* cellsOf(profile: FileDialectProfile, rows: FileRow[], namedTest: string | undefined): Generator<Cellular | void, void, void> {
   const l = profile.layout;
-  if (l.form === 'plate') return yield* plateCells(profile, rows);
+  if (l.form === 'plate') return yield* plateCells(profile, rows, namedTest);
   const { header, data } = yield* tableSteps(profile, rows);
   const at = (ref: ColumnRef | undefined, setting: string) => (ref === undefined ? undefined : columnIndex(ref, header, setting));
   const cell = (row: FileRow, i: number | undefined) => (i === undefined ? undefined : (row.cells[i] ?? ''));
@@ -501,12 +565,14 @@ function* cellsOf(profile: FileDialectProfile, rows: FileRow[]): Generator<Cellu
     return undefined;
   };
   if (l.form === 'row-per-result') {
-    const test = at(l.test, 'layout.test')!;
+    const test = typeof l.test === 'object' ? undefined : at(l.test, 'layout.test')!;
     const value = at(l.value, 'layout.value')!;
     const units = at(l.units, 'layout.units');
     const flags = at(l.flags, 'layout.flags');
+    // The value column's header names every value's unit, when no column does.
+    const unit = l.headerUnits && units === undefined ? headerUnit(header?.names[value] ?? '').unit : undefined;
     for (const row of data) {
-      yield { sample: cell(row, sample)!, test: cell(row, test)!, value: cell(row, value)!, units: cell(row, units), flags: cell(row, flags), time: timeOf(row), row, valueColumn: value, qc: isQc(row), invalid: invalidOf(row) };
+      yield { sample: cell(row, sample)!, test: namedTest ?? cell(row, test)!, value: cell(row, value)!, units: cell(row, units) ?? unit, flags: cell(row, flags), time: timeOf(row), row, valueColumn: value, qc: isQc(row), invalid: invalidOf(row) };
     }
     return;
   }
@@ -522,10 +588,19 @@ function* cellsOf(profile: FileDialectProfile, rows: FileRow[]): Generator<Cellu
   const isBlank = (row: FileRow, i: number) => (row.cells[i] ?? '').trim() === '';
   const valued = new Set<number>();
   const waiting = new Map<number, number[]>();
+  // A header cell holding its unit is split once per column, not per row.
+  const split = new Map<number, { test: string; unit?: string }>();
+  const codeOf = (i: number) => {
+    const name = header?.names[i] || `C${i + 1}`;
+    if (!l.headerUnits) return { test: name };
+    let got = split.get(i);
+    if (got === undefined) split.set(i, (got = headerUnit(name)));
+    return got;
+  };
   const item = (r: number, i: number): Cellular => {
     const row = data[r]!;
-    const code = header?.names[i] || `C${i + 1}`;
-    return { sample: cell(row, sample)!, test: code, value: cell(row, i)!, units: l.units?.[code], time: timeOf(row), row, valueColumn: i, qc: isQc(row), optional: true, invalid: invalidOf(row) };
+    const { test: code, unit } = codeOf(i);
+    return { sample: cell(row, sample)!, test: code, value: cell(row, i)!, units: unit ?? l.units?.[code], time: timeOf(row), row, valueColumn: i, qc: isQc(row), optional: true, invalid: invalidOf(row) };
   };
   for (let r = 0; r < data.length; r++) {
     const row = data[r]!;
@@ -545,7 +620,7 @@ function* cellsOf(profile: FileDialectProfile, rows: FileRow[]): Generator<Cellu
 }
 
 /** A plate: the sample-label grid and the value grid, matched by row letter and column. */
-function* plateCells(profile: FileDialectProfile, rows: FileRow[]): Generator<Cellular | void, void, void> {
+function* plateCells(profile: FileDialectProfile, rows: FileRow[], namedTest: string | undefined): Generator<Cellular | void, void, void> {
   const l = profile.layout;
   if (l.form !== 'plate') return;
   const start = (yield* tableStartSteps(profile, rows)).index;
@@ -572,7 +647,7 @@ function* plateCells(profile: FileDialectProfile, rows: FileRow[]): Generator<Ce
       const value = row.cells[c] ?? '';
       if (sample.trim() === '' && value.trim() === '') continue;
       const qc = sample.length <= MAX_CELL && qcRules.some((r) => r.test(sample.trim()));
-      yield { sample, test: l.test, value, units: l.units, row, valueColumn: c, qc, optional: true, well };
+      yield { sample, test: namedTest ?? (typeof l.test === 'string' ? l.test : ''), value, units: l.units, row, valueColumn: c, qc, optional: true, well };
     }
   }
 }

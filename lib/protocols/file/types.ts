@@ -38,12 +38,23 @@ export interface TimeColumns {
   readonly format: string;
 }
 
+/**
+ * A test named once for the file or the table rather than on each row: in a
+ * line above the table (`Test name: 472 ABS`, a section title), in the file's
+ * name (`dsDNA 7_19_2023.csv`), each by a pattern (its first group, else the
+ * match), or nowhere in the file: a constant the integrator sets.
+ */
+export type NamedTest = { readonly from: 'header' | 'name'; readonly pattern: string } | { readonly constant: string };
+
 /** One row per result: a sample, a test and a value on each row. */
 export interface RowPerResult {
   readonly form: 'row-per-result';
   readonly sample: ColumnRef;
-  readonly test: ColumnRef;
+  /** The test code's column, or the test named once for the whole file (NamedTest). */
+  readonly test: ColumnRef | NamedTest;
   readonly value: ColumnRef;
+  /** The value column's header holds its unit (`Conc. [cp/µL]`, `Nucleic Acid(ng/uL)`): every value's unit, when layout.units does not name a column. */
+  readonly headerUnits?: boolean;
   readonly units?: ColumnRef;
   readonly flags?: ColumnRef;
   readonly time?: TimeColumns;
@@ -57,6 +68,12 @@ export interface RowPerSample {
   readonly tests: readonly ColumnRef[] | 'rest';
   /** Units by test code, when the file does not carry them. */
   readonly units?: Readonly<Record<string, string>>;
+  /**
+   * Each test column's header holds its unit, split from the test code: the
+   * text in the brackets closing the cell (`WBC(10^9/L)`, `Conc. [cp/µL]`), or
+   * the cell's second line (`Concentration` over `(ng/ul)`); over layout.units.
+   */
+  readonly headerUnits?: boolean;
   readonly time?: TimeColumns;
 }
 
@@ -78,8 +95,8 @@ export interface Plate {
   readonly samples?: string;
   /** The first cell of the row heading the value grid (`Abs`). */
   readonly values: string;
-  /** The test code every value is a result of. */
-  readonly test: string;
+  /** The test code every value is a result of, or where the file names it once (NamedTest). */
+  readonly test: string | NamedTest;
   readonly units?: string;
   /** In a label grid of several lines per plate row, the last cell of the line holding the labels (`Well ID`). */
   readonly samplesLine?: string;

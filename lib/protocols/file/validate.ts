@@ -6,7 +6,7 @@
 import type { ProfileIssue } from '../../dialect/overrides';
 import { isKnownTimeZone } from '../../lab/timestamp';
 import { formatProblem } from './date';
-import type { ColumnRef, FileDialectProfile } from './types';
+import type { ColumnRef, FileDialectProfile, NamedTest } from './types';
 
 const ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /** A plate well as a plate map names it: a row letter (A-Z, AA-AF on a 1536-well plate) and a column number. */
@@ -47,7 +47,7 @@ export function pendingColumns(p: FileDialectProfile): string[] {
   if (l.form === 'plate') return [];
   const named = (path: string, c: ColumnRef | undefined) => (typeof c === 'string' ? [path] : []);
   const time = (l.time?.columns ?? []).flatMap((c, i) => named(`layout.time.columns[${i}]`, c));
-  if (l.form === 'row-per-result') return [...named('layout.sample', l.sample), ...named('layout.test', l.test), ...named('layout.value', l.value), ...named('layout.units', l.units), ...named('layout.flags', l.flags), ...time];
+  if (l.form === 'row-per-result') return [...named('layout.sample', l.sample), ...(typeof l.test === 'object' ? [] : named('layout.test', l.test)), ...named('layout.value', l.value), ...named('layout.units', l.units), ...named('layout.flags', l.flags), ...time];
   const tests = l.tests === 'rest' ? ['layout.tests'] : l.tests.flatMap((c, i) => named(`layout.tests[${i}]`, c));
   return [...named('layout.sample', l.sample), ...tests, ...time];
 }
@@ -63,6 +63,11 @@ export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
     if (typeof c === 'number' && c < 1) add(path, `a column position counts from 1, got ${c}`);
     if (typeof c === 'string' && c.trim() === '') add(path, 'a column name must not be empty');
     if (typeof c === 'string' && !p.table.header) add(path, `names a column ${JSON.stringify(c)}, and the table has no header row (table.header false): give its position (1, 2, ...), or point at a value of it`);
+  };
+  const namedTest = (t: NamedTest) => {
+    if ('constant' in t) {
+      if (t.constant.trim() === '') add('layout.test.constant', 'name the test every value is a result of');
+    } else regex('layout.test.pattern', t.pattern);
   };
   const format = (path: string, f: string) => {
     const problem = formatProblem(f);
@@ -97,13 +102,16 @@ export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
   const l = p.layout;
   if (l.form === 'row-per-result') {
     column('layout.sample', l.sample);
-    column('layout.test', l.test);
+    if (typeof l.test === 'object') namedTest(l.test);
+    else column('layout.test', l.test);
+    if (l.headerUnits && !p.table.header) add('layout.headerUnits', 'reads the unit from the value column\'s header: it needs table.header true');
     column('layout.value', l.value);
     if (l.units !== undefined) column('layout.units', l.units);
     if (l.flags !== undefined) column('layout.flags', l.flags);
   } else if (l.form === 'row-per-sample') {
     column('layout.sample', l.sample);
     if (l.tests === 'rest' && !p.table.header) add('layout.tests', '"rest" takes the test codes from the column names: it needs table.header true');
+    if (l.headerUnits && !p.table.header) add('layout.headerUnits', 'reads the units from the test columns\' header cells: it needs table.header true');
     if (l.tests !== 'rest') {
       if (l.tests.length === 0) add('layout.tests', 'list at least one test column');
       l.tests.forEach((c, i) => column(`layout.tests[${i}]`, c));
@@ -112,7 +120,8 @@ export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
     if (l.samples !== undefined && l.samples.trim() === '') add('layout.samples', 'name the first cell of the row above the sample names');
     if (l.samples === undefined && (l.wells === undefined || Object.keys(l.wells).length === 0)) add('layout.wells', 'a plate without a grid of sample labels (layout.samples) is read only with a plate map naming its wells: a well\'s position is never a sample number');
     if (l.values.trim() === '') add('layout.values', 'name the first cell of the row above the values');
-    if (l.test.trim() === '') add('layout.test', 'name the test the values are results of');
+    if (typeof l.test === 'object') namedTest(l.test);
+    else if (l.test.trim() === '') add('layout.test', 'name the test the values are results of');
     if (l.samplesLine !== undefined && l.samples === undefined) add('layout.samplesLine', 'names a line of the label grid: it needs layout.samples');
     for (const key of ['samplesLine', 'valuesLine'] as const) {
       if (l[key] !== undefined && l[key].trim() === '') add(`layout.${key}`, 'name the last cell of the grid line to read, or leave it out');

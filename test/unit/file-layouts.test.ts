@@ -1,17 +1,22 @@
 /**
- * Plates as real plate readers write them, read value by value against the
- * values Benchling's allotropy reads from the same files
- * (test/fixtures/allotropy, expected.json): a 384-well plate with no sample
- * labels (BMG MARS), read only with a plate map, every well it does not name
- * held by its well; and a Gen5 export whose grids have a row of column
- * numbers and three lines per plate row, each named in its last cell.
- * A well's position is never a sample number by itself.
+ * Layouts real instruments write, read value by value against the values
+ * Benchling's allotropy reads from the same files (test/fixtures/allotropy,
+ * expected.json):
+ * - plates: a 384-well plate with no sample labels (BMG MARS), read only with
+ *   a plate map, every well it does not name held by its well; a Gen5 export
+ *   whose grids have a row of column numbers and three lines per plate row,
+ *   each named in its last cell; a well's position never a sample number;
+ * - the test named once: in the file's name (NanoDrop One: `dsDNA …csv`), in
+ *   a line above a plate (MARS: `Test name:`), or a constant;
+ * - the unit inside a header cell: `Nucleic Acid(ng/uL)` (NanoDrop One),
+ *   `Concentration` over `(ng/ul)` in one cell (Lunatic's workbook).
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileLabEvents, siteFileProfile, type FileDialectProfile } from '../../lib/protocols/file';
+import { headerUnit } from '../../lib/protocols/file/read';
 import type { InstrumentResult, LabEvent, UnassignedResult } from '../../lib/lab';
 
 const SUITE = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'allotropy');
@@ -26,6 +31,8 @@ const site = (base: string, overrides: unknown): FileDialectProfile => {
 const read = (file: string, p: FileDialectProfile): LabEvent[] => fileLabEvents(readFileSync(join(SUITE, file)), p, { timeZone: 'UTC', fileName: file });
 const sent = (events: LabEvent[]): InstrumentResult[] => events.flatMap((e) => (e.type === 'results' || e.type === 'qc' ? e.results : []));
 const held = (events: LabEvent[]): UnassignedResult[] => events.flatMap((e) => (e.type === 'unassigned' ? e.items : []));
+/** Rows as a multiset: the file-message sends a sample's results together, allotropy lists them in the file's order. */
+const sorted = (rows: unknown[][]) => rows.map((r) => JSON.stringify(r)).sort();
 
 describe('plates', () => {
   const MARS = 'bmg_mars/16-03-03 16-54-03 472 ABS 384 QC.csv';
@@ -93,3 +100,54 @@ describe('plates', () => {
     assert.throws(() => read(GEN5, site('thermo-multiskan-go', gen5('Conc'))), /plate row A of the grid on line 48 has no line named "Conc" in its last cell \(layout\.valuesLine\); its lines are named "630nmAbsRead:630", "Blank 630nmAbsRead:630", "\[Concentration\]"/);
   });
 });
+
+describe('the test named once, and the unit inside a header cell', () => {
+  const NANODROP = 'thermo_fisher_nanodrop_one/dsDNA 7_19_2023 3_27_29 PM.csv';
+  // NanoDrop One names its application only in the file name; the value column's header holds the unit.
+  const nanodrop = (format?: 'xlsx') => site('generic-csv', { ...(format ? { format } : {}), layout: { sample: 'Sample Name', test: { from: 'name', pattern: '^(\\S+) ' }, value: 'Nucleic Acid(ng/uL)', headerUnits: true } });
+
+  it('NanoDrop One: the test from the file name, the unit from the value column\'s header, as a CSV and as a workbook, each value as allotropy reads it', () => {
+    const expected = EXPECTED[NANODROP]!.results.map((r) => [r[0], r[1], r[2]]);
+    for (const [file, name, p] of [[NANODROP, NANODROP.split('/')[1]!, nanodrop()], ['thermo_fisher_nanodrop_one/example1.xlsx', 'dsDNA example1.xlsx', nanodrop('xlsx')]] as const) {
+      const events = fileLabEvents(readFileSync(join(SUITE, file)), p, { timeZone: 'UTC', fileName: name });
+      assert.deepEqual(sorted(sent(events).map((r) => [r.SampleNumber, r.instrumentCode, Number(r.Result)])), sorted(expected), file);
+      // allotropy writes the unit as µg; the export as ug, which is what is sent.
+      assert.deepEqual([...new Set(sent(events).map((r) => r.units))], ['ng/uL'], file);
+    }
+    assert.throws(() => fileLabEvents(readFileSync(join(SUITE, NANODROP)), nanodrop(), { timeZone: 'UTC', fileName: 'export.csv' }), /the file name "export\.csv" does not match layout\.test\.pattern ".+": the file does not name its test where the dialect looks; set layout\.test/);
+  });
+
+  it('Lunatic workbook: "Concentration" over "(ng/ul)" in one header cell, split into the test and its unit', () => {
+    const LUNATIC = 'unchained_labs_lunatic_stunner/2024-07-12_CW288_Plate1.xlsx';
+    const p = site('generic-csv', { format: 'xlsx', table: { headerFirstCell: 'Plate ID' }, layout: { form: 'row-per-sample', sample: 'Sample name', tests: ['Concentration\n(ng/ul)'], headerUnits: true } });
+    const events = read(LUNATIC, p);
+    assert.deepEqual(
+      sorted(sent(events).map((r) => [r.SampleNumber, r.instrumentCode, Number(r.Result), r.units])),
+      sorted(EXPECTED[LUNATIC]!.results.map((r) => [r[0], r[1], r[2], 'ng/ul'])),
+    );
+  });
+
+  it('a plate\'s test from the line above it (MARS: "Test name: …"), or a constant the integrator sets', () => {
+    const MARS = 'bmg_mars/16-03-03 16-54-03 472 ABS 384 QC.csv';
+    const plate = (test: unknown) => site('thermo-multiskan-go', { encoding: 'utf8', delimiter: 'comma', decimalComma: false, sampleNumber: { take: null }, qc: [], layout: { samples: null, values: 'Raw Data (484)', test, wells: { C1: 'S-1001' } } });
+    assert.deepEqual(sent(read(MARS, plate({ from: 'header', pattern: '^Test name: ([^,]+)' }))).map((r) => [r.SampleNumber, r.instrumentCode]), [['S-1001', '472 ABS 384 QC']]);
+    assert.deepEqual(sent(read(MARS, plate({ constant: 'ABS484' }))).map((r) => r.instrumentCode), ['ABS484']);
+    const issues = (test: unknown) => siteFileProfile({ base: 'generic-csv', overrides: { layout: { test } } }).issues.map((i) => i.path);
+    assert.deepEqual(issues({ constant: ' ' }), ['layout.test.constant']);
+    assert.deepEqual(issues({ from: 'header', pattern: '(' }), ['layout.test.pattern']);
+    assert.deepEqual(siteFileProfile({ base: 'generic-csv', overrides: { table: { header: false }, layout: { sample: 1, test: 2, value: 3, headerUnits: true } } }).issues.map((i) => i.path), ['layout.headerUnits']);
+  });
+
+  it('a header cell\'s unit: the brackets that close it (nested kept), or its second line; nothing else is a unit', () => {
+    assert.deepEqual(headerUnit('WBC(10^9/L)'), { test: 'WBC', unit: '10^9/L' });
+    assert.deepEqual(headerUnit('HCT(10^(-1)%)'), { test: 'HCT', unit: '10^(-1)%' });
+    assert.deepEqual(headerUnit('Conc. [cp/µL]'), { test: 'Conc.', unit: 'cp/µL' });
+    assert.deepEqual(headerUnit('Na 589.592\n(mg/L)'), { test: 'Na 589.592', unit: 'mg/L' });
+    assert.deepEqual(headerUnit('Concentration\r\nng/ul'), { test: 'Concentration', unit: 'ng/ul' });
+    assert.deepEqual(headerUnit('(+)'), { test: '(+)' });
+    assert.deepEqual(headerUnit('A260/A280'), { test: 'A260/A280' });
+    assert.deepEqual(headerUnit('Ratio()'), { test: 'Ratio()' });
+    assert.deepEqual(headerUnit('x)'), { test: 'x)' });
+  });
+});
+
