@@ -135,15 +135,19 @@ function compare(entry: Entry) {
   const test = (code: string | undefined) => (code !== undefined && code in map ? map[code]! : (code ?? null));
   const noResult = new Set(profile.noResult.map((w) => w.trim().toLowerCase()));
   const sent: string[] = [];
+  const codes = new Set<string>();
   let qcNoResult = 0;
   for (const e of events) {
     if (e.type !== 'results' && e.type !== 'qc') continue;
     for (const r of e.results) {
+      codes.add(r.instrumentCode);
       if (e.type === 'qc' && noResult.has(r.Result.trim().toLowerCase())) qcNoResult++;
       else sent.push(rowKey(r.SampleNumber, test(r.instrumentCode), r.Result));
     }
   }
   assert.equal(qcNoResult, entry.qcNoResult ?? 0, 'controls sent with a no-result word');
+  // A rename is of a test the dialect sends: one it no longer sends is a stale declaration.
+  for (const code of Object.keys(map)) assert.ok(codes.has(code), `renamed test ${JSON.stringify(code)} is sent`);
 
   const rows = EXPECTED[entry.file]?.results;
   assert.ok(rows && rows.length > 0, `expected.json has rows for ${entry.file}`);
