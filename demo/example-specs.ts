@@ -295,6 +295,25 @@ function hl7Spec(profile: Hl7DialectProfile): ExampleSpec {
 }
 
 /**
+ * A file example of an instrument whose sample export reports each listed
+ * code: each mapped to a LIS test the example names (placeholders for the
+ * site's own), with the export's notes.
+ */
+function namedTests(analyzer: string, pattern: string, type: string, codes: ReadonlyArray<readonly [instrumentCode: string, lisCode: string, name: string]>, notes: string[]): Pick<ExampleSpec, 'analyzer' | 'tests' | 'lisTests' | 'pattern' | 'notes'> {
+  return {
+    analyzer,
+    pattern,
+    tests: codes.map(([instrumentCode, lisCode]) => ({ lisTestId: `T-${lisCode}`, instrumentCode })),
+    lisTests: codes.map(([, lisCode, name]) => ({ ID: `T-${lisCode}`, Name: name, Code: lisCode, Type: type })),
+    notes,
+  };
+}
+
+const MAP_YOURS = 'map each one your site runs to its LIS test.';
+/** What a sample export of the allotropy suite holds, as the example's note says it. */
+const codesNote = (what: string, codes: string) => `Test codes are ${what}: the sample export's ${codes}; ${MAP_YOURS}`;
+
+/**
  * What each built-in file dialect's example maps: the test codes of the
  * instrument's own export (test/fixtures/file, the dialect's sample file) to
  * LIS tests: the catalog's where it has the test (HIV viral load, TSH, free T4,
@@ -433,6 +452,94 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
       'Test codes are the column names: the sample export\'s `Mg` and `Ca` are mapped; its other columns (pest1, pest2, pest3) are held for a person until you map them, then sent from the Lab sidebar.',
     ],
   },
+  'appbio-quantstudio-xlsx': namedTests('Applied Biosystems QuantStudio 12K Flex', '*.xlsx', 'Plasma', [['GeneA', 'QPCR-GENEA', 'GeneA target, Ct'], ['RefGene', 'QPCR-REF', 'Reference gene, Ct']], [
+    'QuantStudio desktop "Export > Results" saved as Excel (`.xlsx`): the `Results` sheet from the header row starting `Well`; one row per well and target, the Ct in `CT`; `Undetermined` is no result; standards and controls (`Task`) are counted as not for the LIS (Lab sidebar). Set the folder-link to pass files as bytes (it does).',
+    codesNote("the experiment's target names (`Target Name`)", '`GeneA` and `RefGene`'),
+  ]),
+  'biorad-cfx-maestro': namedTests('Bio-Rad CFX Opus (CFX Maestro)', '*.csv', 'Plasma', [['FAM', 'QPCR-FAM', 'FAM channel, Cq'], ['VIC', 'QPCR-VIC', 'VIC channel, Cq']], [
+    'CFX Maestro "Quantification Cq Results" CSV: one row per well and fluorophore, the Cq in `Cq`; `NaN` (no Cq) is no result; standards, NTC and positive/negative controls (`Content`) are counted as not for the LIS (Lab sidebar).',
+    codesNote('the fluorophores (`Fluor`; set `layout.test` to `Target` when the plate names its targets)', '`FAM` and `VIC`'),
+  ]),
+  'appbio-absolute-q': namedTests('Applied Biosystems QuantStudio Absolute Q', '*.csv', 'Plasma', [['Gene A', 'DPCR-GENEA', 'Gene A, copies/µL'], ['Gene B', 'DPCR-GENEB', 'Gene B, copies/µL']], [
+    'Absolute Q well CSV: one row per well and target, `Conc. cp/uL`; the group average rows (no sample name) are held for a person with the reason, never sent (Lab sidebar: Dismiss them).',
+    codesNote('the targets (`Target`)', '`Gene A` and `Gene B`'),
+  ]),
+  'qiagen-qiacuity': namedTests('QIAGEN QIAcuity', '*.csv', 'Plasma', [['eGFP', 'DPCR-EGFP', 'eGFP, copies/µL']], [
+    'QIAcuity absolute quantification CSV (a `sep=,` line first): one row per well and target, `Conc. [cp/µL] (dPCR reaction)`; controls and NTC (`Type`) are counted as not for the LIS (Lab sidebar).',
+    codesNote('the targets (`Target (Name)`)', '`eGFP`'),
+  ]),
+  'qiagen-qiacuity-older': namedTests('QIAGEN QIAcuity (older export)', '*.csv', 'Plasma', [['5p', 'DPCR-5P', '5p target, copies/µL']], [
+    'QIAcuity CSV with the older column names (`Target`, `Concentration (copies/µL)`); controls and NTC (`Type`) are counted as not for the LIS (Lab sidebar).',
+    codesNote('the targets (`Target`)', '`5p`'),
+  ]),
+  'msd-workbench-csv': namedTests('MSD MESO QuickPlex (Discovery Workbench)', '*.csv', 'Serum', [['Test Assay 1.0', 'MSD-ASSAY1', 'MSD assay, calculated concentration']], [
+    'Discovery Workbench plate CSV (a `Plate_…` line first): one row per well and assay, `Calc. Concentration`; `NaN` is no result. The export does not mark standards (`S001`…): add a qc rule for your plate layout\'s names, or they are sent as samples.',
+    codesNote('the assays (`Assay`)', '`Test Assay 1.0`'),
+  ]),
+  'unchained-lunatic-csv': namedTests('Unchained Labs Lunatic', '*.csv', 'Other', [['A260 dsDNA', 'DNA-A260', 'dsDNA concentration (A260), ng/µL']], [
+    'Lunatic results table CSV: one row per well, the application in `Application`, the value `A260 Concentration (ng/ul)`.',
+    codesNote('the applications (`Application`)', '`A260 dsDNA`'),
+  ]),
+  'unchained-lunatic-xlsx': namedTests('Unchained Labs Lunatic (Excel report)', '*.xlsx', 'Other', [['Concentration\n(ng/ul)', 'DNA-CONC', 'Nucleic acid concentration, ng/µL']], [
+    'Lunatic report workbook (`.xlsx`): the table under `Plate ID`, one row per well, the value in the `Concentration (ng/ul)` column (its header cell holds a line break, kept in the test code). Set the folder-link to pass files as bytes (it does).',
+    codesNote('the column name', '`Concentration` + line break + `(ng/ul)`'),
+  ]),
+  'thermo-nanodrop-8000': namedTests('Thermo Scientific NanoDrop 8000', '*.txt', 'Other', [['DNA-50', 'ND-DNA', 'dsDNA concentration (NanoDrop)']], [
+    'NanoDrop 8000 nucleic acid report (tab text): one row per sample, `Conc.` in `Units`; the reference row is held for a person.',
+    codesNote('the nucleic-acid types (`NA Type`)', '`DNA-50`'),
+  ]),
+  'thermo-nanodrop-8000-protein': namedTests('Thermo Scientific NanoDrop 8000 (protein A280)', '*.txt', 'Other', [['conc.', 'ND-PROT', 'Protein concentration (A280), mg/mL']], [
+    'NanoDrop 8000 protein A280 report (tab text): one row per sample, the value `conc.`; rows without a sample ID are held for a person.',
+    codesNote('the column name', '`conc.`'),
+  ]),
+  'thermo-nanodrop-eight': namedTests('Thermo Scientific NanoDrop Eight', '*.txt', 'Other', [['ng/µL', 'ND8-CONC', 'Nucleic acid concentration, ng/µL']], [
+    'NanoDrop Eight export (tab text, header row `Sample Id`): one row per measurement, the sample number is `Sample Name`, the value `ng/µL`; a row without a name is held for a person.',
+    codesNote('the column name', '`ng/µL`'),
+  ]),
+  'thermo-nanodrop-eight-date-first': namedTests('Thermo Scientific NanoDrop Eight (Date first)', '*.txt', 'Other', [['ng/µL', 'ND8D-CONC', 'Nucleic acid concentration, ng/µL']], [
+    'NanoDrop Eight export whose header row starts with `Date` (decimal comma): the sample number is `Sample`, the value `ng/µL`.',
+    codesNote('the column name', '`ng/µL`'),
+  ]),
+  'thermo-nanodrop-one-csv': namedTests('Thermo Scientific NanoDrop One', '*.csv', 'Other', [['Nucleic Acid(ng/uL)', 'ND1-CONC', 'Nucleic acid concentration, ng/µL']], [
+    'NanoDrop One nucleic acid CSV: one row per measurement, `Sample Name`, `Nucleic Acid(ng/uL)`.',
+    codesNote('the column name', '`Nucleic Acid(ng/uL)`'),
+  ]),
+  'thermo-nanodrop-one-xlsx': namedTests('Thermo Scientific NanoDrop One (Excel)', '*.xlsx', 'Other', [['Nucleic Acid(ng/uL)', 'ND1X-CONC', 'Nucleic acid concentration, ng/µL']], [
+    'NanoDrop One nucleic acid workbook (`.xlsx`), the CSV\'s columns. Set the folder-link to pass files as bytes (it does).',
+    codesNote('the column name', '`Nucleic Acid(ng/uL)`'),
+  ]),
+  'thermo-qubit-4-csv': namedTests('Thermo Fisher Qubit 4', '*.csv', 'Other', [['1x dsDNA High Sensitivity', 'QB-DSDNA-HS', 'dsDNA HS (Qubit), original sample']], [
+    'Qubit 4 run data CSV: one row per tube, the sample in `Test Name`, the value `Original sample conc.` (its unit the second `Units` column).',
+    codesNote('the assays (`Assay Name`)', '`1x dsDNA High Sensitivity`'),
+  ]),
+  'thermo-qubit-4-xlsx': namedTests('Thermo Fisher Qubit 4 (Excel)', '*.xlsx', 'Other', [['1x dsDNA High Sensitivity', 'QBX-DSDNA-HS', 'dsDNA HS (Qubit), original sample']], [
+    'Qubit 4 run data workbook (`.xlsx`), the CSV\'s columns. Set the folder-link to pass files as bytes (it does).',
+    codesNote('the assays (`Assay Name`)', '`1x dsDNA High Sensitivity`'),
+  ]),
+  'thermo-qubit-flex-csv': namedTests('Thermo Fisher Qubit Flex', '*.csv', 'Other', [['RNA BR', 'QF-RNA-BR', 'RNA BR (Qubit Flex), original sample']], [
+    'Qubit Flex run data CSV: one row per tube, `Sample Name`, the value `Original Sample Conc.` in `Original sample conc. units`.',
+    codesNote('the assays (`Assay Name`)', '`RNA BR`'),
+  ]),
+  'thermo-qubit-flex-xlsx': namedTests('Thermo Fisher Qubit Flex (Excel)', '*.xlsx', 'Other', [['1X dsDNA HS', 'QFX-DSDNA-HS', 'dsDNA HS (Qubit Flex), original sample']], [
+    'Qubit Flex run data workbook (`.xlsx`), the CSV\'s columns. Set the folder-link to pass files as bytes (it does).',
+    codesNote('the assays (`Assay Name`)', '`1X dsDNA HS`'),
+  ]),
+  'thermo-genesys-150': namedTests('Thermo Scientific GENESYS 150', '*.csv', 'Other', [['Absorbance', 'UV-ABS', 'Absorbance (fixed wavelength)']], [
+    'GENESYS 150 Fixed export (UTF-16 text with tabs, named .csv): one row per sample, `Well Position` (the name typed on the instrument), `Absorbance`.',
+    codesNote('the column name', '`Absorbance`'),
+  ]),
+  'thermo-visionlite-fixed': namedTests('Thermo Scientific VISIONlite Fixed', '*.csv', 'Other', [['A260', 'UV-A260', 'Absorbance at 260 nm']], [
+    'VISIONlite Fixed results (UTF-16 text with tabs, named .csv): one row per sample, a column per wavelength (`A260`; add your method\'s others to `layout.tests`).',
+    codesNote('the wavelength columns', '`A260`'),
+  ]),
+  'thermo-visionlite-quant': namedTests('Thermo Scientific VISIONlite Quant', '*.csv', 'Other', [['Concentration [mg/L]', 'UV-QUANT', 'Concentration (VISIONlite Quant), mg/L']], [
+    'VISIONlite Quant results CSV: one row per sample, `Concentration [mg/L]`.',
+    codesNote('the column name', '`Concentration [mg/L]`'),
+  ]),
+  'moldev-softmax-pro-unknowns': namedTests('Molecular Devices SpectraMax (SoftMax Pro template)', '*.txt', 'Serum', [['MeanResult', 'ELISA-MEAN', 'ELISA result (mean of replicates)']], [
+    'SoftMax Pro Unicode text export (UTF-16): the table of the `Unknowns` group, one row per sample with its replicate wells below, the value `MeanResult`, as SoftMax\'s own templates name them; a protocol with other names sets them in "Dialect changes" (`table.startsAfter`, `layout.tests`).',
+    codesNote('the column name', '`MeanResult`'),
+  ]),
 };
 
 /** The folder a file example watches by default: its own, so two imported side by side never take each other's files. */

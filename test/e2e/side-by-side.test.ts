@@ -74,15 +74,27 @@ interface FileInstrument {
   samples: string[];
   /** Results of the export the dialect keeps aside, never sent (a SkanIt plate's wells labelled Un0001: no sample number). */
   aside: number;
+  /**
+   * The example's LIS codes and test IDs: two exports may name the same samples (`Sample 1` in a NanoDrop's and a
+   * Lunatic's), so what the LIS gets is told apart by the example's own tests (no two file examples share one).
+   */
+  lisCodes: Set<string>;
+  testIds: Set<string>;
 }
 
 /** What the LIS must get of a file example's sample export: its results the example's test-mapper maps, under their LIS codes. */
-function fileExpectation(spec: ExampleSpec, sample: { name: string; bytes: Buffer }): Pick<FileInstrument, 'expected' | 'samples' | 'aside'> {
+function fileExpectation(spec: ExampleSpec, sample: { name: string; bytes: Buffer }): Pick<FileInstrument, 'expected' | 'samples' | 'aside' | 'lisCodes' | 'testIds'> {
   const lisCode = new Map(exampleMapping(spec, catalog).map((m) => [m.instrumentCode, m.lisCode]));
   const events = fileLabEvents(sample.bytes, findFileProfile(spec.dialect)!, { timeZone: TIME_ZONE, fileName: sample.name });
   const results = events.flatMap((e) => (e.type === 'results' ? e.results : [])).filter((r) => lisCode.has(r.instrumentCode));
   const aside = events.reduce((n, e) => n + (e.type === 'unassigned' ? e.items.length : 0), 0);
-  return { expected: results.map((r) => `${r.SampleNumber}|${lisCode.get(r.instrumentCode)!}|${r.Result}`), samples: [...new Set(results.map((r) => r.SampleNumber))], aside };
+  return {
+    expected: results.map((r) => `${r.SampleNumber}|${lisCode.get(r.instrumentCode)!}|${r.Result}`),
+    samples: [...new Set(results.map((r) => r.SampleNumber))],
+    aside,
+    lisCodes: new Set(lisCode.values()),
+    testIds: new Set(spec.tests.map((t) => t.lisTestId)),
+  };
 }
 
 const catalog = loadCatalog();
@@ -230,8 +242,16 @@ const fileResults = (f: FileInstrument) =>
   lis
     .to('/results')
     .flatMap(itemsOf)
-    .filter((i) => f.samples.includes(i.SampleNumber))
+    .filter((i) => f.samples.includes(i.SampleNumber) && f.lisCodes.has(i.TestCode))
     .map((i) => `${i.SampleNumber}|${i.TestCode}|${i.Result}`);
+/** The processed notifications of one file example's sample: those naming one of its own tests. */
+const fileProcessedOf = (f: FileInstrument, sample: string) =>
+  lis.to('/processed').filter((r) => {
+    const body = r.json as { SampleNumber?: string; Tests?: unknown };
+    // Tests travels as a JSON-serialised string (spec 4.4).
+    const tests = typeof body.Tests === 'string' ? (JSON.parse(body.Tests) as unknown[]).map(String) : [];
+    return body.SampleNumber === sample && tests.some((t) => f.testIds.has(t));
+  }).length;
 const doneOf = (f: FileInstrument) => (existsSync(join(f.folder, 'done')) ? readdirSync(join(f.folder, 'done')) : []);
 const processedOf = (sample: string) => lis.to('/processed').filter((r) => (r.json as { SampleNumber?: string }).SampleNumber === sample).length;
 
@@ -300,7 +320,7 @@ describe('every example in one Node-RED, each with its analyzer', () => {
     for (const f of instruments) {
       const got = fileResults(f).sort();
       if (JSON.stringify(got) !== JSON.stringify([...f.expected].sort())) problems.push(`${f.spec.file}: results at the LIS ${JSON.stringify(got.slice(0, 6))}... (${got.length}), expected each of the ${f.expected.length} mapped results of ${f.sample.name} once`);
-      const notProcessedOnce = f.samples.filter((sample) => processedOf(sample) !== 1);
+      const notProcessedOnce = f.samples.filter((sample) => fileProcessedOf(f, sample) !== 1);
       if (notProcessedOnce.length > 0) problems.push(`${f.spec.file}: samples not notified processed exactly once: ${notProcessedOnce.slice(0, 5).join(', ')}`);
       if (!doneOf(f).includes(f.sample.name)) problems.push(`${f.spec.file}: ${f.sample.name} is not in done/ (${JSON.stringify(readdirSync(f.folder))})`);
       if (existsSync(join(f.folder, 'error'))) problems.push(`${f.spec.file}: error/ holds ${JSON.stringify(readdirSync(join(f.folder, 'error')))}`);

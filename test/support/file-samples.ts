@@ -1,15 +1,18 @@
 /**
  * Each built-in file dialect's sample export, as its example's test-mapper
  * and the side-by-side test use it: the instrument's own file
- * (test/fixtures/file, SOURCES.md), or, for the generic CSV that has no
- * instrument, a small export in its layout written here.
+ * (test/fixtures/file, SOURCES.md; the allotropy suite's files under
+ * test/fixtures/allotropy, named `allotropy/<parser>/<file>`), or, for the
+ * generic CSV that has no instrument, a small export in its layout written here.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'file');
+const ROOT = join(__dirname, '..', '..', '..', 'test', 'fixtures');
+const FIXTURES = join(ROOT, 'file');
+const ALLOTROPY = 'allotropy/';
 
-/** The file name of each dialect's sample export under test/fixtures/file. */
+/** The file name of each dialect's sample export under test/fixtures/file, or its path under test/fixtures after `allotropy/`. */
 export const FILE_SAMPLES: Readonly<Record<string, string>> = {
   'appbio-quantstudio': 'quantstudio-7-flex-results.txt',
   'abbott-m2000rt': 'abbott-m2000rt-results.log',
@@ -20,6 +23,28 @@ export const FILE_SAMPLES: Readonly<Record<string, string>> = {
   'varian-vista-pro': 'varian-vista-pro-icp.csv',
   'senaite-two-dimension': 'senaite-two-dimension.csv',
   'appbio-quantstudio-design-analysis-xlsx': 'quantstudio-7-pro-diomni-presence-absence.xlsx',
+  'appbio-quantstudio-xlsx': `${ALLOTROPY}appbio_quantstudio/appbio_quantstudio_example10.xlsx`,
+  'biorad-cfx-maestro': `${ALLOTROPY}cfxmaestro/example01.csv`,
+  'appbio-absolute-q': `${ALLOTROPY}appbio_absolute_q/Appbio_AbsoluteQ_example01.csv`,
+  'qiagen-qiacuity': `${ALLOTROPY}qiacuity_dpcr/qiacuity_dpcr_example04.csv`,
+  'qiagen-qiacuity-older': `${ALLOTROPY}qiacuity_dpcr/qiacuity_dpcr_example01.csv`,
+  'msd-workbench-csv': `${ALLOTROPY}msd_workbench/msd_workbench_test_2.csv`,
+  'unchained-lunatic-csv': `${ALLOTROPY}unchained_labs_lunatic_stunner/Demo_A260_dsDNA_Data.csv`,
+  'unchained-lunatic-xlsx': `${ALLOTROPY}unchained_labs_lunatic_stunner/2024-07-12_CW288_Plate1.xlsx`,
+  'thermo-nanodrop-8000': `${ALLOTROPY}thermo_fisher_nanodrop_8000/Thermo_NanoDrop_8000_example03.txt`,
+  'thermo-nanodrop-8000-protein': `${ALLOTROPY}thermo_fisher_nanodrop_8000/Thermo_NanoDrop_8000_example02.txt`,
+  'thermo-nanodrop-eight': `${ALLOTROPY}thermo_fisher_nanodrop_eight/thermo_nanodrop_eight_example01.txt`,
+  'thermo-nanodrop-eight-date-first': `${ALLOTROPY}thermo_fisher_nanodrop_eight/thermo_nanodrop_eight_RNA.txt`,
+  'thermo-nanodrop-one-csv': `${ALLOTROPY}thermo_fisher_nanodrop_one/dsDNA 7_19_2023 3_27_29 PM.csv`,
+  'thermo-nanodrop-one-xlsx': `${ALLOTROPY}thermo_fisher_nanodrop_one/example1.xlsx`,
+  'thermo-qubit-4-csv': `${ALLOTROPY}thermo_fisher_qubit4/thermo_fisher_qubit4_example_1.csv`,
+  'thermo-qubit-4-xlsx': `${ALLOTROPY}thermo_fisher_qubit4/thermo_fisher_qubit4_example_2.xlsx`,
+  'thermo-qubit-flex-csv': `${ALLOTROPY}thermo_fisher_qubit_flex/thermo_fisher_qubit_flex_example_01.csv`,
+  'thermo-qubit-flex-xlsx': `${ALLOTROPY}thermo_fisher_qubit_flex/thermo_fisher_qubit_flex_example_02.xlsx`,
+  'thermo-genesys-150': `${ALLOTROPY}thermo_fisher_genesys_on_board/Genesys150_ExampleFile_Fixed_10_2_2024_1_57_42_PM.csv`,
+  'thermo-visionlite-fixed': `${ALLOTROPY}thermo_fisher_visionlite/Fixed_tab_sep.csv`,
+  'thermo-visionlite-quant': `${ALLOTROPY}thermo_fisher_visionlite/Thermo_VISIONlite_example_quant.csv`,
+  'moldev-softmax-pro-unknowns': `${ALLOTROPY}moldev_softmax_pro/MD_SMP_absorbance_endpoint_partial_plate_example01.txt`,
 };
 
 /** The generic CSV's sample: one result per row under the columns the dialect names, one no-result value. */
@@ -29,5 +54,7 @@ const GENERIC_CSV_SAMPLE = 'Sample,Test,Result\r\nGX-1001,GLU,5.4\r\nGX-1001,CRE
 export function fileSample(dialect: string): { name: string; bytes: Buffer } | undefined {
   if (dialect === 'generic-csv') return { name: 'generic-run.csv', bytes: Buffer.from(GENERIC_CSV_SAMPLE, 'utf8') };
   const name = FILE_SAMPLES[dialect];
-  return name === undefined ? undefined : { name, bytes: readFileSync(join(FIXTURES, name)) };
+  if (name === undefined) return undefined;
+  // The file's own name (a folder-link takes it by its pattern); an allotropy path is read from its folder.
+  return name.startsWith(ALLOTROPY) ? { name: name.split('/').pop()!, bytes: readFileSync(join(ROOT, name)) } : { name, bytes: readFileSync(join(FIXTURES, name)) };
 }

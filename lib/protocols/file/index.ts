@@ -1,6 +1,6 @@
 /** Instruments that export result files: file dialects, reading a file into lab events, the host and the editor's preview, and the watched folder. What nodes/ uses of it. */
 export type * from './types';
-export { ABBOTT_M2000RT, APPBIO_QUANTSTUDIO, APPBIO_QUANTSTUDIO_DA_XLSX, BECKMAN_ACCESS_2, FILE_PROFILES, findFileProfile, GENERIC_CSV, MOLDEV_SOFTMAX_PRO, SENAITE_TWO_DIMENSION, THERMO_MULTISKAN_GO, THERMO_SKANIT_XLSX, VARIAN_VISTA_PRO } from './dialects';
+export * from './dialects';
 export { FILE_OVERRIDE_RULES, siteFileDialectOf, siteFileDraft, siteFileProfile } from './overrides';
 export { FileDialectProfileSchema } from './schema';
 export { FileDialectError, fileProfileIssues, fileProfileProblems } from './validate';

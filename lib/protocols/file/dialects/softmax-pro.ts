@@ -29,3 +29,22 @@ export const MOLDEV_SOFTMAX_PRO: FileDialectProfile = {
   sampleNumber: { pattern: SAMPLE_NUMBER },
   qc: [],
 };
+
+/**
+ * SoftMax Pro's own template names: the unknowns' group `Unknowns` and its
+ * `MeanResult` column (the mean of the replicates' results), as the
+ * protocols SoftMax ships write them, in the "Unicode" export (UTF-16LE);
+ * otherwise as MOLDEV_SOFTMAX_PRO. A protocol that names its group or column
+ * otherwise (`UnknownsNoDiln`, `AvgConc`) still needs the site's names in
+ * the overrides. Standards and controls are groups of their own, not read.
+ * Sample: Benchling-Open-Source/allotropy
+ * tests/parsers/moldev_softmax_pro/testdata/MD_SMP_absorbance_endpoint_partial_plate_example01.txt (MIT).
+ */
+export const MOLDEV_SOFTMAX_PRO_UNKNOWNS: FileDialectProfile = {
+  ...MOLDEV_SOFTMAX_PRO,
+  id: 'moldev-softmax-pro-unknowns',
+  label: 'Molecular Devices SoftMax Pro (Unicode text export, template group Unknowns)',
+  encoding: 'utf16le',
+  table: { skipRows: 0, startsAfter: 'Group: Unknowns', header: true, endsAtEmptyRow: true },
+  layout: { form: 'row-per-sample', sample: 'Sample', tests: ['MeanResult'] },
+};

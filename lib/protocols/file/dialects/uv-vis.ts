@@ -1,0 +1,58 @@
+import type { FileDialectProfile } from '../types';
+import { SAMPLE_NUMBER } from './sample-number';
+
+/**
+ * Thermo Scientific GENESYS 150 (on-board software): a Fixed wavelength
+ * measurement saved as `.csv`, which is UTF-16LE text with tabs: one row per
+ * sample, the sample in `Well Position` (the name the operator typed, with
+ * the read's number: `WD10369453 1`), the value `Absorbance` (the test code).
+ * No controls marked. Sample: Benchling-Open-Source/allotropy
+ * tests/parsers/thermo_fisher_genesys_on_board/testdata/Genesys150_ExampleFile_Fixed_10_2_2024_1_57_42_PM.csv (MIT).
+ */
+export const THERMO_GENESYS_150: FileDialectProfile = {
+  id: 'thermo-genesys-150',
+  label: 'Thermo Scientific GENESYS 150 (Fixed wavelength export)',
+  vendor: 'Thermo Scientific',
+  model: 'GENESYS 150',
+  encoding: 'utf16le',
+  delimiter: 'tab',
+  table: { skipRows: 0, header: true, endsAtEmptyRow: false },
+  layout: { form: 'row-per-sample', sample: 'Well Position', tests: ['Absorbance'] },
+  decimalComma: false,
+  noResult: [],
+  sampleNumber: { pattern: SAMPLE_NUMBER },
+  qc: [],
+};
+
+/**
+ * Thermo Scientific VISIONlite (GENESYS 10S, Evolution): the Fixed
+ * application's results, saved as UTF-16LE text with tabs (named `.csv`):
+ * one row per sample, `Sample name`, then a column per wavelength the method
+ * reads (`A260`: the test code; add the others to `layout.tests`), then
+ * `Result`. Sample: Benchling-Open-Source/allotropy
+ * tests/parsers/thermo_fisher_visionlite/testdata/Fixed_tab_sep.csv (MIT).
+ */
+export const THERMO_VISIONLITE_FIXED: FileDialectProfile = {
+  ...THERMO_GENESYS_150,
+  id: 'thermo-visionlite-fixed',
+  label: 'Thermo Scientific VISIONlite Fixed (results, UTF-16 text)',
+  model: 'VISIONlite Fixed (GENESYS 10S, Evolution)',
+  layout: { form: 'row-per-sample', sample: 'Sample name', tests: ['A260'] },
+};
+
+/**
+ * VISIONlite Quant: the quantitation application's results as CSV (UTF-8,
+ * commas): one row per sample, `Sample Name`, `Dilution factor`, the reading
+ * `Ordinate [A]` and the value `Concentration [mg/L]` (the test code; the
+ * unit is the method's). Sample: Benchling-Open-Source/allotropy
+ * tests/parsers/thermo_fisher_visionlite/testdata/Thermo_VISIONlite_example_quant.csv (MIT).
+ */
+export const THERMO_VISIONLITE_QUANT: FileDialectProfile = {
+  ...THERMO_GENESYS_150,
+  id: 'thermo-visionlite-quant',
+  label: 'Thermo Scientific VISIONlite Quant (results CSV)',
+  model: 'VISIONlite Quant (GENESYS 10S, Evolution)',
+  encoding: 'utf8',
+  delimiter: 'comma',
+  layout: { form: 'row-per-sample', sample: 'Sample Name', tests: ['Concentration [mg/L]'] },
+};

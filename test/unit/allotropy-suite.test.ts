@@ -1,0 +1,194 @@
+/**
+ * allotropy's test files as a conformance suite (docs/allotropy-suite.md):
+ * each file below read by one built-in file dialect alone, no site
+ * overrides, and what it sends (results and QC alike: allotropy's output
+ * includes the controls) compared value by value with allotropy's answer
+ * (test/fixtures/allotropy/expected.json): the multiset of
+ * [SampleNumber, instrumentCode, value] must be allotropy's [sample, test,
+ * value] rows. Values are compared as numbers when both sides parse as
+ * numbers (`28.300` is allotropy's 28.3: allotropy writes the file's number,
+ * it rounds none of these), else as text.
+ *
+ * Comparison rules, the same for every file:
+ * - allotropy writes `N/A` where the file's sample cell is empty (its
+ *   placeholder): compared as the empty sample number;
+ * - a control whose value is one of the dialect's no-result words (an NTC's
+ *   `Undetermined`: the control's expected outcome) is sent to QC as written;
+ *   allotropy writes no value, so no row: each is counted (qcNoResult).
+ * Declared differences, each with its reason and counted exactly:
+ * - tests: our test code -> allotropy's, where the two name one test
+ *   differently (a column name against allotropy's analyte or application);
+ * - held: allotropy's rows our dialect holds aside by its documented rules,
+ *   by the reason our reader gives (its text after `line <n>: `).
+ * Nothing else may differ.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileLabEvents, findFileProfile } from '../../lib/protocols/file';
+import type { UnassignedResult } from '../../lib/lab';
+
+const DIR = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'allotropy');
+type Row = [sample: string | null, test: string | null, value: number | string | null, unit: string | null, well: string | null];
+const EXPECTED = JSON.parse(readFileSync(join(DIR, 'expected.json'), 'utf8')) as Record<string, { results?: Row[] }>;
+
+interface Held {
+  /** How many of allotropy's rows are held with this reason. */
+  count: number;
+  /** The start of the reason our reader gives, after `line <n>: `. */
+  reason: string;
+  why: string;
+}
+
+interface Entry {
+  file: string;
+  dialect: string;
+  /** Our test code -> allotropy's (null: allotropy names no test). */
+  tests?: { map: Readonly<Record<string, string | null>>; why: string };
+  held?: Held[];
+  /** Controls sent with a no-result word as their value, which allotropy has no row for. */
+  qcNoResult?: number;
+}
+
+const SAMPLE_RULE = 'a label starting with punctuation is a plate mark, not a sample a LIS holds (sample-number.ts)';
+const NO_SAMPLE = 'allotropy writes N/A for the empty sample cell; a row without a sample number is held, never sent';
+
+const QS = 'appbio_quantstudio/';
+const DA = 'appbio_quantstudio_designandanalysis/appbio_quantstudio_designandanalysis_';
+const ENTRIES: Entry[] = [
+  { file: `${QS}appbio_quantstudio_example06.txt`, dialect: 'appbio-quantstudio' },
+  { file: `${QS}example_quantsudio_results_only.txt`, dialect: 'appbio-quantstudio' },
+  { file: `${QS}appbio_quantstudio_example04.txt`, dialect: 'appbio-quantstudio', qcNoResult: 4 },
+  {
+    file: `${QS}appbio_quantstudio_example02.txt`,
+    dialect: 'appbio-quantstudio',
+    qcNoResult: 8,
+    held: [
+      { count: 20, reason: 'sample number "(-)" does not match sampleNumber.pattern', why: SAMPLE_RULE },
+      { count: 48, reason: 'sample number "(+)" does not match sampleNumber.pattern', why: SAMPLE_RULE },
+    ],
+  },
+  { file: `${QS}appbio_quantstudio_minimal_test02.txt`, dialect: 'appbio-quantstudio' },
+  { file: `${QS}appbio_quantstudio_example10.xlsx`, dialect: 'appbio-quantstudio-xlsx' },
+  { file: `${DA}Diomni_v4.3_Presence_Absence.xlsx`, dialect: 'appbio-quantstudio-design-analysis-xlsx', qcNoResult: 4 },
+  { file: `${DA}QS1_Standard_Curve_example01.xlsx`, dialect: 'appbio-quantstudio-design-analysis-xlsx', qcNoResult: 4 },
+  { file: `${DA}QS7Pro_Presence_and_Absence_example10.xlsx`, dialect: 'appbio-quantstudio-design-analysis-xlsx', qcNoResult: 6 },
+  { file: `${DA}QS7Pro_Presence_and_Absence_autoexport.xls`, dialect: 'appbio-quantstudio-design-analysis-xlsx' },
+  { file: 'cfxmaestro/example01.csv', dialect: 'biorad-cfx-maestro', tests: { map: { FAM: 'N/A', VIC: 'N/A' }, why: 'the plate names no target (Target empty, allotropy: N/A): the test is the fluorophore' } },
+  { file: 'appbio_absolute_q/Appbio_AbsoluteQ_example01.csv', dialect: 'appbio-absolute-q' },
+  { file: 'appbio_absolute_q/Appbio_AbsoluteQ_example05.csv', dialect: 'appbio-absolute-q' },
+  { file: 'qiacuity_dpcr/qiacuity_dpcr_example01.csv', dialect: 'qiagen-qiacuity-older' },
+  { file: 'qiacuity_dpcr/qiacuity_dpcr_example04.csv', dialect: 'qiagen-qiacuity' },
+  {
+    file: 'msd_workbench/msd_workbench_test_2.csv',
+    dialect: 'msd-workbench-csv',
+    tests: { map: { 'Test Assay 1.0': 'Calc. Concentration' }, why: 'our test is the assay, allotropy names the calculated value' },
+    held: [{ count: 2, reason: 'Test Assay 1.0 is "NaN", a value the dialect reads as no result', why: 'NaN (off the standard curve) is no result' }],
+  },
+  { file: 'unchained_labs_lunatic_stunner/Demo_A260_dsDNA_Data.csv', dialect: 'unchained-lunatic-csv', tests: { map: { 'A260 dsDNA': 'Concentration' }, why: 'our test is the application, allotropy names the calculated value' } },
+  { file: 'unchained_labs_lunatic_stunner/2024-07-12_CW288_Plate1.xlsx', dialect: 'unchained-lunatic-xlsx', tests: { map: { 'Concentration\n(ng/ul)': 'Concentration' }, why: 'our test is the column as the header cell writes it (unit after a line break)' } },
+  { file: 'thermo_fisher_nanodrop_8000/Thermo_NanoDrop_8000_example03.txt', dialect: 'thermo-nanodrop-8000' },
+  {
+    file: 'thermo_fisher_nanodrop_8000/Thermo_NanoDrop_8000_example02.txt',
+    dialect: 'thermo-nanodrop-8000-protein',
+    tests: { map: { 'conc.': null }, why: 'the protein report names no test: ours is the column, allotropy has none' },
+    held: [{ count: 6, reason: 'no sample number', why: NO_SAMPLE }],
+  },
+  ...['thermo_fisher_nanodrop_one/dsDNA 7_19_2023 3_27_29 PM.csv', 'thermo_fisher_nanodrop_one/example1.xlsx'].map((file) => ({
+    file,
+    dialect: file.endsWith('.xlsx') ? 'thermo-nanodrop-one-xlsx' : 'thermo-nanodrop-one-csv',
+    tests: { map: { 'Nucleic Acid(ng/uL)': 'dsDNA' }, why: 'allotropy takes the application from the file name; ours is the column' },
+  })),
+  { file: 'thermo_fisher_qubit4/thermo_fisher_qubit4_example_1.csv', dialect: 'thermo-qubit-4-csv' },
+  { file: 'thermo_fisher_qubit4/thermo_fisher_qubit4_example_2.xlsx', dialect: 'thermo-qubit-4-xlsx' },
+  { file: 'thermo_fisher_qubit_flex/thermo_fisher_qubit_flex_example_01.csv', dialect: 'thermo-qubit-flex-csv' },
+  { file: 'thermo_fisher_qubit_flex/thermo_fisher_qubit_flex_example_02.xlsx', dialect: 'thermo-qubit-flex-xlsx' },
+  { file: 'thermo_fisher_genesys_on_board/Genesys150_ExampleFile_Fixed_10_2_2024_1_57_42_PM.csv', dialect: 'thermo-genesys-150', tests: { map: { Absorbance: 'Abs' }, why: 'the column name against allotropy\'s short name' } },
+  { file: 'thermo_fisher_visionlite/Fixed_tab_sep.csv', dialect: 'thermo-visionlite-fixed', tests: { map: { A260: '260nm' }, why: 'the wavelength column against allotropy\'s wavelength' } },
+  { file: 'thermo_fisher_visionlite/Thermo_VISIONlite_example_quant.csv', dialect: 'thermo-visionlite-quant', tests: { map: { 'Concentration [mg/L]': 'Quant' }, why: 'the column name against allotropy\'s application' } },
+  { file: 'moldev_softmax_pro/MD_SMP_absorbance_endpoint_partial_plate_example01.txt', dialect: 'moldev-softmax-pro-unknowns' },
+];
+
+const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
+/** One value as compared: a number when it reads as one, else its text. */
+const valueKey = (v: string | number | null) => (v === null ? 'null' : NUMBER.test(String(v).trim()) ? `#${Number(v)}` : `"${String(v)}"`);
+const rowKey = (sample: string | null, test: string | null, value: string | number | null) => JSON.stringify([sample ?? null, test ?? null, valueKey(value)]);
+
+function counts(keys: string[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const k of keys) m.set(k, (m.get(k) ?? 0) + 1);
+  return m;
+}
+
+/** What one multiset has more of than the other, each key as often as it is over. */
+function over(a: Map<string, number>, b: Map<string, number>): string[] {
+  return [...a].flatMap(([k, n]) => Array<string>(Math.max(0, n - (b.get(k) ?? 0))).fill(k));
+}
+
+function compare(entry: Entry) {
+  const profile = findFileProfile(entry.dialect);
+  assert.ok(profile, `${entry.dialect} is a built-in`);
+  const fileName = entry.file.split('/').pop()!;
+  const events = fileLabEvents(readFileSync(join(DIR, entry.file)), profile, { timeZone: 'UTC', fileName });
+  const map = entry.tests?.map ?? {};
+  const test = (code: string | undefined) => (code !== undefined && code in map ? map[code]! : (code ?? null));
+  const noResult = new Set(profile.noResult.map((w) => w.trim().toLowerCase()));
+  const sent: string[] = [];
+  const codes = new Set<string>();
+  let qcNoResult = 0;
+  for (const e of events) {
+    if (e.type !== 'results' && e.type !== 'qc') continue;
+    for (const r of e.results) {
+      codes.add(r.instrumentCode);
+      if (e.type === 'qc' && noResult.has(r.Result.trim().toLowerCase())) qcNoResult++;
+      else sent.push(rowKey(r.SampleNumber, test(r.instrumentCode), r.Result));
+    }
+  }
+  assert.equal(qcNoResult, entry.qcNoResult ?? 0, 'controls sent with a no-result word');
+  // A rename is of a test the dialect sends: one it no longer sends is a stale declaration.
+  for (const code of Object.keys(map)) assert.ok(codes.has(code), `renamed test ${JSON.stringify(code)} is sent`);
+
+  const rows = EXPECTED[entry.file]?.results;
+  assert.ok(rows && rows.length > 0, `expected.json has rows for ${entry.file}`);
+  const expected = counts(rows.map(([s, t, v]) => rowKey(s === 'N/A' ? '' : s, t, v)));
+
+  // Each declared held reason: allotropy's rows matched to the items held with it, by test and value.
+  const items = events.flatMap((e) => (e.type === 'unassigned' ? e.items : []));
+  for (const h of entry.held ?? []) {
+    const mine = items.filter((i) => i.reason.replace(/^line \d+: /, '').startsWith(h.reason));
+    let matched = 0;
+    for (const i of mine) {
+      const k = heldKey(i, test(i.instrumentCode), rows);
+      if (k !== undefined && (expected.get(k) ?? 0) > 0) {
+        expected.set(k, expected.get(k)! - 1);
+        matched++;
+      }
+    }
+    assert.equal(matched, h.count, `held "${h.reason}" (${h.why})`);
+  }
+  const got = counts(sent);
+  assert.deepEqual({ onlyOurs: over(got, expected), onlyAllotropy: over(expected, got) }, { onlyOurs: [], onlyAllotropy: [] });
+}
+
+/** The row of allotropy a held item is: same test and value, and its sample in the item's text (or the sample empty). */
+function heldKey(item: UnassignedResult, test: string | null, rows: Row[]): string | undefined {
+  const row = rows.find(([s, t, v]) => t === test && valueKey(v) === valueKey(item.Result ?? null) && (s === 'N/A' || s === null || item.text.includes(s)));
+  return row && rowKey(row[0] === 'N/A' ? '' : row[0], row[1], row[2]);
+}
+
+describe('allotropy test files read by the built-in file dialects, value by value', () => {
+  for (const entry of ENTRIES) {
+    const declared = [
+      ...(entry.tests ? [`tests ${JSON.stringify(entry.tests.map)}: ${entry.tests.why}`] : []),
+      ...(entry.held ?? []).map((h) => `${h.count} held "${h.reason}": ${h.why}`),
+      ...(entry.qcNoResult ? [`${entry.qcNoResult} controls with a no-result value`] : []),
+    ];
+    it(`${entry.file} in ${entry.dialect}${declared.length ? ` (${declared.join('; ')})` : ''}`, () => compare(entry));
+  }
+
+  it('the table names each file once and each dialect is a built-in', () => {
+    assert.equal(new Set(ENTRIES.map((e) => e.file)).size, ENTRIES.length);
+    for (const e of ENTRIES) assert.ok(findFileProfile(e.dialect), e.dialect);
+  });
+});
