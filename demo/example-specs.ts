@@ -480,9 +480,9 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     'Lunatic results table CSV: one row per well, the application in `Application`, the value `A260 Concentration (ng/ul)`.',
     codesNote('the applications (`Application`)', '`A260 dsDNA`'),
   ]),
-  'unchained-lunatic-xlsx': namedTests('Unchained Labs Lunatic (Excel report)', '*.xlsx', 'Other', [['Concentration\n(ng/ul)', 'DNA-CONC', 'Nucleic acid concentration, ng/µL']], [
-    'Lunatic report workbook (`.xlsx`): the table under `Plate ID`, one row per well, the value in the `Concentration (ng/ul)` column (its header cell holds a line break, kept in the test code). Set the folder-link to pass files as bytes (it does).',
-    codesNote('the column name', '`Concentration` + line break + `(ng/ul)`'),
+  'unchained-lunatic-xlsx': namedTests('Unchained Labs Lunatic (Excel report)', '*.xlsx', 'Other', [['Concentration', 'DNA-CONC', 'Nucleic acid concentration, ng/µL']], [
+    'Lunatic report workbook (`.xlsx`): the table under `Plate ID`, one row per well, the value in the `Concentration (ng/ul)` column (one header cell, the test over its unit on a second line: the unit is split off). Set the folder-link to pass files as bytes (it does).',
+    codesNote('the column name', '`Concentration`'),
   ]),
   'thermo-nanodrop-8000': namedTests('Thermo Scientific NanoDrop 8000', '*.txt', 'Other', [['DNA-50', 'ND-DNA', 'dsDNA concentration (NanoDrop)']], [
     'NanoDrop 8000 nucleic acid report (tab text): one row per sample, `Conc.` in `Units`; the reference row is held for a person.',
@@ -500,13 +500,13 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     'NanoDrop Eight export whose header row starts with `Date` (decimal comma): the sample number is `Sample`, the value `ng/µL`.',
     codesNote('the column name', '`ng/µL`'),
   ]),
-  'thermo-nanodrop-one-csv': namedTests('Thermo Scientific NanoDrop One', '*.csv', 'Other', [['Nucleic Acid(ng/uL)', 'ND1-CONC', 'Nucleic acid concentration, ng/µL']], [
-    'NanoDrop One nucleic acid CSV: one row per measurement, `Sample Name`, `Nucleic Acid(ng/uL)`.',
-    codesNote('the column name', '`Nucleic Acid(ng/uL)`'),
+  'thermo-nanodrop-one-csv': namedTests('Thermo Scientific NanoDrop One', '*.csv', 'Other', [['dsDNA', 'ND1-CONC', 'Nucleic acid concentration, ng/µL']], [
+    'NanoDrop One nucleic acid CSV: one row per measurement, `Sample Name`, `Nucleic Acid(ng/uL)` (its unit split from the header); the test is the application, the first word of the file\'s name as the software writes it (`dsDNA 7_19_2023 3_27_29 PM.csv`): a file renamed without it is refused.',
+    codesNote('the applications (the file name\'s first word)', '`dsDNA`'),
   ]),
-  'thermo-nanodrop-one-xlsx': namedTests('Thermo Scientific NanoDrop One (Excel)', '*.xlsx', 'Other', [['Nucleic Acid(ng/uL)', 'ND1X-CONC', 'Nucleic acid concentration, ng/µL']], [
-    'NanoDrop One nucleic acid workbook (`.xlsx`), the CSV\'s columns. Set the folder-link to pass files as bytes (it does).',
-    codesNote('the column name', '`Nucleic Acid(ng/uL)`'),
+  'thermo-nanodrop-one-xlsx': namedTests('Thermo Scientific NanoDrop One (Excel)', '*.xlsx', 'Other', [['Nucleic Acid', 'ND1X-CONC', 'Nucleic acid concentration, ng/µL']], [
+    'NanoDrop One nucleic acid workbook (`.xlsx`), the CSV\'s columns; the test is the value column, `Nucleic Acid`, its unit split from the header. Set the folder-link to pass files as bytes (it does).',
+    codesNote('the column name', '`Nucleic Acid`'),
   ]),
   'thermo-qubit-4-csv': namedTests('Thermo Fisher Qubit 4', '*.csv', 'Other', [['1x dsDNA High Sensitivity', 'QB-DSDNA-HS', 'dsDNA HS (Qubit), original sample']], [
     'Qubit 4 run data CSV: one row per tube, the sample in `Test Name`, the value `Original sample conc.` (its unit the second `Units` column).',

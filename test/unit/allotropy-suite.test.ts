@@ -87,7 +87,7 @@ const ENTRIES: Entry[] = [
     held: [{ count: 2, reason: 'Test Assay 1.0 is "NaN", a value the dialect reads as no result', why: 'NaN (off the standard curve) is no result' }],
   },
   { file: 'unchained_labs_lunatic_stunner/Demo_A260_dsDNA_Data.csv', dialect: 'unchained-lunatic-csv', tests: { map: { 'A260 dsDNA': 'Concentration' }, why: 'our test is the application, allotropy names the calculated value' } },
-  { file: 'unchained_labs_lunatic_stunner/2024-07-12_CW288_Plate1.xlsx', dialect: 'unchained-lunatic-xlsx', tests: { map: { 'Concentration\n(ng/ul)': 'Concentration' }, why: 'our test is the column as the header cell writes it (unit after a line break)' } },
+  { file: 'unchained_labs_lunatic_stunner/2024-07-12_CW288_Plate1.xlsx', dialect: 'unchained-lunatic-xlsx' },
   { file: 'thermo_fisher_nanodrop_8000/Thermo_NanoDrop_8000_example03.txt', dialect: 'thermo-nanodrop-8000' },
   {
     file: 'thermo_fisher_nanodrop_8000/Thermo_NanoDrop_8000_example02.txt',
@@ -95,11 +95,9 @@ const ENTRIES: Entry[] = [
     tests: { map: { 'conc.': null }, why: 'the protein report names no test: ours is the column, allotropy has none' },
     held: [{ count: 6, reason: 'no sample number', why: NO_SAMPLE }],
   },
-  ...['thermo_fisher_nanodrop_one/dsDNA 7_19_2023 3_27_29 PM.csv', 'thermo_fisher_nanodrop_one/example1.xlsx'].map((file) => ({
-    file,
-    dialect: file.endsWith('.xlsx') ? 'thermo-nanodrop-one-xlsx' : 'thermo-nanodrop-one-csv',
-    tests: { map: { 'Nucleic Acid(ng/uL)': 'dsDNA' }, why: 'allotropy takes the application from the file name; ours is the column' },
-  })),
+  // The CSV names its application in the file's name, as the export writes it; the workbook in its sheet's name, not read.
+  { file: 'thermo_fisher_nanodrop_one/dsDNA 7_19_2023 3_27_29 PM.csv', dialect: 'thermo-nanodrop-one-csv' },
+  { file: 'thermo_fisher_nanodrop_one/example1.xlsx', dialect: 'thermo-nanodrop-one-xlsx', tests: { map: { 'Nucleic Acid': 'dsDNA' }, why: 'the application is the sheet\'s name, which the dialect does not read; ours is the column' } },
   { file: 'thermo_fisher_qubit4/thermo_fisher_qubit4_example_1.csv', dialect: 'thermo-qubit-4-csv' },
   { file: 'thermo_fisher_qubit4/thermo_fisher_qubit4_example_2.xlsx', dialect: 'thermo-qubit-4-xlsx' },
   { file: 'thermo_fisher_qubit_flex/thermo_fisher_qubit_flex_example_01.csv', dialect: 'thermo-qubit-flex-csv' },

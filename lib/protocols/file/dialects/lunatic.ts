@@ -5,7 +5,7 @@ import { SAMPLE_NUMBER } from './sample-number';
  * Unchained Labs Lunatic (microvolume UV/Vis plates): the results table
  * exported as CSV, one row per well: `Sample name`, the method in
  * `Application` (`A260 dsDNA`: the test), the value
- * `A260 Concentration (ng/ul)`. The export marks no controls (blanks are
+ * `A260 Concentration (ng/ul)`, its unit in the header cell. The export marks no controls (blanks are
  * samples named by the operator, `H2O`). Sample:
  * Benchling-Open-Source/allotropy
  * tests/parsers/unchained_labs_lunatic_stunner/testdata/Demo_A260_dsDNA_Data.csv (MIT).
@@ -18,7 +18,7 @@ export const UNCHAINED_LUNATIC_CSV: FileDialectProfile = {
   encoding: 'utf8',
   delimiter: 'comma',
   table: { skipRows: 0, header: true, endsAtEmptyRow: false },
-  layout: { form: 'row-per-result', sample: 'Sample name', test: 'Application', value: 'A260 Concentration (ng/ul)' },
+  layout: { form: 'row-per-result', sample: 'Sample name', test: 'Application', value: 'A260 Concentration (ng/ul)', headerUnits: true },
   decimalComma: false,
   noResult: ['N/A'],
   sampleNumber: { pattern: SAMPLE_NUMBER },
@@ -29,9 +29,9 @@ export const UNCHAINED_LUNATIC_CSV: FileDialectProfile = {
  * The Lunatic's report as an Excel workbook (software 6): a `Report` sheet
  * with an `Info` block (date, application, plates), then `Table`, whose
  * header row starts with `Plate ID`; one row per well, `Sample name`, and
- * the value in `Concentration` + line break + `(ng/ul)` (the header cell holds
- * the line break; it is the test code). The application is in the Info
- * block only, so the test is the column. Sample:
+ * the value in `Concentration` + line break + `(ng/ul)`: one header cell, the
+ * test code over its unit, split (headerUnits). The application is in the
+ * Info block only, so the test is the column. Sample:
  * Benchling-Open-Source/allotropy
  * tests/parsers/unchained_labs_lunatic_stunner/testdata/2024-07-12_CW288_Plate1.xlsx (MIT).
  */
@@ -41,5 +41,5 @@ export const UNCHAINED_LUNATIC_XLSX: FileDialectProfile = {
   label: 'Unchained Labs Lunatic (report Excel workbook)',
   format: 'xlsx',
   table: { skipRows: 0, header: true, headerFirstCell: 'Plate ID', endsAtEmptyRow: true },
-  layout: { form: 'row-per-sample', sample: 'Sample name', tests: ['Concentration\n(ng/ul)'] },
+  layout: { form: 'row-per-sample', sample: 'Sample name', tests: ['Concentration\n(ng/ul)'], headerUnits: true },
 };

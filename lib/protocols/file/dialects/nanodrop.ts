@@ -83,11 +83,12 @@ export const THERMO_NANODROP_EIGHT_DATE_FIRST: FileDialectProfile = {
 
 /**
  * Thermo Scientific NanoDrop One/OneC: the nucleic acid application's data
- * exported as CSV (the file is named after the application and time,
- * `dsDNA 7_19_2023 3_27_29 PM.csv`): one row per measurement, `Sample Name`,
- * the concentration in `Nucleic Acid(ng/uL)` (the test code; the application
- * is only in the file name). No controls marked. Sample:
- * Benchling-Open-Source/allotropy
+ * exported as CSV, the file named after the application and time
+ * (`dsDNA 7_19_2023 3_27_29 PM.csv`): one row per measurement, `Sample Name`,
+ * the concentration in `Nucleic Acid(ng/uL)`, its unit in the header cell.
+ * The test is the application, named only in the file's name (its first
+ * word): a file renamed without it is refused, never sent as nobody's test.
+ * No controls marked. Sample: Benchling-Open-Source/allotropy
  * tests/parsers/thermo_fisher_nanodrop_one/testdata/dsDNA 7_19_2023 3_27_29 PM.csv (MIT).
  */
 export const THERMO_NANODROP_ONE_CSV: FileDialectProfile = {
@@ -98,17 +99,23 @@ export const THERMO_NANODROP_ONE_CSV: FileDialectProfile = {
   encoding: 'utf8',
   delimiter: 'comma',
   table: { skipRows: 0, header: true, endsAtEmptyRow: false },
-  layout: { form: 'row-per-sample', sample: 'Sample Name', tests: ['Nucleic Acid(ng/uL)'] },
+  layout: { form: 'row-per-result', sample: 'Sample Name', test: { from: 'name', pattern: '^(\\S+) ' }, value: 'Nucleic Acid(ng/uL)', headerUnits: true },
   decimalComma: false,
   noResult: [],
   sampleNumber: { pattern: SAMPLE_NUMBER },
   qc: [],
 };
 
-/** NanoDrop One, the same export saved as an Excel workbook (one sheet, the same columns). Sample: allotropy tests/parsers/thermo_fisher_nanodrop_one/testdata/example1.xlsx (MIT). */
+/**
+ * NanoDrop One, the same export saved as an Excel workbook: one sheet, named
+ * after the application and time, the same columns. The sheet's name is not
+ * read, so the test is the value column (`Nucleic Acid`, its unit split from
+ * the header cell). Sample: allotropy tests/parsers/thermo_fisher_nanodrop_one/testdata/example1.xlsx (MIT).
+ */
 export const THERMO_NANODROP_ONE_XLSX: FileDialectProfile = {
   ...THERMO_NANODROP_ONE_CSV,
   id: 'thermo-nanodrop-one-xlsx',
   label: 'Thermo Scientific NanoDrop One (nucleic acid Excel export)',
   format: 'xlsx',
+  layout: { form: 'row-per-sample', sample: 'Sample Name', tests: ['Nucleic Acid(ng/uL)'], headerUnits: true },
 };
