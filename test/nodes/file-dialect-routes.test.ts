@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { helper, nodeModules } from '../support/red';
-import { APPBIO_QUANTSTUDIO } from '../../lib/protocols/file';
+import { APPBIO_QUANTSTUDIO, FILE_PROFILES } from '../../lib/protocols/file';
 import { zip } from '../support/zip';
 
 beforeEach(() => helper.startServer());
@@ -34,7 +34,9 @@ describe('file dialect routes', () => {
   it('list the built-in file dialects and give one as JSON (404 for an unknown one)', async () => {
     await load();
     const list = (await helper.request().get('/lis-bridge/dialects?protocol=file').expect(200)).body as Array<Record<string, unknown>>;
-    assert.deepEqual(list.map((p) => p.id), ['generic-csv', 'appbio-quantstudio', 'appbio-quantstudio-design-analysis-xlsx', 'abbott-m2000rt', 'thermo-multiskan-go', 'thermo-skanit-xlsx', 'moldev-softmax-pro', 'varian-vista-pro', 'beckman-access-2', 'senaite-two-dimension']);
+    // Every built-in, in the picker's order.
+    assert.deepEqual(list.map((p) => p.id), FILE_PROFILES.map((p) => p.id));
+    assert.deepEqual(list.slice(0, 3).map((p) => p.id), ['generic-csv', 'appbio-quantstudio', 'appbio-quantstudio-design-analysis-xlsx']);
     assert.equal(list[2]!.delimiter, 'xlsx workbook');
     assert.deepEqual(list[1], { id: 'appbio-quantstudio', label: APPBIO_QUANTSTUDIO.label, vendor: 'Applied Biosystems', model: 'QuantStudio 6/7 Flex, 7500', layout: 'row-per-result', delimiter: 'tab' });
     assert.deepEqual((await helper.request().get('/lis-bridge/dialects/appbio-quantstudio?protocol=file').expect(200)).body, JSON.parse(JSON.stringify(APPBIO_QUANTSTUDIO)));
