@@ -60,7 +60,11 @@ describe('file reading in slices', () => {
   it('reads every sample export exactly as the reading in one go: events, rows, preview and pointing', async () => {
     const all = samples();
     assert.ok(all.length >= 12, `${all.length} sample exports`);
+    // A workbook is cut in a worker thread, about 2 s a read here: every role is pointed at in the first two (one
+    // mechanism whatever the layout, which is the dialect's and read alike after the cut), one role in the others.
+    let workbooks = 0;
     for (const { profile, name, bytes } of all) {
+      const allRoles = profile.format !== 'xlsx' || ++workbooks <= 2;
       const options = { timeZone: 'Europe/Berlin', fileName: name };
       assert.deepEqual(await outcome(() => fileLabEventsInSlices(bytes, profile, options)), await outcome(() => fileLabEvents(bytes, profile, options)), name);
       assert.deepEqual(await outcome(() => fileRowsInSlices(bytes, profile)), await outcome(() => fileRows(bytes, profile)), name);
@@ -75,7 +79,7 @@ describe('file reading in slices', () => {
         }
       })();
       const at = rows.find((r) => r.cells.length > 1 && r.line > 1) ?? { line: 2 };
-      for (const role of ['sampleNumber', 'testCode', 'value', 'units'] as const) {
+      for (const role of allRoles ? (['sampleNumber', 'testCode', 'value', 'units'] as const) : (['value'] as const)) {
         const request = { base: profile.id, text: '', bytes, fileName: name, timeZone: 'UTC', role, place: { row: at.line, column: 2 } };
         assert.deepEqual(await pointFileAtInSlices(request), pointFileAt(request), `${name} ${role}`);
       }
