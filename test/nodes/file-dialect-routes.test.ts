@@ -122,7 +122,7 @@ describe('file dialect routes: a file loaded in the dialog', () => {
     // The workbook under a text dialect: the setting to change, not a column it lacks.
     assert.match(problems(await preview(loaded(WORKBOOK, { base: 'generic-csv' })))[0]!, /^the file is a ZIP archive \(an Excel \.xlsx workbook\?\) and the dialect reads text \(format text\): set format to xlsx \(and sheet\)/);
     const csv = readFileSync(join(FIXTURES, 'beckman-access-2-results.csv'));
-    assert.match(problems(await preview(loaded(csv)))[0]!, /^the file is not an \.xlsx workbook \(it does not start as a ZIP archive\), and the dialect reads \.xlsx \(format xlsx\)/);
+    assert.match(problems(await preview(loaded(csv)))[0]!, /^the file is not an Excel workbook \(it starts neither as a ZIP archive, \.xlsx, nor as an OLE2 file, \.xls\), and the dialect reads workbooks \(format xlsx\)/);
     const bomb = zip([{ name: 'xl/workbook.xml', data: Buffer.alloc(64 * 1024, 0x20), declared: 0xffffffff }]);
     assert.match(problems(await preview(loaded(bomb)))[0]!, /^the workbook unpacks to 4096 MB by its directory, more than maxUnpackedMB 50 MB allows: not read/);
     const pointed = (await helper.request().post('/lis-bridge/dialects/point').send(loaded(bomb, { role: 'value', place: { row: 1, column: 1 } })).expect(200)).body as Record<string, any>;

@@ -3,7 +3,8 @@
  * Diomni results workbook (test/fixtures/file, SOURCES.md) read value by
  * value, a sheet chosen by name or position, cells as raw values, the ZIP
  * checked before the spreadsheet library sees it (a bomb refused naming
- * maxUnpackedMB), anything that is no .xlsx refused naming format, and the
+ * maxUnpackedMB), a legacy .xls (BIFF8) read by the same dialects, anything
+ * that is no workbook refused naming format, and the
  * settings held to the schema with the path of each.
  */
 import { describe, it } from 'node:test';
@@ -13,6 +14,8 @@ import { join } from 'node:path';
 import * as XLSX from '@e965/xlsx';
 import {
   APPBIO_QUANTSTUDIO_DA_XLSX,
+  findFileProfile,
+  workbookRowsOffLoop,
   captureOf,
   FileDialectProfileSchema,
   fileLabEvents,
@@ -27,7 +30,8 @@ import {
 import type { InstrumentResult, LabEvent, UnassignedResult } from '../../lib/lab';
 import { zip } from '../support/zip';
 
-const FIXTURE = readFileSync(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'file', 'quantstudio-7-pro-diomni-presence-absence.xlsx'));
+const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'file');
+const FIXTURE = readFileSync(join(FIXTURES, 'quantstudio-7-pro-diomni-presence-absence.xlsx'));
 const QS = APPBIO_QUANTSTUDIO_DA_XLSX;
 const read = (bytes: Buffer, p: FileDialectProfile, timeZone = 'America/New_York') => fileLabEvents(bytes, p, { timeZone });
 const of = (events: LabEvent[], type: 'results' | 'qc') => events.flatMap((e) => (e.type === type ? e.results : []));
@@ -179,9 +183,29 @@ describe('file reading: Excel workbooks (format xlsx)', () => {
     assert.equal(of(read(FIXTURE, site({ maxUnpackedMB: 1 })), 'results').length, 1);
   });
 
-  it('refuses what is no .xlsx workbook, saying what it is and naming format', () => {
-    refused(Buffer.from('Well\tSample\tTarget\tCq\nA1\tS-1\tN1\t31.2\n'), QS, 'format', /^the file is not an \.xlsx workbook \(it does not start as a ZIP archive\), and the dialect reads \.xlsx \(format xlsx\)/);
-    refused(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]), QS, 'format', /Excel 97-2003 workbook \(\.xls\), and the dialect reads \.xlsx \(format xlsx\): save or export it as \.xlsx/);
+  it('a legacy Excel 97-2003 workbook (.xls, BIFF8): a QuantStudio 384-well export read by the desktop dialect, every row of its Results table as the sheet holds it, off the event loop alike', async () => {
+    const XLS = readFileSync(join(FIXTURES, 'quantstudio-384-results.xls'));
+    const p = findFileProfile('appbio-quantstudio-xlsx')!;
+    const events = fileLabEvents(XLS, p, { timeZone: 'UTC', fileName: 'run.xls' });
+    // The Results sheet read here on its own: the rows under the header row that starts with Well.
+    const sheet = XLSX.utils.sheet_to_json<unknown[]>(XLSX.read(XLS, { type: 'buffer', sheets: 'Results' }).Sheets.Results!, { header: 1, raw: true, defval: '' });
+    const head = sheet.findIndex((r) => r[0] === 'Well');
+    const names = sheet[head] as string[];
+    const col = (n: string) => names.indexOf(n);
+    const rows = sheet.slice(head + 1).filter((r) => r.some((c) => c !== ''));
+    const isControl = (r: unknown[]) => ['STANDARD', 'NTC'].includes(String(r[col('Task')]));
+    const expect = (keep: (r: unknown[]) => boolean) => rows.filter(keep).map((r) => [String(r[col('Sample Name')]), String(r[col('Target Name')]), String(r[col('CT')])]);
+    assert.equal(rows.length, 216, 'the wells the run used, of 384');
+    assert.deepEqual(of(events, 'results').map((r) => [r.SampleNumber, r.instrumentCode, r.Result]).sort(), expect((r) => !isControl(r)).sort());
+    assert.deepEqual(of(events, 'qc').map((r) => [r.SampleNumber, r.instrumentCode, r.Result]).sort(), expect(isControl).sort());
+    assert.deepEqual(await workbookRowsOffLoop(XLS, p), fileRows(XLS, p));
+    refused(XLS, site({ maxUnpackedMB: 1 }), 'maxUnpackedMB', /the \.xls workbook is 2 MB, more than maxUnpackedMB 1 MB allows/);
+  });
+
+  it('refuses what is no workbook, saying what it is and naming format', () => {
+    refused(Buffer.from('Well\tSample\tTarget\tCq\nA1\tS-1\tN1\t31.2\n'), QS, 'format', /^the file is not an Excel workbook \(it starts neither as a ZIP archive, \.xlsx, nor as an OLE2 file, \.xls\), and the dialect reads workbooks \(format xlsx\)/);
+    // An .xls signature over nothing: the library's own reason, said as a damaged workbook.
+    refused(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]), QS, 'format', /^the workbook cannot be read \(.+\): the file is damaged or not an Excel workbook$/);
     refused(Buffer.alloc(0), QS, 'format', /the file is empty/);
     refused(zip([{ name: 'results.csv', data: Buffer.from('a,b\n') }]), QS, 'format', /a ZIP archive but holds no Excel workbook \(no xl\/workbook\.xml\)/);
     refused(FIXTURE.subarray(0, FIXTURE.length >> 1), QS, 'format', /has no ZIP directory at its end: the file is damaged: cut short, or read as text on its way \(a workbook must arrive as bytes/);
@@ -209,7 +233,7 @@ describe('file reading: Excel workbooks (format xlsx)', () => {
   it('the dialog: a paste is text, so a workbook dialect says so and how to load it; the bytes of a real file preview fully', () => {
     const pasted = previewFileSite({ base: QS.id }, 'Well\tSample\n', 'UTC');
     assert.match(JSON.stringify(pasted), /a paste is text: the preview cannot show a workbook pasted here; load the workbook itself with \\"Load a file…\\"/);
-    assert.match(JSON.stringify(pasted), /the file is not an \.xlsx workbook/);
+    assert.match(JSON.stringify(pasted), /the file is not an Excel workbook/);
     const preview = previewFile(QS, FIXTURE, 'UTC');
     assert.deepEqual(preview.problems, []);
     assert.match(JSON.stringify(preview), /Sample001/);

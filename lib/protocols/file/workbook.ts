@@ -4,6 +4,11 @@
  * work on it unchanged: one sheet, each spreadsheet row a FileRow whose
  * `line` is the row's number in Excel, each cell in its column (A = 1).
  *
+ * A legacy Excel 97-2003 workbook (.xls, BIFF8 in an OLE2 compound file),
+ * which many plate readers and cyclers still write, is read the same way:
+ * it is not compressed, so it holds no more than its own size, which
+ * `maxUnpackedMB` bounds.
+ *
  * An .xlsx is a ZIP archive, and a few kilobytes of ZIP can inflate to
  * gigabytes. Before any byte reaches the spreadsheet library its central
  * directory is read here, and every entry is inflated with a bound on its
@@ -65,6 +70,7 @@ interface Entry {
 
 /** What the ZIP's directory says its entries unpack to, in bytes; undefined when it has no directory that holds together. */
 export function declaredUnpackedBytes(bytes: Buffer): number | undefined {
+  if (isLegacyWorkbook(bytes)) return bytes.length;
   try {
     return centralDirectory(bytes).reduce((sum, e) => sum + e.unpacked, 0);
   } catch {
@@ -143,10 +149,14 @@ export function checkUnpackedSize(bytes: Buffer, limitMB: number): void {
 /** What the bytes are when they are no .xlsx workbook; undefined when they start as one. */
 export function notWorkbook(bytes: Buffer): string | undefined {
   const starts = (...b: number[]) => b.every((x, i) => bytes[i] === x);
-  if (starts(0x50, 0x4b, 0x03, 0x04)) return undefined;
-  if (starts(0xd0, 0xcf, 0x11, 0xe0)) return 'the file is an Excel 97-2003 workbook (.xls), and the dialect reads .xlsx (format xlsx): save or export it as .xlsx';
-  if (bytes.length === 0) return 'the file is empty, and the dialect reads .xlsx workbooks (format xlsx)';
-  return 'the file is not an .xlsx workbook (it does not start as a ZIP archive), and the dialect reads .xlsx (format xlsx): a text export needs a dialect with format text; a workbook cannot be pasted as text';
+  if (starts(0x50, 0x4b, 0x03, 0x04) || isLegacyWorkbook(bytes)) return undefined;
+  if (bytes.length === 0) return 'the file is empty, and the dialect reads Excel workbooks (format xlsx)';
+  return 'the file is not an Excel workbook (it starts neither as a ZIP archive, .xlsx, nor as an OLE2 file, .xls), and the dialect reads workbooks (format xlsx): a text export needs a dialect with format text; a workbook cannot be pasted as text';
+}
+
+/** An OLE2 compound file (its 8-byte signature): an Excel 97-2003 workbook, .xls. */
+export function isLegacyWorkbook(bytes: Buffer): boolean {
+  return bytes.length >= 8 && bytes.readUInt32BE(0) === 0xd0cf11e0 && bytes.readUInt32BE(4) === 0xa1b11ae1;
 }
 
 function cellText(XLSX: typeof Xlsx, cell: Xlsx.CellObject | undefined, date1904: boolean): string {
@@ -168,7 +178,9 @@ function cellText(XLSX: typeof Xlsx, cell: Xlsx.CellObject | undefined, date1904
 export function workbookRows(bytes: Buffer, profile: FileDialectProfile): FileRow[] {
   const problem = notWorkbook(bytes);
   if (problem !== undefined) throw new WorkbookError(problem, 'format');
-  checkUnpackedSize(bytes, profile.maxUnpackedMB ?? DEFAULT_MAX_UNPACKED_MB);
+  const limitMB = profile.maxUnpackedMB ?? DEFAULT_MAX_UNPACKED_MB;
+  if (!isLegacyWorkbook(bytes)) checkUnpackedSize(bytes, limitMB);
+  else if (bytes.length > limitMB * 1024 * 1024) throw new WorkbookError(`the .xls workbook is ${Math.ceil(bytes.length / (1024 * 1024))} MB, more than maxUnpackedMB ${limitMB} MB allows: not read (raise maxUnpackedMB only for a workbook you trust)`, 'maxUnpackedMB');
   const sheet = profile.sheet ?? 1;
   const XLSX = sheetjs();
   let book: Xlsx.WorkBook;
