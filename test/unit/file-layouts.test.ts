@@ -9,7 +9,10 @@
  * - the test named once: in the file's name (NanoDrop One: `dsDNA …csv`), in
  *   a line above a plate (MARS: `Test name:`), or a constant;
  * - the unit inside a header cell: `Nucleic Acid(ng/uL)` (NanoDrop One),
- *   `Concentration` over `(ng/ul)` in one cell (Lunatic's workbook).
+ *   `Concentration` over `(ng/ul)` in one cell (Lunatic's workbook);
+ * - lines that are each one quoted field holding a whole row, and a test code
+ *   made of two columns (HACH DR3900, SENAITE's test data; UTF-8 and UTF-16),
+ *   against the file's own cells read here.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -148,6 +151,38 @@ describe('the test named once, and the unit inside a header cell', () => {
     assert.deepEqual(headerUnit('A260/A280'), { test: 'A260/A280' });
     assert.deepEqual(headerUnit('Ratio()'), { test: 'Ratio()' });
     assert.deepEqual(headerUnit('x)'), { test: 'x)' });
+  });
+});
+
+describe('quoted whole-row lines, and a test code of two columns', () => {
+  const FILES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'file');
+  // What the export holds, read here on its own: each line's outer quotes dropped, then cut at commas.
+  const cellsOf = (text: string) => text.split('\n').filter((l) => l !== '').map((l) => l.replace(/^"|"$/g, '').split(','));
+  const dr3900 = (overrides: Record<string, unknown> = {}) =>
+    site('generic-csv', { table: { skipRows: 2, quotedLines: true }, layout: { sample: 'Sample ID:', test: ['Program', 'Name'], value: 'Result', units: 'Unit' }, ...overrides });
+
+  it('HACH DR3900: every line one quoted field, cut again inside; the test is Program and Name joined; UTF-8 and UTF-16 alike', () => {
+    const text = readFileSync(join(FILES, 'hach-dr3900-quoted-lines.csv'), 'utf8');
+    const [head, ...data] = cellsOf(text).slice(2);
+    const col = (n: string) => head!.indexOf(n);
+    const expected = data.map((c) => [c[col('Sample ID:')], `${c[col('Program')]} ${c[col('Name')]}`, c[col('Result')]!.trim(), c[col('Unit')]]);
+    assert.deepEqual(expected[0], ['DU-0001', 'P656 SiO₂', '32.9', 'mg/L']);
+    for (const [file, p] of [['hach-dr3900-quoted-lines.csv', dr3900()], ['hach-dr3900-quoted-lines-utf16.csv', dr3900({ encoding: 'utf16le' })]] as const) {
+      const events = fileLabEvents(readFileSync(join(FILES, file)), p, { timeZone: 'UTC', fileName: file });
+      assert.deepEqual(sent(events).map((r) => [r.SampleNumber, r.instrumentCode, r.Result, r.units]), expected, file);
+      assert.equal(held(events).length, 0, file);
+    }
+    // Without quotedLines each line is one cell, and the header names no column: refused, naming the setting's column.
+    assert.throws(() => fileLabEvents(readFileSync(join(FILES, 'hach-dr3900-quoted-lines.csv')), dr3900({ table: { skipRows: 2, quotedLines: false } }), { timeZone: 'UTC' }), /no column "Sample ID:" \(layout\.sample\)/);
+  });
+
+  it('one sample measured for two parameters: the test of two columns keeps them apart; one column of them empty leaves no test code', () => {
+    const events = fileLabEvents(readFileSync(join(FILES, 'hach-dr3900-two-analyses.csv')), dr3900({ layout: { sample: 'Sample ID:', test: ['Parameter:', 'Name'], value: 'Result', units: 'Unit' } }), { timeZone: 'UTC' });
+    assert.deepEqual(sent(events).map((r) => [r.SampleNumber, r.instrumentCode, r.Result]), [['DU-0001', 'FNU SiO₂', '32.9'], ['DU-0001', 'Mg SiO₂', '34.5']]);
+    const gap = fileLabEvents(Buffer.from('Sample,Program,Name,Result\nS-1,P656,,3.2\n'), site('generic-csv', { layout: { sample: 'Sample', test: ['Program', 'Name'], value: 'Result' } }), { timeZone: 'UTC' });
+    assert.deepEqual(held(gap).map((u) => u.reason), ['line 2: no test code: not sent']);
+    assert.deepEqual(siteFileProfile({ base: 'generic-csv', overrides: { layout: { test: [] } } }).issues.map((i) => i.path), ['layout.test']);
+    assert.deepEqual(siteFileProfile({ base: 'generic-csv', overrides: { format: 'xlsx', table: { quotedLines: true } } }).issues.map((i) => i.path), ['table.quotedLines']);
   });
 });
 

@@ -15,10 +15,10 @@ import { parseAstmTimestamp } from '../../lab/timestamp';
 import { readDateTime } from './date';
 import { clip, excerpt, excerptList } from './excerpt';
 import { checkpoints, runAtOnce, runInSlices, type Steps } from '../../util/slices';
-import { cellJoiner, decodeSteps, DEFAULT_MAX_ROWS, RowLimitError, rowSteps, type FileRow } from './table';
+import { cellJoiner, decodeSteps, DEFAULT_MAX_ROWS, RowLimitError, rowsOf, rowSteps, type FileRow } from './table';
 import { WorkbookError, workbookRows } from './workbook';
 import { workbookRowsOffLoop } from './workbook-thread';
-import type { ColumnRef, FileDialectProfile } from './types';
+import type { ColumnRef, FileDialectProfile, NamedTest } from './types';
 
 export class FileReadError extends Error {
   /** The 1-based line of the file, and the setting of the dialect to change. */
@@ -136,7 +136,7 @@ function* textRowSteps(bytes: Buffer, profile: FileDialectProfile): Steps<FileRo
   if (binary !== undefined) throw new FileReadError(binary, { setting: binary.startsWith('the file is a ZIP') ? 'format' : 'encoding' });
   const text = yield* decodeSteps(bytes, profile.encoding);
   try {
-    return yield* rowSteps(text, profile.delimiter, profile.maxRows ?? DEFAULT_MAX_ROWS);
+    return yield* unquotedSteps(yield* rowSteps(text, profile.delimiter, profile.maxRows ?? DEFAULT_MAX_ROWS), profile);
   } catch (err) {
     throw asReadError(err);
   }
@@ -172,10 +172,27 @@ export function pastedRowsInSlices(text: string, profile: FileDialectProfile): P
 
 function* pastedRowSteps(text: string, profile: FileDialectProfile): Steps<FileRow[]> {
   try {
-    return yield* rowSteps(text, profile.delimiter, profile.maxRows ?? DEFAULT_MAX_ROWS);
+    return yield* unquotedSteps(yield* rowSteps(text, profile.delimiter, profile.maxRows ?? DEFAULT_MAX_ROWS), profile);
   } catch (err) {
     throw asReadError(err);
   }
+}
+
+/**
+ * With table.quotedLines, a line that is one quoted field holding a whole
+ * row is cut again inside, at the same delimiter, on the same line; a line
+ * already of several cells stays as it is.
+ */
+function* unquotedSteps(rows: FileRow[], profile: FileDialectProfile): Steps<FileRow[]> {
+  if (!profile.table.quotedLines || typeof profile.delimiter !== 'string') return rows;
+  const tick = checkpoints();
+  const out: FileRow[] = [];
+  for (const row of rows) {
+    if (row.cells.length === 1 && row.cells[0] !== '') out.push({ ...row, cells: rowsOf(row.cells[0]!, profile.delimiter).flatMap((r) => r.cells) });
+    else out.push(row);
+    if (tick()) yield;
+  }
+  return out;
 }
 
 /** The rows read into events, with a checkpoint every few hundred cells. */
@@ -331,7 +348,7 @@ function placed(wall: string, zone: string): string | undefined {
  */
 function* readNamedTest(profile: FileDialectProfile, rows: FileRow[], fileName: string | undefined): Steps<string | undefined> {
   const l = profile.layout;
-  const named = l.form === 'row-per-sample' || typeof l.test !== 'object' ? undefined : l.test;
+  const named = l.form === 'row-per-sample' || typeof l.test !== 'object' || Array.isArray(l.test) ? undefined : (l.test as NamedTest);
   if (named === undefined) return undefined;
   if ('constant' in named) return named.constant.trim();
   const pattern = new RegExp(named.pattern, 'u');
@@ -565,14 +582,20 @@ function* cellsOf(profile: FileDialectProfile, rows: FileRow[], namedTest: strin
     return undefined;
   };
   if (l.form === 'row-per-result') {
-    const test = typeof l.test === 'object' ? undefined : at(l.test, 'layout.test')!;
+    // A test code of several columns is their cells joined by a space; one of them empty leaves no test code at all.
+    const testAt = Array.isArray(l.test) ? (l.test as readonly ColumnRef[]).map((c, i) => at(c, `layout.test[${i}]`)!) : typeof l.test === 'object' ? [] : [at(l.test, 'layout.test')!];
+    const testOf = (row: FileRow) => {
+      if (testAt.length === 1) return cell(row, testAt[0])!;
+      const parts = testAt.map((i) => cell(row, i)!.trim());
+      return parts.some((t) => t === '') ? '' : parts.join(' ');
+    };
     const value = at(l.value, 'layout.value')!;
     const units = at(l.units, 'layout.units');
     const flags = at(l.flags, 'layout.flags');
     // The value column's header names every value's unit, when no column does.
     const unit = l.headerUnits && units === undefined ? headerUnit(header?.names[value] ?? '').unit : undefined;
     for (const row of data) {
-      yield { sample: cell(row, sample)!, test: namedTest ?? cell(row, test)!, value: cell(row, value)!, units: cell(row, units) ?? unit, flags: cell(row, flags), time: timeOf(row), row, valueColumn: value, qc: isQc(row), invalid: invalidOf(row) };
+      yield { sample: cell(row, sample)!, test: namedTest ?? testOf(row), value: cell(row, value)!, units: cell(row, units) ?? unit, flags: cell(row, flags), time: timeOf(row), row, valueColumn: value, qc: isQc(row), invalid: invalidOf(row) };
     }
     return;
   }

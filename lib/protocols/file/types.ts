@@ -23,6 +23,8 @@ export interface FileTable {
   readonly headerFirstCell?: string;
   /** Whether the table ends at the first empty row (a section of a longer file); false: empty rows are passed over. */
   readonly endsAtEmptyRow: boolean;
+  /** Each line is one quoted field holding a whole delimited row (`"S-1,GLU,5.4"`, HACH DR3900): such a line is cut again inside. */
+  readonly quotedLines?: boolean;
 }
 
 /** A date and time read from text: `pattern` finds it (its first group, else the whole match), `format` says how it is written. */
@@ -50,8 +52,8 @@ export type NamedTest = { readonly from: 'header' | 'name'; readonly pattern: st
 export interface RowPerResult {
   readonly form: 'row-per-result';
   readonly sample: ColumnRef;
-  /** The test code's column, or the test named once for the whole file (NamedTest). */
-  readonly test: ColumnRef | NamedTest;
+  /** The test code's column; several columns joined by a space (a program and its analyte: `P656 SiO₂`); or the test named once for the whole file (NamedTest). */
+  readonly test: ColumnRef | readonly ColumnRef[] | NamedTest;
   readonly value: ColumnRef;
   /** The value column's header holds its unit (`Conc. [cp/µL]`, `Nucleic Acid(ng/uL)`): every value's unit, when layout.units does not name a column. */
   readonly headerUnits?: boolean;

@@ -47,7 +47,8 @@ export function pendingColumns(p: FileDialectProfile): string[] {
   if (l.form === 'plate') return [];
   const named = (path: string, c: ColumnRef | undefined) => (typeof c === 'string' ? [path] : []);
   const time = (l.time?.columns ?? []).flatMap((c, i) => named(`layout.time.columns[${i}]`, c));
-  if (l.form === 'row-per-result') return [...named('layout.sample', l.sample), ...(typeof l.test === 'object' ? [] : named('layout.test', l.test)), ...named('layout.value', l.value), ...named('layout.units', l.units), ...named('layout.flags', l.flags), ...time];
+  const testColumns = l.form !== 'row-per-result' ? [] : Array.isArray(l.test) ? (l.test as readonly ColumnRef[]).flatMap((c, i) => named(`layout.test[${i}]`, c)) : typeof l.test === 'object' ? [] : named('layout.test', l.test as ColumnRef);
+  if (l.form === 'row-per-result') return [...named('layout.sample', l.sample), ...testColumns, ...named('layout.value', l.value), ...named('layout.units', l.units), ...named('layout.flags', l.flags), ...time];
   const tests = l.tests === 'rest' ? ['layout.tests'] : l.tests.flatMap((c, i) => named(`layout.tests[${i}]`, c));
   return [...named('layout.sample', l.sample), ...tests, ...time];
 }
@@ -98,11 +99,15 @@ export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
   }
   if (p.table.skipRows < 0) add('table.skipRows', `must be 0 or more, got ${p.table.skipRows}`);
   if (p.table.headerFirstCell !== undefined && !p.table.header) add('table.headerFirstCell', 'names the header row: it needs table.header true');
+  if (p.table.quotedLines && (xlsx || typeof p.delimiter !== 'string')) add('table.quotedLines', 'cuts a quoted line again at the delimiter: it needs a text file cut at commas, semicolons or tabs');
   if (p.table.headerFirstCell !== undefined && p.table.headerFirstCell.trim() === '') add('table.headerFirstCell', 'must not be empty');
   const l = p.layout;
   if (l.form === 'row-per-result') {
     column('layout.sample', l.sample);
-    if (typeof l.test === 'object') namedTest(l.test);
+    if (Array.isArray(l.test)) {
+      if (l.test.length === 0) add('layout.test', 'list the columns the test code is made of, or name one');
+      (l.test as readonly ColumnRef[]).forEach((c, i) => column(`layout.test[${i}]`, c));
+    } else if (typeof l.test === 'object') namedTest(l.test as NamedTest);
     else column('layout.test', l.test);
     if (l.headerUnits && !p.table.header) add('layout.headerUnits', 'reads the unit from the value column\'s header: it needs table.header true');
     column('layout.value', l.value);
