@@ -12,7 +12,10 @@
  *   `Concentration` over `(ng/ul)` in one cell (Lunatic's workbook);
  * - lines that are each one quoted field holding a whole row, and a test code
  *   made of two columns (HACH DR3900, SENAITE's test data; UTF-8 and UTF-16),
- *   against the file's own cells read here.
+ *   against the file's own cells read here;
+ * - tables repeated in blocks, each with its own header and its test in its
+ *   title (QIAGEN Rotor-Gene, three assays), and the test named once in the
+ *   section title above a single table.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -183,6 +186,49 @@ describe('quoted whole-row lines, and a test code of two columns', () => {
     assert.deepEqual(held(gap).map((u) => u.reason), ['line 2: no test code: not sent']);
     assert.deepEqual(siteFileProfile({ base: 'generic-csv', overrides: { layout: { test: [] } } }).issues.map((i) => i.path), ['layout.test']);
     assert.deepEqual(siteFileProfile({ base: 'generic-csv', overrides: { format: 'xlsx', table: { quotedLines: true } } }).issues.map((i) => i.path), ['table.quotedLines']);
+  });
+});
+
+describe('tables repeated in blocks', () => {
+  const FILES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'file');
+  const TITLE = '^Quantitative analysis of .*\\((.+)\\)$';
+  // The export read here on its own: each title's assay, then the rows under its header row up to an empty row.
+  function tablesOf(text: string): Array<[string, string, string]> {
+    const out: Array<[string, string, string]> = [];
+    let assay: string | undefined;
+    let names: string[] | undefined;
+    for (const line of text.replace(/^\uFEFF/, '').split('\r\n')) {
+      const c = line.split(';');
+      const title = new RegExp(TITLE).exec(c[0]!);
+      if (title) [assay, names] = [title[1], undefined];
+      else if (assay !== undefined && c[0] === 'No.') names = c;
+      else if (names !== undefined && c[0] !== '') out.push([c[names.indexOf('Name')]!, assay!, c[names.indexOf('Ct')]!]);
+      else names = undefined;
+    }
+    return out;
+  }
+
+  it('Rotor-Gene: three assays, each a table under its own title and header, read as one file, the test from each title', () => {
+    const text = readFileSync(join(FILES, 'rotor-gene-three-assays.csv'), 'utf8');
+    const p = site('generic-csv', { delimiter: 'semicolon', table: { blocks: TITLE, headerFirstCell: 'No.', endsAtEmptyRow: true }, layout: { sample: 'Name', test: { from: 'block' }, value: 'Ct' } });
+    const events = fileLabEvents(Buffer.from(text, 'utf8'), p, { timeZone: 'UTC' });
+    const expected = tablesOf(text);
+    assert.equal(expected.length, 72);
+    assert.deepEqual([...new Set(expected.map((r) => r[1]))], ['28S', 'HNRNPL protein', 'HNRNPL NMD']);
+    assert.deepEqual(sorted(sent(events).map((r) => [r.SampleNumber, r.instrumentCode, r.Result])), sorted(expected));
+    assert.equal(held(events).length, 0);
+    // One block without the header row the dialect looks for refuses the file, naming the block.
+    const broken = text.replace(/(HNRNPL NMD\);+\r\n;+\r\n)No\./, '$1Nr.');
+    assert.throws(() => fileLabEvents(Buffer.from(broken, 'utf8'), p, { timeZone: 'UTC' }), /the block on line 65 \("HNRNPL NMD"\): no row after line 66 starts with "No\." \(table\.headerFirstCell\)/);
+    assert.deepEqual(siteFileProfile({ base: 'generic-csv', overrides: { layout: { test: { from: 'block' } } } }).issues.map((i) => i.path), ['layout.test.from']);
+  });
+
+  it('Rotor-Gene, one assay: the test named once in the section title above its table', () => {
+    const text = readFileSync(join(FILES, 'rotor-gene-one-assay.csv'), 'utf8');
+    const p = site('generic-csv', { delimiter: 'semicolon', table: { headerFirstCell: 'No.', endsAtEmptyRow: true }, layout: { sample: 'Name', test: { from: 'header', pattern: TITLE.replace('$', '') }, value: 'Ct' } });
+    const events = fileLabEvents(Buffer.from(text, 'utf8'), p, { timeZone: 'UTC' });
+    assert.deepEqual(sorted(sent(events).map((r) => [r.SampleNumber, r.instrumentCode, r.Result])), sorted(tablesOf(text)));
+    assert.equal(sent(events).length, 24);
   });
 });
 

@@ -351,6 +351,7 @@ function* readNamedTest(profile: FileDialectProfile, rows: FileRow[], fileName: 
   const named = l.form === 'row-per-sample' || typeof l.test !== 'object' || Array.isArray(l.test) ? undefined : (l.test as NamedTest);
   if (named === undefined) return undefined;
   if ('constant' in named) return named.constant.trim();
+  if (named.from === 'block') return undefined; // each block's own, from its title
   const pattern = new RegExp(named.pattern, 'u');
   const texts = named.from === 'name' ? [fileName ?? ''] : l.form === 'plate' ? yield* linesAbove(profile, rows, [l.values, l.samples]) : yield* headerTexts(profile, rows);
   for (const text of texts) {
@@ -429,7 +430,9 @@ function* readRunDate(profile: FileDialectProfile, rows: FileRow[], fileName: st
 
 /** The text of each row before the table (where instruments write the run's date): before its header row when table.headerFirstCell finds it. */
 function* headerTexts(profile: FileDialectProfile, rows: FileRow[]): Steps<string[]> {
-  let end = (yield* tableStartSteps(profile, rows)).index;
+  // A file of blocks: the rows above its first block's title.
+  const blocks = profile.table.blocks === undefined ? undefined : new RegExp(profile.table.blocks, 'u');
+  let end = blocks === undefined ? (yield* tableStartSteps(profile, rows)).index : Math.max(0, rows.findIndex((r) => blocks.test((r.cells[0] ?? '').trim().slice(0, MAX_CELL))));
   const first = profile.table.header ? profile.table.headerFirstCell?.trim() : undefined;
   const tick = checkpoints();
   if (first !== undefined) {
@@ -525,6 +528,39 @@ function columnIndex(ref: ColumnRef, header: Header | undefined, setting: string
   return at;
 }
 
+/**
+ * The blocks of a file of several tables (table.blocks): each row whose first
+ * cell matches the pattern starts one, named by the pattern's first group
+ * (else its match), and the rows up to the next such row are a table read as
+ * any is (table.header, headerFirstCell, endsAtEmptyRow), from its own header.
+ */
+function* blockSteps(profile: FileDialectProfile, rows: FileRow[]): Steps<Array<{ header?: Header; data: FileRow[]; name: string }>> {
+  const t = profile.table;
+  const pattern = new RegExp(t.blocks!, 'u');
+  const tick = checkpoints();
+  const starts: Array<{ index: number; name: string }> = [];
+  for (let i = Math.min(t.skipRows, rows.length); i < rows.length; i++) {
+    const first = (rows[i]!.cells[0] ?? '').trim();
+    const m = first.length <= MAX_CELL ? pattern.exec(first) : null;
+    if (m !== null) starts.push({ index: i, name: (m[1] ?? m[0]).trim() });
+    if (tick()) yield;
+  }
+  if (starts.length === 0) throw new FileReadError(`no row starts with a cell matching table.blocks ${JSON.stringify(t.blocks)}: the file has no such tables; check the dialect or set table.blocks`, { setting: 'table.blocks' });
+  // Each block cut as a table of its own: what came before its title, and the other blocks, are not its rows.
+  const one: FileDialectProfile = { ...profile, table: { skipRows: 0, header: t.header, endsAtEmptyRow: t.endsAtEmptyRow, ...(t.headerFirstCell === undefined ? {} : { headerFirstCell: t.headerFirstCell }) } };
+  const out: Array<{ header?: Header; data: FileRow[]; name: string }> = [];
+  for (const [k, start] of starts.entries()) {
+    const end = starts[k + 1]?.index ?? rows.length;
+    try {
+      out.push({ ...(yield* tableSteps(one, rows.slice(start.index + 1, end))), name: start.name });
+    } catch (err) {
+      if (!(err instanceof FileReadError)) throw err;
+      throw new FileReadError(`the block on line ${rows[start.index]!.line} (${excerpt(start.name)}): ${err.message}`, { line: rows[start.index]!.line, ...(err.setting === undefined ? {} : { setting: err.setting }) });
+    }
+  }
+  return out;
+}
+
 /** The table's header row and data rows (skipping empty rows before the header). */
 export function tableOf(profile: FileDialectProfile, rows: FileRow[]): { header?: Header; data: FileRow[] } {
   return runAtOnce(tableSteps(profile, rows));
@@ -532,6 +568,8 @@ export function tableOf(profile: FileDialectProfile, rows: FileRow[]): { header?
 
 /** The same with a checkpoint every few hundred rows: finding the table and its rows is a pass over the file. */
 export function* tableSteps(profile: FileDialectProfile, rows: FileRow[]): Steps<{ header?: Header; data: FileRow[] }> {
+  // A file of blocks is pointed at in its first: its header names the columns every block has.
+  if (profile.table.blocks !== undefined) return (yield* blockSteps(profile, rows))[0]!;
   let index = (yield* tableStartSteps(profile, rows)).index;
   const tick = checkpoints();
   while (index < rows.length && isEmpty(rows[index]!)) {
@@ -561,7 +599,17 @@ export function* tableSteps(profile: FileDialectProfile, rows: FileRow[]): Steps
 function* cellsOf(profile: FileDialectProfile, rows: FileRow[], namedTest: string | undefined): Generator<Cellular | void, void, void> {
   const l = profile.layout;
   if (l.form === 'plate') return yield* plateCells(profile, rows, namedTest);
-  const { header, data } = yield* tableSteps(profile, rows);
+  if (profile.table.blocks === undefined) return yield* tableCells(profile, yield* tableSteps(profile, rows), namedTest);
+  // Each block a table of its own (its own header, its own columns), read one after the other as one file.
+  const byBlock = l.form === 'row-per-result' && typeof l.test === 'object' && !Array.isArray(l.test) && 'from' in l.test && l.test.from === 'block';
+  for (const block of yield* blockSteps(profile, rows)) yield* tableCells(profile, block, byBlock ? block.name : namedTest);
+}
+
+/** A table's header and data rows read into cells, by the layout's columns as that header names them. */
+function* tableCells(profile: FileDialectProfile, table: { header?: Header; data: FileRow[] }, namedTest: string | undefined): Generator<Cellular | void, void, void> {
+  const l = profile.layout;
+  if (l.form === 'plate') return;
+  const { header, data } = table;
   const at = (ref: ColumnRef | undefined, setting: string) => (ref === undefined ? undefined : columnIndex(ref, header, setting));
   const cell = (row: FileRow, i: number | undefined) => (i === undefined ? undefined : (row.cells[i] ?? ''));
   const sample = at(l.sample, 'layout.sample')!;

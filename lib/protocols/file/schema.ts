@@ -11,7 +11,7 @@ const text = z.string();
 const column = z.union([text, z.number().int()]);
 const time = z.strictObject({ columns: z.array(column), format: text });
 
-const namedTest = z.union([z.strictObject({ from: z.enum(['header', 'name']), pattern: text }), z.strictObject({ constant: text })]);
+const namedTest = z.union([z.strictObject({ from: z.enum(['header', 'name']), pattern: text }), z.strictObject({ constant: text }), z.strictObject({ from: z.literal('block') })]);
 
 const layout = z.discriminatedUnion('form', [
   z.strictObject({ form: z.literal('row-per-result'), sample: column, test: z.union([column, z.array(column), namedTest]), value: column, headerUnits: z.boolean().optional(), units: column.optional(), flags: column.optional(), time: time.optional() }),
@@ -32,7 +32,7 @@ export const FileDialectProfileSchema = z.strictObject({
   maxRows: z.number().int().optional(),
   encoding: z.enum(['utf8', 'latin1', 'utf16le']),
   delimiter: z.union([z.enum(['comma', 'semicolon', 'tab']), z.strictObject({ widths: z.array(z.number().int()) })]),
-  table: z.strictObject({ skipRows: z.number().int(), startsAfter: text.optional(), header: z.boolean(), headerFirstCell: text.optional(), endsAtEmptyRow: z.boolean(), quotedLines: z.boolean().optional() }),
+  table: z.strictObject({ skipRows: z.number().int(), startsAfter: text.optional(), header: z.boolean(), headerFirstCell: text.optional(), endsAtEmptyRow: z.boolean(), blocks: text.optional(), quotedLines: z.boolean().optional() }),
   layout,
   decimalComma: z.boolean(),
   noResult: z.array(text),

@@ -23,6 +23,12 @@ export interface FileTable {
   readonly headerFirstCell?: string;
   /** Whether the table ends at the first empty row (a section of a longer file); false: empty rows are passed over. */
   readonly endsAtEmptyRow: boolean;
+  /**
+   * A file of several tables, one after another (a table per target, method or plate): each row whose first cell
+   * matches this pattern starts one, named by its first group (`^Quantitative analysis of .*\((.+)\)$`: `28S`), and
+   * each is read as a table of its own, from its own header, all as one file. table.skipRows applies before the first.
+   */
+  readonly blocks?: string;
   /** Each line is one quoted field holding a whole delimited row (`"S-1,GLU,5.4"`, HACH DR3900): such a line is cut again inside. */
   readonly quotedLines?: boolean;
 }
@@ -44,9 +50,11 @@ export interface TimeColumns {
  * A test named once for the file or the table rather than on each row: in a
  * line above the table (`Test name: 472 ABS`, a section title), in the file's
  * name (`dsDNA 7_19_2023.csv`), each by a pattern (its first group, else the
- * match), or nowhere in the file: a constant the integrator sets.
+ * match), in the title of each block of a file of several tables
+ * (`from: 'block'`, table.blocks), or nowhere in the file: a constant the
+ * integrator sets.
  */
-export type NamedTest = { readonly from: 'header' | 'name'; readonly pattern: string } | { readonly constant: string };
+export type NamedTest = { readonly from: 'header' | 'name'; readonly pattern: string } | { readonly constant: string } | { readonly from: 'block' };
 
 /** One row per result: a sample, a test and a value on each row. */
 export interface RowPerResult {

@@ -68,6 +68,8 @@ export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
   const namedTest = (t: NamedTest) => {
     if ('constant' in t) {
       if (t.constant.trim() === '') add('layout.test.constant', 'name the test every value is a result of');
+    } else if (t.from === 'block') {
+      if (p.table.blocks === undefined) add('layout.test.from', 'names the test by each block\'s title: it needs table.blocks');
     } else regex('layout.test.pattern', t.pattern);
   };
   const format = (path: string, f: string) => {
@@ -99,6 +101,11 @@ export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
   }
   if (p.table.skipRows < 0) add('table.skipRows', `must be 0 or more, got ${p.table.skipRows}`);
   if (p.table.headerFirstCell !== undefined && !p.table.header) add('table.headerFirstCell', 'names the header row: it needs table.header true');
+  if (p.table.blocks !== undefined) {
+    regex('table.blocks', p.table.blocks);
+    if (p.table.startsAfter !== undefined) add('table.startsAfter', 'a file of blocks starts a table at each block\'s title (table.blocks): leave startsAfter out');
+    if (p.layout.form === 'plate') add('table.blocks', 'a plate\'s grids are found by their titles (layout.values, layout.samples): blocks are for tables');
+  }
   if (p.table.quotedLines && (xlsx || typeof p.delimiter !== 'string')) add('table.quotedLines', 'cuts a quoted line again at the delimiter: it needs a text file cut at commas, semicolons or tabs');
   if (p.table.headerFirstCell !== undefined && p.table.headerFirstCell.trim() === '') add('table.headerFirstCell', 'must not be empty');
   const l = p.layout;
