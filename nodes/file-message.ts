@@ -14,7 +14,7 @@
  * column and the setting to change; red status.
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
-import { FileHost, fileHostSettings, siftFileResults } from '../lib/protocols/file';
+import { FileHost, fileHostSettings, isCodePage, siftFileResults } from '../lib/protocols/file';
 import { LisError, messageOf } from '../lib/errors';
 import { contextOf } from '../lib/journal';
 import { installDialectRoutes } from './shared/dialect-routes';
@@ -61,10 +61,15 @@ export = function register(RED: NodeAPI): void {
       },
       workbookHeapMB(RED),
     );
-    // Node-RED's own file-in node gives text unless told otherwise: a file's text is taken as its bytes in the dialect's encoding.
+    // Node-RED's own file-in node gives text unless told otherwise: a file's text is taken as its bytes in the dialect's
+    // encoding. A legacy code page cannot be written back (and file-in decoded the bytes as UTF-8 already): refused.
     const encoding = profile.encoding;
     node.on('input', (msg) => {
-      if (typeof msg.payload === 'string' && typeof (msg as Msg).file === 'object' && (msg as Msg).file !== null) msg.payload = Buffer.from(msg.payload, encoding);
+      if (typeof msg.payload !== 'string' || typeof (msg as Msg).file !== 'object' || (msg as Msg).file === null) return;
+      if (isCodePage(encoding)) {
+        node.error(`the file arrived as text, and the dialect reads ${encoding} bytes: set the file-in node to "a single Buffer object" (folder-link passes bytes)`, msg);
+        msg.payload = undefined;
+      } else msg.payload = Buffer.from(msg.payload, encoding);
     });
     runMessageNode(RED, node, status, host, {
       message: FILE_MESSAGE_TOPIC,

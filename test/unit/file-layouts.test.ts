@@ -15,13 +15,15 @@
  *   against the file's own cells read here;
  * - tables repeated in blocks, each with its own header and its test in its
  *   title (QIAGEN Rotor-Gene, three assays), and the test named once in the
- *   section title above a single table.
+ *   section title above a single table;
+ * - a legacy code page: a Gen5 export in Windows-1252 decoded cell by cell,
+ *   GBK across a slice boundary, and a paste in such a dialect read as text.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileLabEvents, siteFileProfile, type FileDialectProfile } from '../../lib/protocols/file';
+import { fileLabEvents, fileRows, fileRowsInSlices, previewFileSite, siteFileProfile, type FileDialectProfile } from '../../lib/protocols/file';
 import { headerUnit } from '../../lib/protocols/file/read';
 import type { InstrumentResult, LabEvent, UnassignedResult } from '../../lib/lab';
 
@@ -229,6 +231,34 @@ describe('tables repeated in blocks', () => {
     const events = fileLabEvents(Buffer.from(text, 'utf8'), p, { timeZone: 'UTC' });
     assert.deepEqual(sorted(sent(events).map((r) => [r.SampleNumber, r.instrumentCode, r.Result])), sorted(tablesOf(text)));
     assert.equal(sent(events).length, 24);
+  });
+});
+
+describe('legacy code pages', () => {
+  const FILES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'file');
+
+  it('a Gen5 export in Windows-1252: every cell as Node\'s own Latin-1 decodes it (the file has no byte the two differ on), "28°C" where UTF-8 reads U+FFFD', async () => {
+    const bytes = readFileSync(join(FILES, 'gen5-epoch2-growth-cp1252.csv'));
+    assert.ok(![...bytes].some((b) => b >= 0x80 && b <= 0x9f), 'no byte where Windows-1252 and Latin-1 differ');
+    const cp1252 = site('generic-csv', { encoding: 'windows-1252', table: { header: false }, layout: { sample: 1, test: 2, value: 3 } });
+    const latin1 = { ...cp1252, encoding: 'latin1' as const };
+    const rows = fileRows(bytes, cp1252);
+    assert.deepEqual(rows, fileRows(bytes, latin1));
+    assert.deepEqual(await fileRowsInSlices(bytes, cp1252), rows);
+    assert.equal(rows.find((r) => r.cells[0] === 'Set Temperature')!.cells[1], 'Setpoint 28°C, Gradient 1 °C');
+    assert.equal(fileRows(bytes, { ...cp1252, encoding: 'utf8' }).find((r) => r.cells[0] === 'Set Temperature')!.cells[1], 'Setpoint 28\uFFFDC, Gradient 1 \uFFFDC');
+  });
+
+  it('GBK, a character cut between two slices of a large file put together; a paste in such a dialect read as the text it is', async () => {
+    // 中 is D6 D0 in GBK: its first byte the last of the first megabyte decoded.
+    const head = Buffer.from(`S-1,GLU,${'1'.repeat((1 << 20) - 9)}`, 'latin1');
+    const bytes = Buffer.concat([head, Buffer.from([0xd6, 0xd0]), Buffer.from('\nS-2,NA,140\n', 'latin1')]);
+    const gbk = site('generic-csv', { encoding: 'gbk', table: { header: false }, layout: { sample: 1, test: 2, value: 3 } });
+    const rows = await fileRowsInSlices(bytes, gbk);
+    assert.equal(rows[0]!.cells[2]!.slice(-2), '1中');
+    assert.deepEqual(rows[1]!.cells, ['S-2', 'NA', '140']);
+    const preview = previewFileSite({ base: 'generic-csv', overrides: { encoding: 'gbk' } }, 'Sample,Test,Result\n样本-1,GLU,5.4\n', 'UTC');
+    assert.deepEqual(preview.preview!.results.map((r) => [r.sampleNumber, r.value]), [['样本-1', '5.4']]);
   });
 });
 

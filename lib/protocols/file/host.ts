@@ -6,6 +6,7 @@
  * Nothing is ever sent back to a file instrument: its conversation downloads
  * no orders and answers no queries.
  */
+import { pasteBytes } from './encoding';
 import type { SettingFault } from '../../settings/unresolved';
 import { HostConversation } from '../../conversation/host-conversation';
 import { timeZoneProblem, type HostOutput, type MessageHost, type ReadMessage } from '../../conversation/message-host';
@@ -46,8 +47,9 @@ export class FileHost<C> implements MessageHost<C> {
     return outputsOf<C>(await fileLabEventsInSlices(bytes, this.dialect, { timeZone: this.timeZone, fileName: this.nameOf(context), signal, workbookHeapMB: this.workbookHeapMB }));
   }
 
+  /** A file analyzer is never written to; text as bytes, where a caller asks, as a paste would be read. */
   bytes(text: string): Buffer {
-    return Buffer.from(text, this.dialect.encoding);
+    return pasteBytes(text, this.dialect);
   }
 }
 

@@ -3,6 +3,7 @@ export type * from './types';
 export * from './dialects';
 export { FILE_OVERRIDE_RULES, siteFileDialectOf, siteFileDraft, siteFileProfile } from './overrides';
 export { FileDialectProfileSchema } from './schema';
+export { CODE_PAGES, FILE_ENCODINGS, isCodePage, type FileEncoding } from './encoding';
 export { FileDialectError, fileProfileIssues, fileProfileProblems } from './validate';
 export { fileLabEvents, fileLabEventsInSlices, FileReadError, fileRows, fileRowsInSlices, readFile, readFileInSlices, type FileReadOptions } from './read';
 export { DEFAULT_MAX_UNPACKED_MB } from './workbook';

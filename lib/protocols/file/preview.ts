@@ -10,6 +10,7 @@
  * workbook (which a paste cannot carry), or a text export decoded in the
  * dialect's encoding as the runtime decodes it.
  */
+import { forPaste, pasteBytes } from './encoding';
 import { CAPTURE_LIMITS, type Capture, type CaptureLine } from '../../dialect/capture';
 import { emptyPreview, previewEvents, previewSiteOf, type Preview, type PreviewProtocol, type SitePreview } from '../../dialect/preview';
 import { FILE_POINT_ROLES } from '../../dialect/capture';
@@ -153,10 +154,6 @@ function* captureSteps(profile: FileDialectProfile, rows: readonly FileRow[]): S
   return { messages: [{ lines }], ...(truncated ? { truncated: true as const } : {}) };
 }
 
-/** The paste as the file's bytes in the dialect's encoding (a paste is text already). */
-function bytesOf(text: string, profile: FileDialectProfile | undefined): Buffer {
-  return Buffer.from(text, profile?.encoding ?? 'utf8');
-}
 
 /** The dialog's paste is text: a workbook's bytes cannot arrive through it, only through the dialog's file loader. */
 const WORKBOOK_PASTE = 'the dialect reads .xlsx workbooks (format xlsx), and a paste is text: the preview cannot show a workbook pasted here; load the workbook itself with "Load a file…" (or drop it on the capture)';
@@ -183,7 +180,9 @@ function rowsOrNone(bytes: Buffer, profile: FileDialectProfile): FileRow[] {
  * drawn as the draft cuts it, where the shared preview would fall back on
  * the base dialect (whose table may start elsewhere).
  */
-function fileProtocol(fileName: string | undefined, draft?: FileDialectProfile): PreviewProtocol<FileDialectProfile, FilePaste, string | Buffer> {
+function fileProtocol(fileName: string | undefined, draft: FileDialectProfile | undefined, pasted: boolean): PreviewProtocol<FileDialectProfile, FilePaste, string | Buffer> {
+  // A paste is text already: its bytes are read as forPaste says, whatever code page the dialect names.
+  const asRead = (profile: FileDialectProfile) => (pasted ? forPaste(profile) : profile);
   return {
     find: findFileProfile,
     site: siteFileProfile,
@@ -191,14 +190,14 @@ function fileProtocol(fileName: string | undefined, draft?: FileDialectProfile):
     read: (capture, given) => {
       const profile = draft ?? given;
       return {
-        messages: [typeof capture === 'string' ? bytesOf(capture, profile) : capture],
+        messages: [typeof capture === 'string' ? pasteBytes(capture, profile) : capture],
         paste: { form: 'file', framing: framingOf(profile), notes: typeof capture === 'string' && profile?.format === 'xlsx' ? [WORKBOOK_PASTE] : [], problems: [] },
       };
     },
-    preview: (profile, messages, timeZone) => previewFile(profile, messages[0]!, timeZone, fileName),
+    preview: (profile, messages, timeZone) => previewFile(asRead(profile), messages[0]!, timeZone, fileName),
     capture: (messages, given) => {
       const profile = draft ?? given;
-      return profile === undefined ? { messages: [] } : captureOf(profile, rowsOrNone(messages[0]!, profile));
+      return profile === undefined ? { messages: [] } : captureOf(profile, rowsOrNone(messages[0]!, asRead(profile)));
     },
     roles: FILE_POINT_ROLES,
   };
@@ -213,7 +212,8 @@ function fileProtocol(fileName: string | undefined, draft?: FileDialectProfile):
 export async function previewFileSiteInSlices(site: { base: string; overrides?: unknown }, capture: string | Buffer | undefined, timeZone: string, fileName?: string, cuts = new Map<string, CutRows>()): Promise<FileSitePreview> {
   const built = siteFileProfile(site);
   const draft = built.profile === undefined ? siteFileDraft(site)?.draft : undefined;
-  const protocol = fileProtocol(fileName, draft);
+  const pasted = typeof capture === 'string';
+  const protocol = fileProtocol(fileName, draft, pasted);
   const base = protocol.find(site.base);
   const out: FileSitePreview = { issues: built.issues };
   if (built.profile !== undefined && base !== undefined) out.overrides = protocol.diff(base, built.profile);
@@ -221,7 +221,8 @@ export async function previewFileSiteInSlices(site: { base: string; overrides?: 
   const read = protocol.read(capture, built.profile ?? base);
   out.paste = read.paste;
   const bytes = read.messages[0]!;
-  const cut = (profile: FileDialectProfile): CutRows => {
+  const cut = (given: FileDialectProfile): CutRows => {
+    const profile = pasted ? forPaste(given) : given;
     const key = cutKey(profile);
     let rows = cuts.get(key);
     if (rows === undefined) cuts.set(key, (rows = cutInSlices(bytes, profile)));
@@ -234,7 +235,7 @@ export async function previewFileSiteInSlices(site: { base: string; overrides?: 
     out.capture = await runInSlices(captureSteps(shown, rows instanceof FileReadError ? [] : rows));
   }
   out.roles = FILE_POINT_ROLES;
-  if (built.profile !== undefined) out.preview = await previewFileInSlices(built.profile, bytes, timeZone, fileName, cut(built.profile));
+  if (built.profile !== undefined) out.preview = await previewFileInSlices(pasted ? forPaste(built.profile) : built.profile, bytes, timeZone, fileName, cut(built.profile));
   return out;
 }
 
@@ -245,5 +246,5 @@ export async function previewFileSiteInSlices(site: { base: string; overrides?: 
  */
 export function previewFileSite(site: { base: string; overrides?: unknown }, capture: string | Buffer | undefined, timeZone: string, fileName?: string): FileSitePreview {
   const draft = siteFileProfile(site).profile === undefined ? siteFileDraft(site)?.draft : undefined;
-  return previewSiteOf(fileProtocol(fileName, draft), site, capture, timeZone);
+  return previewSiteOf(fileProtocol(fileName, draft, typeof capture === 'string'), site, capture, timeZone);
 }

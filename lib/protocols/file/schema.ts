@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { FileDialectProfile } from './types';
+import { FILE_ENCODINGS } from './encoding';
 
 const text = z.string();
 const column = z.union([text, z.number().int()]);
@@ -30,7 +31,7 @@ export const FileDialectProfileSchema = z.strictObject({
   sheet: z.union([text, z.number().int(), z.array(text)]).optional(),
   maxUnpackedMB: z.number().optional(),
   maxRows: z.number().int().optional(),
-  encoding: z.enum(['utf8', 'latin1', 'utf16le']),
+  encoding: z.enum(FILE_ENCODINGS),
   delimiter: z.union([z.enum(['comma', 'semicolon', 'tab']), z.strictObject({ widths: z.array(z.number().int()) })]),
   table: z.strictObject({ skipRows: z.number().int(), startsAfter: text.optional(), header: z.boolean(), headerFirstCell: text.optional(), endsAtEmptyRow: z.boolean(), blocks: text.optional(), quotedLines: z.boolean().optional() }),
   layout,

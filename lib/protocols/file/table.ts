@@ -6,6 +6,7 @@
  * a quote-heavy file or one 10 MB line costs in proportion to its size.
  * Cells are kept as written (not trimmed): what a cell means is the reader's.
  */
+import { codePageDecoder, isCodePage } from './encoding';
 import { StringDecoder } from 'node:string_decoder';
 import { checkpoints, runAtOnce, type Steps } from '../../util/slices';
 import type { FileDialectProfile } from './types';
@@ -43,8 +44,8 @@ const DECODE_CHUNK = 1 << 20;
 /** The same, a megabyte at a time (a character cut between two is put together by the decoder). */
 export function* decodeSteps(bytes: Buffer, encoding: FileDialectProfile['encoding']): Steps<string> {
   const skip = encoding === 'utf16le' ? (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe ? 2 : 0) : encoding === 'utf8' ? (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0) : 0;
-  if (bytes.length - skip <= DECODE_CHUNK) return bytes.toString(encoding, skip);
-  const decoder = new StringDecoder(encoding);
+  if (!isCodePage(encoding) && bytes.length - skip <= DECODE_CHUNK) return bytes.toString(encoding, skip);
+  const decoder = isCodePage(encoding) ? codePageDecoder(encoding) : new StringDecoder(encoding);
   const parts: string[] = [];
   for (let at = skip; at < bytes.length; at += DECODE_CHUNK) {
     parts.push(decoder.write(bytes.subarray(at, Math.min(bytes.length, at + DECODE_CHUNK))));

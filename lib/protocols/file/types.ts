@@ -1,3 +1,5 @@
+import type { FileEncoding } from './encoding';
+
 /**
  * A file dialect: how one instrument's result export reads. It is data (like
  * the ASTM and HL7 profiles): the reader (./read.ts) never branches on an
@@ -143,7 +145,8 @@ export interface FileDialectProfile {
   /** The most rows a file may have (a text export's lines, a sheet's rows; absent: 500,000): a larger one is refused whole, unread. */
   readonly maxRows?: number;
   /** The file's character set; a UTF-8 or UTF-16LE byte-order mark is read and dropped. */
-  readonly encoding: 'utf8' | 'latin1' | 'utf16le';
+  /** The text's encoding: utf8, latin1, utf16le, or a legacy code page (./encoding.ts: windows-1250 to -1258, gbk, gb18030, big5, shift_jis). */
+  readonly encoding: FileEncoding;
   /** Cells are separated by a character (quoted per RFC 4180) or cut at fixed widths. */
   readonly delimiter: 'comma' | 'semicolon' | 'tab' | FixedWidths;
   readonly table: FileTable;
