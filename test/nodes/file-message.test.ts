@@ -96,6 +96,15 @@ describe('file-message', () => {
     assert.deepEqual((results[5]!.payload as Array<Record<string, unknown>>).map((r) => r.Result), ['26.692', '26.638', '26.592']);
   });
 
+  it('refuses a file given as text when the dialect reads a legacy code page: the bytes are gone, and the error says what to set', async () => {
+    await load('generic-csv', JSON.stringify({ encoding: 'gbk' }));
+    const caught = collect('caught');
+    const results = collect('hResults');
+    helper.getNode('m').receive({ payload: 'Sample,Test,Result\nS-1,GLU,5.4\n', file: { name: 'as-text.csv' } } as never);
+    await waitUntil(() => caught.some((c) => /the file arrived as text, and the dialect reads gbk bytes: set the file-in node to "a single Buffer object"/.test(String((c.error as Record<string, unknown>).message))));
+    assert.equal(results.length, 0);
+  });
+
   it('sends a file it cannot read to Catch naming the line, the columns found and the setting to change, with a red status', async () => {
     await load('appbio-quantstudio', JSON.stringify({ layout: { value: 'Ct Value' } }));
     const caught = collect('caught');
