@@ -456,6 +456,10 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     'QuantStudio desktop "Export > Results" saved as Excel (`.xlsx`): the `Results` sheet from the header row starting `Well`; one row per well and target, the Ct in `CT`; `Undetermined` is no result; standards and controls (`Task`) are counted as not for the LIS (Lab sidebar). Set the folder-link to pass files as bytes (it does).',
     codesNote("the experiment's target names (`Target Name`)", '`GeneA` and `RefGene`'),
   ]),
+  'agilent-gen5-concentration': namedTests('Agilent BioTek Gen5 (standard curve)', '*.txt', 'Serum', [['[Concentration]', 'GEN5-CONC', 'Concentration from the standard curve']], [
+    'Gen5 plate export (tab text): the sample of each well from the `Layout` grid (`Well ID` line), its concentration from the `Results` grid (`[Concentration]` line of each plate row); standards (`STD…`) and blanks (`BLK`) are counted as not for the LIS (Lab sidebar).',
+    codesNote('the calculated line\'s name (`[Concentration]`)', '`[Concentration]`'),
+  ]),
   'biorad-cfx-maestro': namedTests('Bio-Rad CFX Opus (CFX Maestro)', '*.csv', 'Plasma', [['FAM', 'QPCR-FAM', 'FAM channel, Cq'], ['VIC', 'QPCR-VIC', 'VIC channel, Cq']], [
     'CFX Maestro "Quantification Cq Results" CSV: one row per well and fluorophore, the Cq in `Cq`; `NaN` (no Cq) is no result; standards, NTC and positive/negative controls (`Content`) are counted as not for the LIS (Lab sidebar).',
     codesNote('the fluorophores (`Fluor`; set `layout.test` to `Target` when the plate names its targets)', '`FAM` and `VIC`'),

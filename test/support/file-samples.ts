@@ -25,6 +25,7 @@ export const FILE_SAMPLES: Readonly<Record<string, string>> = {
   'appbio-quantstudio-design-analysis-xlsx': 'quantstudio-7-pro-diomni-presence-absence.xlsx',
   'appbio-quantstudio-xlsx': `${ALLOTROPY}appbio_quantstudio/appbio_quantstudio_example10.xlsx`,
   'biorad-cfx-maestro': `${ALLOTROPY}cfxmaestro/example01.csv`,
+  'agilent-gen5-concentration': `${ALLOTROPY}agilent_gen5/absorbance/endpoint_stdcurve_singleplate.txt`,
   'appbio-absolute-q': `${ALLOTROPY}appbio_absolute_q/Appbio_AbsoluteQ_example01.csv`,
   'qiagen-qiacuity': `${ALLOTROPY}qiacuity_dpcr/qiacuity_dpcr_example04.csv`,
   'qiagen-qiacuity-older': `${ALLOTROPY}qiacuity_dpcr/qiacuity_dpcr_example01.csv`,

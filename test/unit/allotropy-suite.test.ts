@@ -106,6 +106,7 @@ const ENTRIES: Entry[] = [
   { file: 'thermo_fisher_visionlite/Fixed_tab_sep.csv', dialect: 'thermo-visionlite-fixed', tests: { map: { A260: '260nm' }, why: 'the wavelength column against allotropy\'s wavelength' } },
   { file: 'thermo_fisher_visionlite/Thermo_VISIONlite_example_quant.csv', dialect: 'thermo-visionlite-quant', tests: { map: { 'Concentration [mg/L]': 'Quant' }, why: 'the column name against allotropy\'s application' } },
   { file: 'moldev_softmax_pro/MD_SMP_absorbance_endpoint_partial_plate_example01.txt', dialect: 'moldev-softmax-pro-unknowns' },
+  { file: 'agilent_gen5/absorbance/endpoint_stdcurve_singleplate.txt', dialect: 'agilent-gen5-concentration' },
 ];
 
 const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;

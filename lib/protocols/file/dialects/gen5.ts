@@ -1,0 +1,30 @@
+import type { FileDialectProfile } from '../types';
+import { SAMPLE_NUMBER } from './sample-number';
+
+/**
+ * Agilent (BioTek) Gen5, a plate read against a standard curve, exported as
+ * tab text: the protocol's `Layout` grid names each well (`Well ID`: `STD1`,
+ * `BLK`, `SPL1:1`, the sample at its first dilution), the `Results` grid
+ * holds three lines per plate row, each named in its last cell (the reading
+ * `630nmAbsRead:630`, its blank-corrected value, `[Concentration]`); the
+ * concentration from the curve is the result a LIS takes. Both grids have a
+ * row of column numbers above their rows. Standards and blanks are QC.
+ * A protocol without a curve has no `[Concentration]` line: the file is
+ * refused naming layout.valuesLine (set it to the reading's own line name).
+ * Sample: Benchling-Open-Source/allotropy
+ * tests/parsers/agilent_gen5/testdata/absorbance/endpoint_stdcurve_singleplate.txt (MIT).
+ */
+export const AGILENT_GEN5_CONCENTRATION: FileDialectProfile = {
+  id: 'agilent-gen5-concentration',
+  label: 'Agilent BioTek Gen5 (plate with a standard curve, tab text)',
+  vendor: 'Agilent BioTek',
+  model: 'Gen5 (Synergy, Epoch, Cytation readers)',
+  encoding: 'utf8',
+  delimiter: 'tab',
+  table: { skipRows: 0, header: false, endsAtEmptyRow: false },
+  layout: { form: 'plate', samples: 'Layout', samplesLine: 'Well ID', values: 'Results', valuesLine: '[Concentration]', test: '[Concentration]' },
+  decimalComma: false,
+  noResult: ['?????', 'OVRFLW'],
+  sampleNumber: { pattern: SAMPLE_NUMBER },
+  qc: [{ by: 'sample', pattern: '^(?:STD|BLK)' }],
+};
