@@ -67,6 +67,7 @@ const FILE_SECONDS: Record<string, number> = {
   'e2e/qc': 14,
   'e2e/file-analyzer': 11,
   'e2e/metrics': 9,
+  'unit/file-slices': 20,
   'unit/folder-sim': 9,
   'unit/layers': 8,
   'nodes/folder-link': 7,
