@@ -17,7 +17,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { availableParallelism, setPriority, tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { jobsFor, type Job } from './groups';
 import { FAILURES_END, FAILURES_START, NO_COUNTS, addCounts, tapCounts, tapFailures, topLevelDurations, type TapCounts } from './tap';
@@ -75,30 +75,11 @@ function killGroup(pid: number): void {
   }
 }
 
-/**
- * The serial jobs are one lane the whole run waits for, and they kill processes at aimed moments and time real
- * timers: the other jobs run at a lower priority (a higher nice value, which the processes they start inherit), so
- * the lane keeps its pace and the others take the CPU it leaves. Alone, e2e/crash takes 73 s here; beside the browser
- * groups at one priority it took 167-200 s, and with it the whole run.
- */
-const BESIDE_SERIAL_NICE = 10;
-
-function yieldToSerial(pid: number): void {
-  try {
-    setPriority(pid, BESIDE_SERIAL_NICE);
-  } catch {
-    // Not allowed here (a platform without priorities): the run is only slower.
-  }
-}
-
 function runJob(job: Job, env: NodeJS.ProcessEnv, runStarted: number): Promise<Outcome> {
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, commandFor(job), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    if (child.pid !== undefined) {
-      groups.add(child.pid);
-      if (!job.serial) yieldToSerial(child.pid);
-    }
+    if (child.pid !== undefined) groups.add(child.pid);
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
