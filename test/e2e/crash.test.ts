@@ -1,6 +1,6 @@
 /**
  * Node-RED killed (SIGKILL) while an analyzer uploads results as fast as the
- * link allows: 300 results in messages of 1-3 results, each message its own
+ * link allows: 200 results in messages of 1-3 results, each message its own
  * sample, over TCP (the simulator is the server, Node-RED's tcp in the
  * client); three kills at seeded random moments, each followed by a restart on
  * the same userDir. Every result the analyzer got an ACK for must reach the
@@ -52,15 +52,15 @@ before(() => {
 after(() => installation?.remove());
 
 const RUNS: Array<{ name: string; results: number; kills: number; killMode: KillMode; seed: number; protocol?: Protocol; qc?: boolean }> = [
-  { name: 'crash run: SIGKILL at random moments during a fast upload', results: 300, kills: 3, killMode: 'random', seed: SEED },
-  { name: 'crash run: SIGKILL right after a received message is written to the journal, before its final ACK', results: 120, kills: 2, killMode: 'after-rx-write', seed: SEED + 1 },
+  { name: 'crash run: SIGKILL at random moments during a fast upload', results: 200, kills: 3, killMode: 'random', seed: SEED },
+  { name: 'crash run: SIGKILL right after a received message is written to the journal, before its final ACK', results: 80, kills: 2, killMode: 'after-rx-write', seed: SEED + 1 },
   // Aimed runs are short: their kills come early, and what follows them is the same fast upload as above.
   { name: 'crash run (repeat-store): SIGKILL while a message is stored before its final ACK, then while the analyzer\'s repeat of it is stored', results: 40, kills: AIMED_KILLS['repeat-store'], killMode: 'repeat-store', seed: SEED + 2 },
   { name: 'crash run (replay-after-ack): SIGKILL after the final ACK of a message not yet at the LIS, then during the replay at start', results: 40, kills: AIMED_KILLS['replay-after-ack'], killMode: 'replay-after-ack', seed: SEED + 3 },
   { name: 'crash run (replay-twice): SIGKILL after the final ACK of a message not yet at the LIS, then during the replay at start, twice in a row', results: 40, kills: AIMED_KILLS['replay-twice'], killMode: 'replay-twice', seed: SEED + 4 },
   { name: 'crash run (after-tx-sending): SIGKILL right after a batch is journaled as sending, then after the first one once restarted', results: 40, kills: AIMED_KILLS['after-tx-sending'], killMode: 'after-tx-sending', seed: SEED + 5 },
   { name: 'crash run (after-hold): SIGKILL right after a result no LIS test is mapped for is held, before the rest of its batch, then again once restarted', results: 40, kills: AIMED_KILLS['after-hold'], killMode: 'after-hold', seed: SEED + 8 },
-  { name: 'crash run, HL7 with QC: SIGKILL at random moments during a fast upload over MLLP, its control run failing a third of the way', results: 150, kills: 3, killMode: 'random', seed: SEED + 6, protocol: 'hl7', qc: true },
+  { name: 'crash run, HL7 with QC: SIGKILL at random moments during a fast upload over MLLP, its control run failing a third of the way', results: 120, kills: 3, killMode: 'random', seed: SEED + 6, protocol: 'hl7', qc: true },
   { name: 'crash run, HL7: SIGKILL right after a received message is written to the journal, before its ACK', results: 80, kills: 2, killMode: 'after-rx-write', seed: SEED + 7, protocol: 'hl7' },
 ];
 

@@ -55,7 +55,7 @@ const FILE_SECONDS: Record<string, number> = {
   'browser/qc': 12,
   'browser/test-mapper': 10,
   'browser/dialect-editor': 10,
-  'e2e/crash': 53,
+  'e2e/crash': 60,
   'e2e/misbehaviour': 40,
   'demo/start': 38,
   'e2e/hl7-examples': 30,
