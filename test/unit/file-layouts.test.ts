@@ -140,6 +140,9 @@ describe('the test named once, and the unit inside a header cell', () => {
     const plate = (test: unknown) => site('thermo-multiskan-go', { encoding: 'utf8', delimiter: 'comma', decimalComma: false, sampleNumber: { take: null }, qc: [], layout: { samples: null, values: 'Raw Data (484)', test, wells: { C1: 'S-1001' } } });
     assert.deepEqual(sent(read(MARS, plate({ from: 'header', pattern: '^Test name: ([^,]+)' }))).map((r) => [r.SampleNumber, r.instrumentCode]), [['S-1001', '472 ABS 384 QC']]);
     assert.deepEqual(sent(read(MARS, plate({ constant: 'ABS484' }))).map((r) => r.instrumentCode), ['ABS484']);
+    // The run's date from the same lines above the plate's grid.
+    const dated = site('thermo-multiskan-go', { encoding: 'utf8', delimiter: 'comma', decimalComma: false, sampleNumber: { take: null }, qc: [], runDate: { from: 'header', pattern: 'Date: (\\d\\d/\\d\\d/\\d{4})', format: 'DD/MM/YYYY' }, layout: { samples: null, values: 'Raw Data (484)', test: 'ABS', wells: { C1: 'S-1001' } } });
+    assert.deepEqual(sent(read(MARS, dated)).map((r) => [r.completedAtRaw, r.completedAt]), [['03/03/2016', '2016-03-03T00:00:00.000Z']]);
     const issues = (test: unknown) => siteFileProfile({ base: 'generic-csv', overrides: { layout: { test } } }).issues.map((i) => i.path);
     assert.deepEqual(issues({ constant: ' ' }), ['layout.test.constant']);
     assert.deepEqual(issues({ from: 'header', pattern: '(' }), ['layout.test.pattern']);

@@ -30,6 +30,11 @@ export function forPaste<P extends FileDialectProfile | undefined>(profile: P): 
   return profile !== undefined && isCodePage(profile.encoding) ? { ...profile, encoding: 'utf8' } : profile;
 }
 
+/** The profile bytes are read with: forPaste's when they came as a paste, else the dialect itself. */
+export function readingAs<P extends FileDialectProfile | undefined>(profile: P, pasted: boolean): P {
+  return pasted ? forPaste(profile) : profile;
+}
+
 /** A paste's bytes, as forPaste(profile) decodes them. */
 export function pasteBytes(text: string, profile: FileDialectProfile | undefined): Buffer {
   return Buffer.from(text, (forPaste(profile)?.encoding ?? 'utf8') as BufferEncoding);

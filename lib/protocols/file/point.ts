@@ -20,7 +20,7 @@
  * A plate's grids are found by their titles (layout.samples, layout.values):
  * pointing there is refused with the setting to change, never approximated.
  */
-import { forPaste, pasteBytes } from './encoding';
+import { pasteBytes, readingAs } from './encoding';
 import type { ProfileIssue, ProfileOverrides } from '../../dialect/overrides';
 import { findFileProfile } from './dialects';
 import { siteFileDialectOf, siteFileDraft, siteFileProfile } from './overrides';
@@ -73,7 +73,8 @@ export function pointFileAt(request: FilePointRequest): FilePointAnswer {
   if (!('next' in plan)) return plan;
   const after = previewFileSite({ base: request.base, overrides: plan.overrides }, request.bytes ?? request.text, request.timeZone, request.fileName);
   if (!onlyPending(plan, after)) return notThere(plan, after);
-  const before = request.bytes === undefined ? previewFile(forPaste(start.current), pasteBytes(request.text, start.current), request.timeZone, request.fileName) : previewFile(start.current, request.bytes, request.timeZone, request.fileName);
+  const pasted = request.bytes === undefined;
+  const before = previewFile(readingAs(start.current, pasted), request.bytes ?? pasteBytes(request.text, start.current), request.timeZone, request.fileName);
   return answerOf(plan, changedResults(before.results, after.preview?.results ?? []), after);
 }
 
@@ -95,7 +96,7 @@ export async function pointFileAtInSlices(request: FilePointRequest): Promise<Fi
   if (!('next' in plan)) return plan;
   const after = await previewFileSiteInSlices({ base: request.base, overrides: plan.overrides }, request.bytes ?? request.text, request.timeZone, request.fileName, cuts);
   if (!onlyPending(plan, after)) return notThere(plan, after);
-  const before = await previewFileInSlices(request.bytes === undefined ? forPaste(start.current) : start.current, bytes, request.timeZone, request.fileName, request.bytes === undefined ? undefined : cut);
+  const before = await previewFileInSlices(readingAs(start.current, request.bytes === undefined), bytes, request.timeZone, request.fileName, request.bytes === undefined ? undefined : cut);
   return answerOf(plan, await runInSlices(changedResultSteps(before.results, after.preview?.results ?? [])), after);
 }
 

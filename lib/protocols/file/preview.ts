@@ -10,7 +10,7 @@
  * workbook (which a paste cannot carry), or a text export decoded in the
  * dialect's encoding as the runtime decodes it.
  */
-import { forPaste, pasteBytes } from './encoding';
+import { pasteBytes, readingAs } from './encoding';
 import { CAPTURE_LIMITS, type Capture, type CaptureLine } from '../../dialect/capture';
 import { emptyPreview, previewEvents, previewSiteOf, type Preview, type PreviewProtocol, type SitePreview } from '../../dialect/preview';
 import { FILE_POINT_ROLES } from '../../dialect/capture';
@@ -180,9 +180,8 @@ function rowsOrNone(bytes: Buffer, profile: FileDialectProfile): FileRow[] {
  * drawn as the draft cuts it, where the shared preview would fall back on
  * the base dialect (whose table may start elsewhere).
  */
+/* A paste is text already: its bytes are read as readingAs says, whatever code page the dialect names. */
 function fileProtocol(fileName: string | undefined, draft: FileDialectProfile | undefined, pasted: boolean): PreviewProtocol<FileDialectProfile, FilePaste, string | Buffer> {
-  // A paste is text already: its bytes are read as forPaste says, whatever code page the dialect names.
-  const asRead = (profile: FileDialectProfile) => (pasted ? forPaste(profile) : profile);
   return {
     find: findFileProfile,
     site: siteFileProfile,
@@ -194,10 +193,10 @@ function fileProtocol(fileName: string | undefined, draft: FileDialectProfile | 
         paste: { form: 'file', framing: framingOf(profile), notes: typeof capture === 'string' && profile?.format === 'xlsx' ? [WORKBOOK_PASTE] : [], problems: [] },
       };
     },
-    preview: (profile, messages, timeZone) => previewFile(asRead(profile), messages[0]!, timeZone, fileName),
+    preview: (profile, messages, timeZone) => previewFile(readingAs(profile, pasted), messages[0]!, timeZone, fileName),
     capture: (messages, given) => {
       const profile = draft ?? given;
-      return profile === undefined ? { messages: [] } : captureOf(profile, rowsOrNone(messages[0]!, asRead(profile)));
+      return profile === undefined ? { messages: [] } : captureOf(profile, rowsOrNone(messages[0]!, readingAs(profile, pasted)));
     },
     roles: FILE_POINT_ROLES,
   };
@@ -222,7 +221,7 @@ export async function previewFileSiteInSlices(site: { base: string; overrides?: 
   out.paste = read.paste;
   const bytes = read.messages[0]!;
   const cut = (given: FileDialectProfile): CutRows => {
-    const profile = pasted ? forPaste(given) : given;
+    const profile = readingAs(given, pasted);
     const key = cutKey(profile);
     let rows = cuts.get(key);
     if (rows === undefined) cuts.set(key, (rows = cutInSlices(bytes, profile)));
@@ -235,7 +234,7 @@ export async function previewFileSiteInSlices(site: { base: string; overrides?: 
     out.capture = await runInSlices(captureSteps(shown, rows instanceof FileReadError ? [] : rows));
   }
   out.roles = FILE_POINT_ROLES;
-  if (built.profile !== undefined) out.preview = await previewFileInSlices(pasted ? forPaste(built.profile) : built.profile, bytes, timeZone, fileName, cut(built.profile));
+  if (built.profile !== undefined) out.preview = await previewFileInSlices(readingAs(built.profile, pasted), bytes, timeZone, fileName, cut(built.profile));
   return out;
 }
 

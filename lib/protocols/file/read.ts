@@ -352,30 +352,10 @@ function* readNamedTest(profile: FileDialectProfile, rows: FileRow[], fileName: 
   if (named === undefined) return undefined;
   if ('constant' in named) return named.constant.trim();
   if (named.from === 'block') return undefined; // each block's own, from its title
-  const pattern = new RegExp(named.pattern, 'u');
-  const texts = named.from === 'name' ? [fileName ?? ''] : l.form === 'plate' ? yield* linesAbove(profile, rows, [l.values, l.samples]) : yield* headerTexts(profile, rows);
-  for (const text of texts) {
-    if (text.length > 4 * MAX_CELL) continue;
-    const m = pattern.exec(text);
-    const test = m === null ? '' : (m[1] ?? m[0]).trim();
-    if (test !== '') return test;
-  }
+  const test = firstMatch(yield* textsFrom(named.from, profile, rows, fileName), new RegExp(named.pattern, 'u'));
+  if (test !== undefined && test !== '') return test;
   const where = named.from === 'name' ? `the file name ${JSON.stringify(fileName ?? '')} does not match` : 'no line before the table matches';
   throw new FileReadError(`${where} layout.test.pattern ${JSON.stringify(named.pattern)}: the file does not name its test where the dialect looks; set layout.test`, { setting: 'layout.test' });
-}
-
-/** A plate's lines above its first grid (a grid's title in `titles`), as text: where its test or run is named. */
-function* linesAbove(profile: FileDialectProfile, rows: FileRow[], titles: Array<string | undefined>): Steps<string[]> {
-  const wanted = new Set(titles.flatMap((t) => (t === undefined ? [] : [t.trim()])));
-  const sep = cellJoiner(profile);
-  const tick = checkpoints();
-  const texts: string[] = [];
-  for (const row of rows) {
-    if (wanted.has((row.cells[0] ?? '').trim())) break;
-    texts.push(row.cells.join(sep));
-    if (tick()) yield;
-  }
-  return texts;
 }
 
 /**
@@ -409,30 +389,44 @@ export function headerUnit(name: string): { test: string; unit?: string } {
 function* readRunDate(profile: FileDialectProfile, rows: FileRow[], fileName: string | undefined, zone: string, problems: string[]): Steps<{ instant: string; raw: string } | undefined> {
   const rd = profile.runDate;
   if (rd === undefined) return undefined;
-  const pattern = new RegExp(rd.pattern, 'u');
-  const texts = rd.from === 'name' ? [fileName ?? ''] : yield* headerTexts(profile, rows);
-  for (const text of texts) {
-    if (text.length > 4 * MAX_CELL) continue;
-    const m = pattern.exec(text);
-    if (m === null) continue;
-    const raw = (m[1] ?? m[0]).trim();
+  const raw = firstMatch(yield* textsFrom(rd.from, profile, rows, fileName), new RegExp(rd.pattern, 'u'));
+  if (raw !== undefined) {
     const wall = readDateTime(raw, rd.format);
     const instant = wall === undefined ? undefined : placed(wall, zone);
-    if (instant === undefined) {
-      problems.push(`run date ${excerpt(raw)} is not written as runDate.format ${JSON.stringify(rd.format)}`);
-      return undefined;
-    }
-    return { instant, raw };
+    if (instant !== undefined) return { instant, raw };
+    problems.push(`run date ${excerpt(raw)} is not written as runDate.format ${JSON.stringify(rd.format)}`);
+    return undefined;
   }
   problems.push(rd.from === 'name' ? `the file name ${JSON.stringify(fileName ?? '')} does not match runDate.pattern: results carry no run date` : 'no line before the table matches runDate.pattern: results carry no run date');
   return undefined;
 }
 
-/** The text of each row before the table (where instruments write the run's date): before its header row when table.headerFirstCell finds it. */
+/** Where a run date or a test named once is looked for: the file's name, or the text of each row above the table. */
+function* textsFrom(from: 'header' | 'name', profile: FileDialectProfile, rows: FileRow[], fileName: string | undefined): Steps<string[]> {
+  return from === 'name' ? [fileName ?? ''] : yield* headerTexts(profile, rows);
+}
+
+/** The first group (else the whole match) of the first text the pattern finds, trimmed; texts too long to be a header line are passed over. */
+function firstMatch(texts: readonly string[], pattern: RegExp): string | undefined {
+  for (const text of texts) {
+    if (text.length > 4 * MAX_CELL) continue;
+    const m = pattern.exec(text);
+    if (m !== null) return (m[1] ?? m[0]).trim();
+  }
+  return undefined;
+}
+
+/**
+ * The text of each row above the table (where instruments write the run's date or name the test): before its
+ * header row when table.headerFirstCell finds it; in a file of blocks, above the first block's title; on a plate,
+ * above its first grid's title.
+ */
 function* headerTexts(profile: FileDialectProfile, rows: FileRow[]): Steps<string[]> {
-  // A file of blocks: the rows above its first block's title.
+  const l = profile.layout;
   const blocks = profile.table.blocks === undefined ? undefined : new RegExp(profile.table.blocks, 'u');
-  let end = blocks === undefined ? (yield* tableStartSteps(profile, rows)).index : Math.max(0, rows.findIndex((r) => blocks.test((r.cells[0] ?? '').trim().slice(0, MAX_CELL))));
+  const titles = l.form === 'plate' ? new Set([l.values, ...(l.samples === undefined ? [] : [l.samples])].map((t) => t.trim())) : undefined;
+  const above = (test: (first: string) => boolean) => Math.max(0, rows.findIndex((r) => test((r.cells[0] ?? '').trim().slice(0, MAX_CELL))));
+  let end = titles !== undefined ? above((c) => titles.has(c)) : blocks !== undefined ? above((c) => blocks.test(c)) : (yield* tableStartSteps(profile, rows)).index;
   const first = profile.table.header ? profile.table.headerFirstCell?.trim() : undefined;
   const tick = checkpoints();
   if (first !== undefined) {
