@@ -8,7 +8,7 @@
  * stops here with the one line to run, rather than failing later in a build or
  * in the middle of the tests.
  *
- *   node scripts/setup.cjs test    chromium, socat and openssl are required
+ *   node scripts/setup.cjs test    chromium-headless-shell (or chromium), socat and openssl are required
  *   node scripts/setup.cjs start   socat is wanted (the demo's serial line); without it the demo runs over TCP
  *
  * Plain CommonJS with no dependency: it runs before node_modules exists.
@@ -21,19 +21,24 @@ const ROOT = join(__dirname, '..');
 
 /** What each command needs: tools it cannot run without, and tools it uses when present. */
 const NEEDS = {
-  test: { required: ['chromium', 'socat', 'openssl'], wanted: [] },
+  test: { required: ['chromium-headless-shell', 'socat', 'openssl'], wanted: [] },
   start: { required: [], wanted: ['socat'] },
 };
 
 /** The Debian package that brings each tool. */
-const PACKAGE = { chromium: 'chromium', socat: 'socat', openssl: 'openssl' };
+const PACKAGE = { 'chromium-headless-shell': 'chromium-headless-shell', socat: 'socat', openssl: 'openssl' };
 
 function say(text) {
   process.stdout.write(`[setup] ${text}\n`);
 }
 
 function onPath(tool) {
-  if (tool === 'chromium' && process.env.CHROMIUM_PATH) return existsSync(process.env.CHROMIUM_PATH);
+  // The browser tests take the full browser where the headless shell is missing (test/support/browser.ts).
+  if (tool === 'chromium-headless-shell') return process.env.CHROMIUM_PATH ? existsSync(process.env.CHROMIUM_PATH) : onPath('chromium') || onPathOnly(tool);
+  return onPathOnly(tool);
+}
+
+function onPathOnly(tool) {
   return (process.env.PATH || '').split(delimiter).some((dir) => dir !== '' && existsSync(join(dir, tool)));
 }
 
@@ -101,7 +106,7 @@ function ensureTools(command) {
   const line = `sudo apt-get install -y ${missing.map((tool) => PACKAGE[tool]).join(' ')}`;
   if (needed.length > 0) {
     say(`npm ${command} needs ${needed.join(', ')}, which this machine does not have. Install it and run npm ${command} again:`);
-    say(`  ${line}    (Debian or Ubuntu; on another system, its package of the same name${needed.includes('chromium') ? ', or set CHROMIUM_PATH to a Chromium binary' : ''})`);
+    say(`  ${line}    (Debian or Ubuntu; on another system, its package of the same name${needed.includes('chromium-headless-shell') ? ', or set CHROMIUM_PATH to a Chromium binary' : ''})`);
     return false;
   }
   say(`${missing.join(', ')} not found (${line} to add it); going on without it`);

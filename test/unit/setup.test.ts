@@ -53,13 +53,13 @@ describe('npm test and npm start set themselves up (scripts/setup.cjs)', () => {
     const { root, bin } = scratch('no-tools', ['openssl']);
     const { status, out } = setup(root, bin, 'test');
     assert.equal(status, 1);
-    assert.match(out, /npm test needs chromium, socat/);
-    assert.match(out, /sudo apt-get install -y chromium socat\b/);
+    assert.match(out, /npm test needs chromium-headless-shell, socat/);
+    assert.match(out, /sudo apt-get install -y chromium-headless-shell socat\b/);
     assert.equal(existsSync(join(root, 'npm-args')), false, 'npm ci did not run');
   });
 
   it('runs npm ci for npm test when node_modules is missing and the tools are there', () => {
-    const { root, bin } = scratch('fresh', ['chromium', 'socat', 'openssl']);
+    const { root, bin } = scratch('fresh', ['chromium-headless-shell', 'socat', 'openssl']);
     const { status, out } = setup(root, bin, 'test');
     assert.equal(status, 0, out);
     assert.match(out, /node_modules is missing: npm ci/);
