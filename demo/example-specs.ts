@@ -496,13 +496,13 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     'NanoDrop 8000 protein A280 report (tab text): one row per sample, the value `conc.`; rows without a sample ID are held for a person.',
     codesNote('the column name', '`conc.`'),
   ]),
-  'thermo-nanodrop-eight': namedTests('Thermo Scientific NanoDrop Eight', '*.txt', 'Other', [['ng/µL', 'ND8-CONC', 'Nucleic acid concentration, ng/µL']], [
-    'NanoDrop Eight export (tab text, header row `Sample Id`): one row per measurement, the sample number is `Sample Name`, the value `ng/µL`; a row without a name is held for a person.',
-    codesNote('the column name', '`ng/µL`'),
+  'thermo-nanodrop-eight': namedTests('Thermo Scientific NanoDrop Eight', '*.txt', 'Other', [['dsDNA', 'ND8-DSDNA', 'dsDNA concentration (NanoDrop), ng/µL']], [
+    'NanoDrop Eight export (tab text, header row `Sample Id`): one row per measurement, the sample number is `Sample Name`, the value `ng/µL`, the test the application named in the `Application:` line above the table (a file without it is refused); a row without a name is held for a person.',
+    codesNote('the applications (the `Application:` line)', '`dsDNA`'),
   ]),
-  'thermo-nanodrop-eight-date-first': namedTests('Thermo Scientific NanoDrop Eight (Date first)', '*.txt', 'Other', [['ng/µL', 'ND8D-CONC', 'Nucleic acid concentration, ng/µL']], [
-    'NanoDrop Eight export whose header row starts with `Date` (decimal comma): the sample number is `Sample`, the value `ng/µL`.',
-    codesNote('the column name', '`ng/µL`'),
+  'thermo-nanodrop-eight-date-first': namedTests('Thermo Scientific NanoDrop Eight (Date first)', '*.txt', 'Other', [['RNA', 'ND8D-RNA', 'RNA concentration (NanoDrop), ng/µL']], [
+    'NanoDrop Eight export whose header row starts with `Date` (decimal comma): the sample number is `Sample`, the value `ng/µL`, the test the `Application:` line\'s.',
+    codesNote('the applications (the `Application:` line)', '`RNA`'),
   ]),
   'thermo-nanodrop-one-csv': namedTests('Thermo Scientific NanoDrop One', '*.csv', 'Other', [['dsDNA', 'ND1-CONC', 'Nucleic acid concentration, ng/µL']], [
     'NanoDrop One nucleic acid CSV: one row per measurement, `Sample Name`, `Nucleic Acid(ng/uL)` (its unit split from the header); the test is the application, the first word of the file\'s name as the software writes it (`dsDNA 7_19_2023 3_27_29 PM.csv`): a file renamed without it is refused.',

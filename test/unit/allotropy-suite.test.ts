@@ -19,14 +19,20 @@
  * - tests: our test code -> allotropy's, where the two name one test
  *   differently (a column name against allotropy's analyte or application);
  * - held: allotropy's rows our dialect holds aside by its documented rules,
- *   by the reason our reader gives (its text after `line <n>: `).
+ *   by the reason our reader gives (its text after `line <n>: `);
+ * - samples: our sample number -> allotropy's, where the two take it from
+ *   different columns of the same row (the operator's name against the
+ *   software's measurement GUID), the pairs read from the file's own rows;
+ * - extra: rows only we send (a result allotropy leaves out), matched by
+ *   sample or value;
+ * - notRead: allotropy's rows of a table our dialect does not read, by sample.
  * Nothing else may differ.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileLabEvents, findFileProfile } from '../../lib/protocols/file';
+import { fileLabEvents, fileRows, findFileProfile, type FileDialectProfile } from '../../lib/protocols/file';
 import type { UnassignedResult } from '../../lib/lab';
 
 const DIR = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'allotropy');
@@ -49,6 +55,10 @@ interface Entry {
   held?: Held[];
   /** Controls sent with a no-result word as their value, which allotropy has no row for. */
   qcNoResult?: number;
+  /** Our sample number's column -> allotropy's, on the same row. */
+  samples?: { ours: string; theirs: string; why: string };
+  extra?: { count: number; sample?: RegExp; value?: RegExp; why: string };
+  notRead?: { count: number; sample: RegExp; why: string };
 }
 
 const SAMPLE_RULE = 'a label starting with punctuation is a plate mark, not a sample a LIS holds (sample-number.ts)';
@@ -70,6 +80,11 @@ const ENTRIES: Entry[] = [
     ],
   },
   { file: `${QS}appbio_quantstudio_minimal_test02.txt`, dialect: 'appbio-quantstudio' },
+  {
+    file: `${QS}appbio_quantstudio_example01.txt`,
+    dialect: 'appbio-quantstudio',
+    extra: { count: 2, sample: /^(15SAMPLE_5\.3|16SAMPLE_6\.1)$/, why: '[Results] has wells A17 and A18, which [Sample Setup] lacks; allotropy lists only Sample Setup\'s wells' },
+  },
   { file: `${QS}appbio_quantstudio_example10.xlsx`, dialect: 'appbio-quantstudio-xlsx' },
   { file: `${DA}Diomni_v4.3_Presence_Absence.xlsx`, dialect: 'appbio-quantstudio-design-analysis-xlsx', qcNoResult: 4 },
   { file: `${DA}QS1_Standard_Curve_example01.xlsx`, dialect: 'appbio-quantstudio-design-analysis-xlsx', qcNoResult: 4 },
@@ -95,6 +110,17 @@ const ENTRIES: Entry[] = [
     tests: { map: { 'conc.': null }, why: 'the protein report names no test: ours is the column, allotropy has none' },
     held: [{ count: 6, reason: 'no sample number', why: NO_SAMPLE }],
   },
+  {
+    file: 'thermo_fisher_nanodrop_eight/thermo_nanodrop_eight_example01.txt',
+    dialect: 'thermo-nanodrop-eight',
+    samples: { ours: 'Sample Name', theirs: 'Sample Id', why: 'ours is the operator\'s name, allotropy\'s the measurement GUID' },
+    held: [{ count: 1, reason: 'no sample number', why: 'the operator left the row\'s name empty; allotropy names it by the GUID' }],
+  },
+  {
+    file: 'thermo_fisher_nanodrop_eight/thermo_nanodrop_eight_RNA.txt',
+    dialect: 'thermo-nanodrop-eight-date-first',
+    samples: { ours: 'Sample', theirs: 'UID', why: 'ours is the operator\'s name, allotropy\'s the measurement GUID' },
+  },
   // The CSV names its application in the file's name, as the export writes it; the workbook in its sheet's name, not read.
   { file: 'thermo_fisher_nanodrop_one/dsDNA 7_19_2023 3_27_29 PM.csv', dialect: 'thermo-nanodrop-one-csv' },
   { file: 'thermo_fisher_nanodrop_one/example1.xlsx', dialect: 'thermo-nanodrop-one-xlsx', tests: { map: { 'Nucleic Acid': 'dsDNA' }, why: 'the application is the sheet\'s name, which the dialect does not read; ours is the column' } },
@@ -107,6 +133,16 @@ const ENTRIES: Entry[] = [
   { file: 'thermo_fisher_visionlite/Thermo_VISIONlite_example_quant.csv', dialect: 'thermo-visionlite-quant', tests: { map: { 'Concentration [mg/L]': 'Quant' }, why: 'the column name against allotropy\'s application' } },
   { file: 'moldev_softmax_pro/MD_SMP_absorbance_endpoint_partial_plate_example01.txt', dialect: 'moldev-softmax-pro-unknowns' },
   { file: 'agilent_gen5/absorbance/endpoint_stdcurve_singleplate.txt', dialect: 'agilent-gen5-concentration' },
+  {
+    file: 'agilent_gen5/fluorescence/endpoint_singleplate_filter.txt',
+    dialect: 'agilent-gen5-concentration',
+    extra: { count: 43, value: /^[<>]\d/, why: 'a concentration off the standard curve is written `>209.845` or `<0.000`: sent as written (the LIS sees it is out of range); allotropy leaves it out' },
+  },
+  {
+    file: 'moldev_softmax_pro/group_with_partial_rows.txt',
+    dialect: 'moldev-softmax-pro-unknowns',
+    notRead: { count: 7, sample: /^(STD [A-F]|CTRL)$/, why: 'the standards\' and the control\'s groups: the dialect reads the Unknowns group, a LIS takes no standard curve' },
+  },
 ];
 
 const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
@@ -129,7 +165,15 @@ function compare(entry: Entry) {
   const profile = findFileProfile(entry.dialect);
   assert.ok(profile, `${entry.dialect} is a built-in`);
   const fileName = entry.file.split('/').pop()!;
-  const events = fileLabEvents(readFileSync(join(DIR, entry.file)), profile, { timeZone: 'UTC', fileName });
+  const bytes = readFileSync(join(DIR, entry.file));
+  const events = fileLabEvents(bytes, profile, { timeZone: 'UTC', fileName });
+  const renames = entry.samples && sampleRenames(bytes, profile, entry.samples.ours, entry.samples.theirs);
+  const sampleOf = (ours: string) => {
+    if (renames === undefined) return ours;
+    const theirs = renames.get(ours);
+    assert.ok(theirs, `the row of sample ${JSON.stringify(ours)} has a ${entry.samples!.theirs}`);
+    return theirs;
+  };
   const map = entry.tests?.map ?? {};
   const test = (code: string | undefined) => (code !== undefined && code in map ? map[code]! : (code ?? null));
   const noResult = new Set(profile.noResult.map((w) => w.trim().toLowerCase()));
@@ -141,7 +185,7 @@ function compare(entry: Entry) {
     for (const r of e.results) {
       codes.add(r.instrumentCode);
       if (e.type === 'qc' && noResult.has(r.Result.trim().toLowerCase())) qcNoResult++;
-      else sent.push(rowKey(r.SampleNumber, test(r.instrumentCode), r.Result));
+      else sent.push(rowKey(sampleOf(r.SampleNumber), test(r.instrumentCode), r.Result));
     }
   }
   assert.equal(qcNoResult, entry.qcNoResult ?? 0, 'controls sent with a no-result word');
@@ -167,7 +211,28 @@ function compare(entry: Entry) {
     assert.equal(matched, h.count, `held "${h.reason}" (${h.why})`);
   }
   const got = counts(sent);
-  assert.deepEqual({ onlyOurs: over(got, expected), onlyAllotropy: over(expected, got) }, { onlyOurs: [], onlyAllotropy: [] });
+  const parts = (key: string) => JSON.parse(key) as [string | null, string | null, string];
+  const x = entry.extra;
+  const isExtra = (key: string) => {
+    const [sample, , value] = parts(key);
+    return x !== undefined && (x.sample === undefined || x.sample.test(sample ?? '')) && (x.value === undefined || x.value.test(value.replace(/^"|"$/g, '')));
+  };
+  const nr = entry.notRead;
+  const isNotRead = (key: string) => nr !== undefined && nr.sample.test(parts(key)[0] ?? '');
+  const onlyOurs = over(got, expected);
+  const onlyAllotropy = over(expected, got);
+  assert.equal(onlyOurs.filter(isExtra).length, x?.count ?? 0, `rows only we send (${x?.why ?? 'none declared'})`);
+  assert.equal(onlyAllotropy.filter(isNotRead).length, nr?.count ?? 0, `allotropy's rows not read (${nr?.why ?? 'none declared'})`);
+  assert.deepEqual({ onlyOurs: onlyOurs.filter((k) => !isExtra(k)), onlyAllotropy: onlyAllotropy.filter((k) => !isNotRead(k)) }, { onlyOurs: [], onlyAllotropy: [] });
+}
+
+/** Each row's `ours` cell -> its `theirs` cell, from the rows under the header row that holds both. */
+function sampleRenames(bytes: Buffer, profile: FileDialectProfile, ours: string, theirs: string): Map<string, string> {
+  const rows = fileRows(bytes, profile);
+  const h = rows.findIndex((r) => r.cells.includes(ours) && r.cells.includes(theirs));
+  assert.ok(h >= 0, `a header row names ${ours} and ${theirs}`);
+  const [o, t] = [rows[h]!.cells.indexOf(ours), rows[h]!.cells.indexOf(theirs)];
+  return new Map(rows.slice(h + 1).map((r) => [(r.cells[o] ?? '').trim(), (r.cells[t] ?? '').trim()]));
 }
 
 /** The row of allotropy a held item is: same test and value, and its sample in the item's text (or the sample empty). */
@@ -179,7 +244,10 @@ function heldKey(item: UnassignedResult, test: string | null, rows: Row[]): stri
 describe('allotropy test files read by the built-in file dialects, value by value', () => {
   for (const entry of ENTRIES) {
     const declared = [
+      ...(entry.samples ? [`samples ${entry.samples.ours} -> ${entry.samples.theirs}: ${entry.samples.why}`] : []),
       ...(entry.tests ? [`tests ${JSON.stringify(entry.tests.map)}: ${entry.tests.why}`] : []),
+      ...(entry.extra ? [`${entry.extra.count} only ours: ${entry.extra.why}`] : []),
+      ...(entry.notRead ? [`${entry.notRead.count} not read: ${entry.notRead.why}`] : []),
       ...(entry.held ?? []).map((h) => `${h.count} held "${h.reason}": ${h.why}`),
       ...(entry.qcNoResult ? [`${entry.qcNoResult} controls with a no-result value`] : []),
     ];

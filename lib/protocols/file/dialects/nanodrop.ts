@@ -44,12 +44,15 @@ export const THERMO_NANODROP_8000_PROTEIN: FileDialectProfile = {
  * Thermo Scientific NanoDrop Eight: a measurement's export as text (tab
  * separated): `key:`/value lines (`Application:`, serial number, user),
  * then the header row `Sample Id`, `Sample Name`, `Date & Time`, ..., the
- * concentration in `ng/µL` (the test code), then the spectrum's columns.
- * The sample number is the operator's `Sample Name`; `Sample Id` is the
- * software's measurement GUID, no sample a LIS knows. Sample:
- * Benchling-Open-Source/allotropy
+ * concentration in `ng/µL`, then the spectrum's columns. The test is the
+ * application, named once in the `Application:` line (`dsDNA`, `RNA`); a file
+ * without it is refused. The sample number is the operator's `Sample Name`;
+ * `Sample Id` is the software's measurement GUID, no sample a LIS knows.
+ * Sample: Benchling-Open-Source/allotropy
  * tests/parsers/thermo_fisher_nanodrop_eight/testdata/thermo_nanodrop_eight_example01.txt (MIT).
  */
+const APPLICATION = { from: 'header', pattern: '^Application:\\t(\\S+)' } as const;
+
 export const THERMO_NANODROP_EIGHT: FileDialectProfile = {
   id: 'thermo-nanodrop-eight',
   label: 'Thermo Scientific NanoDrop Eight (measurement export, text)',
@@ -58,7 +61,7 @@ export const THERMO_NANODROP_EIGHT: FileDialectProfile = {
   encoding: 'utf8',
   delimiter: 'tab',
   table: { skipRows: 0, header: true, headerFirstCell: 'Sample Id', endsAtEmptyRow: false },
-  layout: { form: 'row-per-sample', sample: 'Sample Name', tests: ['ng/µL'] },
+  layout: { form: 'row-per-result', sample: 'Sample Name', test: APPLICATION, value: 'ng/µL' },
   decimalComma: false,
   noResult: [],
   sampleNumber: { pattern: SAMPLE_NUMBER },
@@ -68,8 +71,9 @@ export const THERMO_NANODROP_EIGHT: FileDialectProfile = {
 /**
  * NanoDrop Eight, the export whose header row starts with `Date` (`Date`,
  * `UID`, `Sample`, `Username`, `ng/µL`...), as a European-locale PC writes it
- * (decimal comma, `704,986`). The sample number is the operator's `Sample`
- * (`UID` is the measurement's GUID). Sample: Benchling-Open-Source/allotropy
+ * (decimal comma, `704,986`). The test is the `Application:` line's, the
+ * sample number the operator's `Sample` (`UID` is the measurement's GUID).
+ * Sample: Benchling-Open-Source/allotropy
  * tests/parsers/thermo_fisher_nanodrop_eight/testdata/thermo_nanodrop_eight_RNA.txt (MIT).
  */
 export const THERMO_NANODROP_EIGHT_DATE_FIRST: FileDialectProfile = {
@@ -77,7 +81,7 @@ export const THERMO_NANODROP_EIGHT_DATE_FIRST: FileDialectProfile = {
   id: 'thermo-nanodrop-eight-date-first',
   label: 'Thermo Scientific NanoDrop Eight (export with Date first, decimal comma)',
   table: { skipRows: 0, header: true, headerFirstCell: 'Date', endsAtEmptyRow: false },
-  layout: { form: 'row-per-sample', sample: 'Sample', tests: ['ng/µL'] },
+  layout: { form: 'row-per-result', sample: 'Sample', test: APPLICATION, value: 'ng/µL' },
   decimalComma: true,
 };
 
