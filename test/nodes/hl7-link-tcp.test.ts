@@ -126,11 +126,19 @@ describe('hl7-link over TCP in a real Node-RED', () => {
     assert.equal(hl7Of(sent[0]!).sent, true);
     assert.equal(a.got.length, 1, 'nothing went to LAB1');
     assert.deepEqual(codes(caught), []);
-    // The trace has one line per message, MLLP bytes by name.
+    // The trace has one line per message, MLLP bytes by name; its lines are appended after the bytes went out.
     const traceDir = join(journalDir(), 'trace');
-    const trace = readdirSync(traceDir).map((f) => readFileSync(join(traceDir, f), 'latin1')).join('');
-    assert.match(trace, / in \[[^\]]+\] <VT>MSH\|\^~\\&\|LAB1\|.*<CR>OBX\|1\|NM\|GLU.*<CR><FS><CR>\n/);
-    assert.match(trace, / out \[[^\]]+\] <VT>MSH\|.*ACK\^R01\^ACK.*<CR>MSA\|AA\|A-1<CR><FS><CR>\n/);
+    const inLine = / in \[[^\]]+\] <VT>MSH\|\^~\\&\|LAB1\|.*<CR>OBX\|1\|NM\|GLU.*<CR><FS><CR>\n/;
+    const outLine = / out \[[^\]]+\] <VT>MSH\|.*ACK\^R01\^ACK.*<CR>MSA\|AA\|A-1<CR><FS><CR>\n/;
+    let trace = '';
+    await waitUntil(
+      () => {
+        trace = readdirSync(traceDir).map((f) => readFileSync(join(traceDir, f), 'latin1')).join('');
+        return inLine.test(trace) && outLine.test(trace);
+      },
+      5000,
+      () => `the trace to hold LAB1's message and its ACK (it holds ${JSON.stringify(trace)})`,
+    );
   });
 
   it('as client of one analyzer: its message stored and acknowledged', async () => {
