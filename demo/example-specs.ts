@@ -460,6 +460,14 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     'Gen5 plate export (tab text): the sample of each well from the `Layout` grid (`Well ID` line), its concentration from the `Results` grid (`[Concentration]` line of each plate row); standards (`STD…`) and blanks (`BLK`) are counted as not for the LIS (Lab sidebar).',
     codesNote('the calculated line\'s name (`[Concentration]`)', '`[Concentration]`'),
   ]),
+  'agilent-gen5-conc-grid': namedTests('Agilent BioTek Gen5 (Conc grid)', '*.txt', 'Serum', [['Conc', 'GEN5-CGRID', 'Protein concentration from the standard curve']], [
+    'Gen5 plate export (tab text) whose concentrations are a grid of their own titled `Conc` (a Lowry protein assay, say): the sample of each well from the `Layout` grid (`Well ID` line), its value from the `Conc` grid; `<0.000` or `>…` (off the curve) is sent as written; standards, blanks and controls (`STD…`, `BLK`, `POSCON`, `NEGCON`) are counted as not for the LIS (Lab sidebar).',
+    codesNote('the grid\'s title (`Conc`)', '`Conc`'),
+  ]),
+  'agilent-gen5-luminescence': namedTests('Agilent BioTek Gen5 (luminescence)', '*.txt', 'Serum', [['Lum', 'GEN5-LUM', 'Luminescence, RLU']], [
+    'Gen5 luminescence endpoint export (tab text): the sample of each well from the `Layout` grid (`Well ID` line), its light in RLU from the `Results` grid\'s `LUM:Lum` line; the normalised line is not read; positive and negative controls (`POSCON`, `NEGCON`) are counted as not for the LIS (Lab sidebar).',
+    codesNote('the read\'s data name (`Lum`)', '`Lum`'),
+  ]),
   'biorad-cfx-maestro': namedTests('Bio-Rad CFX Opus (CFX Maestro)', '*.csv', 'Plasma', [['FAM', 'QPCR-FAM', 'FAM channel, Cq'], ['VIC', 'QPCR-VIC', 'VIC channel, Cq']], [
     'CFX Maestro "Quantification Cq Results" CSV: one row per well and fluorophore, the Cq in `Cq`; `NaN` (no Cq) is no result; standards, NTC and positive/negative controls (`Content`) are counted as not for the LIS (Lab sidebar).',
     codesNote('the fluorophores (`Fluor`; set `layout.test` to `Target` when the plate names its targets)', '`FAM` and `VIC`'),

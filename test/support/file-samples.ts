@@ -26,6 +26,8 @@ export const FILE_SAMPLES: Readonly<Record<string, string>> = {
   'appbio-quantstudio-xlsx': `${ALLOTROPY}appbio_quantstudio/appbio_quantstudio_example10.xlsx`,
   'biorad-cfx-maestro': `${ALLOTROPY}cfxmaestro/example01.csv`,
   'agilent-gen5-concentration': `${ALLOTROPY}agilent_gen5/absorbance/endpoint_stdcurve_singleplate.txt`,
+  'agilent-gen5-conc-grid': `${ALLOTROPY}agilent_gen5/absorbance/Lowry_Protein_Assay_no_results_matrix.txt`,
+  'agilent-gen5-luminescence': `${ALLOTROPY}agilent_gen5/luminescence/endpoint_singleplate.txt`,
   'appbio-absolute-q': `${ALLOTROPY}appbio_absolute_q/Appbio_AbsoluteQ_example01.csv`,
   'qiagen-qiacuity': `${ALLOTROPY}qiacuity_dpcr/qiacuity_dpcr_example04.csv`,
   'qiagen-qiacuity-older': `${ALLOTROPY}qiacuity_dpcr/qiacuity_dpcr_example01.csv`,

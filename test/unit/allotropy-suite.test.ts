@@ -139,6 +139,12 @@ const ENTRIES: Entry[] = [
     extra: { count: 43, value: /^[<>]\d/, why: 'a concentration off the standard curve is written `>209.845` or `<0.000`: sent as written (the LIS sees it is out of range); allotropy leaves it out' },
   },
   {
+    file: 'agilent_gen5/absorbance/Lowry_Protein_Assay_no_results_matrix.txt',
+    dialect: 'agilent-gen5-conc-grid',
+    extra: { count: 2, value: /^[<>]\d/, why: 'the blank standard STD1 below the curve, `<0.000`: sent to QC as written; allotropy leaves it out' },
+  },
+  { file: 'agilent_gen5/luminescence/endpoint_singleplate.txt', dialect: 'agilent-gen5-luminescence' },
+  {
     file: 'moldev_softmax_pro/group_with_partial_rows.txt',
     dialect: 'moldev-softmax-pro-unknowns',
     notRead: { count: 7, sample: /^(STD [A-F]|CTRL)$/, why: 'the standards\' and the control\'s groups: the dialect reads the Unknowns group, a LIS takes no standard curve' },

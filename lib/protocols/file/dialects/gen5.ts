@@ -26,5 +26,35 @@ export const AGILENT_GEN5_CONCENTRATION: FileDialectProfile = {
   decimalComma: false,
   noResult: ['?????', 'OVRFLW'],
   sampleNumber: { pattern: SAMPLE_NUMBER },
-  qc: [{ by: 'sample', pattern: '^(?:STD|BLK)' }],
+  qc: [{ by: 'sample', pattern: '^(?:STD|BLK|POSCON|NEGCON)' }],
+};
+
+/**
+ * Gen5, a protocol whose curve's concentrations are a grid of their own,
+ * titled `Conc` (one line per plate row), below the reading's grid and the
+ * curve fit: the `Layout` grid names the wells as in
+ * AGILENT_GEN5_CONCENTRATION. A concentration off the curve is written
+ * `<0.000` or `>...` and sent as written. Sample: Benchling-Open-Source/allotropy
+ * tests/parsers/agilent_gen5/testdata/absorbance/Lowry_Protein_Assay_no_results_matrix.txt (MIT).
+ */
+export const AGILENT_GEN5_CONC_GRID: FileDialectProfile = {
+  ...AGILENT_GEN5_CONCENTRATION,
+  id: 'agilent-gen5-conc-grid',
+  label: 'Agilent BioTek Gen5 (plate with a Conc grid, tab text)',
+  layout: { form: 'plate', samples: 'Layout', samplesLine: 'Well ID', values: 'Conc', test: 'Conc' },
+};
+
+/**
+ * Gen5, a luminescence endpoint read with no curve: the `Results` grid's
+ * line `LUM:Lum` (the read step `LUM`, its data `Lum`) holds each well's
+ * light in RLU, the result; a normalised line beside it (`NormLum`) is not
+ * read. Positive and negative controls (`POSCON`, `NEGCON`) are QC.
+ * Sample: Benchling-Open-Source/allotropy
+ * tests/parsers/agilent_gen5/testdata/luminescence/endpoint_singleplate.txt (MIT).
+ */
+export const AGILENT_GEN5_LUMINESCENCE: FileDialectProfile = {
+  ...AGILENT_GEN5_CONCENTRATION,
+  id: 'agilent-gen5-luminescence',
+  label: 'Agilent BioTek Gen5 (luminescence endpoint, tab text)',
+  layout: { form: 'plate', samples: 'Layout', samplesLine: 'Well ID', values: 'Results', valuesLine: 'LUM:Lum', test: 'Lum', units: 'RLU' },
 };
