@@ -48,6 +48,7 @@ export const FILE_SAMPLES: Readonly<Record<string, string>> = {
   'thermo-visionlite-fixed': `${ALLOTROPY}thermo_fisher_visionlite/Fixed_tab_sep.csv`,
   'thermo-visionlite-quant': `${ALLOTROPY}thermo_fisher_visionlite/Thermo_VISIONlite_example_quant.csv`,
   'moldev-softmax-pro-unknowns': `${ALLOTROPY}moldev_softmax_pro/MD_SMP_absorbance_endpoint_partial_plate_example01.txt`,
+  'moldev-softmax-pro-groups': `${ALLOTROPY}moldev_softmax_pro/group_cols_with_int_sample_names.txt`,
 };
 
 /** The generic CSV's sample: one result per row under the columns the dialect names, one no-result value. */

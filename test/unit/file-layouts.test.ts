@@ -237,6 +237,51 @@ describe('tables repeated in blocks', () => {
   });
 });
 
+describe('SoftMax Pro: every group a block, each with the mean column it has, groups of controls as QC', () => {
+  const FILE = 'moldev_softmax_pro/group_cols_with_int_sample_names.txt';
+  const p = site('moldev-softmax-pro-groups', {});
+  const utf16 = (text: string) => Buffer.from(text, 'utf16le');
+  const text = readFileSync(join(SUITE, FILE)).toString('utf16le');
+  // The file read here on its own: each group's name and the named rows' MeanResult, up to the group's empty row.
+  function groupsOf(): Array<[group: string, sample: string, value: string]> {
+    const out: Array<[string, string, string]> = [];
+    let group: string | undefined;
+    let names: string[] | undefined;
+    for (const line of text.replace(/^\uFEFF/, '').split('\r\n')) {
+      const c = line.split('\t');
+      if (c[0]!.startsWith('Group: ')) [group, names] = [c[0]!.slice(7), undefined];
+      else if (group !== undefined && names === undefined && c[0] === 'Sample') names = c;
+      else if (names !== undefined && line === '') [group, names] = [undefined, undefined];
+      else if (names !== undefined && c[0]!.trim() !== '' && names.includes('MeanResult')) out.push([group!, c[0]!, c[names.indexOf('MeanResult')]!]);
+    }
+    return out;
+  }
+
+  it('reads Ctrl and LOQ to QC, the three sample groups as results, the standard curve\'s group not at all, Range? held as no result', () => {
+    const events = fileLabEvents(utf16(text), p, { timeZone: 'UTC' });
+    const rows = groupsOf();
+    assert.deepEqual([...new Set(rows.map((r) => r[0]))], ['Ctrl', 'LOQ', 'group_1', 'group_2', 'group_3']);
+    const qc = events.flatMap((e) => (e.type === 'qc' ? e.results : []));
+    const results = events.flatMap((e) => (e.type === 'results' ? e.results : []));
+    assert.deepEqual(sorted(qc.map((r) => [r.SampleNumber, r.instrumentCode, r.Result])), sorted(rows.filter((r) => /^(Ctrl|LOQ)$/.test(r[0])).map((r) => [r[1], 'MeanResult', r[2]])));
+    const samples = rows.filter((r) => r[0].startsWith('group_'));
+    assert.deepEqual(sorted(results.map((r) => [r.SampleNumber, r.instrumentCode, r.Result])), sorted(samples.filter((r) => r[2] !== 'Range?').map((r) => [r[1], 'MeanResult', r[2]])));
+    assert.equal(held(events).length, samples.filter((r) => r[2] === 'Range?').length);
+    assert.equal(held(events).length, 13);
+  });
+
+  it('a group with none of the mean columns refuses the file naming it; without someTests every group must have every listed column', () => {
+    const renamed = text.replace('Group: Std\r\n', 'Group: Calibration\r\n');
+    assert.throws(() => fileLabEvents(utf16(renamed), p, { timeZone: 'UTC' }), /the block on line 27 \("Calibration"\): line 28: none of layout\.tests \[?"?MeanResult"?, "?AvgConc"?, "?AdjConc"?\]? is a column of this table/);
+    const every = site('moldev-softmax-pro-groups', { layout: { someTests: false } });
+    assert.throws(() => fileLabEvents(utf16(text), every, { timeZone: 'UTC' }), /no column "AvgConc" \(layout\.tests\[1\]\)/);
+    const issues = (overrides: unknown) => siteFileProfile({ base: 'moldev-softmax-pro', overrides }).issues.map((i) => i.path);
+    assert.deepEqual(issues({ layout: { someTests: true } }), ['layout.someTests']);
+    assert.deepEqual(issues({ qc: [{ by: 'block', pattern: '^Ctrl$' }] }), ['qc[0].by']);
+    assert.deepEqual(issues({ qc: [{ by: 'block', pattern: '(' }] }).sort(), ['qc[0].by', 'qc[0].pattern']);
+  });
+});
+
 describe('legacy code pages', () => {
   const FILES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'file');
 

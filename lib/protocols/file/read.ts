@@ -528,7 +528,7 @@ function columnIndex(ref: ColumnRef, header: Header | undefined, setting: string
  * (else its match), and the rows up to the next such row are a table read as
  * any is (table.header, headerFirstCell, endsAtEmptyRow), from its own header.
  */
-function* blockSteps(profile: FileDialectProfile, rows: FileRow[]): Steps<Array<{ header?: Header; data: FileRow[]; name: string }>> {
+function* blockSteps(profile: FileDialectProfile, rows: FileRow[]): Steps<Array<{ header?: Header; data: FileRow[]; name: string; line: number }>> {
   const t = profile.table;
   const pattern = new RegExp(t.blocks!, 'u');
   const tick = checkpoints();
@@ -542,17 +542,23 @@ function* blockSteps(profile: FileDialectProfile, rows: FileRow[]): Steps<Array<
   if (starts.length === 0) throw new FileReadError(`no row starts with a cell matching table.blocks ${JSON.stringify(t.blocks)}: the file has no such tables; check the dialect or set table.blocks`, { setting: 'table.blocks' });
   // Each block cut as a table of its own: what came before its title, and the other blocks, are not its rows.
   const one: FileDialectProfile = { ...profile, table: { skipRows: 0, header: t.header, endsAtEmptyRow: t.endsAtEmptyRow, ...(t.headerFirstCell === undefined ? {} : { headerFirstCell: t.headerFirstCell }) } };
-  const out: Array<{ header?: Header; data: FileRow[]; name: string }> = [];
+  const out: Array<{ header?: Header; data: FileRow[]; name: string; line: number }> = [];
   for (const [k, start] of starts.entries()) {
     const end = starts[k + 1]?.index ?? rows.length;
+    const line = rows[start.index]!.line;
     try {
-      out.push({ ...(yield* tableSteps(one, rows.slice(start.index + 1, end))), name: start.name });
+      out.push({ ...(yield* tableSteps(one, rows.slice(start.index + 1, end))), name: start.name, line });
     } catch (err) {
-      if (!(err instanceof FileReadError)) throw err;
-      throw new FileReadError(`the block on line ${rows[start.index]!.line} (${excerpt(start.name)}): ${err.message}`, { line: rows[start.index]!.line, ...(err.setting === undefined ? {} : { setting: err.setting }) });
+      throw inBlock(err, { name: start.name, line });
     }
   }
   return out;
+}
+
+/** A read error in a block, prefixed with the block's title line and name (other errors as they are). */
+function inBlock(err: unknown, block: { name: string; line: number }): unknown {
+  if (!(err instanceof FileReadError)) return err;
+  return new FileReadError(`the block on line ${block.line} (${excerpt(block.name)}): ${err.message}`, { line: block.line, ...(err.setting === undefined ? {} : { setting: err.setting }) });
 }
 
 /** The table's header row and data rows (skipping empty rows before the header). */
@@ -596,11 +602,17 @@ function* cellsOf(profile: FileDialectProfile, rows: FileRow[], namedTest: strin
   if (profile.table.blocks === undefined) return yield* tableCells(profile, yield* tableSteps(profile, rows), namedTest);
   // Each block a table of its own (its own header, its own columns), read one after the other as one file.
   const byBlock = l.form === 'row-per-result' && typeof l.test === 'object' && !Array.isArray(l.test) && 'from' in l.test && l.test.from === 'block';
-  for (const block of yield* blockSteps(profile, rows)) yield* tableCells(profile, block, byBlock ? block.name : namedTest);
+  for (const block of yield* blockSteps(profile, rows)) {
+    try {
+      yield* tableCells(profile, block, byBlock ? block.name : namedTest, block.name);
+    } catch (err) {
+      throw inBlock(err, block);
+    }
+  }
 }
 
 /** A table's header and data rows read into cells, by the layout's columns as that header names them. */
-function* tableCells(profile: FileDialectProfile, table: { header?: Header; data: FileRow[] }, namedTest: string | undefined): Generator<Cellular | void, void, void> {
+function* tableCells(profile: FileDialectProfile, table: { header?: Header; data: FileRow[] }, namedTest: string | undefined, block?: string): Generator<Cellular | void, void, void> {
   const l = profile.layout;
   if (l.form === 'plate') return;
   const { header, data } = table;
@@ -610,7 +622,10 @@ function* tableCells(profile: FileDialectProfile, table: { header?: Header; data
   const timeCols = l.time?.columns.map((c, i) => at(c, `layout.time.columns[${i}]`)!) ?? [];
   const bySample = profile.qc.flatMap((rule) => (rule.by === 'sample' ? [new RegExp(rule.pattern, 'u')] : []));
   const byColumn = profile.qc.flatMap((rule, i) => (rule.by === 'column' ? [{ column: at(rule.column, `qc[${i}].column`)!, anyOf: new Set(rule.anyOf.map((v) => v.trim())) }] : []));
+  // A block's title names it a control's table (`Group: Ctrl`): each of its rows is QC.
+  const blockIsQc = block !== undefined && profile.qc.some((rule) => rule.by === 'block' && new RegExp(rule.pattern, 'u').test(block));
   const isQc = (row: FileRow) => {
+    if (blockIsQc) return true;
     const label = row.cells[sample] ?? '';
     return (label.length <= MAX_CELL && bySample.some((r) => r.test(label.trim()))) || byColumn.some((r) => r.anyOf.has((row.cells[r.column] ?? '').trim()));
   };
@@ -646,7 +661,9 @@ function* tableCells(profile: FileDialectProfile, table: { header?: Header; data
   const tests =
     l.tests === 'rest'
       ? Array.from({ length: Math.max(0, width - sample - 1) }, (_, k) => sample + 1 + k).filter((i) => !used.has(i) && (header?.names[i] ?? '') !== '')
-      : l.tests.map((c, i) => at(c, `layout.tests[${i}]`)!);
+      : l.someTests
+        ? presentTests(l.tests, header)
+        : l.tests.map((c, i) => at(c, `layout.tests[${i}]`)!);
   // An empty cell is a result left empty only where its row and its column hold a value elsewhere: a column empty in
   // every row (a test not run in this file, a closing `end` column) and a row empty in every column (a closing row)
   // are no results. A column's empty cells wait until it shows a value (row numbers only), so the file is read once.
@@ -682,6 +699,15 @@ function* tableCells(profile: FileDialectProfile, table: { header?: Header; data
       else (waiting.get(i) ?? waiting.set(i, []).get(i)!).push(r);
     }
   }
+}
+
+/** The columns of those of `tests` a table's header has (layout.someTests); a table with none of them is refused. */
+function presentTests(tests: readonly ColumnRef[], header: Header | undefined): number[] {
+  const width = header?.names.length ?? 0;
+  const found = tests.map((c) => (typeof c === 'number' ? (c <= width ? c - 1 : -1) : (header?.names.indexOf(c.trim()) ?? -1))).filter((i) => i >= 0);
+  if (found.length > 0) return [...new Set(found)];
+  const names = header === undefined ? 'the table has no header row' : `the column names on line ${header.line} are ${excerptList(header.names)}`;
+  throw new FileReadError(`line ${header?.line ?? '?'}: none of layout.tests ${excerptList(tests.map(String))} is a column of this table; ${names}; add its test column to layout.tests`, { line: header?.line, setting: 'layout.tests' });
 }
 
 /** A plate: the sample-label grid and the value grid, matched by row letter and column. */

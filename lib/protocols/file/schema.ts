@@ -16,11 +16,11 @@ const namedTest = z.union([z.strictObject({ from: z.enum(['header', 'name']), pa
 
 const layout = z.discriminatedUnion('form', [
   z.strictObject({ form: z.literal('row-per-result'), sample: column, test: z.union([column, z.array(column), namedTest]), value: column, headerUnits: z.boolean().optional(), units: column.optional(), flags: column.optional(), time: time.optional() }),
-  z.strictObject({ form: z.literal('row-per-sample'), sample: column, tests: z.union([z.array(column), z.literal('rest')]), units: z.record(text, text).optional(), headerUnits: z.boolean().optional(), time: time.optional() }),
+  z.strictObject({ form: z.literal('row-per-sample'), sample: column, tests: z.union([z.array(column), z.literal('rest')]), units: z.record(text, text).optional(), headerUnits: z.boolean().optional(), someTests: z.boolean().optional(), time: time.optional() }),
   z.strictObject({ form: z.literal('plate'), samples: text.optional(), values: text, test: z.union([text, namedTest]), units: text.optional(), samplesLine: text.optional(), valuesLine: text.optional(), wells: z.record(text, text).optional() }),
 ]);
 
-const qcRule = z.discriminatedUnion('by', [z.strictObject({ by: z.literal('sample'), pattern: text }), z.strictObject({ by: z.literal('column'), column, anyOf: z.array(text) })]);
+const qcRule = z.discriminatedUnion('by', [z.strictObject({ by: z.literal('sample'), pattern: text }), z.strictObject({ by: z.literal('column'), column, anyOf: z.array(text) }), z.strictObject({ by: z.literal('block'), pattern: text })]);
 
 export const FileDialectProfileSchema = z.strictObject({
   id: text,

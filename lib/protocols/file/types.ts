@@ -86,6 +86,12 @@ export interface RowPerSample {
    * the cell's second line (`Concentration` over `(ng/ul)`); over layout.units.
    */
   readonly headerUnits?: boolean;
+  /**
+   * In a file of blocks (table.blocks), each block reads those of layout.tests its header names, at least one: a
+   * protocol names the calculated column of each of its groups (`MeanResult` in one, `AvgConc` in another). Without
+   * it, every block must have every test column.
+   */
+  readonly someTests?: boolean;
   readonly time?: TimeColumns;
 }
 
@@ -123,7 +129,9 @@ export type FileLayout = RowPerResult | RowPerSample | Plate;
 /** A row is a control (QC, kept apart) when its sample name matches a pattern, or a column holds one of some values. */
 export type QcRule =
   | { readonly by: 'sample'; readonly pattern: string }
-  | { readonly by: 'column'; readonly column: ColumnRef; readonly anyOf: readonly string[] };
+  | { readonly by: 'column'; readonly column: ColumnRef; readonly anyOf: readonly string[] }
+  /** In a file of blocks, every row of a block whose title (table.blocks' first group) matches: a group of controls. */
+  | { readonly by: 'block'; readonly pattern: string };
 
 export interface FileDialectProfile {
   readonly id: string;

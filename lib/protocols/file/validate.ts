@@ -124,6 +124,7 @@ export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
     column('layout.sample', l.sample);
     if (l.tests === 'rest' && !p.table.header) add('layout.tests', '"rest" takes the test codes from the column names: it needs table.header true');
     if (l.headerUnits && !p.table.header) add('layout.headerUnits', 'reads the units from the test columns\' header cells: it needs table.header true');
+    if (l.someTests && (l.tests === 'rest' || p.table.blocks === undefined)) add('layout.someTests', 'lets each block of a file of blocks (table.blocks) read those of the listed layout.tests it has: it needs both');
     if (l.tests !== 'rest') {
       if (l.tests.length === 0) add('layout.tests', 'list at least one test column');
       l.tests.forEach((c, i) => column(`layout.tests[${i}]`, c));
@@ -155,7 +156,10 @@ export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
   regex('sampleNumber.pattern', p.sampleNumber.pattern);
   p.qc.forEach((rule, i) => {
     if (rule.by === 'sample') regex(`qc[${i}].pattern`, rule.pattern);
-    else {
+    else if (rule.by === 'block') {
+      regex(`qc[${i}].pattern`, rule.pattern);
+      if (p.table.blocks === undefined) add(`qc[${i}].by`, 'marks the blocks whose title matches as controls: it needs table.blocks');
+    } else {
       column(`qc[${i}].column`, rule.column);
       if (rule.anyOf.length === 0) add(`qc[${i}].anyOf`, 'list at least one value');
     }

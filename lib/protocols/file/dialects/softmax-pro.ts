@@ -48,3 +48,27 @@ export const MOLDEV_SOFTMAX_PRO_UNKNOWNS: FileDialectProfile = {
   table: { skipRows: 0, startsAfter: 'Group: Unknowns', header: true, endsAtEmptyRow: true },
   layout: { form: 'row-per-sample', sample: 'Sample', tests: ['MeanResult'] },
 };
+
+/**
+ * SoftMax Pro's "Unicode" export read whole: every `Group:` block but the
+ * standard curve's (a group named `Std`, `Standard` or `Standards`, a
+ * number after the name allowed: the
+ * curve's points are calibrators, no sample's result), each from its own
+ * header, the value the group's calculated mean as the protocol names it:
+ * `MeanResult` (SoftMax's templates), `AvgConc` or `AdjConc`, whichever the
+ * group has (layout.someTests; a group with none refuses the file, naming
+ * the group). Groups of controls (`Ctrl`, `Controls`, `LOQ`, `QC`, `Positive
+ * control`, `Negative control`, a number after the name allowed) are QC.
+ * Samples: Benchling-Open-Source/allotropy
+ * tests/parsers/moldev_softmax_pro/testdata/group_cols_with_int_sample_names.txt (MIT),
+ * and MD_SMP_absorbance_endpoint_example01.txt, group_with_partial_rows.txt there.
+ */
+export const MOLDEV_SOFTMAX_PRO_GROUPS: FileDialectProfile = {
+  ...MOLDEV_SOFTMAX_PRO,
+  id: 'moldev-softmax-pro-groups',
+  label: 'Molecular Devices SoftMax Pro (Unicode text export, every group)',
+  encoding: 'utf16le',
+  table: { skipRows: 0, blocks: '^Group: (?!(?:Std|Standards?)(?: \\d+)?$)(.+)$', header: true, endsAtEmptyRow: true },
+  layout: { form: 'row-per-sample', sample: 'Sample', tests: ['MeanResult', 'AvgConc', 'AdjConc'], someTests: true },
+  qc: [{ by: 'block', pattern: '^(?:Ctrl|Controls?|LOQ|QC|Positive control|Negative control)(?: \\d+)?$' }],
+};
