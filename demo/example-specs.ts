@@ -552,6 +552,10 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     'SoftMax Pro Unicode text export (UTF-16): the table of the `Unknowns` group, one row per sample with its replicate wells below, the value `MeanResult`, as SoftMax\'s own templates name them; a protocol with other names sets them in "Dialect changes" (`table.startsAfter`, `layout.tests`).',
     codesNote('the column name', '`MeanResult`'),
   ]),
+  'luminex-xponent': namedTests('Luminex xPONENT (FLEXMAP 3D, MAGPIX)', '*.csv', 'Serum', [['alpha', 'MFI-ALPHA', 'Analyte alpha, net MFI'], ['bravo', 'MFI-BRAVO', 'Analyte bravo, net MFI']], [
+    'xPONENT batch CSV: the `Net MFI` section (titled `"DataType:","Net MFI"`), one row per well, each analyte (bead region) a test, `Total Events` not one; `NaN` (no bead counted) is held as no result; `Background`, `Standard…` and `Control…` samples are counted as not for the LIS (Lab sidebar).',
+    codesNote('the analytes (the section\'s column names)', '`alpha` and `bravo`'),
+  ]),
   'moldev-softmax-pro-groups': namedTests('Molecular Devices SpectraMax (SoftMax Pro, every group)', '*.txt', 'Serum', [['MeanResult', 'ELISA-GRP', 'ELISA result (mean of replicates)']], [
     'SoftMax Pro Unicode text export (UTF-16), every `Group:` but the standard curve\'s (`Std`, `Standards`), each from its own header, one row per sample with its replicate wells below; the value the group\'s `MeanResult`, `AvgConc` or `AdjConc`, whichever it has; groups of controls (`Ctrl`, `LOQ`, `Positive control`…) are counted as not for the LIS (Lab sidebar); `Range?` (outside the curve) is held as no result.',
     codesNote('the mean column\'s name', '`MeanResult`'),

@@ -282,6 +282,42 @@ describe('SoftMax Pro: every group a block, each with the mean column it has, gr
   });
 });
 
+describe('a section titled over two cells, and a count column that is no test (Luminex xPONENT)', () => {
+  const FILE = 'luminex_xponent/luminex_xPONENT_example02.csv';
+  const text = readFileSync(join(SUITE, FILE), 'latin1');
+  const p = site('luminex-xponent', {});
+  // The file read here on its own: the rows under the header after the line "DataType:","Net MFI", up to an empty line.
+  function netMfi(): Array<[string, string, string]> {
+    const lines = text.split('\r\n').map((l) => l.split(',').map((c) => c.replace(/^"|"$/g, '')));
+    const at = lines.findIndex((c) => c[0] === 'DataType:' && c[1] === 'Net MFI');
+    const names = lines[at + 1]!;
+    const out: Array<[string, string, string]> = [];
+    // Location is quoted with a comma inside ("1(1,A1)"): the row's cells shift by one against the header.
+    for (const c of lines.slice(at + 2)) {
+      if (c.length < 2) break;
+      const cells = [`${c[0]},${c[1]}`, ...c.slice(2)];
+      for (const analyte of names.slice(2, names.indexOf('Total Events'))) out.push([cells[1]!, analyte, cells[names.indexOf(analyte)]!]);
+    }
+    return out;
+  }
+
+  it('reads the Net MFI section, not the Median or Count ones titled the same way, each analyte a test and Total Events none', () => {
+    const events = read(FILE, p);
+    const expected = netMfi();
+    assert.equal(expected.length, 8);
+    assert.deepEqual(sorted(sent(events).map((r) => [r.SampleNumber, r.instrumentCode, r.Result])), sorted(expected));
+    assert.ok(!sent(events).some((r) => r.instrumentCode === 'Total Events'));
+    // A second section of the same title refuses the file: one of them alone would leave the other's results unsent.
+    const twice = text.replace('"DataType:","Avg Net MFI"', '"DataType:","Net MFI"');
+    assert.throws(() => fileLabEvents(Buffer.from(twice, 'latin1'), p, { timeZone: 'UTC' }), /a second section starts with \["DataType:","Net MFI"\] \(table\.startsAfter\)/);
+    const none = text.replaceAll('"Net MFI"', '"Net mfi"');
+    assert.throws(() => fileLabEvents(Buffer.from(none, 'latin1'), p, { timeZone: 'UTC' }), /no row starts with \["DataType:","Net MFI"\] \(table\.startsAfter\)/);
+    const issues = (overrides: unknown) => siteFileProfile({ base: 'luminex-xponent', overrides }).issues.map((i) => i.path);
+    assert.deepEqual(issues({ table: { startsAfter: [] } }), ['table.startsAfter']);
+    assert.deepEqual(issues({ layout: { tests: ['alpha'] } }), ['layout.notTests']);
+  });
+});
+
 describe('legacy code pages', () => {
   const FILES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'file');
 

@@ -458,18 +458,20 @@ export function* tableStartSteps(profile: FileDialectProfile, rows: readonly Fil
   const t = profile.table;
   let index = Math.min(t.skipRows, rows.length);
   if (t.startsAfter !== undefined) {
-    const title = t.startsAfter.trim();
+    const cells = (typeof t.startsAfter === 'string' ? [t.startsAfter] : t.startsAfter).map((c) => c.trim());
+    const title = cells.length === 1 ? cells[0]! : cells;
+    const isTitle = (row: FileRow) => cells.every((c, k) => (row.cells[k] ?? '').trim() === c);
     const tick = checkpoints();
     let found = -1;
     for (let i = index; i < rows.length; i++) {
-      if ((rows[i]!.cells[0] ?? '').trim() === title) {
+      if (isTitle(rows[i]!)) {
         found = i;
         break;
       }
       if (tick()) yield;
     }
     if (found < 0) throw new FileReadError(`no row starts with ${JSON.stringify(title)} (table.startsAfter): this file has no such section; check the dialect or set table.startsAfter`, { setting: 'table.startsAfter' });
-    index = (yield* onlyOne(rows, found, title, 'table.startsAfter', 'section', 'one per plate?')) + 1;
+    index = (yield* onlyOne(rows, found, isTitle, JSON.stringify(title), 'table.startsAfter', 'section', 'one per plate?')) + 1;
   }
   return { index };
 }
@@ -480,11 +482,11 @@ export function* tableStartSteps(profile: FileDialectProfile, rows: readonly Fil
  * refused, since reading the first alone would leave the other's results
  * unsent without a word.
  */
-function* onlyOne(rows: readonly FileRow[], at: number, title: string, setting: string, what: string, why: string): Steps<number> {
+function* onlyOne(rows: readonly FileRow[], at: number, isTitle: (row: FileRow) => boolean, title: string, setting: string, what: string, why: string): Steps<number> {
   const tick = checkpoints();
   for (let i = at + 1; i < rows.length; i++) {
-    if ((rows[i]!.cells[0] ?? '').trim() === title) {
-      throw new FileReadError(`line ${rows[i]!.line}: a second ${what} starts with ${JSON.stringify(title)} (${setting}), after the one on line ${rows[at]!.line} (${why}); the dialect reads one, and the other's results would not be sent: export each on its own file`, { line: rows[i]!.line, setting });
+    if (isTitle(rows[i]!)) {
+      throw new FileReadError(`line ${rows[i]!.line}: a second ${what} starts with ${title} (${setting}), after the one on line ${rows[at]!.line} (${why}); the dialect reads one, and the other's results would not be sent: export each on its own file`, { line: rows[i]!.line, setting });
     }
     if (tick()) yield;
   }
@@ -656,7 +658,8 @@ function* tableCells(profile: FileDialectProfile, table: { header?: Header; data
     }
     return;
   }
-  const used = new Set<number>([sample, ...timeCols, ...byColumn.map((r) => r.column), ...valid.map((v) => v.column)]);
+  const notTests = l.tests === 'rest' ? (l.notTests ?? []).map((c, i) => at(c, `layout.notTests[${i}]`)!) : [];
+  const used = new Set<number>([sample, ...timeCols, ...byColumn.map((r) => r.column), ...valid.map((v) => v.column), ...notTests]);
   const width = header?.names.length ?? 0;
   const tests =
     l.tests === 'rest'
@@ -718,7 +721,7 @@ function* plateCells(profile: FileDialectProfile, rows: FileRow[], namedTest: st
   const tick = checkpoints();
   const find = function* (title: string, setting: string): Steps<number> {
     for (let i = start; i < rows.length; i++) {
-      if ((rows[i]!.cells[0] ?? '').trim() === title) return yield* onlyOne(rows, i, title, setting, 'grid', 'two plates or two wavelengths in one file?');
+      if ((rows[i]!.cells[0] ?? '').trim() === title) return yield* onlyOne(rows, i, (row) => (row.cells[0] ?? '').trim() === title, JSON.stringify(title), setting, 'grid', 'two plates or two wavelengths in one file?');
       if (tick()) yield;
     }
     throw new FileReadError(`no row starts with ${JSON.stringify(title)} (${setting}): the file has no such grid; set ${setting} to the first cell of the row above the grid`, { setting });

@@ -17,8 +17,11 @@ export interface FixedWidths {
 export interface FileTable {
   /** Rows skipped at the top of the file before anything else is looked at. */
   readonly skipRows: number;
-  /** The table starts after the first row whose first cell is this text (a section title such as `[Results]`); absent: right after skipRows. */
-  readonly startsAfter?: string;
+  /**
+   * The table starts after the first row whose first cell is this text (a section title such as `[Results]`), or
+   * whose first cells are these (a title over two cells: `["DataType:", "Net MFI"]`); absent: right after skipRows.
+   */
+  readonly startsAfter?: string | readonly string[];
   /** Whether the table's first row holds the column names; false: columns are named by position only. */
   readonly header: boolean;
   /** The header row is the first row (from the table's start) whose first cell is this text (`Location`), passing banners and rules of `=`. */
@@ -78,6 +81,8 @@ export interface RowPerSample {
   readonly sample: ColumnRef;
   /** The test columns; `rest`: every column after the sample column that no other setting names. */
   readonly tests: readonly ColumnRef[] | 'rest';
+  /** With tests `rest`: columns that are no test (a count beside the analytes: `Total Events`). */
+  readonly notTests?: readonly ColumnRef[];
   /** Units by test code, when the file does not carry them. */
   readonly units?: Readonly<Record<string, string>>;
   /**

@@ -108,6 +108,7 @@ export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
   }
   if (p.table.quotedLines && (xlsx || typeof p.delimiter !== 'string')) add('table.quotedLines', 'cuts a quoted line again at the delimiter: it needs a text file cut at commas, semicolons or tabs');
   if (p.table.headerFirstCell !== undefined && p.table.headerFirstCell.trim() === '') add('table.headerFirstCell', 'must not be empty');
+  if (Array.isArray(p.table.startsAfter) && (p.table.startsAfter.length === 0 || p.table.startsAfter.every((c) => c.trim() === ''))) add('table.startsAfter', 'name the section title\'s cells, or one text for its first cell');
   const l = p.layout;
   if (l.form === 'row-per-result') {
     column('layout.sample', l.sample);
@@ -124,6 +125,10 @@ export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
     column('layout.sample', l.sample);
     if (l.tests === 'rest' && !p.table.header) add('layout.tests', '"rest" takes the test codes from the column names: it needs table.header true');
     if (l.headerUnits && !p.table.header) add('layout.headerUnits', 'reads the units from the test columns\' header cells: it needs table.header true');
+    if (l.notTests !== undefined) {
+      if (l.tests !== 'rest') add('layout.notTests', 'leaves columns out of tests "rest": with a list of tests, list only the test columns');
+      l.notTests.forEach((c, i) => column(`layout.notTests[${i}]`, c));
+    }
     if (l.someTests && (l.tests === 'rest' || p.table.blocks === undefined)) add('layout.someTests', 'lets each block of a file of blocks (table.blocks) read those of the listed layout.tests it has: it needs both');
     if (l.tests !== 'rest') {
       if (l.tests.length === 0) add('layout.tests', 'list at least one test column');

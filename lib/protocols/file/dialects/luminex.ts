@@ -1,0 +1,29 @@
+import type { FileDialectProfile } from '../types';
+import { SAMPLE_NUMBER } from './sample-number';
+
+/**
+ * Luminex xPONENT batch export (CSV; MAGPIX, Luminex 200, FLEXMAP 3D): the
+ * batch's key/value lines and calibration records, then `Results` with one
+ * section per data type, each titled over two cells (`"DataType:","Median"`)
+ * with its own header `Location`, `Sample`, one column per analyte (bead
+ * region), `Total Events`. The table is the `Net MFI` section (the median
+ * fluorescence less the background), one row per well, each analyte a test;
+ * `Total Events` is a count, not a test. `NaN` (no beads counted) is no
+ * result. Standards, background and controls by their names are QC.
+ * Sample: Benchling-Open-Source/allotropy
+ * tests/parsers/luminex_xponent/testdata/luminex_xPONENT_example02.csv (MIT).
+ */
+export const LUMINEX_XPONENT: FileDialectProfile = {
+  id: 'luminex-xponent',
+  label: 'Luminex xPONENT (batch CSV, Net MFI)',
+  vendor: 'Luminex',
+  model: 'xPONENT (MAGPIX, Luminex 200, FLEXMAP 3D)',
+  encoding: 'utf8',
+  delimiter: 'comma',
+  table: { skipRows: 0, startsAfter: ['DataType:', 'Net MFI'], header: true, endsAtEmptyRow: true },
+  layout: { form: 'row-per-sample', sample: 'Sample', tests: 'rest', notTests: ['Total Events'] },
+  decimalComma: false,
+  noResult: ['NaN'],
+  sampleNumber: { pattern: SAMPLE_NUMBER },
+  qc: [{ by: 'sample', pattern: '^(?:Background|Standard|Control)\\d*$' }],
+};
