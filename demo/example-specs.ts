@@ -556,6 +556,10 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     'xPONENT batch CSV: the `Net MFI` section (titled `"DataType:","Net MFI"`), one row per well, each analyte (bead region) a test, `Total Events` not one; `NaN` (no bead counted) is held as no result; `Background`, `Standard…` and `Control…` samples are counted as not for the LIS (Lab sidebar).',
     codesNote('the analytes (the section\'s column names)', '`alpha` and `bravo`'),
   ]),
+  'luminex-intelliflex': namedTests('Luminex INTELLIFLEX', '*.csv', 'Serum', [['R25: RP1', 'MFI-R25', 'Bead region 25, average MFI'], ['R27: RP1', 'MFI-R27', 'Bead region 27, average MFI']], [
+    'INTELLIFLEX results CSV: one row per well, the sample `SAMPLE ID`; each analyte\'s `… AVERAGE MFI` column is its result, the test the bead region and reporter (`R25: RP1`), its other statistics not read; `NaN` is held as no result; `Background`, `Standard…` and `Control…` samples are counted as not for the LIS (Lab sidebar).',
+    codesNote('the bead regions (`R25: RP1`, the header\'s start)', '`R25: RP1` to `R77: RP2`'),
+  ]),
   'moldev-softmax-pro-groups': namedTests('Molecular Devices SpectraMax (SoftMax Pro, every group)', '*.txt', 'Serum', [['MeanResult', 'ELISA-GRP', 'ELISA result (mean of replicates)']], [
     'SoftMax Pro Unicode text export (UTF-16), every `Group:` but the standard curve\'s (`Std`, `Standards`), each from its own header, one row per sample with its replicate wells below; the value the group\'s `MeanResult`, `AvgConc` or `AdjConc`, whichever it has; groups of controls (`Ctrl`, `LOQ`, `Positive control`…) are counted as not for the LIS (Lab sidebar); `Range?` (outside the curve) is held as no result.',
     codesNote('the mean column\'s name', '`MeanResult`'),

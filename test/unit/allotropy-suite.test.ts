@@ -57,6 +57,8 @@ interface Entry {
   held?: Held[];
   /** Controls sent with a no-result word as their value, which allotropy has no row for. */
   qcNoResult?: number;
+  /** Our test code -> allotropy's, read from the file: the first named cell of the column `<our code><suffix>`. */
+  testNames?: { suffix: string; why: string };
   /** Our sample number's column -> allotropy's, on the same row. */
   samples?: { ours: string; theirs: string; why: string };
   extra?: { count: number; sample?: RegExp; value?: RegExp; why: string };
@@ -124,6 +126,13 @@ const ENTRIES: Entry[] = [
     samples: { ours: 'Sample', theirs: 'UID', why: 'ours is the operator\'s name, allotropy\'s the measurement GUID' },
   },
   { file: 'luminex_xponent/luminex_xPONENT_example02.csv', dialect: 'luminex-xponent' },
+  { file: 'luminex_intelliflex/luminex_intelliflex_single_dataset.csv', dialect: 'luminex-intelliflex' },
+  {
+    file: 'luminex_intelliflex/luminex_intelliflex_v2_2.csv',
+    dialect: 'luminex-intelliflex',
+    testNames: { suffix: ' ANALYTE NAME', why: 'our test is the bead region (`R25: RP1`), allotropy\'s the analyte the region\'s ANALYTE NAME column names (`HPV6`)' },
+    held: [{ count: 112, reason: /^R\d+: RP1 is "NaN", a value the dialect reads as no result/, why: 'a well that read no beads: no result; allotropy writes 0 with an error document', theirValue: 0 }],
+  },
   {
     file: 'luminex_xponent/luminex_xPONENT_NaN_and_not_reported_values.csv',
     dialect: 'luminex-xponent',
@@ -197,7 +206,7 @@ function compare(entry: Entry) {
     assert.ok(theirs, `the row of sample ${JSON.stringify(ours)} has a ${entry.samples!.theirs}`);
     return theirs;
   };
-  const map = entry.tests?.map ?? {};
+  const map = entry.tests?.map ?? (entry.testNames ? testNamesOf(bytes, profile, entry.testNames.suffix) : {});
   const test = (code: string | undefined) => (code !== undefined && code in map ? map[code]! : (code ?? null));
   const noResult = new Set(profile.noResult.map((w) => w.trim().toLowerCase()));
   const sent: string[] = [];
@@ -220,6 +229,7 @@ function compare(entry: Entry) {
   const expected = counts(rows.map(([s, t, v]) => rowKey(s === 'N/A' ? '' : s, t, v)));
 
   // Each declared held reason: allotropy's rows matched to the items held with it, by test and value.
+  const rowSample = sampleOfLine(bytes, profile);
   const items = events.flatMap((e) => (e.type === 'unassigned' ? e.items : []));
   for (const h of entry.held ?? []) {
     const mine = items.filter((i) => {
@@ -228,7 +238,7 @@ function compare(entry: Entry) {
     });
     let matched = 0;
     for (const i of mine) {
-      const k = heldKey(i, test(i.instrumentCode), rows, h.theirValue, expected);
+      const k = heldKey(i, test(i.instrumentCode), rows, h.theirValue, expected, rowSample);
       if (k !== undefined) {
         expected.set(k, expected.get(k)! - 1);
         matched++;
@@ -252,6 +262,29 @@ function compare(entry: Entry) {
   assert.deepEqual({ onlyOurs: onlyOurs.filter((k) => !isExtra(k)), onlyAllotropy: onlyAllotropy.filter((k) => !isNotRead(k)) }, { onlyOurs: [], onlyAllotropy: [] });
 }
 
+/** The sample cell of the file's row on a line, by the first header row naming the layout's sample column. */
+function sampleOfLine(bytes: Buffer, profile: FileDialectProfile): (line: number) => string | undefined {
+  const column = profile.layout.form === 'plate' ? undefined : profile.layout.sample;
+  if (typeof column !== 'string') return () => undefined;
+  const rows = fileRows(bytes, profile);
+  const at = rows.find((r) => r.cells.includes(column))?.cells.indexOf(column) ?? -1;
+  return (line) => (at < 0 ? undefined : rows.find((r) => r.line === line)?.cells[at]?.trim());
+}
+
+/** Each test column's code -> the analyte its `<code><suffix>` column names (its first cell that is not `NaN`). */
+function testNamesOf(bytes: Buffer, profile: FileDialectProfile, suffix: string): Record<string, string> {
+  const rows = fileRows(bytes, profile);
+  const names = rows[0]!.cells;
+  const out: Record<string, string> = {};
+  names.forEach((name, i) => {
+    if (!name.endsWith(suffix)) return;
+    const named = rows.slice(1).map((r) => (r.cells[i] ?? '').trim()).find((c) => c !== '' && c !== 'NaN');
+    if (named !== undefined) out[name.slice(0, -suffix.length)] = named;
+  });
+  assert.ok(Object.keys(out).length > 0, `columns named *${suffix}`);
+  return out;
+}
+
 /** Each row's `ours` cell -> its `theirs` cell, from the rows under the header row that holds both. */
 function sampleRenames(bytes: Buffer, profile: FileDialectProfile, ours: string, theirs: string): Map<string, string> {
   const rows = fileRows(bytes, profile);
@@ -265,11 +298,14 @@ function sampleRenames(bytes: Buffer, profile: FileDialectProfile, ours: string,
  * The row of allotropy a held item is, among those not matched yet: same test and value, and its sample in the item's
  * text (or the sample empty); of several, the longest sample (`Unknown10`'s text holds `Unknown1` too).
  */
-function heldKey(item: UnassignedResult, test: string | null, rows: Row[], theirValue: number | undefined, left: Map<string, number>): string | undefined {
+function heldKey(item: UnassignedResult, test: string | null, rows: Row[], theirValue: number | undefined, left: Map<string, number>, rowSample: (line: number) => string | undefined): string | undefined {
   const keyOf = ([s, t, v]: Row) => rowKey(s === 'N/A' ? '' : s, t, v);
+  // A wide row's text is cut (…) before its sample cell: its sample is then read from the file's row of that line.
+  const ofRow = item.text.endsWith('…') ? rowSample(item.record) : undefined;
+  const names = (s: string) => item.text.includes(s) || ofRow === s;
   const candidates = rows.filter((r) => {
     const [s, t, v] = r;
-    return t === test && valueKey(v) === valueKey(theirValue ?? item.Result ?? null) && (s === 'N/A' || s === null || item.text.includes(s)) && (left.get(keyOf(r)) ?? 0) > 0;
+    return t === test && valueKey(v) === valueKey(theirValue ?? item.Result ?? null) && (s === 'N/A' || s === null || names(s)) && (left.get(keyOf(r)) ?? 0) > 0;
   });
   const best = candidates.sort((a, b) => (b[0]?.length ?? 0) - (a[0]?.length ?? 0))[0];
   return best && keyOf(best);
@@ -280,6 +316,7 @@ describe('allotropy test files read by the built-in file dialects, value by valu
     const declared = [
       ...(entry.samples ? [`samples ${entry.samples.ours} -> ${entry.samples.theirs}: ${entry.samples.why}`] : []),
       ...(entry.tests ? [`tests ${JSON.stringify(entry.tests.map)}: ${entry.tests.why}`] : []),
+      ...(entry.testNames ? [`tests named by the file's *${entry.testNames.suffix} columns: ${entry.testNames.why}`] : []),
       ...(entry.extra ? [`${entry.extra.count} only ours: ${entry.extra.why}`] : []),
       ...(entry.notRead ? [`${entry.notRead.count} not read: ${entry.notRead.why}`] : []),
       ...(entry.held ?? []).map((h) => `${h.count} held "${String(h.reason)}": ${h.why}`),

@@ -318,6 +318,23 @@ describe('a section titled over two cells, and a count column that is no test (L
   });
 });
 
+describe('an analyte and a statistic in one header cell (Luminex INTELLIFLEX)', () => {
+  it('reads each `<analyte> AVERAGE MFI` column as the analyte\'s result, its MEDIAN and COUNT beside it not at all', () => {
+    const FILE = 'luminex_intelliflex/luminex_intelliflex_single_dataset.csv';
+    const p = site('luminex-intelliflex', {});
+    const [names, ...rows] = readFileSync(join(SUITE, FILE), 'utf8').replace(/^\uFEFF/, '').trimEnd().split(/\r?\n/).map((l) => l.split(','));
+    const expected = rows.flatMap((r) => names!.flatMap((n, i) => (n.endsWith(' AVERAGE MFI') ? [[r[names!.indexOf('SAMPLE ID')]!, n.slice(0, -' AVERAGE MFI'.length), r[i]!]] : [])));
+    assert.equal(expected.length, 84);
+    assert.deepEqual(sorted(sent(read(FILE, p)).map((r) => [r.SampleNumber, r.instrumentCode, r.Result])), sorted(expected));
+    // Without the pattern every column after the sample's is a test: the statistics and the well counts too.
+    const all = site('luminex-intelliflex', { layout: { testPattern: null } });
+    assert.ok(sent(read(FILE, all)).some((r) => r.instrumentCode === 'R25: RP1 MEDIAN'));
+    const issues = (overrides: unknown) => siteFileProfile({ base: 'luminex-intelliflex', overrides }).issues.map((i) => i.path);
+    assert.deepEqual(issues({ layout: { testPattern: '(' } }), ['layout.testPattern']);
+    assert.deepEqual(issues({ layout: { tests: ['R25: RP1 AVERAGE MFI'] } }), ['layout.testPattern']);
+  });
+});
+
 describe('legacy code pages', () => {
   const FILES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'file');
 

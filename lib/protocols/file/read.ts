@@ -661,9 +661,10 @@ function* tableCells(profile: FileDialectProfile, table: { header?: Header; data
   const notTests = l.tests === 'rest' ? (l.notTests ?? []).map((c, i) => at(c, `layout.notTests[${i}]`)!) : [];
   const used = new Set<number>([sample, ...timeCols, ...byColumn.map((r) => r.column), ...valid.map((v) => v.column), ...notTests]);
   const width = header?.names.length ?? 0;
+  const picked = l.tests === 'rest' && l.testPattern !== undefined ? new RegExp(l.testPattern, 'u') : undefined;
   const tests =
     l.tests === 'rest'
-      ? Array.from({ length: Math.max(0, width - sample - 1) }, (_, k) => sample + 1 + k).filter((i) => !used.has(i) && (header?.names[i] ?? '') !== '')
+      ? Array.from({ length: Math.max(0, width - sample - 1) }, (_, k) => sample + 1 + k).filter((i) => !used.has(i) && (header?.names[i] ?? '') !== '' && (picked === undefined || picked.test(header!.names[i]!)))
       : l.someTests
         ? presentTests(l.tests, header)
         : l.tests.map((c, i) => at(c, `layout.tests[${i}]`)!);
@@ -673,13 +674,16 @@ function* tableCells(profile: FileDialectProfile, table: { header?: Header; data
   const isBlank = (row: FileRow, i: number) => (row.cells[i] ?? '').trim() === '';
   const valued = new Set<number>();
   const waiting = new Map<number, number[]>();
-  // A header cell holding its unit is split once per column, not per row.
-  const split = new Map<number, { test: string; unit?: string }>();
+  // Each column's test code (its unit split off, its statistic matched away) is worked out once, not per row.
+  const codes = new Map<number, { test: string; unit?: string }>();
   const codeOf = (i: number) => {
-    const name = header?.names[i] || `C${i + 1}`;
-    if (!l.headerUnits) return { test: name };
-    let got = split.get(i);
-    if (got === undefined) split.set(i, (got = headerUnit(name)));
+    let got = codes.get(i);
+    if (got === undefined) {
+      const full = header?.names[i] || `C${i + 1}`;
+      const m = picked?.exec(full);
+      const name = m ? (m[1] ?? m[0]).trim() : full;
+      codes.set(i, (got = l.headerUnits ? headerUnit(name) : { test: name }));
+    }
     return got;
   };
   const item = (r: number, i: number): Cellular => {

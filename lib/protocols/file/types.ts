@@ -83,6 +83,12 @@ export interface RowPerSample {
   readonly tests: readonly ColumnRef[] | 'rest';
   /** With tests `rest`: columns that are no test (a count beside the analytes: `Total Events`). */
   readonly notTests?: readonly ColumnRef[];
+  /**
+   * With tests `rest`: only the columns whose name this pattern matches are tests, each test code the pattern's first
+   * group, else the whole name (`^(.+) AVERAGE MFI$`: the column `R25: RP1 AVERAGE MFI` is test `R25: RP1`, its
+   * `MEDIAN` and `COUNT` beside it none): an analyte and a statistic in one header cell.
+   */
+  readonly testPattern?: string;
   /** Units by test code, when the file does not carry them. */
   readonly units?: Readonly<Record<string, string>>;
   /**

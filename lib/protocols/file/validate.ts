@@ -129,6 +129,10 @@ export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
       if (l.tests !== 'rest') add('layout.notTests', 'leaves columns out of tests "rest": with a list of tests, list only the test columns');
       l.notTests.forEach((c, i) => column(`layout.notTests[${i}]`, c));
     }
+    if (l.testPattern !== undefined) {
+      regex('layout.testPattern', l.testPattern);
+      if (l.tests !== 'rest') add('layout.testPattern', 'picks the test columns of tests "rest" by their names: with a list of tests, list only the test columns');
+    }
     if (l.someTests && (l.tests === 'rest' || p.table.blocks === undefined)) add('layout.someTests', 'lets each block of a file of blocks (table.blocks) read those of the listed layout.tests it has: it needs both');
     if (l.tests !== 'rest') {
       if (l.tests.length === 0) add('layout.tests', 'list at least one test column');

@@ -27,3 +27,25 @@ export const LUMINEX_XPONENT: FileDialectProfile = {
   sampleNumber: { pattern: SAMPLE_NUMBER },
   qc: [{ by: 'sample', pattern: '^(?:Background|Standard|Control)\\d*$' }],
 };
+
+/**
+ * Luminex INTELLIFLEX results CSV: a header row, then one row per well: the
+ * run's settings in every row, `SAMPLE ID`, and for each analyte (a bead
+ * region and reporter, `R25: RP1`) a column per statistic, the analyte and
+ * the statistic in one header cell (`R25: RP1 MEDIAN`, `R25: RP1 COUNT`,
+ * `R25: RP1 AVERAGE MFI`). The result is the average MFI of the replicates;
+ * the test code is the region (`R25: RP1`), since exports name an analyte
+ * (`R25: RP1 ANALYTE NAME`) only in newer versions, and only in wells that
+ * read it. `NaN` is no result; standards, background and controls by their
+ * names are QC. The document signature below the table ends it.
+ * Sample: Benchling-Open-Source/allotropy
+ * tests/parsers/luminex_intelliflex/testdata/luminex_intelliflex_single_dataset.csv (MIT).
+ */
+export const LUMINEX_INTELLIFLEX: FileDialectProfile = {
+  ...LUMINEX_XPONENT,
+  id: 'luminex-intelliflex',
+  label: 'Luminex INTELLIFLEX (results CSV, average MFI)',
+  model: 'INTELLIFLEX',
+  table: { skipRows: 0, header: true, endsAtEmptyRow: false },
+  layout: { form: 'row-per-sample', sample: 'SAMPLE ID', tests: 'rest', testPattern: '^(.+) AVERAGE MFI$' },
+};
