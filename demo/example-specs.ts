@@ -496,6 +496,10 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     'Lunatic report workbook (`.xlsx`): the table under `Plate ID`, one row per well, the value in the `Concentration (ng/ul)` column (one header cell, the test over its unit on a second line: the unit is split off). Set the folder-link to pass files as bytes (it does).',
     codesNote('the column name', '`Concentration`'),
   ]),
+  'unchained-lunatic-report-csv': namedTests('Unchained Labs Lunatic (report CSV)', '*.csv', 'Other', [['Concentration', 'DNA-CONCR', 'Nucleic acid concentration, ng/µL']], [
+    'Lunatic report saved as CSV (software 8): the Info rows above, the table from its header row starting `Plate ID`, one row per well, the value `Concentration` over `(ng/ul)` in one header cell (the unit split off); a well without a sample name is held for a person.',
+    codesNote('the column name', '`Concentration`'),
+  ]),
   'thermo-nanodrop-8000': namedTests('Thermo Scientific NanoDrop 8000', '*.txt', 'Other', [['DNA-50', 'ND-DNA', 'dsDNA concentration (NanoDrop)']], [
     'NanoDrop 8000 nucleic acid report (tab text): one row per sample, `Conc.` in `Units`; the reference row is held for a person.',
     codesNote('the nucleic-acid types (`NA Type`)', '`DNA-50`'),

@@ -34,6 +34,7 @@ export const FILE_SAMPLES: Readonly<Record<string, string>> = {
   'msd-workbench-csv': `${ALLOTROPY}msd_workbench/msd_workbench_test_2.csv`,
   'unchained-lunatic-csv': `${ALLOTROPY}unchained_labs_lunatic_stunner/Demo_A260_dsDNA_Data.csv`,
   'unchained-lunatic-xlsx': `${ALLOTROPY}unchained_labs_lunatic_stunner/2024-07-12_CW288_Plate1.xlsx`,
+  'unchained-lunatic-report-csv': `${ALLOTROPY}unchained_labs_lunatic_stunner/Example_Lunatic_Plate_Reader_csv_with_header.csv`,
   'thermo-nanodrop-8000': `${ALLOTROPY}thermo_fisher_nanodrop_8000/Thermo_NanoDrop_8000_example03.txt`,
   'thermo-nanodrop-8000-protein': `${ALLOTROPY}thermo_fisher_nanodrop_8000/Thermo_NanoDrop_8000_example02.txt`,
   'thermo-nanodrop-eight': `${ALLOTROPY}thermo_fisher_nanodrop_eight/thermo_nanodrop_eight_example01.txt`,

@@ -107,6 +107,11 @@ const ENTRIES: Entry[] = [
   },
   { file: 'unchained_labs_lunatic_stunner/Demo_A260_dsDNA_Data.csv', dialect: 'unchained-lunatic-csv', tests: { map: { 'A260 dsDNA': 'Concentration' }, why: 'our test is the application, allotropy names the calculated value' } },
   { file: 'unchained_labs_lunatic_stunner/2024-07-12_CW288_Plate1.xlsx', dialect: 'unchained-lunatic-xlsx' },
+  {
+    file: 'unchained_labs_lunatic_stunner/Example_Lunatic_Plate_Reader_csv_with_header.csv',
+    dialect: 'unchained-lunatic-report-csv',
+    held: [{ count: 1, reason: 'no sample number', why: 'the well\'s Sample name is empty (allotropy: an empty identifier); a row without a sample number is held, never sent' }],
+  },
   { file: 'thermo_fisher_nanodrop_8000/Thermo_NanoDrop_8000_example03.txt', dialect: 'thermo-nanodrop-8000' },
   {
     file: 'thermo_fisher_nanodrop_8000/Thermo_NanoDrop_8000_example02.txt',

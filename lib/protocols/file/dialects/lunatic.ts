@@ -43,3 +43,21 @@ export const UNCHAINED_LUNATIC_XLSX: FileDialectProfile = {
   table: { skipRows: 0, header: true, headerFirstCell: 'Plate ID', endsAtEmptyRow: true },
   layout: { form: 'row-per-sample', sample: 'Sample name', tests: ['Concentration\n(ng/ul)'], headerUnits: true },
 };
+
+/**
+ * The Lunatic's report saved as CSV (software 8): the `Report` and `Info`
+ * rows (date, operator, application, plates) above the table, whose header
+ * row starts with `Plate ID`; its cells hold line breaks inside quotes
+ * (`"Plate` + CR LF + `Position"`). The value is `Concentration` + CR LF +
+ * `(ng/ul)`: the test code over its unit, split as in the workbook. A well
+ * whose `Sample name` is empty is held. Sample:
+ * Benchling-Open-Source/allotropy
+ * tests/parsers/unchained_labs_lunatic_stunner/testdata/Example_Lunatic_Plate_Reader_csv_with_header.csv (MIT).
+ */
+export const UNCHAINED_LUNATIC_REPORT_CSV: FileDialectProfile = {
+  ...UNCHAINED_LUNATIC_CSV,
+  id: 'unchained-lunatic-report-csv',
+  label: 'Unchained Labs Lunatic (report CSV, with its Info rows)',
+  table: { skipRows: 0, header: true, headerFirstCell: 'Plate ID', endsAtEmptyRow: true },
+  layout: { form: 'row-per-sample', sample: 'Sample name', tests: ['Concentration\r\n(ng/ul)'], headerUnits: true },
+};
