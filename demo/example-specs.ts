@@ -488,6 +488,10 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     'Discovery Workbench plate CSV (a `Plate_…` line first): one row per well and assay, `Calc. Concentration`; `NaN` is no result. The export does not mark standards (`S001`…): add a qc rule for your plate layout\'s names, or they are sent as samples.',
     codesNote('the assays (`Assay`)', '`Test Assay 1.0`'),
   ]),
+  'msd-workbench-xlsx': namedTests('MSD MESO QuickPlex (Discovery Workbench, Excel)', '*.xlsx', 'Serum', [['TEST_ASSAY', 'MSD-ASSAYX', 'MSD assay, calculated concentration']], [
+    'Discovery Workbench plate results saved as Excel (`.xlsx`): the sheet `Workbench data`, from its header row starting `Sample`, one row per well and assay, the value `Calc. Concentration`; `NaN` (off the curve) is no result; a well without a calculated concentration is held for a person. Set the folder-link to pass files as bytes (it does).',
+    codesNote('the assays (`Assay`)', '`TEST_ASSAY`'),
+  ]),
   'unchained-lunatic-csv': namedTests('Unchained Labs Lunatic', '*.csv', 'Other', [['A260 dsDNA', 'DNA-A260', 'dsDNA concentration (A260), ng/µL']], [
     'Lunatic results table CSV: one row per well, the application in `Application`, the value `A260 Concentration (ng/ul)`.',
     codesNote('the applications (`Application`)', '`A260 dsDNA`'),

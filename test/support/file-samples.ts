@@ -32,6 +32,7 @@ export const FILE_SAMPLES: Readonly<Record<string, string>> = {
   'qiagen-qiacuity': `${ALLOTROPY}qiacuity_dpcr/qiacuity_dpcr_example04.csv`,
   'qiagen-qiacuity-older': `${ALLOTROPY}qiacuity_dpcr/qiacuity_dpcr_example01.csv`,
   'msd-workbench-csv': `${ALLOTROPY}msd_workbench/msd_workbench_test_2.csv`,
+  'msd-workbench-xlsx': `${ALLOTROPY}msd_workbench/test_msd_workbench_xlsx.xlsx`,
   'unchained-lunatic-csv': `${ALLOTROPY}unchained_labs_lunatic_stunner/Demo_A260_dsDNA_Data.csv`,
   'unchained-lunatic-xlsx': `${ALLOTROPY}unchained_labs_lunatic_stunner/2024-07-12_CW288_Plate1.xlsx`,
   'unchained-lunatic-report-csv': `${ALLOTROPY}unchained_labs_lunatic_stunner/Example_Lunatic_Plate_Reader_csv_with_header.csv`,

@@ -105,6 +105,11 @@ const ENTRIES: Entry[] = [
     tests: { map: { 'Test Assay 1.0': 'Calc. Concentration' }, why: 'our test is the assay, allotropy names the calculated value' },
     held: [{ count: 2, reason: 'Test Assay 1.0 is "NaN", a value the dialect reads as no result', why: 'NaN (off the standard curve) is no result' }],
   },
+  {
+    file: 'msd_workbench/test_msd_workbench_xlsx.xlsx',
+    dialect: 'msd-workbench-xlsx',
+    tests: { map: { TEST_ASSAY: 'Calc. Concentration' }, why: 'our test is the assay, allotropy names the calculated value' },
+  },
   { file: 'unchained_labs_lunatic_stunner/Demo_A260_dsDNA_Data.csv', dialect: 'unchained-lunatic-csv', tests: { map: { 'A260 dsDNA': 'Concentration' }, why: 'our test is the application, allotropy names the calculated value' } },
   { file: 'unchained_labs_lunatic_stunner/2024-07-12_CW288_Plate1.xlsx', dialect: 'unchained-lunatic-xlsx' },
   {

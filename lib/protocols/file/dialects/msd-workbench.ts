@@ -26,3 +26,21 @@ export const MSD_WORKBENCH_CSV: FileDialectProfile = {
   sampleNumber: { pattern: SAMPLE_NUMBER },
   qc: [],
 };
+
+/**
+ * The same plate results saved as an Excel workbook: a first sheet of the
+ * reader's key/value lines (`FileName :`, `Plate ID :`...), the results on
+ * the sheet `Workbench data`, under a `Plate_<id>` row, from the header row
+ * starting `Sample`; columns as in the CSV. A well without a calculated
+ * concentration (a blank cell: the signal is read, no curve applied) is not
+ * sent. Sample: Benchling-Open-Source/allotropy
+ * tests/parsers/msd_workbench/testdata/test_msd_workbench_xlsx.xlsx (MIT).
+ */
+export const MSD_WORKBENCH_XLSX: FileDialectProfile = {
+  ...MSD_WORKBENCH_CSV,
+  id: 'msd-workbench-xlsx',
+  label: 'MSD Discovery Workbench (plate results, Excel workbook)',
+  format: 'xlsx',
+  sheet: 'Workbench data',
+  table: { skipRows: 0, header: true, headerFirstCell: 'Sample', endsAtEmptyRow: false },
+};
