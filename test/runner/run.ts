@@ -20,7 +20,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { jobsFor, type Job } from './groups';
-import { FAILURES_END, FAILURES_START, NO_COUNTS, addCounts, tapCounts, tapFailures, topLevelDurations, type TapCounts } from './tap';
+import { FAILURES_END, FAILURES_START, LEFT_OPEN, NO_COUNTS, addCounts, tapCounts, tapFailures, topLevelDurations, type TapCounts } from './tap';
 import { PACKAGE_ENV } from '../support/installed-package';
 
 const DIST_TEST = join(__dirname, '..');
@@ -204,6 +204,11 @@ async function main(): Promise<number> {
   const bad = outcomes.filter(failed);
   console.log('\n# the slowest files (s):');
   for (const [f, ms] of fileTimes(outcomes).slice(0, 10)) console.log(`#   ${(ms / 1000).toFixed(1).padStart(6)}  ${f}`);
+  // A process that would not end by itself after its files: named, so the handle a test leaks is found.
+  for (const o of outcomes) {
+    const left = o.output.split('\n').find((l) => l.startsWith(LEFT_OPEN));
+    if (left !== undefined) console.log(`# ${o.job.name}: ${left.slice(2)} (its counts were closed by the process itself)`);
+  }
   console.log(`# ${outcomes.length} jobs in ${seconds(Date.now() - started)}${bad.length ? `; failed: ${bad.map((o) => o.job.name).join(', ')}` : ''}`);
   printFailures(bad);
   for (const key of ['tests', 'pass', 'fail', 'cancelled', 'skipped', 'todo'] as const) console.log(`# ${key} ${total[key]}`);

@@ -130,5 +130,8 @@ function unquote(v: string): string {
 }
 
 /** The lines around the end-of-run failure list (.ci/run looks for them). */
+/** The line a shared process writes when a handle a file left open would have held it after its last file (test/runner/in-one-process.ts). */
+export const LEFT_OPEN = '# left open after the last file:';
+
 export const FAILURES_START = '# ---- what failed ----';
 export const FAILURES_END = '# ---- end of what failed ----';
