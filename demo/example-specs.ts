@@ -473,8 +473,16 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     codesNote('the fluorophores (`Fluor`; set `layout.test` to `Target` when the plate names its targets)', '`FAM` and `VIC`'),
   ]),
   'appbio-absolute-q': namedTests('Applied Biosystems QuantStudio Absolute Q', '*.csv', 'Plasma', [['Gene A', 'DPCR-GENEA', 'Gene A, copies/µL'], ['Gene B', 'DPCR-GENEB', 'Gene B, copies/µL']], [
-    'Absolute Q well CSV: one row per well and target, `Conc. cp/uL`; the group average rows (no sample name) are held for a person with the reason, never sent (Lab sidebar: Dismiss them).',
+    'Absolute Q well CSV: one row per well and target, `Conc. cp/uL`; each group\'s average row (`Well` `Average`, no sample) is the software\'s summary, counted as not for the LIS (Lab sidebar).',
     codesNote('the targets (`Target`)', '`Gene A` and `Gene B`'),
+  ]),
+  'appbio-absolute-q-summary': namedTests('Applied Biosystems QuantStudio Absolute Q (summary)', '*.csv', 'Plasma', [['TARGET 1', 'DPCR-T1', 'Target 1, copies/µL'], ['TARGET 2', 'DPCR-T2', 'Target 2, copies/µL']], [
+    'Absolute Q summary CSV: a dye row over the header row `Run name`, one row per well, a column group per dye (`Target`, `Conc.`, …): each group one result, the test its `Target`, the value its `Conc.`; the software\'s `Average` row is counted as not for the LIS (Lab sidebar).',
+    codesNote('the targets (each group\'s `Target`)', '`TARGET 1` and `TARGET 2`'),
+  ]),
+  'appbio-absolute-q-archive': namedTests('Applied Biosystems QuantStudio Absolute Q (ZIP export)', '*.zip', 'Plasma', [['TARGET 1', 'DPCR-Z1', 'Target 1, copies/µL'], ['TARGET 2', 'DPCR-Z2', 'Target 2, copies/µL']], [
+    'Absolute Q run export as one ZIP archive: its member whose name ends `summary.csv` is read as the summary CSV is (a column group per dye, the `Average` row counted as not for the LIS); the other members are not read. Set the folder-link to pass files as bytes (it does).',
+    codesNote('the targets (each group\'s `Target`)', '`TARGET 1` and `TARGET 2`'),
   ]),
   'qiagen-qiacuity': namedTests('QIAGEN QIAcuity', '*.csv', 'Plasma', [['eGFP', 'DPCR-EGFP', 'eGFP, copies/µL']], [
     'QIAcuity absolute quantification CSV (a `sep=,` line first): one row per well and target, `Conc. [cp/µL] (dPCR reaction)`; controls and NTC (`Type`) are counted as not for the LIS (Lab sidebar).',

@@ -29,6 +29,8 @@ export const FILE_SAMPLES: Readonly<Record<string, string>> = {
   'agilent-gen5-conc-grid': `${ALLOTROPY}agilent_gen5/absorbance/Lowry_Protein_Assay_no_results_matrix.txt`,
   'agilent-gen5-luminescence': `${ALLOTROPY}agilent_gen5/luminescence/endpoint_singleplate.txt`,
   'appbio-absolute-q': `${ALLOTROPY}appbio_absolute_q/Appbio_AbsoluteQ_example01.csv`,
+  'appbio-absolute-q-summary': `${ALLOTROPY}appbio_absolute_q/Appbio_AbsoluteQ_summary.csv`,
+  'appbio-absolute-q-archive': `${ALLOTROPY}appbio_absolute_q/Appbio_AbsoluteQ_zip_test.zip`,
   'qiagen-qiacuity': `${ALLOTROPY}qiacuity_dpcr/qiacuity_dpcr_example04.csv`,
   'qiagen-qiacuity-older': `${ALLOTROPY}qiacuity_dpcr/qiacuity_dpcr_example01.csv`,
   'msd-workbench-csv': `${ALLOTROPY}msd_workbench/msd_workbench_test_2.csv`,

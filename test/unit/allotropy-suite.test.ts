@@ -97,6 +97,8 @@ const ENTRIES: Entry[] = [
   { file: 'cfxmaestro/example01.csv', dialect: 'biorad-cfx-maestro', tests: { map: { FAM: 'N/A', VIC: 'N/A' }, why: 'the plate names no target (Target empty, allotropy: N/A): the test is the fluorophore' } },
   { file: 'appbio_absolute_q/Appbio_AbsoluteQ_example01.csv', dialect: 'appbio-absolute-q' },
   { file: 'appbio_absolute_q/Appbio_AbsoluteQ_example05.csv', dialect: 'appbio-absolute-q' },
+  { file: 'appbio_absolute_q/Appbio_AbsoluteQ_summary.csv', dialect: 'appbio-absolute-q-summary' },
+  { file: 'appbio_absolute_q/Appbio_AbsoluteQ_zip_test.zip', dialect: 'appbio-absolute-q-archive' },
   { file: 'qiacuity_dpcr/qiacuity_dpcr_example01.csv', dialect: 'qiagen-qiacuity-older' },
   { file: 'qiacuity_dpcr/qiacuity_dpcr_example04.csv', dialect: 'qiagen-qiacuity' },
   {

@@ -25,6 +25,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileLabEvents, fileRows, fileRowsInSlices, previewFileSite, siteFileProfile, type FileDialectProfile } from '../../lib/protocols/file';
 import { headerUnit } from '../../lib/protocols/file/read';
+import { zip } from '../support/zip';
 import type { InstrumentResult, LabEvent, UnassignedResult } from '../../lib/lab';
 
 const SUITE = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'allotropy');
@@ -332,6 +333,50 @@ describe('an analyte and a statistic in one header cell (Luminex INTELLIFLEX)', 
     const issues = (overrides: unknown) => siteFileProfile({ base: 'luminex-intelliflex', overrides }).issues.map((i) => i.path);
     assert.deepEqual(issues({ layout: { testPattern: '(' } }), ['layout.testPattern']);
     assert.deepEqual(issues({ layout: { tests: ['R25: RP1 AVERAGE MFI'] } }), ['layout.testPattern']);
+  });
+});
+
+describe('a column group per dye, the software\'s own summary row, and a run\'s exports in one ZIP (Absolute Q)', () => {
+  const SUMMARY = 'appbio_absolute_q/Appbio_AbsoluteQ_summary.csv';
+  const text = readFileSync(join(SUITE, SUMMARY), 'latin1');
+  // The summary read here on its own: after the dye row and the header, each well row's Sample and every Target with the Conc. after it.
+  function groupsOf(): Array<[string, string, string]> {
+    const [, header, ...rows] = text.trimEnd().split(/\r?\n/).map((l) => l.split(','));
+    const targets = header!.flatMap((n, i) => (n === 'Target' ? [i] : []));
+    return rows.filter((r) => r[header!.indexOf('Well')] !== 'Average').flatMap((r) => targets.map((t) => [r[header!.indexOf('Sample')]!, r[t]!, r[t + 1]!] as [string, string, string]));
+  }
+
+  it('reads each dye\'s Target and Conc. as one result, the Average row counted as not for the LIS', () => {
+    const events = read(SUMMARY, site('appbio-absolute-q-summary', {}));
+    const expected = groupsOf();
+    assert.equal(expected.length, 16);
+    assert.deepEqual([...new Set(expected.map((r) => r[1]))], ['TARGET 1', 'TARGET 2']);
+    assert.deepEqual(sorted(sent(events).map((r) => [r.SampleNumber, r.instrumentCode, r.Result])), sorted(expected));
+    const notSent = held(events);
+    assert.equal(notSent.length, 2);
+    assert.ok(notSent.every((i) => i.notForLis && /Well is "Average", one of validWhen\[0\]\.noneOf \["Average"\]: not sent/.test(i.reason)));
+    // Without repeats, one result a row: the first dye's only.
+    assert.equal(sent(read(SUMMARY, site('appbio-absolute-q-summary', { layout: { repeats: null } }))).length, 8);
+    const issues = (overrides: unknown) => siteFileProfile({ base: 'appbio-absolute-q-summary', overrides }).issues.map((i) => i.path);
+    assert.deepEqual(issues({ layout: { test: 8 } }), ['layout.repeats']);
+    assert.deepEqual(issues({ validWhen: [{ column: 'Well', noneOf: [] }] }), ['validWhen[0].noneOf']);
+  });
+
+  it('reads the one member of a ZIP archive its dialect names, as the CSV alone; refuses an archive without it, with two, a file that is none, and a member past maxUnpackedMB', () => {
+    const archive = site('appbio-absolute-q-archive', {});
+    const alone = sent(read(SUMMARY, site('appbio-absolute-q-summary', {})));
+    const fromZip = sent(read('appbio_absolute_q/Appbio_AbsoluteQ_zip_test.zip', archive));
+    assert.deepEqual(fromZip, alone);
+    const csv = Buffer.from(text, 'latin1');
+    const events = (bytes: Buffer, p = archive) => fileLabEvents(bytes, p, { timeZone: 'UTC' });
+    assert.equal(sent(events(zip([{ name: 'run/Run_Summary.csv', data: csv }, { name: 'run/Run_fluorescence.csv', data: Buffer.from('x') }]))).length, 16);
+    assert.throws(() => events(zip([{ name: 'fluorescence.csv', data: csv }])), /the archive holds no member whose name matches archive\.member ".+"; it holds "fluorescence\.csv"; set archive\.member/);
+    assert.throws(() => events(zip([{ name: 'a_summary.csv', data: csv }, { name: 'b_summary.csv', data: csv }])), /2 members whose names match archive\.member .*the others' results would not be sent: narrow archive\.member/);
+    assert.throws(() => events(csv), /the file is no ZIP archive, and the dialect reads one \(archive\.member\)/);
+    assert.throws(() => events(zip([{ name: 'summary.csv', data: csv, declared: 3 * 1024 * 1024 * 1024 }])), /unpacks to 3072 MB by its directory, more than maxUnpackedMB 50 MB allows/);
+    const small = site('appbio-absolute-q-archive', { maxUnpackedMB: 1 });
+    assert.throws(() => events(zip([{ name: 'summary.csv', data: Buffer.alloc(2 * 1024 * 1024, 0x2c), declared: 10 }]), small), /unpacks to more than its directory says, more than maxUnpackedMB 1 MB allows/);
+    assert.deepEqual(siteFileProfile({ base: 'appbio-absolute-q-archive', overrides: { archive: { member: '(' } } }).issues.map((i) => i.path), ['archive.member']);
   });
 });
 

@@ -17,6 +17,7 @@ import { clip, excerpt, excerptList } from './excerpt';
 import { checkpoints, runAtOnce, runInSlices, type Steps } from '../../util/slices';
 import { cellJoiner, decodeSteps, DEFAULT_MAX_ROWS, RowLimitError, rowsOf, rowSteps, type FileRow } from './table';
 import { WorkbookError, workbookRows } from './workbook';
+import { ArchiveError, archiveMember, archiveMemberOffLoop } from './archive';
 import { workbookRowsOffLoop } from './workbook-thread';
 import type { ColumnRef, FileDialectProfile, NamedTest } from './types';
 
@@ -101,7 +102,13 @@ export function readRowsInSlices(rows: FileRow[], profile: FileDialectProfile, o
 }
 
 /** The file's rows of text cells: a workbook's sheet, or a text export decoded and cut. */
-export function fileRows(bytes: Buffer, profile: FileDialectProfile): FileRow[] {
+export function fileRows(packed: Buffer, profile: FileDialectProfile): FileRow[] {
+  let bytes: Buffer;
+  try {
+    bytes = profile.archive === undefined ? packed : archiveMember(packed, profile);
+  } catch (err) {
+    throw asReadError(err);
+  }
   if (profile.format === 'xlsx') {
     try {
       return workbookRows(bytes, profile);
@@ -113,8 +120,14 @@ export function fileRows(bytes: Buffer, profile: FileDialectProfile): FileRow[] 
 }
 
 /** fileRows without holding the event loop: a workbook read in a worker thread, a text export cut in slices. */
-export async function fileRowsInSlices(bytes: Buffer, profile: FileDialectProfile, options: SlicedReadOptions = {}): Promise<FileRow[]> {
+export async function fileRowsInSlices(packed: Buffer, profile: FileDialectProfile, options: SlicedReadOptions = {}): Promise<FileRow[]> {
   const { signal } = options;
+  let bytes: Buffer;
+  try {
+    bytes = profile.archive === undefined ? packed : await archiveMemberOffLoop(packed, profile);
+  } catch (err) {
+    throw asReadError(err);
+  }
   if (profile.format === 'xlsx') {
     try {
       return await workbookRowsOffLoop(bytes, profile, { signal, maxHeapMB: options.workbookHeapMB });
@@ -126,7 +139,7 @@ export async function fileRowsInSlices(bytes: Buffer, profile: FileDialectProfil
 }
 
 function asReadError(err: unknown): unknown {
-  if (err instanceof WorkbookError) return new FileReadError(err.message, { setting: err.setting });
+  if (err instanceof WorkbookError || err instanceof ArchiveError) return new FileReadError(err.message, { setting: err.setting });
   if (err instanceof RowLimitError) return new FileReadError(err.message, { line: err.line, setting: 'maxRows' });
   return err;
 }
@@ -632,11 +645,14 @@ function* tableCells(profile: FileDialectProfile, table: { header?: Header; data
     return (label.length <= MAX_CELL && bySample.some((r) => r.test(label.trim()))) || byColumn.some((r) => r.anyOf.has((row.cells[r.column] ?? '').trim()));
   };
   const timeOf = (row: FileRow) => (timeCols.length === 0 ? undefined : timeCols.map((c) => (row.cells[c] ?? '').trim()).join(' '));
-  const valid = (profile.validWhen ?? []).map((rule, i) => ({ at: `validWhen[${i}]`, column: at(rule.column, `validWhen[${i}].column`)!, name: String(rule.column), anyOf: new Set(rule.anyOf.map((v) => v.trim())) }));
+  const valid = (profile.validWhen ?? []).map((rule, i) => {
+    const none = 'noneOf' in rule;
+    return { at: `validWhen[${i}].${none ? 'noneOf' : 'anyOf'}`, none, column: at(rule.column, `validWhen[${i}].column`)!, name: String(rule.column), values: new Set((none ? rule.noneOf : rule.anyOf).map((v) => v.trim())) };
+  });
   const invalidOf = (row: FileRow): string | undefined => {
     for (const v of valid) {
       const cell = (row.cells[v.column] ?? '').trim();
-      if (!v.anyOf.has(cell)) return `${v.name} is ${excerpt(cell)}, not one of ${v.at}.anyOf ${JSON.stringify([...v.anyOf])}: not sent`;
+      if (v.values.has(cell) === v.none) return `${v.name} is ${excerpt(cell)}, ${v.none ? 'one' : 'not one'} of ${v.at} ${JSON.stringify([...v.values])}: not sent`;
     }
     return undefined;
   };
@@ -653,8 +669,12 @@ function* tableCells(profile: FileDialectProfile, table: { header?: Header; data
     const flags = at(l.flags, 'layout.flags');
     // The value column's header names every value's unit, when no column does.
     const unit = l.headerUnits && units === undefined ? headerUnit(header?.names[value] ?? '').unit : undefined;
+    const groups = l.repeats ? repeatedGroups(header, testAt[0]!, value) : [{ test: testAt[0], value }];
     for (const row of data) {
-      yield { sample: cell(row, sample)!, test: namedTest ?? testOf(row), value: cell(row, value)!, units: cell(row, units) ?? unit, flags: cell(row, flags), time: timeOf(row), row, valueColumn: value, qc: isQc(row), invalid: invalidOf(row) };
+      for (const g of groups) {
+        const test = namedTest ?? (l.repeats ? cell(row, g.test)! : testOf(row));
+        yield { sample: cell(row, sample)!, test, value: cell(row, g.value)!, units: cell(row, units) ?? unit, flags: cell(row, flags), time: timeOf(row), row, valueColumn: g.value, qc: isQc(row), invalid: invalidOf(row) };
+      }
     }
     return;
   }
@@ -706,6 +726,18 @@ function* tableCells(profile: FileDialectProfile, table: { header?: Header; data
       else (waiting.get(i) ?? waiting.set(i, []).get(i)!).push(r);
     }
   }
+}
+
+/** Each group of a row whose test and value columns repeat (layout.repeats): a column named as the test's, with the first column named as the value's after it and before the next group. */
+function repeatedGroups(header: Header | undefined, test: number, value: number): Array<{ test: number; value: number }> {
+  const names = header?.names ?? [];
+  const [testName, valueName] = [names[test], names[value]];
+  const starts = names.flatMap((n, i) => (n === testName ? [i] : []));
+  return starts.flatMap((start, k) => {
+    const end = starts[k + 1] ?? names.length;
+    const at = names.findIndex((n, i) => i > start && i < end && n === valueName);
+    return at < 0 ? [] : [{ test: start, value: at }];
+  });
 }
 
 /** The columns of those of `tests` a table's header has (layout.someTests); a table with none of them is refused. */

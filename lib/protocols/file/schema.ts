@@ -15,7 +15,7 @@ const time = z.strictObject({ columns: z.array(column), format: text });
 const namedTest = z.union([z.strictObject({ from: z.enum(['header', 'name']), pattern: text }), z.strictObject({ constant: text }), z.strictObject({ from: z.literal('block') })]);
 
 const layout = z.discriminatedUnion('form', [
-  z.strictObject({ form: z.literal('row-per-result'), sample: column, test: z.union([column, z.array(column), namedTest]), value: column, headerUnits: z.boolean().optional(), units: column.optional(), flags: column.optional(), time: time.optional() }),
+  z.strictObject({ form: z.literal('row-per-result'), sample: column, test: z.union([column, z.array(column), namedTest]), value: column, headerUnits: z.boolean().optional(), units: column.optional(), flags: column.optional(), time: time.optional(), repeats: z.boolean().optional() }),
   z.strictObject({ form: z.literal('row-per-sample'), sample: column, tests: z.union([z.array(column), z.literal('rest')]), notTests: z.array(column).optional(), testPattern: text.optional(), units: z.record(text, text).optional(), headerUnits: z.boolean().optional(), someTests: z.boolean().optional(), time: time.optional() }),
   z.strictObject({ form: z.literal('plate'), samples: text.optional(), values: text, test: z.union([text, namedTest]), units: text.optional(), samplesLine: text.optional(), valuesLine: text.optional(), wells: z.record(text, text).optional() }),
 ]);
@@ -30,6 +30,7 @@ export const FileDialectProfileSchema = z.strictObject({
   format: z.enum(['text', 'xlsx']).optional(),
   sheet: z.union([text, z.number().int(), z.array(text)]).optional(),
   maxUnpackedMB: z.number().optional(),
+  archive: z.strictObject({ member: text }).optional(),
   maxRows: z.number().int().optional(),
   encoding: z.enum(FILE_ENCODINGS),
   delimiter: z.union([z.enum(['comma', 'semicolon', 'tab']), z.strictObject({ widths: z.array(z.number().int()) })]),
@@ -39,7 +40,7 @@ export const FileDialectProfileSchema = z.strictObject({
   noResult: z.array(text),
   sampleNumber: z.strictObject({ take: text.optional(), pattern: text }),
   qc: z.array(qcRule),
-  validWhen: z.array(z.strictObject({ column, anyOf: z.array(text) })).optional(),
+  validWhen: z.array(z.union([z.strictObject({ column, anyOf: z.array(text) }), z.strictObject({ column, noneOf: z.array(text) })])).optional(),
   runDate: z.strictObject({ from: z.enum(['header', 'name']), pattern: text, format: text }).optional(),
   timeZone: text.optional(),
 });

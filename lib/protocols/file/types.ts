@@ -73,6 +73,12 @@ export interface RowPerResult {
   readonly units?: ColumnRef;
   readonly flags?: ColumnRef;
   readonly time?: TimeColumns;
+  /**
+   * The test and value columns repeat along the row, a group per dye or target (`Target`, `Conc.` under FAM, then
+   * again under VIC): each column named layout.test starts a group, its value the first column named layout.value
+   * after it; one result per group. Both name columns.
+   */
+  readonly repeats?: boolean;
 }
 
 /** One row per sample, a column per test (its test code is the column's name, or `C<n>` without a header). */
@@ -159,8 +165,13 @@ export interface FileDialectProfile {
    * them the workbook has (one software's versions name the results sheet differently); absent: the first sheet.
    */
   readonly sheet?: string | number | readonly string[];
-  /** The most a workbook may unpack to, in MB (format xlsx; absent: 50): a larger one is refused unread (a ZIP bomb). */
+  /** The most a workbook, or an archive's member, may unpack to, in MB (format xlsx, or archive; absent: 50): a larger one is refused unread (a ZIP bomb). */
   readonly maxUnpackedMB?: number;
+  /**
+   * The file is a ZIP archive of a run's exports: the one member whose name (without its folder) this pattern
+   * matches is read, as format says; a file that is no archive, or holds no such member or several, is refused.
+   */
+  readonly archive?: { readonly member: string };
   /** The most rows a file may have (a text export's lines, a sheet's rows; absent: 500,000): a larger one is refused whole, unread. */
   readonly maxRows?: number;
   /** The file's character set; a UTF-8 or UTF-16LE byte-order mark is read and dropped. */
@@ -182,8 +193,12 @@ export interface FileDialectProfile {
   };
   /** Rows that are controls; none: every row is a patient sample. */
   readonly qc: readonly QcRule[];
-  /** A patient row is sent only when each of these columns holds one of its values (`Status` is `Valid`); any other row is kept unassigned with the reason. */
-  readonly validWhen?: ReadonlyArray<{ readonly column: ColumnRef; readonly anyOf: readonly string[] }>;
+  /**
+   * A patient row is sent only when each of these columns holds one of its values (`Status` is `Valid`), or none of
+   * them (`Well` is not `Average`: the export's own summary row); any other row is counted as not for the LIS, with
+   * the reason.
+   */
+  readonly validWhen?: ReadonlyArray<{ readonly column: ColumnRef; readonly anyOf: readonly string[] } | { readonly column: ColumnRef; readonly noneOf: readonly string[] }>;
   /** The run's date and time, for results whose rows carry none: read from the file's text before the table, or from its name. */
   readonly runDate?: DateReading & { readonly from: 'header' | 'name' };
   /** The instrument's IANA zone, when it is not the site's. */

@@ -90,7 +90,8 @@ export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
       if (n.trim() === '') add(`sheet[${i}]`, 'a sheet name must not be empty');
     });
   }
-  if (p.maxUnpackedMB !== undefined && !xlsx) add('maxUnpackedMB', 'bounds a workbook: it needs format xlsx');
+  if (p.maxUnpackedMB !== undefined && !xlsx && p.archive === undefined) add('maxUnpackedMB', 'bounds a workbook or an archive\'s member: it needs format xlsx or archive');
+  if (p.archive !== undefined) regex('archive.member', p.archive.member);
   if (p.maxUnpackedMB !== undefined && !(p.maxUnpackedMB >= 1 && p.maxUnpackedMB <= MAX_UNPACKED_MB)) add('maxUnpackedMB', `must be from 1 to ${MAX_UNPACKED_MB} (MB), got ${p.maxUnpackedMB}`);
   if (p.maxRows !== undefined && !(p.maxRows >= 1 && p.maxRows <= MAX_ROWS)) add('maxRows', `must be from 1 to ${MAX_ROWS.toLocaleString('en-US')} (rows), got ${p.maxRows}`);
   if (typeof p.delimiter === 'object') {
@@ -119,6 +120,7 @@ export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
     else column('layout.test', l.test);
     if (l.headerUnits && !p.table.header) add('layout.headerUnits', 'reads the unit from the value column\'s header: it needs table.header true');
     column('layout.value', l.value);
+    if (l.repeats && (typeof l.test !== 'string' || typeof l.value !== 'string' || !p.table.header)) add('layout.repeats', 'finds each group by the names of its test and value columns: name both (layout.test, layout.value) and keep table.header true');
     if (l.units !== undefined) column('layout.units', l.units);
     if (l.flags !== undefined) column('layout.flags', l.flags);
   } else if (l.form === 'row-per-sample') {
@@ -175,7 +177,8 @@ export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
   });
   (p.validWhen ?? []).forEach((rule, i) => {
     column(`validWhen[${i}].column`, rule.column);
-    if (rule.anyOf.length === 0) add(`validWhen[${i}].anyOf`, 'list at least one value');
+    const [key, values] = 'anyOf' in rule ? ['anyOf', rule.anyOf] : ['noneOf', rule.noneOf];
+    if (values.length === 0) add(`validWhen[${i}].${key}`, 'list at least one value');
   });
   if (p.layout.form === 'plate' && p.validWhen !== undefined) add('validWhen', 'a plate has no columns to check: leave validWhen out');
   if (p.runDate !== undefined) {

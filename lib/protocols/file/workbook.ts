@@ -27,6 +27,7 @@
 import { inflateRawSync } from 'node:zlib';
 import type * as Xlsx from '@e965/xlsx';
 import { excerpt, excerptList } from './excerpt';
+import { zipEntries, zipEntryData } from './zip';
 import { DEFAULT_MAX_ROWS, RowLimitError, type FileRow } from './table';
 import type { FileDialectProfile } from './types';
 
@@ -39,8 +40,6 @@ function sheetjs(): typeof Xlsx {
 
 /** The unpacked size a dialect allows when it does not say: the largest Design & Analysis workbook seen (21 MB, with its amplification and raw data sheets) and room to spare; SheetJS holds several times that in memory while reading. */
 export const DEFAULT_MAX_UNPACKED_MB = 50;
-/** More entries than any workbook needs: each costs an inflate. */
-const MAX_ENTRIES = 10_000;
 
 /** Why a workbook cannot be read, and the setting to change (the reader wraps it in its own error). */
 export class WorkbookError extends Error {
@@ -55,61 +54,16 @@ export class WorkbookError extends Error {
 
 /** Why a workbook's ZIP may not hold together: besides a damaged file, one decoded as text on its way (its bytes are lost). */
 const DAMAGED = 'the file is damaged: cut short, or read as text on its way (a workbook must arrive as bytes: Node-RED\'s file-in node set to "a single Buffer object")';
-
-const LOCAL = 0x04034b50;
-const CENTRAL = 0x02014b50;
-const END = 0x06054b50;
-
-interface Entry {
-  name: string;
-  method: number;
-  compressed: number;
-  unpacked: number;
-  local: number;
-}
+const asWorkbook = { noun: 'workbook', damaged: DAMAGED, fail: (message: string, setting: string) => new WorkbookError(message, setting) };
 
 /** What the ZIP's directory says its entries unpack to, in bytes; undefined when it has no directory that holds together. */
 export function declaredUnpackedBytes(bytes: Buffer): number | undefined {
   if (isLegacyWorkbook(bytes)) return bytes.length;
   try {
-    return centralDirectory(bytes).reduce((sum, e) => sum + e.unpacked, 0);
+    return zipEntries(bytes, asWorkbook).reduce((sum, e) => sum + e.unpacked, 0);
   } catch {
     return undefined;
   }
-}
-
-/** The ZIP's central directory, or why the bytes are no ZIP the reader takes. */
-function centralDirectory(bytes: Buffer): Entry[] {
-  // The end record is in the last 22 + 65535 bytes (its comment is at most 64 KB).
-  let end = -1;
-  for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 0xffff); i--) {
-    if (bytes.readUInt32LE(i) === END) {
-      end = i;
-      break;
-    }
-  }
-  if (end < 0) throw new WorkbookError(`the file starts like a ZIP archive but has no ZIP directory at its end: ${DAMAGED}`, 'format');
-  const count = bytes.readUInt16LE(end + 10);
-  const size = bytes.readUInt32LE(end + 12);
-  const offset = bytes.readUInt32LE(end + 16);
-  if (count === 0xffff || offset === 0xffffffff) throw new WorkbookError('the workbook is a ZIP64 archive (over 4 GB or 65535 entries), which no results export needs: not read', 'format');
-  if (count > MAX_ENTRIES) throw new WorkbookError(`the workbook's ZIP holds ${count} entries, more than the ${MAX_ENTRIES} a workbook needs: not read`, 'format');
-  if (offset + size > end) throw new WorkbookError(`the workbook's ZIP directory points past its end: ${DAMAGED}`, 'format');
-  const entries: Entry[] = [];
-  let at = offset;
-  for (let k = 0; k < count; k++) {
-    if (at + 46 > end || bytes.readUInt32LE(at) !== CENTRAL) throw new WorkbookError(`the workbook's ZIP directory does not hold together: ${DAMAGED}`, 'format');
-    const nameLength = bytes.readUInt16LE(at + 28);
-    entries.push({
-      method: bytes.readUInt16LE(at + 10),
-      compressed: bytes.readUInt32LE(at + 20),
-      unpacked: bytes.readUInt32LE(at + 24),
-      local: bytes.readUInt32LE(at + 42),
-      name: bytes.toString('latin1', at + 46, at + 46 + nameLength),
-    });
-    at += 46 + nameLength + bytes.readUInt16LE(at + 30) + bytes.readUInt16LE(at + 32);
-  }
-  return entries;
 }
 
 /**
@@ -120,7 +74,7 @@ function centralDirectory(bytes: Buffer): Entry[] {
  */
 export function checkUnpackedSize(bytes: Buffer, limitMB: number): void {
   const limit = limitMB * 1024 * 1024;
-  const entries = centralDirectory(bytes);
+  const entries = zipEntries(bytes, asWorkbook);
   const refuse = (total: string) => new WorkbookError(`the workbook unpacks to ${total}, more than maxUnpackedMB ${limitMB} MB allows: not read (a damaged or hostile file; raise maxUnpackedMB only for a workbook you trust)`, 'maxUnpackedMB');
   let declared = 0;
   for (const e of entries) declared += e.unpacked;
@@ -128,8 +82,7 @@ export function checkUnpackedSize(bytes: Buffer, limitMB: number): void {
   if (!entries.some((e) => e.name === 'xl/workbook.xml')) throw new WorkbookError('the file is a ZIP archive but holds no Excel workbook (no xl/workbook.xml): not an .xlsx file', 'format');
   let used = 0;
   for (const e of entries) {
-    if (e.local + 30 > bytes.length || bytes.readUInt32LE(e.local) !== LOCAL) throw new WorkbookError(`the workbook's ZIP entry ${excerpt(e.name, 60)} is not where its directory says: ${DAMAGED}`, 'format');
-    const data = e.local + 30 + bytes.readUInt16LE(e.local + 26) + bytes.readUInt16LE(e.local + 28);
+    const data = zipEntryData(bytes, e, asWorkbook);
     if (e.method === 0) {
       used += e.compressed;
     } else if (e.method === 8) {
