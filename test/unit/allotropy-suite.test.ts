@@ -187,6 +187,31 @@ const ENTRIES: Entry[] = [
     dialect: 'moldev-softmax-pro-groups',
     held: [{ count: 13, reason: 'MeanResult is "Range?", a value the dialect reads as no result', why: 'outside the standard curve: no result; allotropy writes 0 and an error document naming `Range?`', theirValue: 0 }],
   },
+  // The same layouts again, as allotropy's other test files of the family write them.
+  { file: 'appbio_absolute_q/Appbio_AbsoluteQ_example02.csv', dialect: 'appbio-absolute-q' },
+  { file: 'appbio_absolute_q/Appbio_AbsoluteQ_example03.csv', dialect: 'appbio-absolute-q' },
+  { file: 'appbio_absolute_q/Appbio_AbsoluteQ_example04.csv', dialect: 'appbio-absolute-q' },
+  { file: 'appbio_absolute_q/Appbio_AbsoluteQ_singe2_summary.csv', dialect: 'appbio-absolute-q-summary' },
+  { file: 'appbio_absolute_q/Appbio_AbsoluteQ_single1_summary.csv', dialect: 'appbio-absolute-q-summary' },
+  { file: 'appbio_quantstudio/appbio_quantstudio_minimal_test04.txt', dialect: 'appbio-quantstudio' },
+  { file: 'appbio_quantstudio/appbio_quantstudio_minimal_test07.txt', dialect: 'appbio-quantstudio' },
+  { file: 'appbio_quantstudio/appbio_quantstudio_multiple_cal_doc_wells.txt', dialect: 'appbio-quantstudio' },
+  { file: 'luminex_xponent/luminex_xPONENT_example02_saved.csv', dialect: 'luminex-xponent' },
+  { file: 'luminex_xponent/luminex_xPONENT_example03.csv', dialect: 'luminex-xponent' },
+  { file: 'luminex_xponent/luminex_xPONENT_missing_optional_fields.csv', dialect: 'luminex-xponent' },
+  {
+    file: 'msd_workbench/msd_workbench_test_1.csv',
+    dialect: 'msd-workbench-csv',
+    tests: { map: { 'Spike (FL.1.5.1)': 'Calc. Concentration', 'Spike (Wuhan)': 'Calc. Concentration' }, why: 'our test is the assay, allotropy names the calculated value' },
+  },
+  { file: 'qiacuity_dpcr/qiacuity_dpcr_example02.csv', dialect: 'qiagen-qiacuity-older' },
+  { file: 'thermo_fisher_qubit_flex/thermo_fisher_qubit_flex_example_03.xlsx', dialect: 'thermo-qubit-flex-xlsx' },
+  { file: 'unchained_labs_lunatic_stunner/2024-07-16_CW288_Plate2.xlsx', dialect: 'unchained-lunatic-xlsx' },
+  { file: 'unchained_labs_lunatic_stunner/Example_Lunatic_Plate_Reader_csv_no_header.csv', dialect: 'unchained-lunatic-report-csv' },
+  { file: 'unchained_labs_lunatic_stunner/Example_Lunatic_Plate_Reader_xlsx_no_header.xlsx', dialect: 'unchained-lunatic-xlsx' },
+  { file: 'unchained_labs_lunatic_stunner/Example_Lunatic_Plate_Reader_xlsx_with_header.xlsx', dialect: 'unchained-lunatic-xlsx' },
+  { file: 'thermo_fisher_nanodrop_8000/Thermo_NanoDrop_8000_example01.txt', dialect: 'thermo-nanodrop-8000-protein', tests: { map: { 'conc.': null }, why: 'the protein report names no test: ours is the column, allotropy has none' } },
+  { file: 'thermo_fisher_nanodrop_8000/Thermo_NanoDrop_8000_example04.txt', dialect: 'thermo-nanodrop-8000' },
 ];
 
 const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
