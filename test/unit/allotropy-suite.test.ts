@@ -46,7 +46,7 @@ interface Held {
   reason: string | RegExp;
   why: string;
   /** The value allotropy writes where the file holds no result (its error document names the cell's text), else the item's own. */
-  theirValue?: number;
+  theirValue?: number | string;
 }
 
 interface Entry {
@@ -212,6 +212,9 @@ const ENTRIES: Entry[] = [
   { file: 'unchained_labs_lunatic_stunner/Example_Lunatic_Plate_Reader_xlsx_with_header.xlsx', dialect: 'unchained-lunatic-xlsx' },
   { file: 'thermo_fisher_nanodrop_8000/Thermo_NanoDrop_8000_example01.txt', dialect: 'thermo-nanodrop-8000-protein', tests: { map: { 'conc.': null }, why: 'the protein report names no test: ours is the column, allotropy has none' } },
   { file: 'thermo_fisher_nanodrop_8000/Thermo_NanoDrop_8000_example04.txt', dialect: 'thermo-nanodrop-8000' },
+  { file: 'appbio_quantstudio/appbio_quantstudio_example07.txt', dialect: 'appbio-quantstudio', qcNoResult: 3 },
+  { file: 'thermo_fisher_qubit4/thermo_fisher_qubit4_example_3.csv', dialect: 'thermo-qubit-4-csv', held: [{ count: 1, reason: '1x dsDNA High Sensitivity is "Out of range", a value the dialect reads as no result', why: 'outside the assay\'s range: no result; allotropy writes NaN', theirValue: 'NaN' }] },
+  { file: 'thermo_fisher_qubit4/thermo_fisher_qubit4_example_4.xlsx', dialect: 'thermo-qubit-4-xlsx', held: [{ count: 1, reason: '1x dsDNA High Sensitivity is "Out of range", a value the dialect reads as no result', why: 'outside the assay\'s range: no result; allotropy writes NaN', theirValue: 'NaN' }] },
 ];
 
 const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
@@ -335,7 +338,7 @@ function sampleRenames(bytes: Buffer, profile: FileDialectProfile, ours: string,
  * The row of allotropy a held item is, among those not matched yet: same test and value, and its sample in the item's
  * text (or the sample empty); of several, the longest sample (`Unknown10`'s text holds `Unknown1` too).
  */
-function heldKey(item: UnassignedResult, test: string | null, rows: Row[], theirValue: number | undefined, left: Map<string, number>, rowSample: (line: number) => string | undefined): string | undefined {
+function heldKey(item: UnassignedResult, test: string | null, rows: Row[], theirValue: number | string | undefined, left: Map<string, number>, rowSample: (line: number) => string | undefined): string | undefined {
   const keyOf = ([s, t, v]: Row) => rowKey(s === 'N/A' ? '' : s, t, v);
   // A wide row's text is cut (…) before its sample cell: its sample is then read from the file's row of that line.
   const ofRow = item.text.endsWith('…') ? rowSample(item.record) : undefined;

@@ -8,7 +8,9 @@ import { SAMPLE_NUMBER } from './sample-number';
  * `Assay Name` (the test), the value `Original sample conc.` (the tube's
  * concentration times the dilution). Two columns are named `Units` (the
  * tube's, then the original sample's): the value's unit is the second, by
- * position (8). Standards are not exported as rows. Sample:
+ * position (8). A tube read outside the assay's range is written `Out of
+ * range` in place of a number: no result. Standards are not exported as
+ * rows. Sample:
  * Benchling-Open-Source/allotropy
  * tests/parsers/thermo_fisher_qubit4/testdata/thermo_fisher_qubit4_example_1.csv (MIT).
  */
@@ -22,7 +24,7 @@ export const THERMO_QUBIT_4_CSV: FileDialectProfile = {
   table: { skipRows: 0, header: true, endsAtEmptyRow: false },
   layout: { form: 'row-per-result', sample: 'Test Name', test: 'Assay Name', value: 'Original sample conc.', units: 8 },
   decimalComma: false,
-  noResult: [],
+  noResult: ['Out of range'],
   sampleNumber: { pattern: SAMPLE_NUMBER },
   qc: [],
 };
