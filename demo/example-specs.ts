@@ -492,6 +492,10 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     'QIAcuity CSV with the older column names (`Target`, `Concentration (copies/µL)`); controls and NTC (`Type`) are counted as not for the LIS (Lab sidebar).',
     codesNote('the targets (`Target`)', '`5p`'),
   ]),
+  'qiagen-qiacuity-copies': namedTests('QIAGEN QIAcuity (Conc. [copies/µL])', '*.csv', 'Plasma', [['CD3', 'DPCR-CD3', 'CD3, copies/µL']], [
+    'QIAcuity CSV as another software version writes it (`sep=,` first): one row per well and target, the target in `Target`, the value `Conc. [copies/µL]` (its µ written by the software as a replacement character); the export marks controls in `Control type`: add a qc rule for your plate\'s names.',
+    codesNote('the targets (`Target`)', '`CD3`'),
+  ]),
   'msd-workbench-csv': namedTests('MSD MESO QuickPlex (Discovery Workbench)', '*.csv', 'Serum', [['Test Assay 1.0', 'MSD-ASSAY1', 'MSD assay, calculated concentration']], [
     'Discovery Workbench plate CSV (a `Plate_…` line first): one row per well and assay, `Calc. Concentration`; `NaN` is no result. The export does not mark standards (`S001`…): add a qc rule for your plate layout\'s names, or they are sent as samples.',
     codesNote('the assays (`Assay`)', '`Test Assay 1.0`'),
@@ -511,6 +515,10 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
   'unchained-lunatic-report-csv': namedTests('Unchained Labs Lunatic (report CSV)', '*.csv', 'Other', [['Concentration', 'DNA-CONCR', 'Nucleic acid concentration, ng/µL']], [
     'Lunatic report saved as CSV (software 8): the Info rows above, the table from its header row starting `Plate ID`, one row per well, the value `Concentration` over `(ng/ul)` in one header cell (the unit split off); a well without a sample name is held for a person.',
     codesNote('the column name', '`Concentration`'),
+  ]),
+  'unchained-lunatic-protein-csv': namedTests('Unchained Labs Lunatic (protein)', '*.csv', 'Other', [['Protein (Turbidity)', 'PROT-A280', 'Protein concentration (A280), mg/mL']], [
+    'Lunatic results table CSV of a protein application: one row per well, `Sample Name`, the test the `Application`, the value `Concentration (mg/ml)` (its unit split off); a blank\'s `N/A` is no result.',
+    codesNote('the applications (`Application`)', '`Protein (Turbidity)`'),
   ]),
   'thermo-nanodrop-8000': namedTests('Thermo Scientific NanoDrop 8000', '*.txt', 'Other', [['DNA-50', 'ND-DNA', 'dsDNA concentration (NanoDrop)']], [
     'NanoDrop 8000 nucleic acid report (tab text): one row per sample, `Conc.` in `Units`; the reference row is held for a person.',

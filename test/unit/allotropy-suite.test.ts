@@ -215,6 +215,14 @@ const ENTRIES: Entry[] = [
   { file: 'appbio_quantstudio/appbio_quantstudio_example07.txt', dialect: 'appbio-quantstudio', qcNoResult: 3 },
   { file: 'thermo_fisher_qubit4/thermo_fisher_qubit4_example_3.csv', dialect: 'thermo-qubit-4-csv', held: [{ count: 1, reason: '1x dsDNA High Sensitivity is "Out of range", a value the dialect reads as no result', why: 'outside the assay\'s range: no result; allotropy writes NaN', theirValue: 'NaN' }] },
   { file: 'thermo_fisher_qubit4/thermo_fisher_qubit4_example_4.xlsx', dialect: 'thermo-qubit-4-xlsx', held: [{ count: 1, reason: '1x dsDNA High Sensitivity is "Out of range", a value the dialect reads as no result', why: 'outside the assay\'s range: no result; allotropy writes NaN', theirValue: 'NaN' }] },
+  { file: 'qiacuity_dpcr/qiacuity_dpcr_example03.csv', dialect: 'qiagen-qiacuity-copies' },
+  { file: 'thermo_fisher_qubit_flex/thermo_fisher_qubit_flex_example_sep_header.csv', dialect: 'thermo-qubit-flex-csv' },
+  {
+    file: 'unchained_labs_lunatic_stunner/Demo_A280_Protein.csv',
+    dialect: 'unchained-lunatic-protein-csv',
+    tests: { map: { 'Protein (Turbidity)': 'Concentration' }, why: 'our test is the application, allotropy names the calculated value' },
+    held: [{ count: 4, reason: 'Protein (Turbidity) is "N/A", a value the dialect reads as no result', why: 'the water blank has no concentration; allotropy writes 0', theirValue: 0 }],
+  },
 ];
 
 const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;

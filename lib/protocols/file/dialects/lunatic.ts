@@ -61,3 +61,18 @@ export const UNCHAINED_LUNATIC_REPORT_CSV: FileDialectProfile = {
   table: { skipRows: 0, header: true, headerFirstCell: 'Plate ID', endsAtEmptyRow: true },
   layout: { form: 'row-per-sample', sample: 'Sample name', tests: ['Concentration\r\n(ng/ul)'], headerUnits: true },
 };
+
+/**
+ * The Lunatic's results table CSV of a protein application (`Protein
+ * (Turbidity)`): the value `Concentration (mg/ml)`, its unit split from the
+ * header, the sample `Sample Name` (capital N in this version); otherwise as
+ * UNCHAINED_LUNATIC_CSV (a blank's `N/A` is no result).
+ * Sample: Benchling-Open-Source/allotropy
+ * tests/parsers/unchained_labs_lunatic_stunner/testdata/Demo_A280_Protein.csv (MIT).
+ */
+export const UNCHAINED_LUNATIC_PROTEIN_CSV: FileDialectProfile = {
+  ...UNCHAINED_LUNATIC_CSV,
+  id: 'unchained-lunatic-protein-csv',
+  label: 'Unchained Labs Lunatic (results table CSV, protein concentration)',
+  layout: { form: 'row-per-result', sample: 'Sample Name', test: 'Application', value: 'Concentration (mg/ml)', headerUnits: true },
+};

@@ -41,3 +41,20 @@ export const QIAGEN_QIACUITY_OLDER: FileDialectProfile = {
   label: 'QIAGEN QIAcuity (dPCR CSV, older column names)',
   layout: { form: 'row-per-result', sample: 'Sample/NTC/Control', test: 'Target', value: 'Concentration (copies/µL)' },
 };
+
+/**
+ * The export as another QIAcuity Software Suite version writes it: the target
+ * in `Target`, the value in `Conc. [copies/µL]`, whose µ the software wrote as
+ * the replacement character U+FFFD (the file's bytes EF BF BD: the column is
+ * named as written), a `Control type` column (`-` for a sample) instead of
+ * `Type`. No control in the sample file: add a qc rule by `Control type` for
+ * your plate's names. Sample: Benchling-Open-Source/allotropy
+ * tests/parsers/qiacuity_dpcr/testdata/qiacuity_dpcr_example03.csv (MIT).
+ */
+export const QIAGEN_QIACUITY_COPIES: FileDialectProfile = {
+  ...QIAGEN_QIACUITY,
+  id: 'qiagen-qiacuity-copies',
+  label: 'QIAGEN QIAcuity (dPCR CSV, Conc. [copies/µL])',
+  layout: { form: 'row-per-result', sample: 'Sample/NTC/Control', test: 'Target', value: 'Conc. [copies/\uFFFDL]' },
+  qc: [],
+};

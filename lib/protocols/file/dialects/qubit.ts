@@ -49,6 +49,8 @@ export const THERMO_QUBIT_FLEX_CSV: FileDialectProfile = {
   id: 'thermo-qubit-flex-csv',
   label: 'Thermo Fisher Qubit Flex (run data CSV)',
   model: 'Qubit Flex',
+  // Some exports start with Excel's `sep=,` line: the header row is found by its first cell.
+  table: { skipRows: 0, header: true, headerFirstCell: 'Run ID', endsAtEmptyRow: false },
   layout: { form: 'row-per-result', sample: 'Sample Name', test: 'Assay Name', value: 'Original Sample Conc.', units: 'Original sample conc. units' },
 };
 
