@@ -536,6 +536,10 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     'NanoDrop Eight export whose header row starts with `Date` (decimal comma): the sample number is `Sample`, the value `ng/µL`, the test the `Application:` line\'s.',
     codesNote('the applications (the `Application:` line)', '`RNA`'),
   ]),
+  'thermo-nanodrop-eight-decimal-comma': namedTests('Thermo Scientific NanoDrop Eight (decimal comma)', '*.txt', 'Other', [['dsDNA', 'ND8C-DSDNA', 'dsDNA concentration (NanoDrop), ng/µL']], [
+    'NanoDrop Eight export (header row `Sample Id`) from a PC that writes a decimal comma (`-0,412`): as the export with a decimal point otherwise; a row without a name is held for a person.',
+    codesNote('the applications (the `Application:` line)', '`dsDNA`'),
+  ]),
   'thermo-nanodrop-one-csv': namedTests('Thermo Scientific NanoDrop One', '*.csv', 'Other', [['dsDNA', 'ND1-CONC', 'Nucleic acid concentration, ng/µL']], [
     'NanoDrop One nucleic acid CSV: one row per measurement, `Sample Name`, `Nucleic Acid(ng/uL)` (its unit split from the header); the test is the application, the first word of the file\'s name as the software writes it (`dsDNA 7_19_2023 3_27_29 PM.csv`): a file renamed without it is refused.',
     codesNote('the applications (the file name\'s first word)', '`dsDNA`'),

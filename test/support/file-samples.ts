@@ -44,6 +44,7 @@ export const FILE_SAMPLES: Readonly<Record<string, string>> = {
   'thermo-nanodrop-8000-protein': `${ALLOTROPY}thermo_fisher_nanodrop_8000/Thermo_NanoDrop_8000_example02.txt`,
   'thermo-nanodrop-eight': `${ALLOTROPY}thermo_fisher_nanodrop_eight/thermo_nanodrop_eight_example01.txt`,
   'thermo-nanodrop-eight-date-first': `${ALLOTROPY}thermo_fisher_nanodrop_eight/thermo_nanodrop_eight_RNA.txt`,
+  'thermo-nanodrop-eight-decimal-comma': `${ALLOTROPY}thermo_fisher_nanodrop_eight/thermo_nanodrop_eight_example02.txt`,
   'thermo-nanodrop-one-csv': `${ALLOTROPY}thermo_fisher_nanodrop_one/dsDNA 7_19_2023 3_27_29 PM.csv`,
   'thermo-nanodrop-one-xlsx': `${ALLOTROPY}thermo_fisher_nanodrop_one/example1.xlsx`,
   'thermo-qubit-4-csv': `${ALLOTROPY}thermo_fisher_qubit4/thermo_fisher_qubit4_example_1.csv`,

@@ -223,6 +223,18 @@ const ENTRIES: Entry[] = [
     tests: { map: { 'Protein (Turbidity)': 'Concentration' }, why: 'our test is the application, allotropy names the calculated value' },
     held: [{ count: 4, reason: 'Protein (Turbidity) is "N/A", a value the dialect reads as no result', why: 'the water blank has no concentration; allotropy writes 0', theirValue: 0 }],
   },
+  {
+    file: 'thermo_fisher_nanodrop_eight/thermo_nanodrop_eight_example02.txt',
+    dialect: 'thermo-nanodrop-eight-decimal-comma',
+    samples: { ours: 'Sample Name', theirs: 'Sample Id', why: 'ours is the operator\'s name, allotropy\'s the measurement GUID' },
+    held: [{ count: 1, reason: 'no sample number', why: 'the operator left the row\'s name empty; allotropy names it by the GUID' }],
+  },
+  {
+    file: 'thermo_fisher_nanodrop_eight/thermo_nanodrop_eight_tab_aligned_header.txt',
+    dialect: 'thermo-nanodrop-eight',
+    samples: { ours: 'Sample Name', theirs: 'Sample Id', why: 'ours is the operator\'s name, allotropy\'s the measurement GUID' },
+    held: [{ count: 1, reason: 'no sample number', why: 'the operator left the row\'s name empty; allotropy names it by the GUID' }],
+  },
 ];
 
 const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
@@ -286,7 +298,9 @@ function compare(entry: Entry) {
     });
     let matched = 0;
     for (const i of mine) {
-      const k = heldKey(i, test(i.instrumentCode), rows, h.theirValue, expected, rowSample);
+      // A held item keeps the file's text: `-0,914` where the dialect reads a decimal comma.
+      const own = profile.decimalComma && i.Result !== undefined ? i.Result.replace(',', '.') : i.Result;
+      const k = heldKey({ ...i, ...(own === undefined ? {} : { Result: own }) }, test(i.instrumentCode), rows, h.theirValue, expected, rowSample);
       if (k !== undefined) {
         expected.set(k, expected.get(k)! - 1);
         matched++;

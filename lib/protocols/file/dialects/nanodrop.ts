@@ -69,6 +69,18 @@ export const THERMO_NANODROP_EIGHT: FileDialectProfile = {
 };
 
 /**
+ * NanoDrop Eight's measurement export as a European-locale PC writes it: the
+ * same table with a decimal comma (`-0,412`). Sample: Benchling-Open-Source/allotropy
+ * tests/parsers/thermo_fisher_nanodrop_eight/testdata/thermo_nanodrop_eight_example02.txt (MIT).
+ */
+export const THERMO_NANODROP_EIGHT_DECIMAL_COMMA: FileDialectProfile = {
+  ...THERMO_NANODROP_EIGHT,
+  id: 'thermo-nanodrop-eight-decimal-comma',
+  label: 'Thermo Scientific NanoDrop Eight (measurement export, decimal comma)',
+  decimalComma: true,
+};
+
+/**
  * NanoDrop Eight, the export whose header row starts with `Date` (`Date`,
  * `UID`, `Sample`, `Username`, `ng/µL`...), as a European-locale PC writes it
  * (decimal comma, `704,986`). The test is the `Application:` line's, the
