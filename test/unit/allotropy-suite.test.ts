@@ -68,6 +68,12 @@ interface Entry {
 const SAMPLE_RULE = 'a label starting with punctuation is a plate mark, not a sample a LIS holds (sample-number.ts)';
 const NO_SAMPLE = 'allotropy writes N/A for the empty sample cell; a row without a sample number is held, never sent';
 
+/** NanoDrop Eight's exports with a `Sample Id`: allotropy's sample is that GUID, ours the operator's name; one row has none. */
+const EIGHT_GUIDS: Pick<Entry, 'samples' | 'held'> = {
+    samples: { ours: 'Sample Name', theirs: 'Sample Id', why: 'ours is the operator\'s name, allotropy\'s the measurement GUID' },
+    held: [{ count: 1, reason: 'no sample number', why: 'the operator left the row\'s name empty; allotropy names it by the GUID' }],
+};
+
 const QS = 'appbio_quantstudio/';
 const DA = 'appbio_quantstudio_designandanalysis/appbio_quantstudio_designandanalysis_';
 const ENTRIES: Entry[] = [
@@ -129,8 +135,7 @@ const ENTRIES: Entry[] = [
   {
     file: 'thermo_fisher_nanodrop_eight/thermo_nanodrop_eight_example01.txt',
     dialect: 'thermo-nanodrop-eight',
-    samples: { ours: 'Sample Name', theirs: 'Sample Id', why: 'ours is the operator\'s name, allotropy\'s the measurement GUID' },
-    held: [{ count: 1, reason: 'no sample number', why: 'the operator left the row\'s name empty; allotropy names it by the GUID' }],
+    ...EIGHT_GUIDS,
   },
   {
     file: 'thermo_fisher_nanodrop_eight/thermo_nanodrop_eight_RNA.txt',
@@ -226,14 +231,12 @@ const ENTRIES: Entry[] = [
   {
     file: 'thermo_fisher_nanodrop_eight/thermo_nanodrop_eight_example02.txt',
     dialect: 'thermo-nanodrop-eight-decimal-comma',
-    samples: { ours: 'Sample Name', theirs: 'Sample Id', why: 'ours is the operator\'s name, allotropy\'s the measurement GUID' },
-    held: [{ count: 1, reason: 'no sample number', why: 'the operator left the row\'s name empty; allotropy names it by the GUID' }],
+    ...EIGHT_GUIDS,
   },
   {
     file: 'thermo_fisher_nanodrop_eight/thermo_nanodrop_eight_tab_aligned_header.txt',
     dialect: 'thermo-nanodrop-eight',
-    samples: { ours: 'Sample Name', theirs: 'Sample Id', why: 'ours is the operator\'s name, allotropy\'s the measurement GUID' },
-    held: [{ count: 1, reason: 'no sample number', why: 'the operator left the row\'s name empty; allotropy names it by the GUID' }],
+    ...EIGHT_GUIDS,
   },
 ];
 
