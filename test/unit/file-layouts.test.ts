@@ -355,6 +355,9 @@ describe('a column group per dye, the software\'s own summary row, and a run\'s 
     const notSent = held(events);
     assert.equal(notSent.length, 2);
     assert.ok(notSent.every((i) => i.notForLis && /Well is "Average", one of validWhen\[0\]\.noneOf \["Average"\]: not sent/.test(i.reason)));
+    // A group without its value column refuses the file rather than leave the group unread.
+    const cut = text.replace(/(,TARGET 2,)[^,]*(,[^\n]*\n)/, '$1$2').replace(/(Threshold,Target,)Conc\./, '$1Conc');
+    assert.throws(() => fileLabEvents(Buffer.from(cut, 'latin1'), site('appbio-absolute-q-summary', {}), { timeZone: 'UTC' }), /the group starting at column 23 \("Target"\) has no column "Conc\." after it \(layout\.repeats\)/);
     // Without repeats, one result a row: the first dye's only.
     assert.equal(sent(read(SUMMARY, site('appbio-absolute-q-summary', { layout: { repeats: null } }))).length, 8);
     const issues = (overrides: unknown) => siteFileProfile({ base: 'appbio-absolute-q-summary', overrides }).issues.map((i) => i.path);

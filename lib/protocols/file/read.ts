@@ -733,10 +733,12 @@ function repeatedGroups(header: Header | undefined, test: number, value: number)
   const names = header?.names ?? [];
   const [testName, valueName] = [names[test], names[value]];
   const starts = names.flatMap((n, i) => (n === testName ? [i] : []));
-  return starts.flatMap((start, k) => {
+  return starts.map((start, k) => {
     const end = starts[k + 1] ?? names.length;
     const at = names.findIndex((n, i) => i > start && i < end && n === valueName);
-    return at < 0 ? [] : [{ test: start, value: at }];
+    // A group without its value column would leave its results unread without a word: the file is refused.
+    if (at < 0) throw new FileReadError(`line ${header?.line ?? '?'}: the group starting at column ${start + 1} (${excerpt(testName ?? '')}) has no column ${excerpt(valueName ?? '')} after it (layout.repeats); every group needs its value column`, { line: header?.line, setting: 'layout.repeats' });
+    return { test: start, value: at };
   });
 }
 
