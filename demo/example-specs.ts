@@ -584,6 +584,10 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     'xPONENT batch CSV: the `Net MFI` section (titled `"DataType:","Net MFI"`), one row per well, each analyte (bead region) a test, `Total Events` not one; `NaN` (no bead counted) is held as no result; `Background`, `Standard…` and `Control…` samples are counted as not for the LIS (Lab sidebar).',
     codesNote('the analytes (the section\'s column names)', '`alpha` and `bravo`'),
   ]),
+  'luminex-xponent-average': namedTests('Luminex xPONENT (Avg Net MFI)', '*.csv', 'Serum', [['6P_PBS_1_day1', 'MFI-6P-D1', 'Analyte 6P PBS day 1, average net MFI']], [
+    'xPONENT batch CSV read at its `Avg Net MFI` section (titled `"DataType:","Avg Net MFI"`), as an INTELLIFLEX writes it: one row per sample, the net MFI averaged over its replicate wells, each analyte a test, `Total Events` not one; `NaN` is held as no result; `Background`, `Standard…` and `Control…` samples are counted as not for the LIS (Lab sidebar).',
+    codesNote('the analytes (the section\'s column names)', '`6P_PBS_1_day1`'),
+  ]),
   'luminex-intelliflex': namedTests('Luminex INTELLIFLEX', '*.csv', 'Serum', [['R25: RP1', 'MFI-R25', 'Bead region 25, average MFI'], ['R27: RP1', 'MFI-R27', 'Bead region 27, average MFI']], [
     'INTELLIFLEX results CSV: one row per well, the sample `SAMPLE ID`; each analyte\'s `… AVERAGE MFI` column is its result, the test the bead region and reporter (`R25: RP1`), its other statistics not read; `NaN` is held as no result; `Background`, `Standard…` and `Control…` samples are counted as not for the LIS (Lab sidebar).',
     codesNote('the bead regions (`R25: RP1`, the header\'s start)', '`R25: RP1` to `R77: RP2`'),

@@ -238,6 +238,7 @@ const ENTRIES: Entry[] = [
     dialect: 'thermo-nanodrop-eight',
     ...EIGHT_GUIDS,
   },
+  { file: 'luminex_intelliflex/luminex_intelliflex_example_01.csv', dialect: 'luminex-xponent-average' },
 ];
 
 const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;

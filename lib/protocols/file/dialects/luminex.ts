@@ -49,3 +49,17 @@ export const LUMINEX_INTELLIFLEX: FileDialectProfile = {
   table: { skipRows: 0, header: true, endsAtEmptyRow: false },
   layout: { form: 'row-per-sample', sample: 'SAMPLE ID', tests: 'rest', testPattern: '^(.+) AVERAGE MFI$' },
 };
+
+/**
+ * The same batch CSV read at its `Avg Net MFI` section (`"DataType:","Avg Net
+ * MFI"`): one row per sample, the net MFI averaged over its replicate wells,
+ * as an INTELLIFLEX writes the xPONENT format; otherwise as LUMINEX_XPONENT.
+ * Sample: Benchling-Open-Source/allotropy
+ * tests/parsers/luminex_intelliflex/testdata/luminex_intelliflex_example_01.csv (MIT).
+ */
+export const LUMINEX_XPONENT_AVERAGE: FileDialectProfile = {
+  ...LUMINEX_XPONENT,
+  id: 'luminex-xponent-average',
+  label: 'Luminex xPONENT (batch CSV, Avg Net MFI)',
+  table: { ...LUMINEX_XPONENT.table, startsAfter: ['DataType:', 'Avg Net MFI'] },
+};
