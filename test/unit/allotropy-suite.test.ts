@@ -34,6 +34,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileLabEvents, fileRows, findFileProfile, type FileDialectProfile } from '../../lib/protocols/file';
 import type { UnassignedResult } from '../../lib/lab';
+import type { FileRow } from '../../lib/protocols/file/table';
 
 const DIR = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'allotropy');
 type Row = [sample: string | null, test: string | null, value: number | string | null, unit: string | null, well: string | null];
@@ -65,6 +66,8 @@ interface Entry {
   notRead?: { count: number; sample: RegExp; why: string };
 }
 
+const ASSAY = 'our test is the assay, allotropy names the calculated value';
+const APPLICATION = 'our test is the application, allotropy names the calculated value';
 const SAMPLE_RULE = 'a label starting with punctuation is a plate mark, not a sample a LIS holds (sample-number.ts)';
 const NO_SAMPLE = 'allotropy writes N/A for the empty sample cell; a row without a sample number is held, never sent';
 
@@ -110,15 +113,15 @@ const ENTRIES: Entry[] = [
   {
     file: 'msd_workbench/msd_workbench_test_2.csv',
     dialect: 'msd-workbench-csv',
-    tests: { map: { 'Test Assay 1.0': 'Calc. Concentration' }, why: 'our test is the assay, allotropy names the calculated value' },
+    tests: { map: { 'Test Assay 1.0': 'Calc. Concentration' }, why: ASSAY },
     held: [{ count: 2, reason: 'Test Assay 1.0 is "NaN", a value the dialect reads as no result', why: 'NaN (off the standard curve) is no result' }],
   },
   {
     file: 'msd_workbench/test_msd_workbench_xlsx.xlsx',
     dialect: 'msd-workbench-xlsx',
-    tests: { map: { TEST_ASSAY: 'Calc. Concentration' }, why: 'our test is the assay, allotropy names the calculated value' },
+    tests: { map: { TEST_ASSAY: 'Calc. Concentration' }, why: ASSAY },
   },
-  { file: 'unchained_labs_lunatic_stunner/Demo_A260_dsDNA_Data.csv', dialect: 'unchained-lunatic-csv', tests: { map: { 'A260 dsDNA': 'Concentration' }, why: 'our test is the application, allotropy names the calculated value' } },
+  { file: 'unchained_labs_lunatic_stunner/Demo_A260_dsDNA_Data.csv', dialect: 'unchained-lunatic-csv', tests: { map: { 'A260 dsDNA': 'Concentration' }, why: APPLICATION } },
   { file: 'unchained_labs_lunatic_stunner/2024-07-12_CW288_Plate1.xlsx', dialect: 'unchained-lunatic-xlsx' },
   {
     file: 'unchained_labs_lunatic_stunner/Example_Lunatic_Plate_Reader_csv_with_header.csv',
@@ -207,7 +210,7 @@ const ENTRIES: Entry[] = [
   {
     file: 'msd_workbench/msd_workbench_test_1.csv',
     dialect: 'msd-workbench-csv',
-    tests: { map: { 'Spike (FL.1.5.1)': 'Calc. Concentration', 'Spike (Wuhan)': 'Calc. Concentration' }, why: 'our test is the assay, allotropy names the calculated value' },
+    tests: { map: { 'Spike (FL.1.5.1)': 'Calc. Concentration', 'Spike (Wuhan)': 'Calc. Concentration' }, why: ASSAY },
   },
   { file: 'qiacuity_dpcr/qiacuity_dpcr_example02.csv', dialect: 'qiagen-qiacuity-older' },
   { file: 'thermo_fisher_qubit_flex/thermo_fisher_qubit_flex_example_03.xlsx', dialect: 'thermo-qubit-flex-xlsx' },
@@ -225,7 +228,7 @@ const ENTRIES: Entry[] = [
   {
     file: 'unchained_labs_lunatic_stunner/Demo_A280_Protein.csv',
     dialect: 'unchained-lunatic-protein-csv',
-    tests: { map: { 'Protein (Turbidity)': 'Concentration' }, why: 'our test is the application, allotropy names the calculated value' },
+    tests: { map: { 'Protein (Turbidity)': 'Concentration' }, why: APPLICATION },
     held: [{ count: 4, reason: 'Protein (Turbidity) is "N/A", a value the dialect reads as no result', why: 'the water blank has no concentration; allotropy writes 0', theirValue: 0 }],
   },
   {
@@ -263,14 +266,16 @@ function compare(entry: Entry) {
   const fileName = entry.file.split('/').pop()!;
   const bytes = readFileSync(join(DIR, entry.file));
   const events = fileLabEvents(bytes, profile, { timeZone: 'UTC', fileName });
-  const renames = entry.samples && sampleRenames(bytes, profile, entry.samples.ours, entry.samples.theirs);
+  // The file's own cells, for the declarations read from it: cut once.
+  const cells = fileRows(bytes, profile);
+  const renames = entry.samples && sampleRenames(cells, entry.samples.ours, entry.samples.theirs);
   const sampleOf = (ours: string) => {
     if (renames === undefined) return ours;
     const theirs = renames.get(ours);
     assert.ok(theirs, `the row of sample ${JSON.stringify(ours)} has a ${entry.samples!.theirs}`);
     return theirs;
   };
-  const map = entry.tests?.map ?? (entry.testNames ? testNamesOf(bytes, profile, entry.testNames.suffix) : {});
+  const map = entry.tests?.map ?? (entry.testNames ? testNamesOf(cells, entry.testNames.suffix) : {});
   const test = (code: string | undefined) => (code !== undefined && code in map ? map[code]! : (code ?? null));
   const noResult = new Set(profile.noResult.map((w) => w.trim().toLowerCase()));
   const sent: string[] = [];
@@ -293,7 +298,7 @@ function compare(entry: Entry) {
   const expected = counts(rows.map(([s, t, v]) => rowKey(s === 'N/A' ? '' : s, t, v)));
 
   // Each declared held reason: allotropy's rows matched to the items held with it, by test and value.
-  const rowSample = sampleOfLine(bytes, profile);
+  const rowSample = sampleOfLine(cells, profile);
   const items = events.flatMap((e) => (e.type === 'unassigned' ? e.items : []));
   for (const h of entry.held ?? []) {
     const mine = items.filter((i) => {
@@ -329,17 +334,16 @@ function compare(entry: Entry) {
 }
 
 /** The sample cell of the file's row on a line, by the first header row naming the layout's sample column. */
-function sampleOfLine(bytes: Buffer, profile: FileDialectProfile): (line: number) => string | undefined {
+function sampleOfLine(rows: readonly FileRow[], profile: FileDialectProfile): (line: number) => string | undefined {
   const column = profile.layout.form === 'plate' ? undefined : profile.layout.sample;
   if (typeof column !== 'string') return () => undefined;
-  const rows = fileRows(bytes, profile);
   const at = rows.find((r) => r.cells.includes(column))?.cells.indexOf(column) ?? -1;
-  return (line) => (at < 0 ? undefined : rows.find((r) => r.line === line)?.cells[at]?.trim());
+  const byLine = new Map(rows.map((r) => [r.line, r]));
+  return (line) => (at < 0 ? undefined : byLine.get(line)?.cells[at]?.trim());
 }
 
 /** Each test column's code -> the analyte its `<code><suffix>` column names (its first cell that is not `NaN`). */
-function testNamesOf(bytes: Buffer, profile: FileDialectProfile, suffix: string): Record<string, string> {
-  const rows = fileRows(bytes, profile);
+function testNamesOf(rows: readonly FileRow[], suffix: string): Record<string, string> {
   const names = rows[0]!.cells;
   const out: Record<string, string> = {};
   names.forEach((name, i) => {
@@ -352,8 +356,7 @@ function testNamesOf(bytes: Buffer, profile: FileDialectProfile, suffix: string)
 }
 
 /** Each row's `ours` cell -> its `theirs` cell, from the rows under the header row that holds both. */
-function sampleRenames(bytes: Buffer, profile: FileDialectProfile, ours: string, theirs: string): Map<string, string> {
-  const rows = fileRows(bytes, profile);
+function sampleRenames(rows: readonly FileRow[], ours: string, theirs: string): Map<string, string> {
   const h = rows.findIndex((r) => r.cells.includes(ours) && r.cells.includes(theirs));
   assert.ok(h >= 0, `a header row names ${ours} and ${theirs}`);
   const [o, t] = [rows[h]!.cells.indexOf(ours), rows[h]!.cells.indexOf(theirs)];

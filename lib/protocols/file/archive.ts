@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { excerpt, excerptList } from './excerpt';
 import type { FileDialectProfile } from './types';
 import { DEFAULT_MAX_UNPACKED_MB } from './workbook';
-import { zipEntries, zipEntryData, type ZipEntry, type ZipReader } from './zip';
+import { startsAsZip, zipEntries, zipEntryData, type ZipEntry, type ZipReader } from './zip';
 
 /** Why an archive's member cannot be had, and the setting to change (the reader wraps it in its own error). */
 export class ArchiveError extends Error {
@@ -43,7 +43,7 @@ interface Planned {
 /** The member the dialect names, found in the directory and checked before anything is inflated. */
 function plan(bytes: Buffer, profile: FileDialectProfile): Planned {
   const pattern = new RegExp(profile.archive!.member, 'u');
-  if (bytes.length < 4 || bytes.readUInt32LE(0) !== 0x04034b50) throw new ArchiveError('the file is no ZIP archive, and the dialect reads one (archive.member): leave archive out for a file that comes alone', 'archive');
+  if (!startsAsZip(bytes)) throw new ArchiveError('the file is no ZIP archive, and the dialect reads one (archive.member): leave archive out for a file that comes alone', 'archive');
   const entries = zipEntries(bytes, asArchive).filter((e) => !e.name.endsWith('/'));
   const matching = entries.filter((e) => pattern.test(e.name.split('/').pop()!));
   const names = excerptList(entries.map((e) => e.name));

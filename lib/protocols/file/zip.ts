@@ -15,6 +15,11 @@ const LOCAL = 0x04034b50;
 const CENTRAL = 0x02014b50;
 const END = 0x06054b50;
 
+/** The bytes start as a ZIP archive does (a local file header). */
+export function startsAsZip(bytes: Buffer): boolean {
+  return bytes.length >= 4 && bytes.readUInt32LE(0) === LOCAL;
+}
+
 export interface ZipEntry {
   name: string;
   /** 0: stored, 8: deflated. */
