@@ -27,7 +27,7 @@
 import { inflateRawSync } from 'node:zlib';
 import type * as Xlsx from '@e965/xlsx';
 import { excerpt, excerptList } from './excerpt';
-import { zipEntries, zipEntryData } from './zip';
+import { startsAsZip, zipEntries, zipEntryData } from './zip';
 import { DEFAULT_MAX_ROWS, RowLimitError, type FileRow } from './table';
 import type { FileDialectProfile } from './types';
 
@@ -101,8 +101,7 @@ export function checkUnpackedSize(bytes: Buffer, limitMB: number): void {
 
 /** What the bytes are when they are no .xlsx workbook; undefined when they start as one. */
 export function notWorkbook(bytes: Buffer): string | undefined {
-  const starts = (...b: number[]) => b.every((x, i) => bytes[i] === x);
-  if (starts(0x50, 0x4b, 0x03, 0x04) || isLegacyWorkbook(bytes)) return undefined;
+  if (startsAsZip(bytes) || isLegacyWorkbook(bytes)) return undefined;
   if (bytes.length === 0) return 'the file is empty, and the dialect reads Excel workbooks (format xlsx)';
   return 'the file is not an Excel workbook (it starts neither as a ZIP archive, .xlsx, nor as an OLE2 file, .xls), and the dialect reads workbooks (format xlsx): a text export needs a dialect with format text; a workbook cannot be pasted as text';
 }
