@@ -246,6 +246,47 @@ function main() {
   lines.push('}');
   fs.writeFileSync(path.join(FIXTURES, 'expected.json'), lines.join('\n') + '\n');
   console.log(`wrote ${path.relative(ROOT, path.join(FIXTURES, 'expected.json'))}: ${keys.length} files`);
+  writeInventory(checkout);
+}
+
+/** A negative test input of allotropy's (a file it must refuse), by its folder or name. */
+const NEGATIVE = /(^|\/)(errors|invalid|exclude)\/|_error\.[^./]+$/i;
+
+/**
+ * inventory.json: every input file of allotropy's test data for the families in scope (the FIELDS table's parsers),
+ * copied or not, with what its expected output holds: `expected` (the JSON is in the checkout), `negative` (a file
+ * allotropy must refuse), `samples` (how many distinct sample identifiers it names that are not made up from a
+ * plate and a well). The suite checks each file that has a per-sample result is either read or left out with a
+ * reason (test/unit/allotropy-left-out.ts).
+ */
+function writeInventory(checkout) {
+  const inventory = {};
+  for (const parser of Object.keys(FIELDS).sort()) {
+    const base = path.join(checkout, 'tests', 'parsers', parser, 'testdata');
+    const files = [];
+    const list = (d, rel) => {
+      for (const e of fs.readdirSync(d).sort()) {
+        const p = path.join(d, e);
+        if (fs.statSync(p).isDirectory()) list(p, rel + e + '/');
+        else if (!e.endsWith('.json') && !e.startsWith('.')) files.push(rel + e);
+      }
+    };
+    list(base, '');
+    for (const file of files) {
+      const jsonFile = path.join(base, file.replace(/\.[^./]+$/, '.json'));
+      const expected = fs.existsSync(jsonFile);
+      let samples = 0;
+      if (expected) {
+        const { measurements } = readAsm(load(jsonFile));
+        samples = new Set(measurements.filter((m) => m.sample != null && !madeUp(m.sample, m.plate, m.well)).map((m) => String(m.sample))).size;
+      }
+      inventory[`${parser}/${file}`] = { expected, negative: NEGATIVE.test(file), samples };
+    }
+  }
+  const keys = Object.keys(inventory);
+  const text = ['{', ...keys.map((k, i) => `  ${JSON.stringify(k)}: ${JSON.stringify(inventory[k])}${i < keys.length - 1 ? ',' : ''}`), '}'].join('\n');
+  fs.writeFileSync(path.join(FIXTURES, 'inventory.json'), text + '\n');
+  console.log(`wrote ${path.relative(ROOT, path.join(FIXTURES, 'inventory.json'))}: ${keys.length} files of ${Object.keys(FIELDS).length} families`);
 }
 
 main();

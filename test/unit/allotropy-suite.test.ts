@@ -30,15 +30,18 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileLabEvents, fileRows, findFileProfile, type FileDialectProfile } from '../../lib/protocols/file';
 import type { UnassignedResult } from '../../lib/lab';
 import type { FileRow } from '../../lib/protocols/file/table';
+import { LEFT_OUT, NOT_YET } from './allotropy-left-out';
 
 const DIR = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'allotropy');
 type Row = [sample: string | null, test: string | null, value: number | string | null, unit: string | null, well: string | null];
 const EXPECTED = JSON.parse(readFileSync(join(DIR, 'expected.json'), 'utf8')) as Record<string, { results?: Row[] }>;
+/** Every input file of allotropy's test data for the families in scope (scripts/allotropy-expectations.cjs). */
+const INVENTORY = JSON.parse(readFileSync(join(DIR, 'inventory.json'), 'utf8')) as Record<string, { expected: boolean; negative: boolean; samples: number }>;
 
 interface Held {
   /** How many of allotropy's rows are held with this reason. */
@@ -393,6 +396,18 @@ describe('allotropy test files read by the built-in file dialects, value by valu
     ];
     it(`${entry.file} in ${entry.dialect}${declared.length ? ` (${declared.join('; ')})` : ''}`, () => compare(entry));
   }
+
+  it('every test file of the families in scope with a per-sample result is read here or left out with its reason', () => {
+    const read = new Set(ENTRIES.map((e) => e.file));
+    const named = (file: string) => [read.has(file), file in LEFT_OUT, file in NOT_YET].filter(Boolean).length;
+    for (const [file, f] of Object.entries(INVENTORY)) {
+      const hasResult = f.expected && !f.negative && f.samples > 0;
+      assert.equal(named(file), hasResult ? 1 : 0, `${file}: ${hasResult ? 'names samples: read it, or say why not, once' : 'names no sample: nothing to read or leave out'}`);
+    }
+    for (const file of [...read, ...Object.keys(LEFT_OUT), ...Object.keys(NOT_YET)]) assert.ok(file in INVENTORY, `${file} is one of allotropy's test files in scope`);
+    const copied = (dir: string): string[] => readdirSync(join(DIR, dir), { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? copied(join(dir, d.name)) : [join(dir, d.name)]));
+    for (const file of copied('').filter((f) => f.includes('/'))) assert.ok(file in INVENTORY, `fixture ${file} is one of allotropy's test files in scope`);
+  });
 
   it('the table names each file once and each dialect is a built-in', () => {
     assert.equal(new Set(ENTRIES.map((e) => e.file)).size, ENTRIES.length);
