@@ -305,7 +305,7 @@ describe('file reading: bytes that are no text export', () => {
   it('a workbook or a UTF-16 file read as another encoding is refused naming what it is and the setting', () => {
     const workbook = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(60)]);
     // A workbook under a text dialect: the setting to change is format (xlsx), not the encoding.
-    assert.throws(() => read(workbook, GENERIC_CSV), (err: unknown) => err instanceof FileReadError && err.setting === 'format' && /ZIP archive \(an Excel \.xlsx workbook\?\) and the dialect reads text \(format text\): set format to xlsx/.test(err.message));
+    assert.throws(() => read(workbook, GENERIC_CSV), (err: unknown) => err instanceof FileReadError && err.setting === 'format' && /ZIP archive \(an Excel \.xlsx workbook\?\) and the dialect reads text \(format text\): set format to xlsx \(and sheet\), or archive\.member to read one text file inside/.test(err.message));
     assert.throws(() => read(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), GENERIC_CSV), /Excel 97-2003 workbook \(\.xls\)/);
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Sample,Test,Result\nS-1,GLU,5\n', 'utf16le')]);
     assert.throws(() => read(utf16, GENERIC_CSV), /UTF-16 byte-order mark but the dialect reads utf8: set encoding to utf16le/);

@@ -163,7 +163,7 @@ function* textRowSteps(bytes: Buffer, profile: FileDialectProfile): Steps<FileRo
  */
 function notText(bytes: Buffer, encoding: FileDialectProfile['encoding']): string | undefined {
   const starts = (...b: number[]) => b.every((x, i) => bytes[i] === x);
-  if (startsAsZip(bytes)) return 'the file is a ZIP archive (an Excel .xlsx workbook?) and the dialect reads text (format text): set format to xlsx (and sheet), or export CSV or text from the instrument software';
+  if (startsAsZip(bytes)) return 'the file is a ZIP archive (an Excel .xlsx workbook?) and the dialect reads text (format text): set format to xlsx (and sheet), or archive.member to read one text file inside the archive, or export CSV or text from the instrument software';
   if (starts(0xd0, 0xcf, 0x11, 0xe0)) return 'the file is an Excel 97-2003 workbook (.xls), and the dialect reads text (format text): set format to xlsx (it reads .xls and .xlsx workbooks, and sheet), or export CSV or text from the instrument software';
   if (encoding !== 'utf16le' && (starts(0xff, 0xfe) || starts(0xfe, 0xff))) return `the file starts with a UTF-16 byte-order mark but the dialect reads ${encoding}: set encoding to utf16le`;
   return undefined;
