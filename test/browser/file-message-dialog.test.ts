@@ -4,7 +4,8 @@
  * it: the QuantStudio dialect, the instrument's own export pasted (the real
  * QuantStudio 7 Flex results export, test/fixtures/file): the results table
  * shows each patient well's Ct under its sample number and target, and the
- * standards apart as QC, before anything is deployed.
+ * standards apart as QC, before anything is deployed. Then another built-in
+ * picked from the list, and a setting of its typed in the dialect's JSON.
  *
  * Keeps a screenshot in test/artifacts/file-message-dialog.png; with
  * UPDATE_SCREENSHOTS=1 also in docs/ for the README (docs/*.png ship with the package).
@@ -20,6 +21,7 @@ import { editNode, startEditorSession, type EditorSession } from '../support/bro
 const ROOT = join(__dirname, '..', '..', '..');
 const FILE = '#file-message-dialect-editor';
 const EXPORT = join(ROOT, 'test', 'fixtures', 'file', 'quantstudio-7-flex-results.txt');
+const XPONENT = join(ROOT, 'test', 'fixtures', 'allotropy', 'luminex_xponent', 'luminex_xPONENT_example02.csv');
 
 let work: string;
 let session: EditorSession | undefined;
@@ -83,6 +85,32 @@ describe('file-message dialog', () => {
     const shot = join(ROOT, 'test', 'artifacts', 'file-message-dialog.png');
     await page.locator('#red-ui-editor-stack .red-ui-tray').last().screenshot({ path: shot });
     if (process.env.UPDATE_SCREENSHOTS) copyFileSync(shot, join(ROOT, 'docs', 'file-message-dialog.png'));
+    await page.locator('#node-dialog-cancel').click();
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it("another built-in picked (Luminex xPONENT's batch CSV): its Net MFI section read; a section titled over two cells typed in the dialect's JSON, refused when empty, read when named", async () => {
+    await editNode(page, 'fm');
+    const paste = page.locator(`${FILE} .lis-dialect-paste`);
+    await paste.waitFor({ state: 'visible' });
+    await page.locator('#node-input-dialect').selectOption('luminex-xponent');
+    await paste.fill(readFileSync(XPONENT, 'utf8'));
+    const rows = `${FILE} .lis-dialect-results tbody tr`;
+    const firstRow = async () => (await page.locator(rows).first().locator('td').allTextContents()).slice(1, 4);
+    // 4 samples x 2 analytes; Total Events is a count, no test.
+    await page.waitForFunction((selector) => document.querySelectorAll(selector).length === 8, rows, { timeout: 10000 });
+    assert.deepEqual(await firstRow(), ['Unknown1', 'alpha', '10921.5']);
+    assert.ok(!(await page.locator(rows).allTextContents()).some((r) => r.includes('Total Events')));
+
+    const overrides = page.locator('#node-input-dialectOverrides');
+    await overrides.fill(JSON.stringify({ table: { startsAfter: [] } }));
+    await page.locator(`${FILE} .lis-dialect-issues li[data-path="table.startsAfter"]`, { hasText: /name the section title's cells/ }).waitFor({ timeout: 10000 });
+    // The bead counts' section instead: the same wells, the counts as values.
+    await overrides.fill(JSON.stringify({ table: { startsAfter: ['DataType:', 'Count'] } }));
+    await page.waitForFunction((selector) => document.querySelectorAll(selector).length === 8 && document.querySelector(selector)?.textContent?.includes('30') === true, rows, { timeout: 10000 });
+    assert.deepEqual(await firstRow(), ['Unknown1', 'alpha', '30']);
+    assert.equal(await page.locator(`${FILE} .lis-dialect-issues li`).count(), 0);
+    await page.locator('#node-dialog-cancel').click();
     assert.deepEqual(pageErrors, []);
   });
 });
