@@ -484,6 +484,10 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     'Absolute Q run export as one ZIP archive: its member whose name ends `summary.csv` is read as the summary CSV is (a column group per dye, the `Average` row counted as not for the LIS); the other members are not read. Set the folder-link to pass files as bytes (it does).',
     codesNote('the targets (each group\'s `Target`)', '`TARGET 1` and `TARGET 2`'),
   ]),
+  'appbio-absolute-q-multichannel': namedTests('Applied Biosystems QuantStudio Absolute Q (multichannel)', '*.csv', 'Plasma', [['VIC', 'DPCR-MVIC', 'VIC channel, copies/µL'], ['FAM', 'DPCR-MFAM', 'FAM channel, copies/µL']], [
+    'Absolute Q multichannel CSV: one row per sample and channel (`Channels`: a dye, or the dyes a partition was positive in together, `VIC JUN`), the value `Copies per microliter`; each sample\'s row with no channel (the partitions positive in none) is counted as not for the LIS (Lab sidebar).',
+    codesNote('the channels (`Channels`)', '`JUN`, `VIC`, `FAM`, `VIC JUN` …'),
+  ]),
   'qiagen-qiacuity': namedTests('QIAGEN QIAcuity', '*.csv', 'Plasma', [['eGFP', 'DPCR-EGFP', 'eGFP, copies/µL']], [
     'QIAcuity absolute quantification CSV (a `sep=,` line first): one row per well and target, `Conc. [cp/µL] (dPCR reaction)`; controls and NTC (`Type`) are counted as not for the LIS (Lab sidebar).',
     codesNote('the targets (`Target (Name)`)', '`eGFP`'),
@@ -527,6 +531,10 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
   'thermo-nanodrop-8000-protein': namedTests('Thermo Scientific NanoDrop 8000 (protein A280)', '*.txt', 'Other', [['conc.', 'ND-PROT', 'Protein concentration (A280), mg/mL']], [
     'NanoDrop 8000 protein A280 report (tab text): one row per sample, the value `conc.`; rows without a sample ID are held for a person.',
     codesNote('the column name', '`conc.`'),
+  ]),
+  'thermo-nanodrop-8000-custom': namedTests('Thermo Scientific NanoDrop 8000 (custom method)', '*.txt', 'Other', [['Conc.', 'ND-CUSTOM', 'Concentration (NanoDrop custom method)']], [
+    'NanoDrop 8000 custom method report (tab text, absorbances in `nm 1`/`Abs 1` pairs, no type column): one row per sample, `Conc.` in `Units`; a measured 0.000 is sent as a result.',
+    codesNote('the column name', '`Conc.`'),
   ]),
   'thermo-nanodrop-eight': namedTests('Thermo Scientific NanoDrop Eight', '*.txt', 'Other', [['dsDNA', 'ND8-DSDNA', 'dsDNA concentration (NanoDrop), ng/µL']], [
     'NanoDrop Eight export (tab text, header row `Sample Id`): one row per measurement, the sample number is `Sample Name`, the value `ng/µL`, the test the application named in the `Application:` line above the table (a file without it is refused); a row without a name is held for a person.',
@@ -575,6 +583,14 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
   'thermo-visionlite-quant': namedTests('Thermo Scientific VISIONlite Quant', '*.csv', 'Other', [['Concentration [mg/L]', 'UV-QUANT', 'Concentration (VISIONlite Quant), mg/L']], [
     'VISIONlite Quant results CSV: one row per sample, `Concentration [mg/L]`.',
     codesNote('the column name', '`Concentration [mg/L]`'),
+  ]),
+  'thermo-visionlite-fixed-csv': namedTests('Thermo Scientific VISIONlite Fixed (CSV)', '*.csv', 'Other', [['500 nm', 'UV-A500', 'Absorbance at 500 nm'], ['600 nm', 'UV-A600', 'Absorbance at 600 nm']], [
+    'VISIONlite Fixed results CSV: one row per sample, a column per wavelength (`500 nm   [A]`), each a test, its code the wavelength; a method with a `Result` equation is read with `thermo-visionlite-fixed-result`.',
+    codesNote('the wavelengths', '`500 nm` and `600 nm`'),
+  ]),
+  'thermo-visionlite-fixed-result': namedTests('Thermo Scientific VISIONlite Fixed (Result)', '*.csv', 'Other', [['Result', 'UV-RESULT', 'VISIONlite Fixed method result']], [
+    'VISIONlite Fixed results CSV of a method with an equation: one row per sample, the value `Result`; the wavelengths\' absorbances are its inputs and are not sent.',
+    codesNote('the column name', '`Result`'),
   ]),
   'moldev-softmax-pro-unknowns': namedTests('Molecular Devices SpectraMax (SoftMax Pro template)', '*.txt', 'Serum', [['MeanResult', 'ELISA-MEAN', 'ELISA result (mean of replicates)']], [
     'SoftMax Pro Unicode text export (UTF-16): the table of the `Unknowns` group, one row per sample with its replicate wells below, the value `MeanResult`, as SoftMax\'s own templates name them; a protocol with other names sets them in "Dialect changes" (`table.startsAfter`, `layout.tests`).',

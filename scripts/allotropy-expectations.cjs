@@ -36,7 +36,8 @@ const FIELDS = {
   appbio_quantstudio: QPCR,
   appbio_quantstudio_designandanalysis: QPCR,
   cfxmaestro: QPCR,
-  appbio_absolute_q: DPCR,
+  // The multichannel export names no target: each row is a dye or a dye combination (`VIC JUN`), its Channels cell.
+  appbio_absolute_q: { ...DPCR, files: { 'Appbio_AbsoluteQ_multichannel.csv': { ...DPCR, test: 'dye' } } },
   qiacuity_dpcr: DPCR,
   agilent_gen5: {
     'absorbance/endpoint_stdcurve_singleplate.txt': calc('[Concentration]'),
@@ -79,6 +80,10 @@ const FIELDS = {
   thermo_fisher_visionlite: {
     'Thermo_VISIONlite_example_quant.csv': meas('mass concentration', 'const:Quant', SP_M + 'processed data aggregate document.processed data document[].'),
     'Fixed_tab_sep.csv': meas('absorbance', 'wavelength', SP_M),
+    'Thermo_VISIONlite_example_fixed.csv': meas('absorbance', 'wavelength', SP_M),
+    'Thermo_VISIONlite_example_multiple_wavelengths_fixed.csv': meas('absorbance', 'wavelength', SP_M),
+    // The Fixed method's Result (its equation over the wavelengths read) is the answer; the absorbances are its inputs.
+    'Fixed_with_Result_Multi.csv': calc('Result', 'spectrophotometry aggregate document.calculated data aggregate document.calculated data document[] (calculated data name = '),
   },
 };
 
@@ -109,7 +114,8 @@ function readAsm(json) {
       const s = o['sample document'] || {};
       const m = { id: o['measurement identifier'], sample: s['sample identifier'], well: s['well location identifier'] ?? s['location identifier'],
         plate: s['well plate identifier'], target: o['target DNA description'], experiment: ctx.experiment,
-        wavelength: firstKey(o['device control aggregate document'], 'detector wavelength setting'), values: {}, analytes: [] };
+        wavelength: firstKey(o['device control aggregate document'], 'detector wavelength setting'),
+        dye: firstKey(o['device control aggregate document'], 'reporter dye setting'), values: {}, analytes: [] };
       const take = (doc) => { for (const [k, v] of Object.entries(doc || {})) if (isQuantity(v)) m.values[k] = v; };
       take(o); take(s); take(s['custom information document']);
       for (const p of (o['processed data aggregate document'] || {})['processed data document'] || []) {
@@ -166,6 +172,7 @@ const unitOf = (u) => (u && u !== '(unitless)' ? u : null);
 function testOf(spec, m, an, c) {
   if (spec.test.startsWith('const:')) return spec.test.slice(6);
   if (spec.test === 'target') return m.target ?? null;
+  if (spec.test === 'dye') return m.dye ?? null;
   if (spec.test === 'wavelength') return m.wavelength ? `${m.wavelength.value}${m.wavelength.unit}` : null;
   if (spec.test === 'experiment') return m.experiment ?? null;
   if (spec.test === 'analyte') return an ? an.name : null;
@@ -223,7 +230,7 @@ function main() {
     list(dir, '');
     for (const file of files) {
       const conf = FIELDS[parser];
-      const spec = conf && 'from' in conf ? conf : conf ? conf[file] : undefined;
+      const spec = conf && 'from' in conf ? (conf.files?.[file] ?? conf) : conf ? conf[file] : undefined;
       const key = `${parser}/${file}`;
       const jsonFile = path.join(checkout, 'tests', 'parsers', parser, 'testdata', file.replace(/\.[^./]+$/, '.json'));
       if (spec === null) { out[key] = { field: null, note: "allotropy's expected JSON has no per-sample result for this file" }; continue; }

@@ -73,6 +73,7 @@ const ASSAY = 'our test is the assay, allotropy names the calculated value';
 const APPLICATION = 'our test is the application, allotropy names the calculated value';
 const SAMPLE_RULE = 'a label starting with punctuation is a plate mark, not a sample a LIS holds (sample-number.ts)';
 const NO_SAMPLE = 'allotropy writes N/A for the empty sample cell; a row without a sample number is held, never sent';
+const WAVELENGTH = 'the wavelength column against allotropy\'s wavelength';
 
 /** NanoDrop Eight's exports with a `Sample Id`: allotropy's sample is that GUID, ours the operator's name; one row has none. */
 const EIGHT_GUIDS: Pick<Entry, 'samples' | 'held'> = {
@@ -172,8 +173,12 @@ const ENTRIES: Entry[] = [
   { file: 'thermo_fisher_qubit_flex/thermo_fisher_qubit_flex_example_01.csv', dialect: 'thermo-qubit-flex-csv' },
   { file: 'thermo_fisher_qubit_flex/thermo_fisher_qubit_flex_example_02.xlsx', dialect: 'thermo-qubit-flex-xlsx' },
   { file: 'thermo_fisher_genesys_on_board/Genesys150_ExampleFile_Fixed_10_2_2024_1_57_42_PM.csv', dialect: 'thermo-genesys-150', tests: { map: { Absorbance: 'Abs' }, why: 'the column name against allotropy\'s short name' } },
-  { file: 'thermo_fisher_visionlite/Fixed_tab_sep.csv', dialect: 'thermo-visionlite-fixed', tests: { map: { A260: '260nm' }, why: 'the wavelength column against allotropy\'s wavelength' } },
+  { file: 'thermo_fisher_visionlite/Fixed_tab_sep.csv', dialect: 'thermo-visionlite-fixed', tests: { map: { A260: '260nm' }, why: WAVELENGTH } },
   { file: 'thermo_fisher_visionlite/Thermo_VISIONlite_example_quant.csv', dialect: 'thermo-visionlite-quant', tests: { map: { 'Concentration [mg/L]': 'Quant' }, why: 'the column name against allotropy\'s application' } },
+  { file: 'thermo_fisher_visionlite/Thermo_VISIONlite_example_fixed.csv', dialect: 'thermo-visionlite-fixed-csv', tests: { map: { '500 nm': '500nm' }, why: WAVELENGTH } },
+  { file: 'thermo_fisher_visionlite/Thermo_VISIONlite_example_multiple_wavelengths_fixed.csv', dialect: 'thermo-visionlite-fixed-csv', tests: { map: { '500 nm': '500nm', '600 nm': '600nm' }, why: WAVELENGTH } },
+  // The method's Result (its equation over the two wavelengths) is the answer, as allotropy's calculated Result; the absorbances are its inputs.
+  { file: 'thermo_fisher_visionlite/Fixed_with_Result_Multi.csv', dialect: 'thermo-visionlite-fixed-result' },
   { file: 'moldev_softmax_pro/MD_SMP_absorbance_endpoint_partial_plate_example01.txt', dialect: 'moldev-softmax-pro-unknowns' },
   { file: 'agilent_gen5/absorbance/endpoint_stdcurve_singleplate.txt', dialect: 'agilent-gen5-concentration' },
   {
@@ -204,6 +209,8 @@ const ENTRIES: Entry[] = [
   { file: 'appbio_absolute_q/Appbio_AbsoluteQ_example04.csv', dialect: 'appbio-absolute-q' },
   { file: 'appbio_absolute_q/Appbio_AbsoluteQ_singe2_summary.csv', dialect: 'appbio-absolute-q-summary' },
   { file: 'appbio_absolute_q/Appbio_AbsoluteQ_single1_summary.csv', dialect: 'appbio-absolute-q-summary' },
+  // The rows with an empty Channels (partitions positive in no channel, 0.00) are counted not for the LIS (validWhen); allotropy drops them too.
+  { file: 'appbio_absolute_q/Appbio_AbsoluteQ_multichannel.csv', dialect: 'appbio-absolute-q-multichannel' },
   { file: 'appbio_quantstudio/appbio_quantstudio_minimal_test04.txt', dialect: 'appbio-quantstudio' },
   { file: 'appbio_quantstudio/appbio_quantstudio_minimal_test07.txt', dialect: 'appbio-quantstudio' },
   { file: 'appbio_quantstudio/appbio_quantstudio_multiple_cal_doc_wells.txt', dialect: 'appbio-quantstudio' },
@@ -223,6 +230,12 @@ const ENTRIES: Entry[] = [
   { file: 'unchained_labs_lunatic_stunner/Example_Lunatic_Plate_Reader_xlsx_with_header.xlsx', dialect: 'unchained-lunatic-xlsx' },
   { file: 'thermo_fisher_nanodrop_8000/Thermo_NanoDrop_8000_example01.txt', dialect: 'thermo-nanodrop-8000-protein', tests: { map: { 'conc.': null }, why: 'the protein report names no test: ours is the column, allotropy has none' } },
   { file: 'thermo_fisher_nanodrop_8000/Thermo_NanoDrop_8000_example04.txt', dialect: 'thermo-nanodrop-8000' },
+  {
+    file: 'thermo_fisher_nanodrop_8000/Thermo_NanoDrop_mRNA.txt',
+    dialect: 'thermo-nanodrop-8000-custom',
+    tests: { map: { 'Conc.': null }, why: 'the custom method names no test: ours is the column, allotropy has none' },
+    extra: { count: 1, sample: /^SAMPLE2$/, why: 'SAMPLE2 measured 0.000 mg/ml (A260 and A280 0.000): a result; allotropy writes no concentration when it is 0 (a Python truth test on the value)' },
+  },
   { file: 'appbio_quantstudio/appbio_quantstudio_example07.txt', dialect: 'appbio-quantstudio', qcNoResult: 3 },
   { file: 'thermo_fisher_qubit4/thermo_fisher_qubit4_example_3.csv', dialect: 'thermo-qubit-4-csv', held: [{ count: 1, reason: '1x dsDNA High Sensitivity is "Out of range", a value the dialect reads as no result', why: 'outside the assay\'s range: no result; allotropy writes NaN', theirValue: 'NaN' }] },
   { file: 'thermo_fisher_qubit4/thermo_fisher_qubit4_example_4.xlsx', dialect: 'thermo-qubit-4-xlsx', held: [{ count: 1, reason: '1x dsDNA High Sensitivity is "Out of range", a value the dialect reads as no result', why: 'outside the assay\'s range: no result; allotropy writes NaN', theirValue: 'NaN' }] },

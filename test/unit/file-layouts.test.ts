@@ -365,6 +365,22 @@ describe('a column group per dye, the software\'s own summary row, and a run\'s 
     assert.deepEqual(issues({ validWhen: [{ column: 'Well', noneOf: [] }] }), ['validWhen[0].noneOf']);
   });
 
+  it('multichannel: each sample and channel one result; the row of no channel (an empty Channels) counted as not for the LIS, not held for a person', () => {
+    const MULTI = 'appbio_absolute_q/Appbio_AbsoluteQ_multichannel.csv';
+    const [header, ...rows] = readFileSync(join(SUITE, MULTI), 'latin1').trimEnd().split(/\r?\n/).map((l) => l.split(','));
+    const [sample, channel, value] = ['Sample', 'Channels', 'Copies per microliter'].map((n) => header!.indexOf(n)) as [number, number, number];
+    const expected = rows.filter((r) => r[channel] !== '').map((r) => [r[sample]!, r[channel]!, r[value]!] as [string, string, string]);
+    assert.equal(expected.length, 75);
+    const events = read(MULTI, site('appbio-absolute-q-multichannel', {}));
+    assert.deepEqual(sorted(sent(events).map((r) => [r.SampleNumber, r.instrumentCode, r.Result])), sorted(expected));
+    const notSent = held(events);
+    assert.deepEqual(notSent.map((i) => i.record), rows.flatMap((r, i) => (r[channel] === '' ? [i + 2] : [])));
+    assert.ok(notSent.every((i) => i.notForLis && /Channels is "", one of validWhen\[0\]\.noneOf \[""\]: not sent/.test(i.reason)));
+    // Without the dialect's rule, a row with no test code is held for a person, as in any dialect.
+    const bare = held(read(MULTI, site('appbio-absolute-q-multichannel', { validWhen: null })));
+    assert.ok(bare.length === 5 && bare.every((i) => !i.notForLis && /no test code: not sent/.test(i.reason)));
+  });
+
   it('reads the one member of a ZIP archive its dialect names, as the CSV alone; refuses an archive without it, with two, a file that is none, and a member past maxUnpackedMB', () => {
     const archive = site('appbio-absolute-q-archive', {});
     const alone = sent(read(SUMMARY, site('appbio-absolute-q-summary', {})));

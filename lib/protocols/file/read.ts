@@ -260,7 +260,10 @@ function* readSteps(rows: FileRow[], profile: FileDialectProfile, options: FileR
     const label = item.sample.trim();
     if (value === '' && label === '' && test === '') continue; // an empty well or row
     if (test === '') {
-      keep(item, test, value, 'no test code: not sent');
+      // A row the dialect's own rule says is not for the LIS (validWhen) is counted so, test code or none: Absolute Q's
+      // multichannel export writes the partitions positive in no channel as a row with an empty channel.
+      if (item.invalid !== undefined) keep(item, test, value, item.invalid, true);
+      else keep(item, test, value, 'no test code: not sent');
       continue;
     }
     if (value === '') {

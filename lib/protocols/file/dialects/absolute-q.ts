@@ -61,3 +61,21 @@ export const APPBIO_ABSOLUTE_Q_ARCHIVE: FileDialectProfile = {
   label: 'Applied Biosystems QuantStudio Absolute Q (ZIP of a run\'s exports, its summary read)',
   archive: { member: '[Ss]ummary\\.csv$' },
 };
+
+/**
+ * Absolute Q's multichannel export (CSV): one row per sample and channel,
+ * `Sample`, the channel in `Channels` (a dye, `VIC`, or the partitions
+ * positive in several, `VIC JUN`: the test code), `Count` of its positive
+ * partitions and the value `Copies per microliter`. Each sample's first row
+ * has an empty `Channels`: the partitions positive in no channel, no
+ * target's concentration (its 0.00 is no result), counted as not for the
+ * LIS (validWhen). No controls marked. Sample: Benchling-Open-Source/allotropy
+ * tests/parsers/appbio_absolute_q/testdata/Appbio_AbsoluteQ_multichannel.csv (MIT).
+ */
+export const APPBIO_ABSOLUTE_Q_MULTICHANNEL: FileDialectProfile = {
+  ...APPBIO_ABSOLUTE_Q,
+  id: 'appbio-absolute-q-multichannel',
+  label: 'Applied Biosystems QuantStudio Absolute Q (multichannel CSV, a row per channel)',
+  layout: { form: 'row-per-result', sample: 'Sample', test: 'Channels', value: 'Copies per microliter' },
+  validWhen: [{ column: 'Channels', noneOf: [''] }],
+};

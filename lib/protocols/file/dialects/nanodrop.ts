@@ -41,6 +41,21 @@ export const THERMO_NANODROP_8000_PROTEIN: FileDialectProfile = {
 };
 
 /**
+ * NanoDrop 8000, the report of a custom method (a user-defined extinction
+ * coefficient and formulas): the same text table with the absorbances in
+ * pairs `nm 1`/`Abs 1`... and no type column; the value `Conc.` in `Units`
+ * (mg/ml). The method names no test, so the test code is the column's name,
+ * `Conc.`. A measured `0.000` is sent as a result. Sample: Benchling-Open-Source/allotropy
+ * tests/parsers/thermo_fisher_nanodrop_8000/testdata/Thermo_NanoDrop_mRNA.txt (MIT).
+ */
+export const THERMO_NANODROP_8000_CUSTOM: FileDialectProfile = {
+  ...THERMO_NANODROP_8000,
+  id: 'thermo-nanodrop-8000-custom',
+  label: 'Thermo Scientific NanoDrop 8000 (custom method report, text)',
+  layout: { form: 'row-per-result', sample: 'Sample ID', test: { constant: 'Conc.' }, value: 'Conc.', units: 'Units' },
+};
+
+/**
  * Thermo Scientific NanoDrop Eight: a measurement's export as text (tab
  * separated): `key:`/value lines (`Application:`, serial number, user),
  * then the header row `Sample Id`, `Sample Name`, `Date & Time`, ..., the

@@ -56,3 +56,36 @@ export const THERMO_VISIONLITE_QUANT: FileDialectProfile = {
   delimiter: 'comma',
   layout: { form: 'row-per-sample', sample: 'Sample Name', tests: ['Concentration [mg/L]'] },
 };
+
+/**
+ * VISIONlite Fixed's results as CSV (UTF-8, commas): `Sample Name`, then a
+ * column per wavelength the method reads (`500 nm   [A]`): every column
+ * after the sample is a test, its code the wavelength (`500 nm`), its unit
+ * the bracket's `A` (layout.headerUnits). A method with a `Result` equation
+ * adds that column, read here as one more test: the export's answer is then
+ * that Result, which thermo-visionlite-fixed-result reads alone. Sample:
+ * Benchling-Open-Source/allotropy
+ * tests/parsers/thermo_fisher_visionlite/testdata/Thermo_VISIONlite_example_multiple_wavelengths_fixed.csv (MIT).
+ */
+export const THERMO_VISIONLITE_FIXED_CSV: FileDialectProfile = {
+  ...THERMO_VISIONLITE_QUANT,
+  id: 'thermo-visionlite-fixed-csv',
+  label: 'Thermo Scientific VISIONlite Fixed (results CSV, a column per wavelength)',
+  model: 'VISIONlite Fixed (GENESYS 10S, Evolution)',
+  layout: { form: 'row-per-sample', sample: 'Sample Name', tests: 'rest', headerUnits: true },
+};
+
+/**
+ * VISIONlite Fixed's results as CSV from a method with an equation: the
+ * wavelengths' columns, then `Result`, the method's answer computed from
+ * them (the test code). The absorbances are that answer's inputs, as Quant's
+ * `Ordinate [A]` is, and are not sent. Sample: Benchling-Open-Source/allotropy
+ * tests/parsers/thermo_fisher_visionlite/testdata/Fixed_with_Result_Multi.csv (MIT).
+ */
+export const THERMO_VISIONLITE_FIXED_RESULT: FileDialectProfile = {
+  ...THERMO_VISIONLITE_QUANT,
+  id: 'thermo-visionlite-fixed-result',
+  label: 'Thermo Scientific VISIONlite Fixed (results CSV, the method\'s Result)',
+  model: 'VISIONlite Fixed (GENESYS 10S, Evolution)',
+  layout: { form: 'row-per-sample', sample: 'Sample Name', tests: ['Result'] },
+};
