@@ -524,6 +524,10 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     'Lunatic results table CSV of a protein application: one row per well, `Sample Name`, the test the `Application`, the value `Concentration (mg/ml)` (its unit split off); a blank\'s `N/A` is no result.',
     codesNote('the applications (`Application`)', '`Protein (Turbidity)`'),
   ]),
+  'unchained-lunatic-spectrum-csv': namedTests('Unchained Labs Lunatic (with spectrum)', '*.csv', 'Other', [['dsDNA (Single point)', 'DNA-A260', 'dsDNA concentration (A260), ng/uL']], [
+    'Lunatic results table CSV exported with the spectrum: one row per well, `Sample name`, the test the `Application`, the value `Concentration (ng/ul)` (its unit split off); the absorbance columns of the spectrum are not read.',
+    codesNote('the applications (`Application`)', '`dsDNA (Single point)`'),
+  ]),
   'thermo-nanodrop-8000': namedTests('Thermo Scientific NanoDrop 8000', '*.txt', 'Other', [['DNA-50', 'ND-DNA', 'dsDNA concentration (NanoDrop)']], [
     'NanoDrop 8000 nucleic acid report (tab text): one row per sample, `Conc.` in `Units`; the reference row is held for a person.',
     codesNote('the nucleic-acid types (`NA Type`)', '`DNA-50`'),

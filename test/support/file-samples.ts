@@ -41,6 +41,7 @@ export const FILE_SAMPLES: Readonly<Record<string, string>> = {
   'unchained-lunatic-xlsx': `${ALLOTROPY}unchained_labs_lunatic_stunner/2024-07-12_CW288_Plate1.xlsx`,
   'unchained-lunatic-report-csv': `${ALLOTROPY}unchained_labs_lunatic_stunner/Example_Lunatic_Plate_Reader_csv_with_header.csv`,
   'unchained-lunatic-protein-csv': `${ALLOTROPY}unchained_labs_lunatic_stunner/Demo_A280_Protein.csv`,
+  'unchained-lunatic-spectrum-csv': `${ALLOTROPY}unchained_labs_lunatic_stunner/spectrum_measurement.csv`,
   'thermo-nanodrop-8000': `${ALLOTROPY}thermo_fisher_nanodrop_8000/Thermo_NanoDrop_8000_example03.txt`,
   'thermo-nanodrop-8000-protein': `${ALLOTROPY}thermo_fisher_nanodrop_8000/Thermo_NanoDrop_8000_example02.txt`,
   'thermo-nanodrop-8000-custom': `${ALLOTROPY}thermo_fisher_nanodrop_8000/Thermo_NanoDrop_mRNA.txt`,

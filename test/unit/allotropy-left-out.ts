@@ -32,7 +32,6 @@ export const LEFT_OUT: Readonly<Record<string, string>> = {
 const PENDING = 'not yet read right by a built-in dialect';
 
 export const NOT_YET: Readonly<Record<string, string>> = {
-  'unchained_labs_lunatic_stunner/spectrum_measurement.csv': PENDING,
   'agilent_gen5/absorbance/010307_114129_BNCH654563_stdcurve_singleplate01.txt': PENDING,
   'agilent_gen5/absorbance/Kinetic_Analysis_Mean_Slope_and_Standard_Curve_tab.txt': PENDING,
   'agilent_gen5/absorbance/absorbance_error_document_example.txt': PENDING,

@@ -248,6 +248,11 @@ const ENTRIES: Entry[] = [
     held: [{ count: 4, reason: 'Protein (Turbidity) is "N/A", a value the dialect reads as no result', why: 'the water blank has no concentration; allotropy writes 0', theirValue: 0 }],
   },
   {
+    file: 'unchained_labs_lunatic_stunner/spectrum_measurement.csv',
+    dialect: 'unchained-lunatic-spectrum-csv',
+    tests: { map: { 'dsDNA (Single point)': 'Concentration' }, why: APPLICATION },
+  },
+  {
     file: 'thermo_fisher_nanodrop_eight/thermo_nanodrop_eight_example02.txt',
     dialect: 'thermo-nanodrop-eight-decimal-comma',
     ...EIGHT_GUIDS,

@@ -76,3 +76,17 @@ export const UNCHAINED_LUNATIC_PROTEIN_CSV: FileDialectProfile = {
   label: 'Unchained Labs Lunatic (results table CSV, protein concentration)',
   layout: { form: 'row-per-result', sample: 'Sample Name', test: 'Application', value: 'Concentration (mg/ml)', headerUnits: true },
 };
+
+/**
+ * The Lunatic's results table CSV exported with the spectrum: the absorbance
+ * at every wavelength (`A230 (10mm)` … `A750 (10mm)`) before the results
+ * columns, and the concentration named `Concentration (ng/ul)`, without the
+ * `A260` of the plain table; the spectrum's columns are no results and are
+ * not read.
+ */
+export const UNCHAINED_LUNATIC_SPECTRUM_CSV: FileDialectProfile = {
+  ...UNCHAINED_LUNATIC_CSV,
+  id: 'unchained-lunatic-spectrum-csv',
+  label: 'Unchained Labs Lunatic (results table CSV with the spectrum)',
+  layout: { form: 'row-per-result', sample: 'Sample name', test: 'Application', value: 'Concentration (ng/ul)', headerUnits: true },
+};
