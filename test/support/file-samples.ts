@@ -56,6 +56,8 @@ export const FILE_SAMPLES: Readonly<Record<string, string>> = {
   'thermo-visionlite-quant': `${ALLOTROPY}thermo_fisher_visionlite/Thermo_VISIONlite_example_quant.csv`,
   'moldev-softmax-pro-unknowns': `${ALLOTROPY}moldev_softmax_pro/MD_SMP_absorbance_endpoint_partial_plate_example01.txt`,
   'moldev-softmax-pro-groups': `${ALLOTROPY}moldev_softmax_pro/group_cols_with_int_sample_names.txt`,
+  'moldev-softmax-pro-values': `${ALLOTROPY}moldev_softmax_pro/MD_SMP_fluorescence_endpoint_example06.txt`,
+  'moldev-softmax-pro-groups-utf8': `${ALLOTROPY}moldev_softmax_pro/softmaxpro_example_reduced.txt`,
   'luminex-xponent': `${ALLOTROPY}luminex_xponent/luminex_xPONENT_example02.csv`,
   'luminex-xponent-average': `${ALLOTROPY}luminex_intelliflex/luminex_intelliflex_example_01.csv`,
   'luminex-intelliflex': `${ALLOTROPY}luminex_intelliflex/luminex_intelliflex_single_dataset.csv`,

@@ -273,7 +273,7 @@ describe('SoftMax Pro: every group a block, each with the mean column it has, gr
 
   it('a group with none of the mean columns refuses the file naming it; without someTests every group must have every listed column', () => {
     const renamed = text.replace('Group: Std\r\n', 'Group: Calibration\r\n');
-    assert.throws(() => fileLabEvents(utf16(renamed), p, { timeZone: 'UTC' }), /the block on line 27 \("Calibration"\): line 28: none of layout\.tests \[?"?MeanResult"?, "?AvgConc"?, "?AdjConc"?\]? is a column of this table/);
+    assert.throws(() => fileLabEvents(utf16(renamed), p, { timeZone: 'UTC' }), /the block on line 27 \("Calibration"\): line 28: none of layout\.tests \[?"?MeanResult"?, "?AvgConc"?, "?AdjConc"?, "?MeanResults"?\]? is a column of this table/);
     const every = site('moldev-softmax-pro-groups', { layout: { someTests: false } });
     assert.throws(() => fileLabEvents(utf16(text), every, { timeZone: 'UTC' }), /no column "AvgConc" \(layout\.tests\[1\]\)/);
     const issues = (overrides: unknown) => siteFileProfile({ base: 'moldev-softmax-pro', overrides }).issues.map((i) => i.path);
