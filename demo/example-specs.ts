@@ -600,6 +600,10 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     'SoftMax Pro Unicode text export (UTF-16) of a protocol without a standard curve: every `Group:` but a standard curve\'s, each from its own header, one row per sample with its replicate wells below; the value the group\'s `MeanValue` (the mean of its wells\' readings; a group without it refuses the file); `PositiveControl` and `NegativeControl` groups are counted as not for the LIS (Lab sidebar). A protocol with a curve (`MeanResult`) is `moldev-softmax-pro-groups`\'s.',
     codesNote('the mean column\'s name', '`MeanValue`'),
   ]),
+  'moldev-softmax-pro-well-conc': namedTests('Molecular Devices SpectraMax (SoftMax Pro, nucleic acid per well)', '*.txt', 'Other', [['Concentration', 'DNA-CONC', 'Nucleic acid concentration (A260), ng/µL']], [
+    'SoftMax Pro Unicode text export (UTF-16) of a nucleic-acid quantitation protocol (a micro-volume plate): every group but a standard curve\'s, each well its own `Concentration (ng/uL)` (the unit split off), each well a result of the sample named on its first well\'s row (its replicate wells below, the sample cell empty: `layout.replicatesBelow`); `Range` is not read.',
+    codesNote('the column\'s name', '`Concentration`'),
+  ]),
   'moldev-softmax-pro-groups-utf8': namedTests('Molecular Devices SpectraMax (SoftMax Pro, every group, UTF-8 text)', '*.txt', 'Serum', [['MeanResult', 'ELISA-GRP', 'ELISA result (mean of replicates)']], [
     'SoftMax Pro text export in 8-bit text (UTF-8 or ASCII, not the Unicode export), read as `moldev-softmax-pro-groups` reads the UTF-16 one: every group but the standard curve\'s, the value the group\'s `MeanResult`, `AvgConc`, `AdjConc` or `MeanResults`; groups of controls (`Control`…) and matrix spikes are counted as not for the LIS (Lab sidebar).',
     codesNote('the mean column\'s name', '`MeanResult`'),

@@ -68,6 +68,7 @@ const FIELDS = {
     'MD_SMP_luminescence_endpoint_partial_plate_example01.txt': calc('MeanResult'),
     'MD_SMP_luminescence_endpoint_partial_plate_example02.txt': calc('MeanResult'),
     'softmaxpro_example_reduced.txt': calc('MeanResult'),
+    'MD_SMP_absorbance_endpoint_partial_plate_example03.txt': calc('Concentration (ng/uL)'),
   },
   perkin_elmer_envision: meas('absorbance', 'const:Abs'),
   revvity_kaleido: meas('absorbance'),

@@ -57,6 +57,7 @@ export const FILE_SAMPLES: Readonly<Record<string, string>> = {
   'moldev-softmax-pro-unknowns': `${ALLOTROPY}moldev_softmax_pro/MD_SMP_absorbance_endpoint_partial_plate_example01.txt`,
   'moldev-softmax-pro-groups': `${ALLOTROPY}moldev_softmax_pro/group_cols_with_int_sample_names.txt`,
   'moldev-softmax-pro-values': `${ALLOTROPY}moldev_softmax_pro/MD_SMP_fluorescence_endpoint_example06.txt`,
+  'moldev-softmax-pro-well-conc': `${ALLOTROPY}moldev_softmax_pro/MD_SMP_absorbance_endpoint_partial_plate_example03.txt`,
   'moldev-softmax-pro-groups-utf8': `${ALLOTROPY}moldev_softmax_pro/softmaxpro_example_reduced.txt`,
   'luminex-xponent': `${ALLOTROPY}luminex_xponent/luminex_xPONENT_example02.csv`,
   'luminex-xponent-average': `${ALLOTROPY}luminex_intelliflex/luminex_intelliflex_example_01.csv`,

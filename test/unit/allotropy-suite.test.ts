@@ -224,6 +224,11 @@ const ENTRIES: Entry[] = [
     dialect: 'moldev-softmax-pro-groups-utf8',
     extra: { count: 1, sample: /^01$/, value: /13\.331$/, why: 'the group Control names its mean `MeanResults`: allotropy has it (13.331) under that name, not the MeanResult compared here' },
   },
+  {
+    file: 'moldev_softmax_pro/MD_SMP_absorbance_endpoint_partial_plate_example03.txt',
+    dialect: 'moldev-softmax-pro-well-conc',
+    tests: { map: { Concentration: 'Concentration (ng/uL)' }, why: 'our test is the column\'s name with its unit split off (ng/uL), allotropy\'s the whole name' },
+  },
   // The same layouts again, as allotropy's other test files of the family write them.
   { file: 'appbio_absolute_q/Appbio_AbsoluteQ_example02.csv', dialect: 'appbio-absolute-q' },
   { file: 'appbio_absolute_q/Appbio_AbsoluteQ_example03.csv', dialect: 'appbio-absolute-q' },

@@ -107,3 +107,21 @@ export const MOLDEV_SOFTMAX_PRO_GROUPS_UTF8: FileDialectProfile = {
   label: 'Molecular Devices SoftMax Pro (UTF-8 text export, every group)',
   encoding: 'utf8',
 };
+
+/**
+ * SoftMax Pro's "Unicode" export of a nucleic-acid quantitation protocol
+ * (a micro-volume plate: `Group: 0.5mm_2uL`), read whole as
+ * MOLDEV_SOFTMAX_PRO_GROUPS reads its groups: the group has no mean, each
+ * well its own `Concentration (ng/uL)` (A260 times the concentration factor
+ * and the dilution), so each well is a result of its sample, the sample
+ * named on its first well's row only (layout.replicatesBelow); the unit is
+ * split from the column's name. `Range` (`R` above 1000 ng/µL) is not read.
+ * Sample: Benchling-Open-Source/allotropy
+ * tests/parsers/moldev_softmax_pro/testdata/MD_SMP_absorbance_endpoint_partial_plate_example03.txt (MIT).
+ */
+export const MOLDEV_SOFTMAX_PRO_WELL_CONC: FileDialectProfile = {
+  ...MOLDEV_SOFTMAX_PRO_GROUPS,
+  id: 'moldev-softmax-pro-well-conc',
+  label: 'Molecular Devices SoftMax Pro (Unicode text export, each well\'s Concentration (ng/uL))',
+  layout: { form: 'row-per-sample', sample: 'Sample', tests: ['Concentration (ng/uL)'], headerUnits: true, replicatesBelow: true },
+};
