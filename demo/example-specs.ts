@@ -414,7 +414,7 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     tests: [{ lisTestId: 'T-ELISA', instrumentCode: 'AdjConc' }],
     lisTests: [{ ID: 'T-ELISA', Name: 'ELISA concentration (dilution-adjusted)', Code: 'ELISA', Type: 'Serum' }],
     notes: [
-      'SoftMax Pro text export: the table of the `Samples` group (`Group: Samples`), one row per sample with its replicate wells below; the value is `AdjConc` (the mean concentration times the dilution factor); `Range?` (outside the standard curve) is no result. Standards and controls are groups of their own and are not read. Your protocol names its groups and columns: set `table.startsAfter` (`Group: Unknowns`) and `layout.tests` in "Dialect changes"; SoftMax\'s Unicode export is UTF-16 (`"encoding": "utf16le"`).',
+      'SoftMax Pro text export: the table of the `Samples` group (`Group: Samples`), one row per sample with its replicate wells below; the value is `AdjConc` (the mean concentration times the dilution factor); `Range?` (outside the standard curve) and `Error` (a formula SoftMax could not work out) are no result. Standards and controls are groups of their own and are not read. Your protocol names its groups and columns: set `table.startsAfter` (`Group: Unknowns`) and `layout.tests` in "Dialect changes"; SoftMax\'s Unicode export is UTF-16 (`"encoding": "utf16le"`).',
       'The test code is the column name, `AdjConc`: map it to the LIS test of the plate\'s assay.',
     ],
   },
@@ -613,7 +613,19 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     codesNote('the bead regions (`R25: RP1`, the header\'s start)', '`R25: RP1` to `R77: RP2`'),
   ]),
   'moldev-softmax-pro-groups': namedTests('Molecular Devices SpectraMax (SoftMax Pro, every group)', '*.txt', 'Serum', [['MeanResult', 'ELISA-GRP', 'ELISA result (mean of replicates)']], [
-    'SoftMax Pro Unicode text export (UTF-16), every `Group:` but the standard curve\'s (`Std`, `Standards`), each from its own header, one row per sample with its replicate wells below; the value the group\'s `MeanResult`, `AvgConc` or `AdjConc`, whichever it has; groups of controls (`Ctrl`, `LOQ`, `Positive control`…) are counted as not for the LIS (Lab sidebar); `Range?` (outside the curve) is held as no result.',
+    'SoftMax Pro Unicode text export (UTF-16), every `Group:` but the standard curve\'s (`Std`, `Standards`), each from its own header, one row per sample with its replicate wells below; the value the group\'s `MeanResult`, `AvgConc`, `AdjConc` or `MeanResults`, whichever it has; groups of controls (`Ctrl`, `LOQ`, `Positive control`, `PositiveControl`…) and matrix spikes (`Matrix_Spike_1`) are counted as not for the LIS (Lab sidebar); `Range?` (outside the curve) and `Error` are held as no result.',
+    codesNote('the mean column\'s name', '`MeanResult`'),
+  ]),
+  'moldev-softmax-pro-values': namedTests('Molecular Devices SpectraMax (SoftMax Pro, no standard curve)', '*.txt', 'Other', [['MeanValue', 'SMP-MEAN', 'Plate reading (mean of replicate wells)']], [
+    'SoftMax Pro Unicode text export (UTF-16) of a protocol without a standard curve: every `Group:` but a standard curve\'s, each from its own header, one row per sample with its replicate wells below; the value the group\'s `MeanValue` (the mean of its wells\' readings; a group without it refuses the file); `PositiveControl` and `NegativeControl` groups are counted as not for the LIS (Lab sidebar). A protocol with a curve (`MeanResult`) is `moldev-softmax-pro-groups`\'s.',
+    codesNote('the mean column\'s name', '`MeanValue`'),
+  ]),
+  'moldev-softmax-pro-well-conc': namedTests('Molecular Devices SpectraMax (SoftMax Pro, nucleic acid per well)', '*.txt', 'Other', [['Concentration', 'DNA-CONC', 'Nucleic acid concentration (A260), ng/µL']], [
+    'SoftMax Pro Unicode text export (UTF-16) of a nucleic-acid quantitation protocol (a micro-volume plate): every group but a standard curve\'s, each well its own `Concentration (ng/uL)` (the unit split off), each well a result of the sample named on its first well\'s row (its replicate wells below, the sample cell empty: `layout.replicatesBelow`); `Range` is not read.',
+    codesNote('the column\'s name', '`Concentration`'),
+  ]),
+  'moldev-softmax-pro-groups-utf8': namedTests('Molecular Devices SpectraMax (SoftMax Pro, every group, UTF-8 text)', '*.txt', 'Serum', [['MeanResult', 'ELISA-GRP', 'ELISA result (mean of replicates)']], [
+    'SoftMax Pro text export in 8-bit text (UTF-8 or ASCII, not the Unicode export), read as `moldev-softmax-pro-groups` reads the UTF-16 one: every group but the standard curve\'s, the value the group\'s `MeanResult`, `AvgConc`, `AdjConc` or `MeanResults`; groups of controls (`Control`…) and matrix spikes are counted as not for the LIS (Lab sidebar).',
     codesNote('the mean column\'s name', '`MeanResult`'),
   ]),
 };

@@ -72,6 +72,8 @@ interface Entry {
 const ASSAY = 'our test is the assay, allotropy names the calculated value';
 const APPLICATION = 'our test is the application, allotropy names the calculated value';
 const SAMPLE_RULE = 'a label starting with punctuation is a plate mark, not a sample a LIS holds (sample-number.ts)';
+/** SoftMax writes `Error` in a group's formula columns it could not work out (no standard curve to read the wells from). */
+const SMP_ERROR: Held = { count: 16, reason: 'MeanResult is "Error", a value the dialect reads as no result', why: 'a formula SoftMax could not work out: no result; allotropy writes 0 with an error document', theirValue: 0 };
 const NO_SAMPLE = 'allotropy writes N/A for the empty sample cell; a row without a sample number is held, never sent';
 const WAVELENGTH = 'the wavelength column against allotropy\'s wavelength';
 
@@ -202,6 +204,38 @@ const ENTRIES: Entry[] = [
     file: 'moldev_softmax_pro/group_cols_with_int_sample_names.txt',
     dialect: 'moldev-softmax-pro-groups',
     held: [{ count: 13, reason: 'MeanResult is "Range?", a value the dialect reads as no result', why: 'outside the standard curve: no result; allotropy writes 0 and an error document naming `Range?`', theirValue: 0 }],
+  },
+  { file: 'moldev_softmax_pro/MD_SMP_absorbance_endpoint_example02.txt', dialect: 'moldev-softmax-pro-groups' },
+  { file: 'moldev_softmax_pro/MD_SMP_absorbance_endpoint_partial_plate_example02.txt', dialect: 'moldev-softmax-pro-unknowns' },
+  ...[
+    'MD_SMP_absorbance_endpoint_partial_plate_example04.txt',
+    'MD_SMP_absorbance_endpoint_partial_plate_example05.txt',
+    'MD_SMP_fluorescence_endpoint_partial_plate_example01.txt',
+    'MD_SMP_fluorescence_endpoint_partial_plate_example02.txt',
+    'MD_SMP_luminescence_endpoint_partial_plate_example01.txt',
+    'MD_SMP_luminescence_endpoint_partial_plate_example02.txt',
+  ].map((f): Entry => ({ file: `moldev_softmax_pro/${f}`, dialect: 'moldev-softmax-pro-unknowns', held: [SMP_ERROR] })),
+  { file: 'moldev_softmax_pro/MD_SMP_fluorescence_endpoint_example06.txt', dialect: 'moldev-softmax-pro-values' },
+  { file: 'moldev_softmax_pro/MD_SMP_luminescence_endpoint_example08.txt', dialect: 'moldev-softmax-pro-values' },
+  {
+    file: 'moldev_softmax_pro/MD_SMP_absorbance_endpoint_example04.txt',
+    dialect: 'moldev-softmax-pro-values',
+    extra: { count: 26, sample: /^(?:SAMPLE_542\d\d|CONTROL_99003|CONTROL_13592)$/, why: 'the third plate\'s groups have no WellPlateName column: allotropy cannot tie them to a plate and leaves them out; each row names its sample, so we send them' },
+  },
+  ...['MD_SMP_absorbance_endpoint_example05.txt', 'MD_SMP_fluorescence_endpoint_example07.txt', 'MD_SMP_luminescence_endpoint_example09.txt'].map((f): Entry => ({
+    file: `moldev_softmax_pro/${f}`,
+    dialect: 'moldev-softmax-pro-values',
+    extra: { count: 76, sample: /^(?:SAMPLE_|CONTROL_(?!74801$|30249$|85196$|15254$|58602$|38495$))/, why: 'the file\'s `##BLOCKS= 3` counts 3 of its 12 blocks: allotropy reads only those (the first plate and its two control groups); we read every group the file holds' },
+  })),
+  {
+    file: 'moldev_softmax_pro/softmaxpro_example_reduced.txt',
+    dialect: 'moldev-softmax-pro-groups-utf8',
+    extra: { count: 1, sample: /^01$/, value: /13\.331$/, why: 'the group Control names its mean `MeanResults`: allotropy has it (13.331) under that name, not the MeanResult compared here' },
+  },
+  {
+    file: 'moldev_softmax_pro/MD_SMP_absorbance_endpoint_partial_plate_example03.txt',
+    dialect: 'moldev-softmax-pro-well-conc',
+    tests: { map: { Concentration: 'Concentration (ng/uL)' }, why: 'our test is the column\'s name with its unit split off (ng/uL), allotropy\'s the whole name' },
   },
   // The same layouts again, as allotropy's other test files of the family write them.
   { file: 'appbio_absolute_q/Appbio_AbsoluteQ_example02.csv', dialect: 'appbio-absolute-q' },

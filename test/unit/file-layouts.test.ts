@@ -16,6 +16,8 @@
  * - tables repeated in blocks, each with its own header and its test in its
  *   title (QIAGEN Rotor-Gene, three assays), and the test named once in the
  *   section title above a single table;
+ * - a sample named on its first well's row only, its replicate wells below
+ *   with the cell empty, each well a result (SoftMax Pro, replicatesBelow);
  * - a legacy code page: a Gen5 export in Windows-1252 decoded cell by cell,
  *   GBK across a slice boundary, and a paste in such a dialect read as text.
  */
@@ -273,13 +275,51 @@ describe('SoftMax Pro: every group a block, each with the mean column it has, gr
 
   it('a group with none of the mean columns refuses the file naming it; without someTests every group must have every listed column', () => {
     const renamed = text.replace('Group: Std\r\n', 'Group: Calibration\r\n');
-    assert.throws(() => fileLabEvents(utf16(renamed), p, { timeZone: 'UTC' }), /the block on line 27 \("Calibration"\): line 28: none of layout\.tests \[?"?MeanResult"?, "?AvgConc"?, "?AdjConc"?\]? is a column of this table/);
+    assert.throws(() => fileLabEvents(utf16(renamed), p, { timeZone: 'UTC' }), /the block on line 27 \("Calibration"\): line 28: none of layout\.tests \[?"?MeanResult"?, "?AvgConc"?, "?AdjConc"?, "?MeanResults"?\]? is a column of this table/);
     const every = site('moldev-softmax-pro-groups', { layout: { someTests: false } });
     assert.throws(() => fileLabEvents(utf16(text), every, { timeZone: 'UTC' }), /no column "AvgConc" \(layout\.tests\[1\]\)/);
     const issues = (overrides: unknown) => siteFileProfile({ base: 'moldev-softmax-pro', overrides }).issues.map((i) => i.path);
     assert.deepEqual(issues({ layout: { someTests: true } }), ['layout.someTests']);
     assert.deepEqual(issues({ qc: [{ by: 'block', pattern: '^Ctrl$' }] }), ['qc[0].by']);
     assert.deepEqual(issues({ qc: [{ by: 'block', pattern: '(' }] }).sort(), ['qc[0].by', 'qc[0].pattern']);
+  });
+});
+
+describe('SoftMax Pro: a sample named on its first well\'s row only, each well a result (layout.replicatesBelow)', () => {
+  const FILE = 'moldev_softmax_pro/MD_SMP_absorbance_endpoint_partial_plate_example03.txt';
+  const p = site('moldev-softmax-pro-well-conc', {});
+  const text = readFileSync(join(SUITE, FILE)).toString('utf16le');
+  // The file read here on its own: the group's rows, each well's concentration under the sample last named above it.
+  function wells(): Array<[sample: string, value: string]> {
+    const lines = text.replace(/^\uFEFF/, '').split('\r\n');
+    const at = lines.findIndex((l) => l.startsWith('Group: '));
+    const names = lines[at + 1]!.split('\t');
+    const out: Array<[string, string]> = [];
+    let sample = '';
+    for (const line of lines.slice(at + 2)) {
+      if (line === '') break;
+      const c = line.split('\t');
+      if (c[0]!.trim() !== '') sample = c[0]!;
+      out.push([sample, c[names.indexOf('Concentration (ng/uL)')]!]);
+    }
+    return out;
+  }
+
+  it('sends each well\'s concentration under the sample named above it, its unit split from the column\'s name', () => {
+    const results = read(FILE, p).flatMap((e) => (e.type === 'results' ? e.results : []));
+    const own = wells();
+    assert.equal(own.length, 21);
+    assert.equal(new Set(own.map((w) => w[0])).size, 7);
+    assert.deepEqual(results.map((r) => [r.SampleNumber, r.Result]), own);
+    assert.ok(results.every((r) => r.instrumentCode === 'Concentration' && r.units === 'ng/uL'));
+  });
+
+  it('without it the replicate wells are held with no sample number; it needs the table to end at its empty row', () => {
+    const events = read(FILE, site('moldev-softmax-pro-well-conc', { layout: { replicatesBelow: false } }));
+    assert.equal(events.flatMap((e) => (e.type === 'results' ? e.results : [])).length, 7);
+    assert.equal(held(events).filter((i) => /no sample number/.test(i.reason)).length, 14);
+    const issues = siteFileProfile({ base: 'moldev-softmax-pro-well-conc', overrides: { table: { endsAtEmptyRow: false } } }).issues.map((i) => i.path);
+    assert.deepEqual(issues, ['layout.replicatesBelow']);
   });
 });
 

@@ -643,9 +643,8 @@ function* tableCells(profile: FileDialectProfile, table: { header?: Header; data
   const byColumn = profile.qc.flatMap((rule, i) => (rule.by === 'column' ? [{ column: at(rule.column, `qc[${i}].column`)!, anyOf: new Set(rule.anyOf.map((v) => v.trim())) }] : []));
   // A block's title names it a control's table (`Group: Ctrl`): each of its rows is QC.
   const blockIsQc = block !== undefined && profile.qc.some((rule) => rule.by === 'block' && new RegExp(rule.pattern, 'u').test(block));
-  const isQc = (row: FileRow) => {
+  const isQc = (row: FileRow, label = row.cells[sample] ?? '') => {
     if (blockIsQc) return true;
-    const label = row.cells[sample] ?? '';
     return (label.length <= MAX_CELL && bySample.some((r) => r.test(label.trim()))) || byColumn.some((r) => r.anyOf.has((row.cells[r.column] ?? '').trim()));
   };
   const timeOf = (row: FileRow) => (timeCols.length === 0 ? undefined : timeCols.map((c) => (row.cells[c] ?? '').trim()).join(' '));
@@ -710,13 +709,21 @@ function* tableCells(profile: FileDialectProfile, table: { header?: Header; data
     }
     return got;
   };
+  // layout.replicatesBelow: each row's sample, the one named above it where its own cell is empty (worked out as the
+  // rows are read, in order: an earlier row's is known when its cells come).
+  const named: string[] = [];
+  const sampleOf = (r: number) => (l.replicatesBelow ? named[r]! : cell(data[r]!, sample)!);
   const item = (r: number, i: number): Cellular => {
     const row = data[r]!;
     const { test: code, unit } = codeOf(i);
-    return { sample: cell(row, sample)!, test: code, value: cell(row, i)!, units: unit ?? l.units?.[code], time: timeOf(row), row, valueColumn: i, qc: isQc(row), optional: true, invalid: invalidOf(row) };
+    return { sample: sampleOf(r), test: code, value: cell(row, i)!, units: unit ?? l.units?.[code], time: timeOf(row), row, valueColumn: i, qc: isQc(row, sampleOf(r)), optional: true, invalid: invalidOf(row) };
   };
   for (let r = 0; r < data.length; r++) {
     const row = data[r]!;
+    if (l.replicatesBelow) {
+      const own = cell(row, sample)!;
+      named.push(own.trim() === '' && r > 0 ? named[r - 1]! : own);
+    }
     if (tests.every((i) => isBlank(row, i))) continue;
     for (const i of tests) {
       if (!isBlank(row, i)) {

@@ -109,6 +109,11 @@ export interface RowPerSample {
    * it, every block must have every test column.
    */
   readonly someTests?: boolean;
+  /**
+   * A row whose sample cell is empty is a replicate well of the sample named on a row above it, up to the table's
+   * end (SoftMax Pro's group tables name a sample on its first well's row only): its values are that sample's.
+   */
+  readonly replicatesBelow?: boolean;
   readonly time?: TimeColumns;
 }
 

@@ -135,6 +135,7 @@ export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
       regex('layout.testPattern', l.testPattern);
       if (l.tests !== 'rest') add('layout.testPattern', 'picks the test columns of tests "rest" by their names: with a list of tests, list only the test columns');
     }
+    if (l.replicatesBelow && !p.table.endsAtEmptyRow) add('layout.replicatesBelow', 'gives a row without a sample the sample above it, up to the table\'s end: it needs table.endsAtEmptyRow true, or the rows of what follows the table would be read as its last sample\'s');
     if (l.someTests && (l.tests === 'rest' || p.table.blocks === undefined)) add('layout.someTests', 'lets each block of a file of blocks (table.blocks) read those of the listed layout.tests it has: it needs both');
     if (l.tests !== 'rest') {
       if (l.tests.length === 0) add('layout.tests', 'list at least one test column');

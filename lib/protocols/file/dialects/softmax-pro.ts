@@ -11,7 +11,7 @@ import { SAMPLE_NUMBER } from './sample-number';
  * factor): both are the protocol's names, set by the site's protocol
  * (`Unknowns`, `MeanResult` in SoftMax's own templates). Standards and
  * controls are groups of their own, not read. `Range?` (outside the standard
- * curve) is no result. SoftMax's "Unicode" export is UTF-16: set encoding to
+ * curve) and `Error` (a formula SoftMax could not work out) are no result. SoftMax's "Unicode" export is UTF-16: set encoding to
  * utf16le for it. Sample: Benchling-Open-Source/allotropy
  * tests/parsers/moldev_softmax_pro/testdata/softmaxpro_example_group_with_missing_calc_column.txt (MIT).
  */
@@ -25,7 +25,8 @@ export const MOLDEV_SOFTMAX_PRO: FileDialectProfile = {
   table: { skipRows: 0, startsAfter: 'Group: Samples', header: true, endsAtEmptyRow: true },
   layout: { form: 'row-per-sample', sample: 'Sample', tests: ['AdjConc'] },
   decimalComma: false,
-  noResult: ['Range?'],
+  // `Error`: a formula SoftMax could not work out (no curve to read the wells from).
+  noResult: ['Range?', 'Error'],
   sampleNumber: { pattern: SAMPLE_NUMBER },
   qc: [],
 };
@@ -55,10 +56,14 @@ export const MOLDEV_SOFTMAX_PRO_UNKNOWNS: FileDialectProfile = {
  * number after the name allowed: the
  * curve's points are calibrators, no sample's result), each from its own
  * header, the value the group's calculated mean as the protocol names it:
- * `MeanResult` (SoftMax's templates), `AvgConc` or `AdjConc`, whichever the
- * group has (layout.someTests; a group with none refuses the file, naming
- * the group). Groups of controls (`Ctrl`, `Controls`, `LOQ`, `QC`, `Positive
- * control`, `Negative control`, a number after the name allowed) are QC.
+ * `MeanResult` (SoftMax's templates, `MeanResults` in some), `AvgConc` or
+ * `AdjConc`, whichever the group has (layout.someTests; a group with none
+ * refuses the file, naming the group: a protocol without a standard curve,
+ * whose groups have only `MeanValue`, is MOLDEV_SOFTMAX_PRO_VALUES's).
+ * Groups of controls (`Ctrl`, `Controls`, `LOQ`, `QC`, `Positive control`, `PositiveControl`,
+ * `Negative control`, `NegativeControl`, a number after the name allowed)
+ * and of matrix spikes (`Matrix_Spike_1`: a sample spiked with a known
+ * amount, its recovery checked) are QC.
  * Samples: Benchling-Open-Source/allotropy
  * tests/parsers/moldev_softmax_pro/testdata/group_cols_with_int_sample_names.txt (MIT),
  * and MD_SMP_absorbance_endpoint_example01.txt, group_with_partial_rows.txt there.
@@ -69,6 +74,54 @@ export const MOLDEV_SOFTMAX_PRO_GROUPS: FileDialectProfile = {
   label: 'Molecular Devices SoftMax Pro (Unicode text export, every group)',
   encoding: 'utf16le',
   table: { skipRows: 0, blocks: '^Group: (?!(?:Std|Standards?)(?: \\d+)?$)(.+)$', header: true, endsAtEmptyRow: true },
-  layout: { form: 'row-per-sample', sample: 'Sample', tests: ['MeanResult', 'AvgConc', 'AdjConc'], someTests: true },
-  qc: [{ by: 'block', pattern: '^(?:Ctrl|Controls?|LOQ|QC|Positive control|Negative control)(?: \\d+)?$' }],
+  layout: { form: 'row-per-sample', sample: 'Sample', tests: ['MeanResult', 'AvgConc', 'AdjConc', 'MeanResults'], someTests: true },
+  qc: [{ by: 'block', pattern: '^(?:Ctrl|Controls?|LOQ|QC|Positive ?[Cc]ontrol|Negative ?[Cc]ontrol|Matrix_Spike(?:_\\d+)?)(?: \\d+)?$' }],
+};
+
+/**
+ * The same export read whole as MOLDEV_SOFTMAX_PRO_GROUPS does, from a
+ * protocol without a standard curve: each group's value its `MeanValue`, the
+ * mean of its wells' values (every group must have it; one without refuses
+ * the file, naming the group). Groups of controls are QC as there. A group
+ * with a curve's concentration (`MeanResult` beside `MeanValue`) is
+ * MOLDEV_SOFTMAX_PRO_GROUPS's: this dialect would send its mean reading.
+ * Sample: Benchling-Open-Source/allotropy
+ * tests/parsers/moldev_softmax_pro/testdata/MD_SMP_fluorescence_endpoint_example06.txt (MIT).
+ */
+export const MOLDEV_SOFTMAX_PRO_VALUES: FileDialectProfile = {
+  ...MOLDEV_SOFTMAX_PRO_GROUPS,
+  id: 'moldev-softmax-pro-values',
+  label: 'Molecular Devices SoftMax Pro (no standard curve: each group\'s MeanValue, Unicode text export)',
+  layout: { form: 'row-per-sample', sample: 'Sample', tests: ['MeanValue'] },
+};
+
+/**
+ * MOLDEV_SOFTMAX_PRO_GROUPS for the export SoftMax writes in 8-bit text
+ * rather than "Unicode" (UTF-16): read as UTF-8 (its ASCII the same).
+ * Sample: Benchling-Open-Source/allotropy
+ * tests/parsers/moldev_softmax_pro/testdata/softmaxpro_example_reduced.txt (MIT).
+ */
+export const MOLDEV_SOFTMAX_PRO_GROUPS_UTF8: FileDialectProfile = {
+  ...MOLDEV_SOFTMAX_PRO_GROUPS,
+  id: 'moldev-softmax-pro-groups-utf8',
+  label: 'Molecular Devices SoftMax Pro (UTF-8 text export, every group)',
+  encoding: 'utf8',
+};
+
+/**
+ * SoftMax Pro's "Unicode" export of a nucleic-acid quantitation protocol
+ * (a micro-volume plate: `Group: 0.5mm_2uL`), read whole as
+ * MOLDEV_SOFTMAX_PRO_GROUPS reads its groups: the group has no mean, each
+ * well its own `Concentration (ng/uL)` (A260 times the concentration factor
+ * and the dilution), so each well is a result of its sample, the sample
+ * named on its first well's row only (layout.replicatesBelow); the unit is
+ * split from the column's name. `Range` (`R` above 1000 ng/µL) is not read.
+ * Sample: Benchling-Open-Source/allotropy
+ * tests/parsers/moldev_softmax_pro/testdata/MD_SMP_absorbance_endpoint_partial_plate_example03.txt (MIT).
+ */
+export const MOLDEV_SOFTMAX_PRO_WELL_CONC: FileDialectProfile = {
+  ...MOLDEV_SOFTMAX_PRO_GROUPS,
+  id: 'moldev-softmax-pro-well-conc',
+  label: 'Molecular Devices SoftMax Pro (Unicode text export, each well\'s Concentration (ng/uL))',
+  layout: { form: 'row-per-sample', sample: 'Sample', tests: ['Concentration (ng/uL)'], headerUnits: true, replicatesBelow: true },
 };
