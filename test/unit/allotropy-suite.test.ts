@@ -242,6 +242,7 @@ const ENTRIES: Entry[] = [
     ...EIGHT_GUIDS,
   },
   { file: 'luminex_intelliflex/luminex_intelliflex_example_01.csv', dialect: 'luminex-xponent-average' },
+  { file: 'biorad_bioplex_manager/bio-rad_bio-plex_manager_example_01.xml', dialect: 'biorad-bioplex-manager-xml' },
 ];
 
 const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
