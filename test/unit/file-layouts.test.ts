@@ -452,7 +452,12 @@ describe('an XML export read as a table its own reader makes (Bio-Plex Manager, 
     assert.ok(own.every(([kind]) => kind === 'Standard'));
     assert.equal(events.filter((e) => e.type === 'results').length, 0);
     assert.deepEqual(sorted(sent(events).map((r) => [r.SampleNumber, r.instrumentCode, r.Result, r.record])), sorted(own.map(([, label, analyte, median, line]) => [label, analyte, median, line])));
-    assert.deepEqual(held(events), []);
+    // The export's Samples name 96 member wells, its Wells hold 8 (allotropy's example was cut down): each analyte of
+    // the other 88 is held, no value, so that no sample's result goes missing without a word.
+    const unmeasured = [...text.slice(text.indexOf('<Samples>')).matchAll(/<MemberWell RowNo="(\d+)" ColNo="(\d+)"[^>]*>([\s\S]*?)<\/MemberWell>/g)].filter((m) => !(m[1] === '1' && Number(m[2]) <= 8));
+    const analytes = unmeasured.flatMap((m) => [...m[3]!.matchAll(/<AnalyteName>([^<]*)<\/AnalyteName>/g)].map((a) => `no value for ${a[1]!}: not sent`));
+    assert.deepEqual([unmeasured.length, analytes.length], [88, 1320]);
+    assert.deepEqual(held(events).map((u) => u.reason.replace(/^line \d+: /, '')).sort(), analytes.sort());
     const allotropy = EXPECTED[FILE]!.results.map(([sample, test, value]) => [sample, test, value]);
     assert.deepEqual(sorted(sent(events).map((r) => [r.SampleNumber, r.instrumentCode, Number(r.Result)])), sorted(allotropy));
     assert.equal(sent(events)[0]!.completedAt, '2023-05-09T18:55:02.000Z');
@@ -463,21 +468,30 @@ describe('an XML export read as a table its own reader makes (Bio-Plex Manager, 
     assert.deepEqual(await fileRowsInSlices(bytes, p), rows);
   });
 
-  it('a patient\'s wells each sent, a region with no bead and a well no sample lists held, a well of two samples and malformed XML refused with the line', () => {
+  it('a patient\'s wells each sent; a region with no bead, a member well not measured and a well no sample lists held; a well of two samples and malformed XML refused with the line', () => {
     const xml = (wells: string, samples: string) => `<?xml version="1.0"?>\n<bpm:BioPlexManager xmlns:bpm="urn:bio-rad">\n<Wells>\n${wells}</Wells>\n<Samples>\n${samples}</Samples>\n</bpm:BioPlexManager>\n`;
     const well = (row: number, col: number, medians: Record<string, string>) =>
       `<Well RowNo="${row}" ColNo="${col}"><AcquisitionTime>2026-05-09T10:00:00Z</AcquisitionTime><RunSettings><RegionsOfInterest><Region RegionNumber="12" /><Region RegionNumber="15" /></RegionsOfInterest></RunSettings><BeadRegions>\n${Object.entries(medians).map(([r, m]) => `<BeadRegion RegionNumber="${r}"><RegionCount>40</RegionCount><Median>${m}</Median></BeadRegion>\n`).join('')}</BeadRegions></Well>\n`;
     const member = (row: number, col: number) => `<MemberWell RowNo="${row}" ColNo="${col}"><MWAnalytes><MWAnalyte RegionNumber="12"><AnalyteName>alpha</AnalyteName></MWAnalyte><MWAnalyte RegionNumber="15"><AnalyteName>bravo</AnalyteName></MWAnalyte></MWAnalytes></MemberWell>`;
     const sample = (kind: string, label: string, ...wells: Array<[number, number]>) => `<${kind}s><${kind}><Label>${label}</Label><MemberWells>${wells.map(([r, c]) => member(r, c)).join('')}</MemberWells></${kind}></${kind}s>\n`;
-    const file = xml(well(1, 1, { 0: '9', 12: '100.5', 15: '200' }) + well(2, 1, { 12: '101.5' }) + well(1, 2, { 12: '7', 15: '8' }) + well(1, 3, { 12: '1', 15: '2' }), sample('Unknown', 'PT-1', [1, 1], [2, 1]) + sample('Control', 'C1', [1, 2]));
+    const file = xml(well(1, 1, { 0: '9', 12: '100.5', 15: '200' }) + well(2, 1, { 12: '101.5' }) + well(1, 2, { 12: '7', 15: '8' }) + well(1, 3, { 12: '1', 15: '2' }), sample('Unknown', 'PT-1', [1, 1], [2, 1], [3, 1]) + sample('Control', 'C1', [1, 2]));
     const events = fileLabEvents(Buffer.from(file), p, { timeZone: 'UTC' });
     const batch = events.find((e) => e.type === 'results');
     assert.ok(batch?.type === 'results');
     assert.deepEqual(batch.results.map((r) => [r.SampleNumber, r.instrumentCode, r.Result]), [['PT-1', 'alpha', '100.5'], ['PT-1', 'bravo', '200'], ['PT-1', 'alpha', '101.5']]);
     assert.match(batch.problems.join(), /both report test alpha for sample PT-1/);
     assert.deepEqual(sent(events).filter((r) => r.SampleNumber === 'C1').map((r) => r.instrumentCode), ['alpha', 'bravo']);
-    assert.deepEqual(held(events).map((u) => u.reason.replace(/^line \d+: /, '')), ['no value for bravo: not sent', 'no sample number: not sent', 'no sample number: not sent']);
-    assert.deepEqual(held(events).map((u) => u.instrumentCode), ['bravo', 'alpha', 'bravo']);
+    // B1 counted no bead of bravo; A3 is no sample's; PT-1's third well, C1, has no measurement in the export.
+    assert.deepEqual(
+      held(events).map((u) => [u.reason.replace(/^line \d+: /, ''), u.text.split('\t')[0]]),
+      [
+        ['no value for bravo: not sent', 'B1'],
+        ['no sample number: not sent', 'A3'],
+        ['no sample number: not sent', 'A3'],
+        ['no value for alpha: not sent', 'C1'],
+        ['no value for bravo: not sent', 'C1'],
+      ],
+    );
 
     const refusedWith = (bad: string, line: number, message: RegExp) =>
       assert.throws(
@@ -490,6 +504,7 @@ describe('an XML export read as a table its own reader makes (Bio-Plex Manager, 
         },
       );
     refusedWith(xml(well(1, 1, {}), sample('Unknown', 'PT-1', [1, 1]) + sample('Standard', 'S1', [1, 1])), 9, /well A1 is a member of sample "S1" and of sample "PT-1" \(line 8\)/);
+    refusedWith(xml(well(1, 1, {}) + well(1, 1, {}), sample('Unknown', 'PT-1', [1, 1])), 6, /well A1 is measured twice \(its <Well> on line 4 too\)/);
     // A file cut short, and one whose end tag closes another element: what was wrong, on its line.
     refusedWith(file.slice(0, file.indexOf('</Samples>')), 24, /the file is no well-formed XML: line 24: the file ends inside <Samples> opened on line 21/);
     refusedWith(file.replace('</BeadRegions></Well>', '</Well></BeadRegions>'), 8, /line 8: the end tag <\/Well> does not close <BeadRegions>, opened on line 4/);

@@ -17,7 +17,9 @@
  * the well's position), its type the sample's kind (`Standard`), its analyte
  * the name that member well gives the region (else the name the plate's
  * other wells give it). A region of interest the well counted no bead of is
- * a row with no Median (a result left empty, said so). Bead regions outside
+ * a row with no Median (a result left empty, said so); so is each analyte of a
+ * member well the export holds no measurement of (no `Well` for it: not
+ * acquired, or left out of the export). Bead regions outside
  * the regions of interest (region 0: beads no region took; stray regions)
  * are no analyte of the assay, and no row. A sample's wells are each a row:
  * replicate wells are each sent, as the ASTM reading sends each replicate.
@@ -98,8 +100,16 @@ export function* bioplexRowSteps(text: string, maxRows = DEFAULT_MAX_ROWS): Step
   }
 
   const rows: FileRow[] = [{ line: wells.line, cells: [...BIOPLEX_COLUMNS] }];
+  const push = (line: number, cells: string[]) => {
+    if (rows.length > maxRows) throw new RowLimitError(maxRows, line);
+    rows.push({ line, cells });
+  };
+  const measured = new Map<string, number>();
   for (const w of childrenNamed(wells, 'Well')) {
     const well = wellName(w, '<Well>');
+    const earlier = measured.get(well);
+    if (earlier !== undefined) throw new BioplexError(`well ${well} is measured twice (its <Well> on line ${earlier} too): which reading is its result cannot be told`, w.line);
+    measured.set(well, w.line);
     const member = members.get(well);
     const acquired = textOf(childNamed(w, 'AcquisitionTime'));
     const roi = childNamed(w, 'RunSettings');
@@ -108,10 +118,7 @@ export function* bioplexRowSteps(text: string, maxRows = DEFAULT_MAX_ROWS): Step
     const regions = listed !== undefined ? childrenNamed(listed, 'Region').map((r) => (r.attrs.RegionNumber ?? '').trim()).filter((r) => r !== '') : [...(member?.names.keys() ?? [])];
     const ofInterest = new Set(regions);
     const seen = new Set<string>();
-    const row = (region: string, line: number, median: string, count: string): FileRow => {
-      if (rows.length > maxRows) throw new RowLimitError(maxRows, line);
-      return { line, cells: [well, member?.type ?? '', member?.label ?? '', region, member?.names.get(region) ?? plateNames.get(region) ?? '', median, count, acquired] };
-    };
+    const row = (region: string, line: number, median: string, count: string) => push(line, [well, member?.type ?? '', member?.label ?? '', region, member?.names.get(region) ?? plateNames.get(region) ?? '', median, count, acquired]);
     for (const list of childrenNamed(w, 'BeadRegions')) {
       for (const b of childrenNamed(list, 'BeadRegion')) {
         if (tick()) yield;
@@ -119,10 +126,19 @@ export function* bioplexRowSteps(text: string, maxRows = DEFAULT_MAX_ROWS): Step
         if (!ofInterest.has(region)) continue;
         if (seen.has(region)) throw new BioplexError(`well ${well} has bead region ${region} twice`, b.line);
         seen.add(region);
-        rows.push(row(region, b.line, textOf(childNamed(b, 'Median')), textOf(childNamed(b, 'RegionCount'))));
+        row(region, b.line, textOf(childNamed(b, 'Median')), textOf(childNamed(b, 'RegionCount')));
       }
     }
-    for (const region of ofInterest) if (!seen.has(region)) rows.push(row(region, w.line, '', '0'));
+    for (const region of ofInterest) if (!seen.has(region)) row(region, w.line, '', '0');
+  }
+  // A sample's member well the export holds no measurement of (not acquired, or left out of Wells): each of its
+  // analytes a row without a value, held for a person, so that no sample's result goes missing without a word.
+  for (const [well, m] of members) {
+    if (measured.has(well)) continue;
+    for (const [region, name] of m.names) {
+      if (tick()) yield;
+      push(m.line, [well, m.type, m.label, region, name, '', '', '']);
+    }
   }
   return rows;
 }
