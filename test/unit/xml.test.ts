@@ -25,10 +25,10 @@ describe('the XML reader', () => {
     const root = parseXml('<?xml version="1.0" encoding="UTF-8"?>\n<bpm:Run xmlns:bpm="urn:x" a=\'one "quoted"\' b = "it\'s">\n  <Well RowNo="1" ColNo="2"><Median>3245.00</Median></Well>\n  <Region RegionNumber="12" />\n</bpm:Run>\n');
     assert.equal(root.name, 'bpm:Run');
     assert.equal(localName(root.name), 'Run');
-    assert.deepEqual(root.attrs, { 'xmlns:bpm': 'urn:x', a: 'one "quoted"', b: "it's" });
+    assert.deepEqual({ ...root.attrs }, { 'xmlns:bpm': 'urn:x', a: 'one "quoted"', b: "it's" });
     assert.equal(root.line, 2);
     const well = childNamed(root, 'Well')!;
-    assert.deepEqual([well.attrs, well.line, childNamed(well, 'Median')!.text], [{ RowNo: '1', ColNo: '2' }, 3, '3245.00']);
+    assert.deepEqual([{ ...well.attrs }, well.line, childNamed(well, 'Median')!.text], [{ RowNo: '1', ColNo: '2' }, 3, '3245.00']);
     const region = childNamed(root, 'Region')!;
     assert.deepEqual([region.attrs.RegionNumber, region.children.length, region.line], ['12', 0, 4]);
     assert.equal(childrenNamed(root, 'Well').length, 1);
@@ -56,6 +56,8 @@ describe('the XML reader', () => {
     refused('<r>\nA & B</r>', 2, /an "&" that starts no entity \(write it as &amp;\)/);
     refused('<r>&nbsp;</r>', 1, /&nbsp; is no entity XML defines/);
     refused('<r>&#0;</r>', 1, /&#0; is no entity XML defines/);
+    refused('<r>&constructor;</r>', 1, /&constructor; is no entity XML defines/);
+    assert.deepEqual({ ...parseXml('<r __proto__="a" constructor="b"/>').attrs }, { ['__proto__']: 'a', constructor: 'b' });
     refused('<r a=1/>', 1, /the value of the attribute a of <r> is not in quotes/);
     refused('<r a="1" a="2"/>', 1, /the start tag <r> has the attribute a twice/);
     refused('<r a="1"b="2"/>', 1, /needs a space before its attribute/);

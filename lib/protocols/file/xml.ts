@@ -55,7 +55,13 @@ export function parseXml(text: string, limits: XmlLimits = {}): XmlElement {
   return runAtOnce(xmlSteps(text, limits));
 }
 
-const PREDEFINED: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+const PREDEFINED: ReadonlyMap<string, string> = new Map([
+  ['amp', '&'],
+  ['lt', '<'],
+  ['gt', '>'],
+  ['quot', '"'],
+  ['apos', "'"],
+]);
 
 const GT = 62;
 const SLASH = 47;
@@ -107,7 +113,7 @@ export function* xmlSteps(text: string, limits: XmlLimits = {}): Steps<XmlElemen
       let ch: string | undefined;
       if (name.startsWith('#x') || name.startsWith('#X')) ch = codePoint(/^[0-9a-fA-F]+$/.test(name.slice(2)) ? parseInt(name.slice(2), 16) : NaN);
       else if (name.startsWith('#')) ch = codePoint(/^[0-9]+$/.test(name.slice(1)) ? parseInt(name.slice(1), 10) : NaN);
-      else ch = PREDEFINED[name];
+      else ch = PREDEFINED.get(name);
       if (ch === undefined) fail(`&${name}; is no entity XML defines (&amp; &lt; &gt; &quot; &apos;, or a character reference &#n; &#xh;)`, at + amp);
       out += raw.slice(from, amp) + ch;
       from = semi + 1;
@@ -190,7 +196,8 @@ export function* xmlSteps(text: string, limits: XmlLimits = {}): Steps<XmlElemen
       const open = i;
       i++;
       const name = readName('a start tag');
-      const attrs: Record<string, string> = {};
+      // No prototype: an attribute named like one of Object's own (`__proto__`, `constructor`) is an attribute like any.
+      const attrs = Object.create(null) as Record<string, string>;
       let selfClosing = false;
       for (;;) {
         const before = i;
