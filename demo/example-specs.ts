@@ -472,6 +472,10 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     'CFX Maestro "Quantification Cq Results" CSV: one row per well and fluorophore, the Cq in `Cq`; `NaN` (no Cq) is no result; standards, NTC and positive/negative controls (`Content`) are counted as not for the LIS (Lab sidebar).',
     codesNote('the fluorophores (`Fluor`; set `layout.test` to `Target` when the plate names its targets)', '`FAM` and `VIC`'),
   ]),
+  'biorad-bioplex-manager-xml': namedTests('Bio-Rad Bio-Plex 200 (Bio-Plex Manager)', '*.xml', 'Serum', [['alpha', 'MFI-ALPHA', 'Analyte alpha, median FI'], ['bravo', 'MFI-BRAVO', 'Analyte bravo, median FI']], [
+    'Bio-Plex Manager XML export (`File > Export > XML`): one result per measured well and analyte, the bead region\'s median fluorescence, the sample the `Label` whose member well it is; a patient\'s replicate wells are each sent; standards, controls and blanks are counted as not for the LIS (Lab sidebar); a region with no bead counted, a sample\'s well the export holds no measurement of, and a well no sample lists are held.',
+    codesNote('the analytes (`AnalyteName`)', '`alpha` and `bravo`'),
+  ]),
   'appbio-absolute-q': namedTests('Applied Biosystems QuantStudio Absolute Q', '*.csv', 'Plasma', [['Gene A', 'DPCR-GENEA', 'Gene A, copies/µL'], ['Gene B', 'DPCR-GENEB', 'Gene B, copies/µL']], [
     'Absolute Q well CSV: one row per well and target, `Conc. cp/uL`; each group\'s average row (`Well` `Average`, no sample) is the software\'s summary, counted as not for the LIS (Lab sidebar).',
     codesNote('the targets (`Target`)', '`Gene A` and `Gene B`'),

@@ -36,7 +36,7 @@ export interface FileDialectProtocol extends DialectProtocol {
 }
 
 const FILE: FileDialectProtocol = {
-  builtIns: () => FILE_PROFILES.map((p) => ({ id: p.id, label: p.label, vendor: p.vendor, model: p.model, layout: p.layout.form, delimiter: p.format === 'xlsx' ? 'xlsx workbook' : typeof p.delimiter === 'string' ? p.delimiter : 'fixed widths' })),
+  builtIns: () => FILE_PROFILES.map((p) => ({ id: p.id, label: p.label, vendor: p.vendor, model: p.model, layout: p.layout.form, delimiter: p.format === 'xlsx' ? 'xlsx workbook' : p.format === 'bioplex-xml' ? 'Bio-Plex XML' : typeof p.delimiter === 'string' ? p.delimiter : 'fixed widths' })),
   profile: findFileProfile,
   preview: previewFileSiteInSlices,
   point: pointFileAtInSlices,

@@ -3,10 +3,13 @@
  * and the side-by-side test use it: the instrument's own file
  * (test/fixtures/file, SOURCES.md; the allotropy suite's files under
  * test/fixtures/allotropy, named `allotropy/<parser>/<file>`), or, for the
- * generic CSV that has no instrument, a small export in its layout written here.
+ * generic CSV that has no instrument, a small export in its layout written here;
+ * for Bio-Plex Manager, whose one real export holds only standards, a small
+ * export in its elements with patient wells (./bioplex.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { BIOPLEX_SAMPLE } from './bioplex';
 
 const ROOT = join(__dirname, '..', '..', '..', 'test', 'fixtures');
 const FIXTURES = join(ROOT, 'file');
@@ -75,6 +78,7 @@ const GENERIC_CSV_SAMPLE = 'Sample,Test,Result\r\nGX-1001,GLU,5.4\r\nGX-1001,CRE
 /** The sample export of `dialect` and a file name for it; undefined for a dialect with none. */
 export function fileSample(dialect: string): { name: string; bytes: Buffer } | undefined {
   if (dialect === 'generic-csv') return { name: 'generic-run.csv', bytes: Buffer.from(GENERIC_CSV_SAMPLE, 'utf8') };
+  if (dialect === 'biorad-bioplex-manager-xml') return { name: 'bioplex-run.xml', bytes: Buffer.from(BIOPLEX_SAMPLE, 'utf8') };
   const name = FILE_SAMPLES[dialect];
   if (name === undefined) return undefined;
   // The file's own name (a folder-link takes it by its pattern); an allotropy path is read from its folder.

@@ -62,5 +62,4 @@ export const NOT_YET: Readonly<Record<string, string>> = {
   'appbio_quantstudio_designandanalysis/appbio_quantstudio_designandanalysis_QS7Pro_Standard_Curve_example14.xlsx': PENDING,
   'appbio_quantstudio_designandanalysis/appbio_quantstudio_designandanalysis_QS7_Standard_Curve_example06.xlsx': PENDING,
   'appbio_quantstudio_designandanalysis/appbio_quantstudio_designandanalysis_no_RQ_values_example1.xlsx': PENDING,
-  'biorad_bioplex_manager/bio-rad_bio-plex_manager_example_01.xml': PENDING,
 };

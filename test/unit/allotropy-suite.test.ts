@@ -297,6 +297,8 @@ const ENTRIES: Entry[] = [
     ...EIGHT_GUIDS,
   },
   { file: 'luminex_intelliflex/luminex_intelliflex_example_01.csv', dialect: 'luminex-xponent-average' },
+  // Its Samples name 88 member wells more than its Wells measure (the example was cut down): their 1,320 analytes are held, no value, and are no row of allotropy's.
+  { file: 'biorad_bioplex_manager/bio-rad_bio-plex_manager_example_01.xml', dialect: 'biorad-bioplex-manager-xml' },
 ];
 
 const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;

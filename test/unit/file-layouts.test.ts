@@ -19,7 +19,9 @@
  * - a sample named on its first well's row only, its replicate wells below
  *   with the cell empty, each well a result (SoftMax Pro, replicatesBelow);
  * - a legacy code page: a Gen5 export in Windows-1252 decoded cell by cell,
- *   GBK across a slice boundary, and a paste in such a dialect read as text.
+ *   GBK across a slice boundary, and a paste in such a dialect read as text;
+ * - an XML export read into a table by a reader made for it (Bio-Plex
+ *   Manager, format bioplex-xml), against the file's own tags read here.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -467,3 +469,113 @@ describe('legacy code pages', () => {
   });
 });
 
+
+describe('an XML export read as a table its own reader makes (Bio-Plex Manager, format bioplex-xml)', () => {
+  const FILE = 'biorad_bioplex_manager/bio-rad_bio-plex_manager_example_01.xml';
+  const bytes = readFileSync(join(SUITE, FILE));
+  const text = bytes.toString('utf8');
+  const p = site('biorad-bioplex-manager-xml', {});
+  const lineOf = (at: number) => text.slice(0, at).split('\n').length;
+
+  /** The file read here on its own, by its tags: each measured well's regions of interest, its sample's label, kind and analyte names. */
+  function ownCells(): Array<[string, string, string, string, number]> {
+    const members = new Map<string, { kind: string; label: string; names: Map<string, string> }>();
+    const samples = text.slice(text.indexOf('<Samples>'));
+    for (const s of samples.matchAll(/<(Blank|Control|Standard|Unknown)>([\s\S]*?)<\/\1>/g)) {
+      const label = /<Label>([^<]*)<\/Label>/.exec(s[2]!)![1]!;
+      for (const mw of s[2]!.matchAll(/<MemberWell RowNo="(\d+)" ColNo="(\d+)"[^>]*>([\s\S]*?)<\/MemberWell>/g)) {
+        const names = new Map([...mw[3]!.matchAll(/<MWAnalyte RegionNumber="(\d+)">\s*<AnalyteName>([^<]*)<\/AnalyteName>/g)].map((m) => [m[1]!, m[2]!]));
+        members.set(`${String.fromCharCode(64 + Number(mw[1]))}${mw[2]}`, { kind: s[1]!, label, names });
+      }
+    }
+    const out: Array<[string, string, string, string, number]> = [];
+    const wells = text.slice(0, text.indexOf('</Wells>'));
+    for (const w of wells.matchAll(/<Well RowNo="(\d+)" ColNo="(\d+)"[^>]*>([\s\S]*?)<\/Well>/g)) {
+      const m = members.get(`${String.fromCharCode(64 + Number(w[1]))}${w[2]}`)!;
+      const roi = new Set([...w[3]!.matchAll(/<Region RegionNumber="(\d+)" \/>/g)].map((r) => r[1]!));
+      for (const b of w[3]!.matchAll(/<BeadRegion RegionNumber="(\d+)">\s*<RegionCount>\d+<\/RegionCount>\s*<Median>([^<]*)<\/Median>/g)) {
+        if (roi.has(b[1]!)) out.push([m.kind, m.label, m.names.get(b[1]!)!, b[2]!, lineOf(w.index + w[0].indexOf(b[0]))]);
+      }
+    }
+    return out;
+  }
+
+  it('reads each measured well\'s regions of interest as its sample\'s analytes, the median as written, each on its BeadRegion\'s line, as allotropy reads them', async () => {
+    const events = read(FILE, p);
+    const own = ownCells();
+    assert.equal(own.length, 120);
+    // Every well of this export holds a standard (S1 to S8): all QC, none a patient's.
+    assert.ok(own.every(([kind]) => kind === 'Standard'));
+    assert.equal(events.filter((e) => e.type === 'results').length, 0);
+    assert.deepEqual(sorted(sent(events).map((r) => [r.SampleNumber, r.instrumentCode, r.Result, r.record])), sorted(own.map(([, label, analyte, median, line]) => [label, analyte, median, line])));
+    // The export's Samples name 96 member wells, its Wells hold 8 (allotropy's example was cut down): each analyte of
+    // the other 88 is held, no value, so that no sample's result goes missing without a word.
+    const unmeasured = [...text.slice(text.indexOf('<Samples>')).matchAll(/<MemberWell RowNo="(\d+)" ColNo="(\d+)"[^>]*>([\s\S]*?)<\/MemberWell>/g)].filter((m) => !(m[1] === '1' && Number(m[2]) <= 8));
+    const analytes = unmeasured.flatMap((m) => [...m[3]!.matchAll(/<AnalyteName>([^<]*)<\/AnalyteName>/g)].map((a) => `no value for ${a[1]!}: not sent`));
+    assert.deepEqual([unmeasured.length, analytes.length], [88, 1320]);
+    assert.deepEqual(held(events).map((u) => u.reason.replace(/^line \d+: /, '')).sort(), analytes.sort());
+    const allotropy = EXPECTED[FILE]!.results.map(([sample, test, value]) => [sample, test, value]);
+    assert.deepEqual(sorted(sent(events).map((r) => [r.SampleNumber, r.instrumentCode, Number(r.Result)])), sorted(allotropy));
+    assert.equal(sent(events)[0]!.completedAt, '2023-05-09T18:55:02.000Z');
+    // Region 0 (beads no region took) and the stray regions 43, 68, 74… are no rows; the table's columns as documented.
+    const rows = fileRows(bytes, p);
+    assert.deepEqual(rows[0]!.cells, ['Well', 'Type', 'Sample', 'Region', 'Analyte', 'Median', 'Count', 'Acquired']);
+    assert.ok(!rows.some((r) => ['0', '43', '68', '74'].includes(r.cells[3]!)));
+    assert.deepEqual(await fileRowsInSlices(bytes, p), rows);
+  });
+
+  it('a patient\'s wells each sent; a region with no bead, a member well not measured and a well no sample lists held; a well of two samples and malformed XML refused with the line', () => {
+    const xml = (wells: string, samples: string) => `<?xml version="1.0"?>\n<bpm:BioPlexManager xmlns:bpm="urn:bio-rad">\n<Wells>\n${wells}</Wells>\n<Samples>\n${samples}</Samples>\n</bpm:BioPlexManager>\n`;
+    const well = (row: number, col: number, medians: Record<string, string>) =>
+      `<Well RowNo="${row}" ColNo="${col}"><AcquisitionTime>2026-05-09T10:00:00Z</AcquisitionTime><RunSettings><RegionsOfInterest><Region RegionNumber="12" /><Region RegionNumber="15" /></RegionsOfInterest></RunSettings><BeadRegions>\n${Object.entries(medians).map(([r, m]) => `<BeadRegion RegionNumber="${r}"><RegionCount>40</RegionCount><Median>${m}</Median></BeadRegion>\n`).join('')}</BeadRegions></Well>\n`;
+    const member = (row: number, col: number) => `<MemberWell RowNo="${row}" ColNo="${col}"><MWAnalytes><MWAnalyte RegionNumber="12"><AnalyteName>alpha</AnalyteName></MWAnalyte><MWAnalyte RegionNumber="15"><AnalyteName>bravo</AnalyteName></MWAnalyte></MWAnalytes></MemberWell>`;
+    const sample = (kind: string, label: string, ...wells: Array<[number, number]>) => `<${kind}s><${kind}><Label>${label}</Label><MemberWells>${wells.map(([r, c]) => member(r, c)).join('')}</MemberWells></${kind}></${kind}s>\n`;
+    const file = xml(well(1, 1, { 0: '9', 12: '100.5', 15: '200' }) + well(2, 1, { 12: '101.5' }) + well(1, 2, { 12: '7', 15: '8' }) + well(1, 3, { 12: '1', 15: '2' }), sample('Unknown', 'PT-1', [1, 1], [2, 1], [3, 1]) + sample('Control', 'C1', [1, 2]));
+    const events = fileLabEvents(Buffer.from(file), p, { timeZone: 'UTC' });
+    const batch = events.find((e) => e.type === 'results');
+    assert.ok(batch?.type === 'results');
+    assert.deepEqual(batch.results.map((r) => [r.SampleNumber, r.instrumentCode, r.Result]), [['PT-1', 'alpha', '100.5'], ['PT-1', 'bravo', '200'], ['PT-1', 'alpha', '101.5']]);
+    assert.match(batch.problems.join(), /both report test alpha for sample PT-1/);
+    assert.deepEqual(sent(events).filter((r) => r.SampleNumber === 'C1').map((r) => r.instrumentCode), ['alpha', 'bravo']);
+    // B1 counted no bead of bravo; A3 is no sample's; PT-1's third well, C1, has no measurement in the export.
+    assert.deepEqual(
+      held(events).map((u) => [u.reason.replace(/^line \d+: /, ''), u.text.split('\t')[0]]),
+      [
+        ['no value for bravo: not sent', 'B1'],
+        ['no sample number: not sent', 'A3'],
+        ['no sample number: not sent', 'A3'],
+        ['no value for alpha: not sent', 'C1'],
+        ['no value for bravo: not sent', 'C1'],
+      ],
+    );
+
+    const refusedWith = (bad: string, line: number, message: RegExp) =>
+      assert.throws(
+        () => fileLabEvents(Buffer.from(bad), p, { timeZone: 'UTC' }),
+        (err: unknown) => {
+          const e = err as { name: string; line?: number; setting?: string; message: string };
+          assert.deepEqual([e.name, e.line, e.setting], ['FileReadError', line, 'format'], e.message);
+          assert.match(e.message, message);
+          return true;
+        },
+      );
+    refusedWith(xml(well(1, 1, {}), sample('Unknown', 'PT-1', [1, 1]) + sample('Standard', 'S1', [1, 1])), 9, /well A1 is a member of sample "S1" and of sample "PT-1" \(line 8\)/);
+    refusedWith(xml(well(1, 1, {}) + well(1, 1, {}), sample('Unknown', 'PT-1', [1, 1])), 6, /well A1 is measured twice \(its <Well> on line 4 too\)/);
+    // A file cut short, and one whose end tag closes another element: what was wrong, on its line.
+    refusedWith(file.slice(0, file.indexOf('</Samples>')), 24, /the file is no well-formed XML: line 24: the file ends inside <Samples> opened on line 21/);
+    refusedWith(file.replace('</BeadRegions></Well>', '</Well></BeadRegions>'), 8, /line 8: the end tag <\/Well> does not close <BeadRegions>, opened on line 4/);
+    refusedWith('<?xml version="1.0"?>\n<Run><Wells/></Run>', 2, /the root element is <Run>, not <bpm:BioPlexManager>/);
+    refusedWith('Sample,Test,Result\nS-1,GLU,5.4\n', 1, /text outside the root element/);
+  });
+
+  it('the reader makes the table: its settings and columns are checked, a plate refused', () => {
+    const issues = (overrides: unknown) => siteFileProfile({ base: 'biorad-bioplex-manager-xml', overrides }).issues.map((i) => i.path);
+    assert.deepEqual(issues({}), []);
+    assert.deepEqual(issues({ table: { skipRows: 1 } }), ['table']);
+    assert.deepEqual(issues({ table: { startsAfter: 'Wells' } }), ['table']);
+    assert.deepEqual(issues({ layout: { value: 'Mean' } }), ['layout.value']);
+    assert.deepEqual(issues({ layout: { value: 'Count' } }), []);
+    assert.deepEqual(issues({ layout: { form: 'plate', values: 'Median', test: 'x', wells: { A1: 'S-1' } } }), ['layout.form']);
+    assert.deepEqual(issues({ sheet: 'Results' }), ['sheet']);
+  });
+});

@@ -160,7 +160,7 @@ const WORKBOOK_PASTE = 'the dialect reads .xlsx workbooks (format xlsx), and a p
 
 function framingOf(profile: FileDialectProfile | undefined): string {
   if (profile === undefined) return '';
-  if (profile.format === 'xlsx') return 'xlsx';
+  if (profile.format === 'xlsx' || profile.format === 'bioplex-xml') return profile.format;
   return typeof profile.delimiter === 'string' ? profile.delimiter : 'fixed widths';
 }
 

@@ -20,6 +20,8 @@ import { WorkbookError, workbookRows } from './workbook';
 import { ArchiveError, archiveMember, archiveMemberOffLoop } from './archive';
 import { startsAsZip } from './zip';
 import { workbookRowsOffLoop } from './workbook-thread';
+import { bioplexRowSteps, BioplexError } from './bioplex';
+import { XmlError } from './xml';
 import type { ColumnRef, FileDialectProfile, NamedTest } from './types';
 
 export class FileReadError extends Error {
@@ -140,6 +142,8 @@ export async function fileRowsInSlices(packed: Buffer, profile: FileDialectProfi
 }
 
 function asReadError(err: unknown): unknown {
+  if (err instanceof XmlError) return new FileReadError(`the file is no well-formed XML: ${err.message}`, { line: err.line, setting: 'format' });
+  if (err instanceof BioplexError) return new FileReadError(err.message, { ...(err.line === undefined ? {} : { line: err.line }), setting: 'format' });
   if (err instanceof WorkbookError || err instanceof ArchiveError) return new FileReadError(err.message, { setting: err.setting });
   if (err instanceof RowLimitError) return new FileReadError(err.message, { line: err.line, setting: 'maxRows' });
   return err;
@@ -150,6 +154,7 @@ function* textRowSteps(bytes: Buffer, profile: FileDialectProfile): Steps<FileRo
   if (binary !== undefined) throw new FileReadError(binary, { setting: binary.startsWith('the file is a ZIP') ? 'format' : 'encoding' });
   const text = yield* decodeSteps(bytes, profile.encoding);
   try {
+    if (profile.format === 'bioplex-xml') return yield* bioplexRowSteps(text, profile.maxRows ?? DEFAULT_MAX_ROWS);
     return yield* unquotedSteps(yield* rowSteps(text, profile.delimiter, profile.maxRows ?? DEFAULT_MAX_ROWS), profile);
   } catch (err) {
     throw asReadError(err);
@@ -186,6 +191,7 @@ export function pastedRowsInSlices(text: string, profile: FileDialectProfile): P
 
 function* pastedRowSteps(text: string, profile: FileDialectProfile): Steps<FileRow[]> {
   try {
+    if (profile.format === 'bioplex-xml') return yield* bioplexRowSteps(text, profile.maxRows ?? DEFAULT_MAX_ROWS);
     return yield* unquotedSteps(yield* rowSteps(text, profile.delimiter, profile.maxRows ?? DEFAULT_MAX_ROWS), profile);
   } catch (err) {
     throw asReadError(err);

@@ -27,7 +27,7 @@ export const FileDialectProfileSchema = z.strictObject({
   label: text,
   vendor: text,
   model: text,
-  format: z.enum(['text', 'xlsx']).optional(),
+  format: z.enum(['text', 'xlsx', 'bioplex-xml']).optional(),
   sheet: z.union([text, z.number().int(), z.array(text)]).optional(),
   maxUnpackedMB: z.number().optional(),
   archive: z.strictObject({ member: text }).optional(),

@@ -62,7 +62,7 @@ export function separatorOf(delimiter: FileDialectProfile['delimiter']): string 
 
 /** What a row's cells are joined with to show the row as text: the delimiter, nothing for fixed widths, a tab between a workbook's cells. */
 export function cellJoiner(profile: Pick<FileDialectProfile, 'format' | 'delimiter'>): string {
-  if (profile.format === 'xlsx') return '\t';
+  if (profile.format === 'xlsx' || profile.format === 'bioplex-xml') return '\t';
   const sep = separatorOf(profile.delimiter);
   return typeof sep === 'string' ? sep : '';
 }

@@ -162,9 +162,11 @@ export interface FileDialectProfile {
   readonly model: string;
   /**
    * `text` (absent: text): a text export, decoded in `encoding` and cut at `delimiter`. `xlsx`: an Excel workbook,
-   * one sheet read as cells (./workbook.ts); `encoding` and `delimiter` are then not used.
+   * one sheet read as cells (./workbook.ts); `encoding` and `delimiter` are then not used. `bioplex-xml`: Bio-Rad
+   * Bio-Plex Manager's XML export, decoded in `encoding` and read as a table the reader makes (./bioplex.ts: a header
+   * row of its columns, then a row per well and bead region); `delimiter` is then not used.
    */
-  readonly format?: 'text' | 'xlsx';
+  readonly format?: 'text' | 'xlsx' | 'bioplex-xml';
   /**
    * The workbook's sheet (format xlsx): its name (exact), its 1-based position, or a list of names, the first of
    * them the workbook has (one software's versions name the results sheet differently); absent: the first sheet.

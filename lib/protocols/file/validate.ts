@@ -7,6 +7,7 @@ import type { ProfileIssue } from '../../dialect/overrides';
 import { isKnownTimeZone } from '../../lab/timestamp';
 import { formatProblem } from './date';
 import type { ColumnRef, FileDialectProfile, NamedTest } from './types';
+import { BIOPLEX_COLUMNS } from './bioplex';
 
 const ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /** A plate well as a plate map names it: a row letter (A-Z, AA-AF on a 1536-well plate) and a column number. */
@@ -106,6 +107,15 @@ export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
     regex('table.blocks', p.table.blocks);
     if (p.table.startsAfter !== undefined) add('table.startsAfter', 'a file of blocks starts a table at each block\'s title (table.blocks): leave startsAfter out');
     if (p.layout.form === 'plate') add('table.blocks', 'a plate\'s grids are found by their titles (layout.values, layout.samples): blocks are for tables');
+  }
+  if (p.format === 'bioplex-xml') {
+    // The reader makes the table: a header row of its columns first, then a row per well and bead region.
+    const t = p.table;
+    if (!t.header || t.skipRows !== 0 || t.startsAfter !== undefined || t.headerFirstCell !== undefined || t.blocks !== undefined || t.quotedLines) add('table', `format bioplex-xml makes the table itself (a header row ${BIOPLEX_COLUMNS.join(', ')}, then a row per well and bead region): keep table.header true and skipRows 0, and leave startsAfter, headerFirstCell, blocks and quotedLines out`);
+    if (p.layout.form === 'plate') add('layout.form', 'format bioplex-xml reads a table of a row per well and bead region: row-per-result (or row-per-sample), not plate');
+    const known = new Set<ColumnRef>(BIOPLEX_COLUMNS);
+    const named = p.layout.form === 'row-per-result' ? ([['layout.sample', p.layout.sample], ['layout.test', p.layout.test], ['layout.value', p.layout.value], ['layout.units', p.layout.units], ['layout.flags', p.layout.flags]] as const) : [];
+    for (const [path, c] of named) if (typeof c === 'string' && !known.has(c)) add(path, `${JSON.stringify(c)} is no column of format bioplex-xml's table: its columns are ${BIOPLEX_COLUMNS.join(', ')}`);
   }
   if (p.table.quotedLines && (xlsx || typeof p.delimiter !== 'string')) add('table.quotedLines', 'cuts a quoted line again at the delimiter: it needs a text file cut at commas, semicolons or tabs');
   if (p.table.headerFirstCell !== undefined && p.table.headerFirstCell.trim() === '') add('table.headerFirstCell', 'must not be empty');
