@@ -69,6 +69,10 @@ interface Entry {
 const ASSAY = 'our test is the assay, allotropy names the calculated value';
 const APPLICATION = 'our test is the application, allotropy names the calculated value';
 const SAMPLE_RULE = 'a label starting with punctuation is a plate mark, not a sample a LIS holds (sample-number.ts)';
+/** Gen5 writes a concentration off the standard curve `>209.845` or `<0.000`: sent as written (the LIS sees it is out of range). */
+const offCurve = (count: number): Pick<Entry, 'extra'> => ({
+  extra: { count, value: /^[<>]\d/, why: 'a concentration off the standard curve, written `>x` or `<x`: sent as written (the LIS sees it is out of range); allotropy leaves it out' },
+});
 const NO_SAMPLE = 'allotropy writes N/A for the empty sample cell; a row without a sample number is held, never sent';
 
 /** NanoDrop Eight's exports with a `Sample Id`: allotropy's sample is that GUID, ours the operator's name; one row has none. */
@@ -184,6 +188,13 @@ const ENTRIES: Entry[] = [
     extra: { count: 2, value: /^[<>]\d/, why: 'the blank standard STD1 below the curve, `<0.000`: sent to QC as written; allotropy leaves it out' },
   },
   { file: 'agilent_gen5/luminescence/endpoint_singleplate.txt', dialect: 'agilent-gen5-luminescence' },
+  { file: 'agilent_gen5/absorbance/010307_114129_BNCH654563_stdcurve_singleplate01.txt', dialect: 'agilent-gen5-concentration' },
+  { file: 'agilent_gen5/absorbance/endpoint_stdcurve_singleplate_2.txt', dialect: 'agilent-gen5-concentration' },
+  { file: 'agilent_gen5/absorbance/Kinetic_Analysis_Mean_Slope_and_Standard_Curve_tab.txt', dialect: 'agilent-gen5-concentration', ...offCurve(23) },
+  { file: 'agilent_gen5/fluorescence/alphalisa_test_2.txt', dialect: 'agilent-gen5-concentration', ...offCurve(2) },
+  { file: 'agilent_gen5/fluorescence/alphalisa_endpoint_singleplate.txt', dialect: 'agilent-gen5-concentration', qcNoResult: 19, ...offCurve(3) },
+  { file: 'agilent_gen5/fluorescence/endpoint_single_plate_example.txt', dialect: 'agilent-gen5-concentration', ...offCurve(5) },
+  { file: 'agilent_gen5/fluorescence/Fluorescamine_Protein_Quantitation_no_results_matrix.txt', dialect: 'agilent-gen5-conc-grid', ...offCurve(2) },
   {
     file: 'moldev_softmax_pro/group_with_partial_rows.txt',
     dialect: 'moldev-softmax-pro-groups',
