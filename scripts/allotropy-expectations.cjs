@@ -51,6 +51,11 @@ const FIELDS = {
     'fluorescence/alphalisa_test_2.txt': calc('[Concentration]'),
     'fluorescence/alphalisa_endpoint_singleplate.txt': calc('[Concentration]'),
     'fluorescence/endpoint_single_plate_example.txt': calc('[Concentration]'),
+    'absorbance/endpoint_pathlength_correct_singleplate.txt': calc('DNA concentration ng/uL'),
+    'fluorescence/endpoint_fluorescence_polarization.txt': calc('Polarization'),
+    // Ratio and Delta compare a well's two readings; Normalized Data, the reading normalised, is the result.
+    'fluorescence/endpoint_singleplate_filter_withStepLabel_withCalculatedValues.txt': calc('Normalized Data'),
+    'fluorescence/endpoint_singleplate_filter_withoutStepLabel_withCalculatedValues.txt': calc('Normalized Data'),
   },
   bmg_labtech_smart_control: meas('fluorescence'),
   bmg_mars: meas('absorbance'),

@@ -195,6 +195,10 @@ const ENTRIES: Entry[] = [
   { file: 'agilent_gen5/fluorescence/alphalisa_endpoint_singleplate.txt', dialect: 'agilent-gen5-concentration', qcNoResult: 19, ...offCurve(3) },
   { file: 'agilent_gen5/fluorescence/endpoint_single_plate_example.txt', dialect: 'agilent-gen5-concentration', ...offCurve(5) },
   { file: 'agilent_gen5/fluorescence/Fluorescamine_Protein_Quantitation_no_results_matrix.txt', dialect: 'agilent-gen5-conc-grid', ...offCurve(2) },
+  { file: 'agilent_gen5/fluorescence/endpoint_fluorescence_polarization.txt', dialect: 'agilent-gen5-polarization' },
+  { file: 'agilent_gen5/fluorescence/endpoint_singleplate_filter_withStepLabel_withCalculatedValues.txt', dialect: 'agilent-gen5-normalized' },
+  { file: 'agilent_gen5/fluorescence/endpoint_singleplate_filter_withoutStepLabel_withCalculatedValues.txt', dialect: 'agilent-gen5-normalized' },
+  { file: 'agilent_gen5/absorbance/endpoint_pathlength_correct_singleplate.txt', dialect: 'agilent-gen5-dna' },
   {
     file: 'moldev_softmax_pro/group_with_partial_rows.txt',
     dialect: 'moldev-softmax-pro-groups',
