@@ -31,6 +31,8 @@ export const FILE_SAMPLES: Readonly<Record<string, string>> = {
   'agilent-gen5-polarization': `${ALLOTROPY}agilent_gen5/fluorescence/endpoint_fluorescence_polarization.txt`,
   'agilent-gen5-normalized': `${ALLOTROPY}agilent_gen5/fluorescence/endpoint_singleplate_filter_withStepLabel_withCalculatedValues.txt`,
   'agilent-gen5-dna': `${ALLOTROPY}agilent_gen5/absorbance/endpoint_pathlength_correct_singleplate.txt`,
+  'agilent-gen5-a260': `${ALLOTROPY}agilent_gen5/absorbance/absorbance_error_document_example.txt`,
+  'agilent-gen5-dapi-gfp': `${ALLOTROPY}agilent_gen5/fluorescence/endpoint_singleplate.txt`,
   'appbio-absolute-q': `${ALLOTROPY}appbio_absolute_q/Appbio_AbsoluteQ_example01.csv`,
   'appbio-absolute-q-summary': `${ALLOTROPY}appbio_absolute_q/Appbio_AbsoluteQ_summary.csv`,
   'appbio-absolute-q-archive': `${ALLOTROPY}appbio_absolute_q/Appbio_AbsoluteQ_zip_test.zip`,

@@ -199,6 +199,13 @@ const ENTRIES: Entry[] = [
   { file: 'agilent_gen5/fluorescence/endpoint_singleplate_filter_withStepLabel_withCalculatedValues.txt', dialect: 'agilent-gen5-normalized' },
   { file: 'agilent_gen5/fluorescence/endpoint_singleplate_filter_withoutStepLabel_withCalculatedValues.txt', dialect: 'agilent-gen5-normalized' },
   { file: 'agilent_gen5/absorbance/endpoint_pathlength_correct_singleplate.txt', dialect: 'agilent-gen5-dna' },
+  { file: 'agilent_gen5/fluorescence/endpoint_singleplate.txt', dialect: 'agilent-gen5-dapi-gfp' },
+  {
+    file: 'agilent_gen5/absorbance/absorbance_error_document_example.txt',
+    dialect: 'agilent-gen5-a260',
+    tests: { map: { '260:260': '260nm' }, why: 'our test is the read\'s line name, allotropy\'s its wavelength' },
+    held: [{ count: 1, reason: '260:260 is "OVRFLW", a value the dialect reads as no result', why: 'above the reader\'s range: no result; allotropy writes 0 with an error document naming `OVRFLW`', theirValue: 0 }],
+  },
   {
     file: 'moldev_softmax_pro/group_with_partial_rows.txt',
     dialect: 'moldev-softmax-pro-groups',

@@ -26,8 +26,8 @@ export const AGILENT_GEN5_CONCENTRATION: FileDialectProfile = {
   decimalComma: false,
   noResult: ['?????', 'OVRFLW'],
   sampleNumber: { pattern: SAMPLE_NUMBER },
-  // Gen5's well types: SPL samples, STD standards, BLK blanks, CTL controls; POSCON/NEGCON as a luminescence protocol names them.
-  qc: [{ by: 'sample', pattern: '^(?:STD|BLK|CTL|POSCON|NEGCON)' }],
+  // Gen5's well types: SPL samples, STD standards, BLK blanks, CTL controls; POS/NEG (POSCON, NEGCON) as protocols name their controls.
+  qc: [{ by: 'sample', pattern: '^(?:STD|BLK|CTL|POS|NEG)' }],
 };
 
 /**
@@ -106,4 +106,35 @@ export const AGILENT_GEN5_DNA: FileDialectProfile = {
   id: 'agilent-gen5-dna',
   label: 'Agilent BioTek Gen5 (DNA concentration, pathlength corrected, tab text)',
   layout: { form: 'plate', samples: 'Layout', samplesLine: 'Well ID', values: 'Results', valuesLine: 'DNA concentration ng/uL', test: 'DNA concentration ng/uL', units: 'ng/uL' },
+};
+
+/**
+ * Gen5, a two-filter fluorescence read (DAPI and GFP) whose protocol
+ * normalises each reading and averages it over the sample's wells: the
+ * `Results` grid's lines `meanNormDAPI` and `meanNormGFP` are two results
+ * per well, each its own test (the line's name; the mean written in each of
+ * the sample's wells). Positive and negative controls (`POS`, `NEG`) are QC.
+ * Sample: Benchling-Open-Source/allotropy
+ * tests/parsers/agilent_gen5/testdata/fluorescence/endpoint_singleplate.txt (MIT).
+ */
+export const AGILENT_GEN5_DAPI_GFP: FileDialectProfile = {
+  ...AGILENT_GEN5_CONCENTRATION,
+  id: 'agilent-gen5-dapi-gfp',
+  label: 'Agilent BioTek Gen5 (DAPI and GFP means, tab text)',
+  layout: { form: 'plate', samples: 'Layout', samplesLine: 'Well ID', values: 'Results', valuesLine: ['meanNormDAPI', 'meanNormGFP'], test: { from: 'line' } },
+};
+
+/**
+ * Gen5, a nucleic acid plate's absorbance at 260 nm as read, no data
+ * reduction sent: the `Results` grid's line `260:260` (the read step `260`
+ * at its wavelength 260) holds each well's absorbance, the result (the test
+ * is the line's name). `OVRFLW` (above the reader's range) is no result.
+ * Sample: Benchling-Open-Source/allotropy
+ * tests/parsers/agilent_gen5/testdata/absorbance/absorbance_error_document_example.txt (MIT).
+ */
+export const AGILENT_GEN5_A260: FileDialectProfile = {
+  ...AGILENT_GEN5_CONCENTRATION,
+  id: 'agilent-gen5-a260',
+  label: 'Agilent BioTek Gen5 (absorbance at 260 nm, tab text)',
+  layout: { form: 'plate', samples: 'Layout', samplesLine: 'Well ID', values: 'Results', valuesLine: '260:260', test: '260:260' },
 };
