@@ -108,6 +108,10 @@ describe('plates', () => {
     assert.deepEqual([...new Set(events.flatMap((e) => (e.type === 'qc' ? e.results.map((r) => r.SampleNumber) : [])))], ['STD1', 'STD2', 'STD3', 'STD4', 'STD5', 'STD6', 'STD7', 'BLK']);
     // A grid line asked for that a plate row lacks refuses the file, naming the lines it has.
     assert.throws(() => read(GEN5, site('thermo-multiskan-go', gen5('Conc'))), /plate row A of the grid on line 48 has no line named "Conc" in its last cell \(layout\.valuesLine\); its lines are named "630nmAbsRead:630", "Blank 630nmAbsRead:630", "\[Concentration\]"/);
+    // No line named where a plate row has several: the rows below the first would go unread, so the file is refused, naming the lines.
+    const unnamed = (key: 'valuesLine' | 'samplesLine') => site('agilent-gen5-concentration', { layout: { [key]: null } });
+    assert.throws(() => read(GEN5, unnamed('valuesLine')), /^FileReadError: line 50: plate row A of the grid on line 48 has several lines, named "630nmAbsRead:630", "Blank 630nmAbsRead:630", "\[Concentration\]" in their last cell; set layout\.valuesLine to the one to read$/);
+    assert.throws(() => read(GEN5, unnamed('samplesLine')), /line 31: plate row A of the grid on line 29 has several lines, named "Well ID", "Conc\/Dil" in their last cell; set layout\.samplesLine/);
   });
 
   it('Gen5: a well read as no result (OVRFLW) is counted with the text of its plate row, which names the well and its sample', () => {

@@ -818,6 +818,19 @@ function columnNumbers(row: FileRow): number[] | undefined {
   return numbers.length > 0 ? numbers : undefined;
 }
 
+/** Where the lines from `from` on that have an empty first cell (a plate row's further lines) end. */
+function* linesEnd(rows: FileRow[], from: number): Steps<number> {
+  const tick = checkpoints();
+  let i = from;
+  while (i < rows.length && !isEmpty(rows[i]!) && (rows[i]!.cells[0] ?? '').trim() === '') {
+    i++;
+    if (tick()) yield;
+  }
+  return i;
+}
+
+const isPlateRow = (row: FileRow) => /^[A-Za-z]{1,2}$/.test((row.cells[0] ?? '').trim());
+
 /** Where the last non-empty cell of a row is (-1: none): a grid line of several per plate row is named there. */
 function lastCellAt(row: FileRow): number {
   for (let c = row.cells.length - 1; c >= 0; c--) if (row.cells[c]!.trim() !== '') return c;
@@ -847,9 +860,17 @@ function* plateGrid(rows: FileRow[], title: number, line: string | undefined, se
     if (tick()) yield;
     const row = rows[i]!;
     const key = (row.cells[0] ?? '').trim();
-    if (key !== '' && key.length <= 2 && /^[A-Za-z]+$/.test(key)) lines.set(key, (current = [row]));
-    else if (key === '' && line !== undefined && current !== undefined && !isEmpty(row)) current.push(row);
-    else break;
+    if (isPlateRow(row)) lines.set(key, (current = [row]));
+    else if (key === '' && current !== undefined && !isEmpty(row)) {
+      if (line !== undefined) {
+        current.push(row);
+        continue;
+      }
+      // Lines under a plate row with more plate rows after them: without a line named, the rows below would go unread.
+      const end = yield* linesEnd(rows, i);
+      if (end < rows.length && isPlateRow(rows[end]!)) throw new FileReadError(`line ${current[0]!.line}: plate row ${(current[0]!.cells[0] ?? '').trim()} of the grid on line ${rows[title]!.line} has several lines, named ${excerptList([current[0]!, ...rows.slice(i, end)].map(lastCell))} in their last cell; set ${setting} to the one to read`, { line: current[0]!.line, setting });
+      break;
+    } else break;
   }
   for (const [key, group] of lines) {
     const row = line === undefined ? group[0]! : group.find((r) => lastCell(r) === line);
