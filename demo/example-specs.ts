@@ -468,6 +468,26 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     'Gen5 luminescence endpoint export (tab text): the sample of each well from the `Layout` grid (`Well ID` line), its light in RLU from the `Results` grid\'s `LUM:Lum` line; the normalised line is not read; positive and negative controls (`POSCON`, `NEGCON`) are counted as not for the LIS (Lab sidebar).',
     codesNote('the read\'s data name (`Lum`)', '`Lum`'),
   ]),
+  'agilent-gen5-polarization': namedTests('Agilent BioTek Gen5 (fluorescence polarization)', '*.txt', 'Serum', [['Polarization', 'GEN5-FP', 'Fluorescence polarization, mP']], [
+    'Gen5 fluorescence polarization export (tab text): the sample of each well from the `Layout` grid (`Well ID` line), its polarization in mP from the `Results` grid\'s `Polarization` line; the parallel and perpendicular lines are not read; standards, blanks and controls (`STD…`, `BLK`, `CTL…`) are counted as not for the LIS (Lab sidebar).',
+    codesNote('the calculated line\'s name (`Polarization`)', '`Polarization`'),
+  ]),
+  'agilent-gen5-normalized': namedTests('Agilent BioTek Gen5 (Normalized Data)', '*.txt', 'Serum', [['Normalized Data', 'GEN5-NORM', 'Normalized fluorescence']], [
+    'Gen5 two-filter fluorescence export (tab text): the sample of each well from the `Layout` grid (`Well ID` line), its value from the `Results` grid\'s `Normalized Data` line; the readings, `Ratio` and `Delta` are not read; controls (`CTL…`), standards and blanks are counted as not for the LIS (Lab sidebar).',
+    codesNote('the calculated line\'s name (`Normalized Data`)', '`Normalized Data`'),
+  ]),
+  'agilent-gen5-dna': namedTests('Agilent BioTek Gen5 (DNA, pathlength corrected)', '*.txt', 'Other', [['DNA concentration ng/uL', 'GEN5-DNA', 'dsDNA concentration, ng/µL']], [
+    'Gen5 nucleic acid export of a UV plate with pathlength correction (tab text): the sample of each well from the `Layout` grid (`Well ID` line), its concentration in ng/µL from the `Results` grid\'s `DNA concentration ng/uL` line; the readings, corrected values and purity ratios are not read; blanks (`BLK`) are counted as not for the LIS (Lab sidebar).',
+    codesNote('the calculated line\'s name (`DNA concentration ng/uL`)', '`DNA concentration ng/uL`'),
+  ]),
+  'agilent-gen5-dapi-gfp': namedTests('Agilent BioTek Gen5 (DAPI and GFP)', '*.txt', 'Other', [['meanNormDAPI', 'GEN5-DAPI', 'DAPI, normalised mean'], ['meanNormGFP', 'GEN5-GFP', 'GFP, normalised mean']], [
+    'Gen5 two-filter fluorescence export (tab text): the sample of each well from the `Layout` grid (`Well ID` line), two results per well from the `Results` grid\'s `meanNormDAPI` and `meanNormGFP` lines (the sample\'s mean, written in each of its wells), each its own test; positive and negative controls (`POS`, `NEG`) are counted as not for the LIS (Lab sidebar).',
+    codesNote('the calculated lines\' names', '`meanNormDAPI` and `meanNormGFP`'),
+  ]),
+  'agilent-gen5-a260': namedTests('Agilent BioTek Gen5 (A260)', '*.txt', 'Other', [['260:260', 'GEN5-A260', 'Absorbance at 260 nm']], [
+    'Gen5 absorbance export of a nucleic acid plate (tab text): the sample of each well from the `Layout` grid (`Well ID` line), its absorbance from the `Results` grid\'s `260:260` line (the read step `260` at 260 nm); `OVRFLW` (above the reader\'s range) is no result, held for a person; blanks (`BLK`) are counted as not for the LIS (Lab sidebar).',
+    codesNote('the read\'s line name (`260:260`)', '`260:260`'),
+  ]),
   'biorad-cfx-maestro': namedTests('Bio-Rad CFX Opus (CFX Maestro)', '*.csv', 'Plasma', [['FAM', 'QPCR-FAM', 'FAM channel, Cq'], ['VIC', 'QPCR-VIC', 'VIC channel, Cq']], [
     'CFX Maestro "Quantification Cq Results" CSV: one row per well and fluorophore, the Cq in `Cq`; `NaN` (no Cq) is no result; standards, NTC and positive/negative controls (`Content`) are counted as not for the LIS (Lab sidebar).',
     codesNote('the fluorophores (`Fluor`; set `layout.test` to `Target` when the plate names its targets)', '`FAM` and `VIC`'),

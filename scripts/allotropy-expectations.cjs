@@ -31,7 +31,7 @@ const meas = (field, test = 'wavelength', root = PR_M) => ({ field, from: 'measu
 const MAP_C = 'multi analyte profiling aggregate document.calculated data aggregate document.calculated data document[] (calculated data name = ';
 const SP_M = 'spectrophotometry aggregate document.spectrophotometry document[].measurement aggregate document.measurement document[].';
 
-/** Per parser: the LIS result field (default), and per file where it differs. */
+/** Per parser: the LIS result field (default), and per file where it differs (a list: a field per test). */
 const FIELDS = {
   appbio_quantstudio: QPCR,
   appbio_quantstudio_designandanalysis: QPCR,
@@ -45,6 +45,22 @@ const FIELDS = {
     'fluorescence/endpoint_singleplate_filter.txt': calc('[Concentration]'),
     'luminescence/endpoint_singleplate.txt': meas('luminescence', 'const:Lum'),
     'absorbance/endpoint_wavelength_measurement_labels.txt': meas('absorbance'),
+    'absorbance/010307_114129_BNCH654563_stdcurve_singleplate01.txt': calc('[Concentration]'),
+    'absorbance/endpoint_stdcurve_singleplate_2.txt': calc('[Concentration]'),
+    'absorbance/Kinetic_Analysis_Mean_Slope_and_Standard_Curve_tab.txt': calc('[Concentration]'),
+    'fluorescence/Fluorescamine_Protein_Quantitation_no_results_matrix.txt': calc('Conc'),
+    'fluorescence/alphalisa_test_2.txt': calc('[Concentration]'),
+    'fluorescence/alphalisa_endpoint_singleplate.txt': calc('[Concentration]'),
+    'fluorescence/endpoint_single_plate_example.txt': calc('[Concentration]'),
+    'absorbance/endpoint_pathlength_correct_singleplate.txt': calc('DNA concentration ng/uL'),
+    'fluorescence/endpoint_fluorescence_polarization.txt': calc('Polarization'),
+    // Ratio and Delta compare a well's two readings; Normalized Data, the reading normalised, is the result.
+    'fluorescence/endpoint_singleplate_filter_withStepLabel_withCalculatedValues.txt': calc('Normalized Data'),
+    'fluorescence/endpoint_singleplate_filter_withoutStepLabel_withCalculatedValues.txt': calc('Normalized Data'),
+    // Two tests per sample, each its own calculated line: both are results.
+    'fluorescence/endpoint_singleplate.txt': [calc('meanNormDAPI'), calc('meanNormGFP')],
+    // No calculated value: the absorbance read at 260 nm is the result.
+    'absorbance/absorbance_error_document_example.txt': meas('absorbance'),
   },
   bmg_labtech_smart_control: meas('fluorescence'),
   bmg_mars: meas('absorbance'),
@@ -251,8 +267,14 @@ function main() {
       const jsonFile = path.join(checkout, 'tests', 'parsers', parser, 'testdata', file.replace(/\.[^./]+$/, '.json'));
       if (spec === null) { out[key] = { field: null, note: "allotropy's expected JSON has no per-sample result for this file" }; continue; }
       if (!spec) { console.error(`no field for ${key}`); process.exitCode = 1; continue; }
-      const { rows, wellsOnly } = expectations(load(jsonFile), spec);
-      out[key] = { field: spec.field, path: spec.path, ...(wellsOnly ? { wellsOnly: true } : {}), count: rows.length, results: rows };
+      // A file whose samples have several tests names a field per test: their rows one after the other.
+      const specs = Array.isArray(spec) ? spec : [spec];
+      const json = load(jsonFile);
+      const each = specs.map((s) => expectations(json, s));
+      const rows = each.flatMap((e) => e.rows);
+      const wellsOnly = each.some((e) => e.wellsOnly);
+      const [field, at] = Array.isArray(spec) ? [spec.map((s) => s.field), spec.map((s) => s.path)] : [spec.field, spec.path];
+      out[key] = { field, path: at, ...(wellsOnly ? { wellsOnly: true } : {}), count: rows.length, results: rows };
     }
   }
   // One result a line: small to diff, small to read.

@@ -33,19 +33,6 @@ export const LEFT_OUT: Readonly<Record<string, string>> = {
 const PENDING = 'not yet read right by a built-in dialect';
 
 export const NOT_YET: Readonly<Record<string, string>> = {
-  'agilent_gen5/absorbance/010307_114129_BNCH654563_stdcurve_singleplate01.txt': PENDING,
-  'agilent_gen5/absorbance/Kinetic_Analysis_Mean_Slope_and_Standard_Curve_tab.txt': PENDING,
-  'agilent_gen5/absorbance/absorbance_error_document_example.txt': PENDING,
-  'agilent_gen5/absorbance/endpoint_pathlength_correct_singleplate.txt': PENDING,
-  'agilent_gen5/absorbance/endpoint_stdcurve_singleplate_2.txt': PENDING,
-  'agilent_gen5/fluorescence/Fluorescamine_Protein_Quantitation_no_results_matrix.txt': PENDING,
-  'agilent_gen5/fluorescence/alphalisa_endpoint_singleplate.txt': PENDING,
-  'agilent_gen5/fluorescence/alphalisa_test_2.txt': PENDING,
-  'agilent_gen5/fluorescence/endpoint_fluorescence_polarization.txt': PENDING,
-  'agilent_gen5/fluorescence/endpoint_single_plate_example.txt': PENDING,
-  'agilent_gen5/fluorescence/endpoint_singleplate.txt': PENDING,
-  'agilent_gen5/fluorescence/endpoint_singleplate_filter_withStepLabel_withCalculatedValues.txt': PENDING,
-  'agilent_gen5/fluorescence/endpoint_singleplate_filter_withoutStepLabel_withCalculatedValues.txt': PENDING,
   'appbio_quantstudio/appbio_quantstudio_example03.txt': PENDING,
   'appbio_quantstudio/appbio_quantstudio_example08.xlsx': PENDING,
   'appbio_quantstudio/appbio_quantstudio_example09.xlsx': PENDING,

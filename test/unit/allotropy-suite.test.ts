@@ -74,6 +74,10 @@ const APPLICATION = 'our test is the application, allotropy names the calculated
 const SAMPLE_RULE = 'a label starting with punctuation is a plate mark, not a sample a LIS holds (sample-number.ts)';
 /** SoftMax writes `Error` in a group's formula columns it could not work out (no standard curve to read the wells from). */
 const SMP_ERROR: Held = { count: 16, reason: 'MeanResult is "Error", a value the dialect reads as no result', why: 'a formula SoftMax could not work out: no result; allotropy writes 0 with an error document', theirValue: 0 };
+/** Gen5 writes a concentration off the standard curve `>209.845` or `<0.000`: sent as written (the LIS sees it is out of range). */
+const offCurve = (count: number): Pick<Entry, 'extra'> => ({
+  extra: { count, value: /^[<>]\d/, why: 'a concentration off the standard curve, written `>x` or `<x`: sent as written (the LIS sees it is out of range); allotropy leaves it out' },
+});
 const NO_SAMPLE = 'allotropy writes N/A for the empty sample cell; a row without a sample number is held, never sent';
 const WAVELENGTH = 'the wavelength column against allotropy\'s wavelength';
 
@@ -194,6 +198,24 @@ const ENTRIES: Entry[] = [
     extra: { count: 2, value: /^[<>]\d/, why: 'the blank standard STD1 below the curve, `<0.000`: sent to QC as written; allotropy leaves it out' },
   },
   { file: 'agilent_gen5/luminescence/endpoint_singleplate.txt', dialect: 'agilent-gen5-luminescence' },
+  { file: 'agilent_gen5/absorbance/010307_114129_BNCH654563_stdcurve_singleplate01.txt', dialect: 'agilent-gen5-concentration' },
+  { file: 'agilent_gen5/absorbance/endpoint_stdcurve_singleplate_2.txt', dialect: 'agilent-gen5-concentration' },
+  { file: 'agilent_gen5/absorbance/Kinetic_Analysis_Mean_Slope_and_Standard_Curve_tab.txt', dialect: 'agilent-gen5-concentration', ...offCurve(23) },
+  { file: 'agilent_gen5/fluorescence/alphalisa_test_2.txt', dialect: 'agilent-gen5-concentration', ...offCurve(2) },
+  { file: 'agilent_gen5/fluorescence/alphalisa_endpoint_singleplate.txt', dialect: 'agilent-gen5-concentration', qcNoResult: 19, ...offCurve(3) },
+  { file: 'agilent_gen5/fluorescence/endpoint_single_plate_example.txt', dialect: 'agilent-gen5-concentration', ...offCurve(5) },
+  { file: 'agilent_gen5/fluorescence/Fluorescamine_Protein_Quantitation_no_results_matrix.txt', dialect: 'agilent-gen5-conc-grid', ...offCurve(2) },
+  { file: 'agilent_gen5/fluorescence/endpoint_fluorescence_polarization.txt', dialect: 'agilent-gen5-polarization' },
+  { file: 'agilent_gen5/fluorescence/endpoint_singleplate_filter_withStepLabel_withCalculatedValues.txt', dialect: 'agilent-gen5-normalized' },
+  { file: 'agilent_gen5/fluorescence/endpoint_singleplate_filter_withoutStepLabel_withCalculatedValues.txt', dialect: 'agilent-gen5-normalized' },
+  { file: 'agilent_gen5/absorbance/endpoint_pathlength_correct_singleplate.txt', dialect: 'agilent-gen5-dna' },
+  { file: 'agilent_gen5/fluorescence/endpoint_singleplate.txt', dialect: 'agilent-gen5-dapi-gfp' },
+  {
+    file: 'agilent_gen5/absorbance/absorbance_error_document_example.txt',
+    dialect: 'agilent-gen5-a260',
+    tests: { map: { '260:260': '260nm' }, why: 'our test is the read\'s line name, allotropy\'s its wavelength' },
+    held: [{ count: 1, reason: '260:260 is "OVRFLW", a value the dialect reads as no result', why: 'above the reader\'s range: no result; allotropy writes 0 with an error document naming `OVRFLW`', theirValue: 0 }],
+  },
   {
     file: 'moldev_softmax_pro/group_with_partial_rows.txt',
     dialect: 'moldev-softmax-pro-groups',

@@ -5,7 +5,8 @@
  * - plates: a 384-well plate with no sample labels (BMG MARS), read only with
  *   a plate map, every well it does not name held by its well; a Gen5 export
  *   whose grids have a row of column numbers and three lines per plate row,
- *   each named in its last cell; a well's position never a sample number;
+ *   each named in its last cell, and one whose two lines per plate row are
+ *   each a test (DAPI, GFP); a well's position never a sample number;
  * - the test named once: in the file's name (NanoDrop One: `dsDNA …csv`), in
  *   a line above a plate (MARS: `Test name:`), or a constant;
  * - the unit inside a header cell: `Nucleic Acid(ng/uL)` (NanoDrop One),
@@ -111,6 +112,47 @@ describe('plates', () => {
     assert.deepEqual([...new Set(events.flatMap((e) => (e.type === 'qc' ? e.results.map((r) => r.SampleNumber) : [])))], ['STD1', 'STD2', 'STD3', 'STD4', 'STD5', 'STD6', 'STD7', 'BLK']);
     // A grid line asked for that a plate row lacks refuses the file, naming the lines it has.
     assert.throws(() => read(GEN5, site('thermo-multiskan-go', gen5('Conc'))), /plate row A of the grid on line 48 has no line named "Conc" in its last cell \(layout\.valuesLine\); its lines are named "630nmAbsRead:630", "Blank 630nmAbsRead:630", "\[Concentration\]"/);
+    // No line named where a plate row has several: the rows below the first would go unread, so the file is refused, naming the lines.
+    const unnamed = (key: 'valuesLine' | 'samplesLine') => site('agilent-gen5-concentration', { layout: { [key]: null } });
+    assert.throws(() => read(GEN5, unnamed('valuesLine')), /^FileReadError: line 50: plate row A of the grid on line 48 has several lines, named "630nmAbsRead:630", "Blank 630nmAbsRead:630", "\[Concentration\]" in their last cell; set layout\.valuesLine to the one to read$/);
+    assert.throws(() => read(GEN5, unnamed('samplesLine')), /line 31: plate row A of the grid on line 29 has several lines, named "Well ID", "Conc\/Dil" in their last cell; set layout\.samplesLine/);
+  });
+
+  it('Gen5: a well read as no result (OVRFLW) is counted with the text of its plate row, which names the well and its sample', () => {
+    const A260 = 'agilent_gen5/absorbance/absorbance_error_document_example.txt';
+    const p = site('thermo-multiskan-go', { encoding: 'utf8', delimiter: 'tab', decimalComma: false, noResult: ['OVRFLW'], sampleNumber: { take: null }, qc: [], layout: { samples: 'Layout', samplesLine: 'Well ID', values: 'Results', valuesLine: '260:260', test: 'A260' } });
+    const events = read(A260, p);
+    assert.equal(sent(events).length, 11);
+    assert.deepEqual(held(events).map((u) => [u.reason, u.text.split('\t').slice(0, 2).join(' '), u.notForLis]), [['line 49: A260 is "OVRFLW", a value the dialect reads as no result (noResult): not sent', 'well A1 "SPL1": A OVRFLW', true]]);
+  });
+
+  it('Gen5: two lines of each plate row read (layout.valuesLine a list), each value its line\'s test (layout.test from "line"), all 192 as allotropy reads them', () => {
+    const DAPI = 'agilent_gen5/fluorescence/endpoint_singleplate.txt';
+    const gen5 = (valuesLine: unknown, test: unknown = { from: 'line' }) => ({
+      encoding: 'utf8',
+      delimiter: 'tab',
+      decimalComma: false,
+      sampleNumber: { take: null },
+      qc: [{ by: 'sample', pattern: '^(?:POS|NEG)$' }],
+      layout: { samples: 'Layout', samplesLine: 'Well ID', values: 'Results', valuesLine, test },
+    });
+    const events = read(DAPI, site('thermo-multiskan-go', gen5(['meanNormDAPI', 'meanNormGFP'])));
+    const ours = sent(events).map((r) => [r.SampleNumber, r.instrumentCode, Number(r.Result), r.well]);
+    const theirs = EXPECTED[DAPI]!.results.map((r) => [r[0], r[1], r[2], r[4]]);
+    assert.deepEqual(sorted(ours), sorted(theirs));
+    assert.equal(ours.length, 192);
+    // Well A1 (POS, a control) has both tests, each from its own line of plate row A.
+    assert.deepEqual(events.flatMap((e) => (e.type === 'qc' ? e.results.filter((r) => r.well === 'A1').map((r) => [r.instrumentCode, r.Result]) : [])), [['meanNormDAPI', '0.997'], ['meanNormGFP', '0.998']]);
+    // One line a plate row lacks refuses the file, as one line alone does.
+    assert.throws(() => read(DAPI, site('thermo-multiskan-go', gen5(['meanNormDAPI', 'meanGFP']))), /plate row A of the grid on line 47 has no line named "meanGFP" in its last cell \(layout\.valuesLine\)/);
+    // Several lines under one test code would send two measures as one test; a line test needs a plate's valuesLine.
+    const issues = (overrides: unknown) => siteFileProfile({ base: 'thermo-multiskan-go', overrides }).issues.map((i) => i.path);
+    assert.deepEqual(issues(gen5(['meanNormDAPI', 'meanNormGFP'], 'NORM')), ['layout.valuesLine']);
+    assert.deepEqual(issues(gen5(['meanNormDAPI', 'meanNormDAPI'])), ['layout.valuesLine']);
+    assert.deepEqual(issues(gen5([])), ['layout.valuesLine']);
+    assert.deepEqual(issues(gen5(['meanNormDAPI'])), []);
+    assert.deepEqual(issues({ layout: { test: { from: 'line' } } }), ['layout.test.from']);
+    assert.deepEqual(siteFileProfile({ base: 'generic-csv', overrides: { layout: { test: { from: 'line' } } } }).issues.map((i) => i.path), ['layout.test.from']);
   });
 });
 

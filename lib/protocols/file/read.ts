@@ -248,8 +248,10 @@ function* readSteps(rows: FileRow[], profile: FileDialectProfile, options: FileR
   const qc: InstrumentResult[] = [];
   const unassigned: UnassignedResult[] = [];
   // Made once, not per cell: a closure over the loop's constants would be one more allocation per row.
+  // A plate's line holds a whole row of wells: its text says which well, and the sample its label names, is meant.
+  const textOf = (item: Cellular) => (item.well === undefined ? rowText(item.row) : `well ${item.well}${item.sample.trim() === '' ? '' : ` ${excerpt(item.sample.trim())}`}: ${rowText(item.row)}`);
   const keep = (item: Cellular, test: string, value: string, reason: string, notForLis = false) =>
-    unassigned.push({ record: item.row.line, reason: `line ${item.row.line}: ${reason}`, ...(notForLis ? { notForLis: true as const } : {}), text: rowText(item.row), ...(test !== '' ? { instrumentCode: test } : {}), ...(value !== '' ? { Result: value } : {}), ...(item.units?.trim() ? { units: item.units.trim() } : {}) });
+    unassigned.push({ record: item.row.line, reason: `line ${item.row.line}: ${reason}`, ...(notForLis ? { notForLis: true as const } : {}), text: textOf(item), ...(test !== '' ? { instrumentCode: test } : {}), ...(value !== '' ? { Result: value } : {}), ...(item.units?.trim() ? { units: item.units.trim() } : {}) });
   const tick = checkpoints();
   let n = 0;
   let read = 0;
@@ -374,7 +376,7 @@ function* readNamedTest(profile: FileDialectProfile, rows: FileRow[], fileName: 
   const named = l.form === 'row-per-sample' || typeof l.test !== 'object' || Array.isArray(l.test) ? undefined : (l.test as NamedTest);
   if (named === undefined) return undefined;
   if ('constant' in named) return named.constant.trim();
-  if (named.from === 'block') return undefined; // each block's own, from its title
+  if (named.from === 'block' || named.from === 'line') return undefined; // each block's own, from its title; each plate line's, its name
   const test = firstMatch(yield* textsFrom(named.from, profile, rows, fileName), new RegExp(named.pattern, 'u'));
   if (test !== undefined && test !== '') return test;
   const where = named.from === 'name' ? `the file name ${JSON.stringify(fileName ?? '')} does not match` : 'no line before the table matches';
@@ -782,10 +784,22 @@ function* plateCells(profile: FileDialectProfile, rows: FileRow[], namedTest: st
     throw new FileReadError(`no row starts with ${JSON.stringify(title)} (${setting}): the file has no such grid; set ${setting} to the first cell of the row above the grid`, { setting });
   };
   const samplesAt = l.samples === undefined ? undefined : yield* find(l.samples.trim(), 'layout.samples');
-  const values = yield* plateGrid(rows, yield* find(l.values.trim(), 'layout.values'), l.valuesLine?.trim(), 'layout.valuesLine');
+  const valuesAt = yield* find(l.values.trim(), 'layout.values');
+  const lines = l.valuesLine === undefined ? [undefined] : typeof l.valuesLine === 'string' ? [l.valuesLine.trim()] : l.valuesLine.map((line) => line.trim());
+  const byLine = typeof l.test === 'object' && 'from' in l.test && l.test.from === 'line';
   const labels = samplesAt === undefined ? undefined : yield* plateGrid(rows, samplesAt, l.samplesLine?.trim(), 'layout.samplesLine');
   const map = new Map(Object.entries(l.wells ?? {}).map(([well, sample]) => [well.trim().toUpperCase(), sample]));
   const qcRules = profile.qc.flatMap((rule) => (rule.by === 'sample' ? [new RegExp(rule.pattern, 'u')] : []));
+  // Each line read is a test of its own (layout.test from: 'line'); every plate row must have each of them.
+  for (const line of lines) {
+    const values = yield* plateGrid(rows, valuesAt, line, 'layout.valuesLine');
+    const test = byLine ? line! : (namedTest ?? (typeof l.test === 'string' ? l.test : ''));
+    yield* plateWells(values, labels, map, qcRules, test, l.units);
+  }
+}
+
+/** One value grid's wells, each with the sample the map or the label grid names for it. */
+function* plateWells(values: PlateGrid, labels: PlateGrid | undefined, map: Map<string, string>, qcRules: RegExp[], test: string, units: string | undefined): Generator<Cellular, void, void> {
   for (const [key, { row, columns }] of values.rows) {
     const labelRow = labels?.rows.get(key)?.row;
     for (let c = 1; c <= columns; c++) {
@@ -796,7 +810,7 @@ function* plateCells(profile: FileDialectProfile, rows: FileRow[], namedTest: st
       const value = row.cells[c] ?? '';
       if (sample.trim() === '' && value.trim() === '') continue;
       const qc = sample.length <= MAX_CELL && qcRules.some((r) => r.test(sample.trim()));
-      yield { sample, test: namedTest ?? (typeof l.test === 'string' ? l.test : ''), value, units: l.units, row, valueColumn: c, qc, optional: true, well };
+      yield { sample, test, value, units, row, valueColumn: c, qc, optional: true, well };
     }
   }
 }
@@ -819,6 +833,19 @@ function columnNumbers(row: FileRow): number[] | undefined {
   }
   return numbers.length > 0 ? numbers : undefined;
 }
+
+/** Where the lines from `from` on that have an empty first cell (a plate row's further lines) end. */
+function* linesEnd(rows: FileRow[], from: number): Steps<number> {
+  const tick = checkpoints();
+  let i = from;
+  while (i < rows.length && !isEmpty(rows[i]!) && (rows[i]!.cells[0] ?? '').trim() === '') {
+    i++;
+    if (tick()) yield;
+  }
+  return i;
+}
+
+const isPlateRow = (row: FileRow) => /^[A-Za-z]{1,2}$/.test((row.cells[0] ?? '').trim());
 
 /** Where the last non-empty cell of a row is (-1: none): a grid line of several per plate row is named there. */
 function lastCellAt(row: FileRow): number {
@@ -849,9 +876,17 @@ function* plateGrid(rows: FileRow[], title: number, line: string | undefined, se
     if (tick()) yield;
     const row = rows[i]!;
     const key = (row.cells[0] ?? '').trim();
-    if (key !== '' && key.length <= 2 && /^[A-Za-z]+$/.test(key)) lines.set(key, (current = [row]));
-    else if (key === '' && line !== undefined && current !== undefined && !isEmpty(row)) current.push(row);
-    else break;
+    if (isPlateRow(row)) lines.set(key, (current = [row]));
+    else if (key === '' && current !== undefined && !isEmpty(row)) {
+      if (line !== undefined) {
+        current.push(row);
+        continue;
+      }
+      // Lines under a plate row with more plate rows after them: without a line named, the rows below would go unread.
+      const end = yield* linesEnd(rows, i);
+      if (end < rows.length && isPlateRow(rows[end]!)) throw new FileReadError(`line ${current[0]!.line}: plate row ${(current[0]!.cells[0] ?? '').trim()} of the grid on line ${rows[title]!.line} has several lines, named ${excerptList([current[0]!, ...rows.slice(i, end)].map(lastCell))} in their last cell; set ${setting} to the one to read`, { line: current[0]!.line, setting });
+      break;
+    } else break;
   }
   for (const [key, group] of lines) {
     const row = line === undefined ? group[0]! : group.find((r) => lastCell(r) === line);

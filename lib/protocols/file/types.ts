@@ -56,10 +56,11 @@ export interface TimeColumns {
  * line above the table (`Test name: 472 ABS`, a section title), in the file's
  * name (`dsDNA 7_19_2023.csv`), each by a pattern (its first group, else the
  * match), in the title of each block of a file of several tables
- * (`from: 'block'`, table.blocks), or nowhere in the file: a constant the
- * integrator sets.
+ * (`from: 'block'`, table.blocks), on a plate the name of the grid line
+ * each value is read from (`from: 'line'`, layout.valuesLine), or nowhere in
+ * the file: a constant the integrator sets.
  */
-export type NamedTest = { readonly from: 'header' | 'name'; readonly pattern: string } | { readonly constant: string } | { readonly from: 'block' };
+export type NamedTest = { readonly from: 'header' | 'name'; readonly pattern: string } | { readonly constant: string } | { readonly from: 'block' } | { readonly from: 'line' };
 
 /** One row per result: a sample, a test and a value on each row. */
 export interface RowPerResult {
@@ -140,8 +141,11 @@ export interface Plate {
   readonly units?: string;
   /** In a label grid of several lines per plate row, the last cell of the line holding the labels (`Well ID`). */
   readonly samplesLine?: string;
-  /** In a value grid of several lines per plate row, the last cell of the line holding the values (`[Concentration]`). */
-  readonly valuesLine?: string;
+  /**
+   * In a value grid of several lines per plate row, the last cell of the line holding the values (`[Concentration]`);
+   * several lines (`meanNormDAPI`, `meanNormGFP`: a test each) are each read, with layout.test `{ from: 'line' }`.
+   */
+  readonly valuesLine?: string | readonly string[];
   /** The plate map the integrator gives: well (`A1`) to sample number, over the label grid's label for that well. */
   readonly wells?: Readonly<Record<string, string>>;
 }

@@ -71,6 +71,8 @@ export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
       if (t.constant.trim() === '') add('layout.test.constant', 'name the test every value is a result of');
     } else if (t.from === 'block') {
       if (p.table.blocks === undefined) add('layout.test.from', 'names the test by each block\'s title: it needs table.blocks');
+    } else if (t.from === 'line') {
+      if (p.layout.form !== 'plate' || p.layout.valuesLine === undefined) add('layout.test.from', 'names the test by the grid line each value is read from: it needs a plate with layout.valuesLine');
     } else regex('layout.test.pattern', t.pattern);
   };
   const format = (path: string, f: string) => {
@@ -158,9 +160,14 @@ export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
     if (typeof l.test === 'object') namedTest(l.test);
     else if (l.test.trim() === '') add('layout.test', 'name the test the values are results of');
     if (l.samplesLine !== undefined && l.samples === undefined) add('layout.samplesLine', 'names a line of the label grid: it needs layout.samples');
-    for (const key of ['samplesLine', 'valuesLine'] as const) {
-      if (l[key] !== undefined && l[key].trim() === '') add(`layout.${key}`, 'name the last cell of the grid line to read, or leave it out');
-    }
+    if (l.samplesLine !== undefined && l.samplesLine.trim() === '') add('layout.samplesLine', 'name the last cell of the grid line to read, or leave it out');
+    const lines = typeof l.valuesLine === 'string' ? [l.valuesLine] : (l.valuesLine ?? []);
+    if (Array.isArray(l.valuesLine) && lines.length === 0) add('layout.valuesLine', 'name the last cell of each grid line to read, or leave it out');
+    if (lines.some((line) => line.trim() === '')) add('layout.valuesLine', 'name the last cell of the grid line to read, or leave it out');
+    if (new Set(lines.map((line) => line.trim())).size < lines.length) add('layout.valuesLine', 'names a line twice: each line is read once');
+    // Several lines under one test code would send two measures as one test.
+    const byLine = typeof l.test === 'object' && 'from' in l.test && l.test.from === 'line';
+    if (lines.length > 1 && !byLine) add('layout.valuesLine', 'reads several lines, a test each: set layout.test to { "from": "line" } (each value\'s test its line\'s name)');
     for (const [well, sample] of Object.entries(l.wells ?? {})) {
       if (!WELL.test(well)) add(`layout.wells.${well}`, `${JSON.stringify(well)} is not a well: a row letter and a column number (A1, H12, P24)`);
       if (sample.trim() === '') add(`layout.wells.${well}`, 'name the sample in the well, or leave the well out');

@@ -8,7 +8,7 @@ import { SAMPLE_NUMBER } from './sample-number';
  * holds three lines per plate row, each named in its last cell (the reading
  * `630nmAbsRead:630`, its blank-corrected value, `[Concentration]`); the
  * concentration from the curve is the result a LIS takes. Both grids have a
- * row of column numbers above their rows. Standards and blanks are QC.
+ * row of column numbers above their rows. Standards, blanks and controls (`CTL1`) are QC.
  * A protocol without a curve has no `[Concentration]` line: the file is
  * refused naming layout.valuesLine (set it to the reading's own line name).
  * Sample: Benchling-Open-Source/allotropy
@@ -26,7 +26,8 @@ export const AGILENT_GEN5_CONCENTRATION: FileDialectProfile = {
   decimalComma: false,
   noResult: ['?????', 'OVRFLW'],
   sampleNumber: { pattern: SAMPLE_NUMBER },
-  qc: [{ by: 'sample', pattern: '^(?:STD|BLK|POSCON|NEGCON)' }],
+  // Gen5's well types: SPL samples, STD standards, BLK blanks, CTL controls; POS/NEG (POSCON, NEGCON) as protocols name their controls.
+  qc: [{ by: 'sample', pattern: '^(?:STD|BLK|CTL|POS|NEG)' }],
 };
 
 /**
@@ -57,4 +58,83 @@ export const AGILENT_GEN5_LUMINESCENCE: FileDialectProfile = {
   id: 'agilent-gen5-luminescence',
   label: 'Agilent BioTek Gen5 (luminescence endpoint, tab text)',
   layout: { form: 'plate', samples: 'Layout', samplesLine: 'Well ID', values: 'Results', valuesLine: 'LUM:Lum', test: 'Lum', units: 'RLU' },
+};
+
+/**
+ * Gen5, a fluorescence polarization endpoint read: the `Results` grid writes
+ * per plate row the parallel and perpendicular readings, their intensities
+ * and `Polarization` (mP, Gen5's millipolarization), the result a LIS takes.
+ * Sample: Benchling-Open-Source/allotropy
+ * tests/parsers/agilent_gen5/testdata/fluorescence/endpoint_fluorescence_polarization.txt (MIT).
+ */
+export const AGILENT_GEN5_POLARIZATION: FileDialectProfile = {
+  ...AGILENT_GEN5_CONCENTRATION,
+  id: 'agilent-gen5-polarization',
+  label: 'Agilent BioTek Gen5 (fluorescence polarization, tab text)',
+  layout: { form: 'plate', samples: 'Layout', samplesLine: 'Well ID', values: 'Results', valuesLine: 'Polarization', test: 'Polarization', units: 'mP' },
+};
+
+/**
+ * Gen5, a two-filter fluorescence read reduced to `Normalized Data`: the
+ * `Results` grid writes per plate row both readings, their blank-corrected
+ * values and the protocol's data reductions (`Ratio` and `Delta` compare a
+ * well's two readings; `Normalized Data` is its reading through the
+ * protocol's normalisation step), in the protocol's order, which varies; `Normalized Data` is
+ * the result a LIS takes. Controls (`CTL1`) are QC.
+ * Sample: Benchling-Open-Source/allotropy tests/parsers/agilent_gen5/testdata/
+ * fluorescence/endpoint_singleplate_filter_withStepLabel_withCalculatedValues.txt (MIT).
+ */
+export const AGILENT_GEN5_NORMALIZED: FileDialectProfile = {
+  ...AGILENT_GEN5_CONCENTRATION,
+  id: 'agilent-gen5-normalized',
+  label: 'Agilent BioTek Gen5 (Normalized Data, tab text)',
+  layout: { form: 'plate', samples: 'Layout', samplesLine: 'Well ID', values: 'Results', valuesLine: 'Normalized Data', test: 'Normalized Data' },
+};
+
+/**
+ * Gen5, a nucleic acid read on a UV plate with pathlength correction: the
+ * `Results` grid writes per plate row the readings at 977 and 900 nm, the
+ * pathlength, 260/280/230, their blank-corrected and pathlength-corrected
+ * values, `DNA concentration ng/uL` (the result a LIS takes; the test is
+ * that line's name, as Gen5 writes it) and the purity ratios. Blanks (`BLK`)
+ * are QC.
+ * Sample: Benchling-Open-Source/allotropy
+ * tests/parsers/agilent_gen5/testdata/absorbance/endpoint_pathlength_correct_singleplate.txt (MIT).
+ */
+export const AGILENT_GEN5_DNA: FileDialectProfile = {
+  ...AGILENT_GEN5_CONCENTRATION,
+  id: 'agilent-gen5-dna',
+  label: 'Agilent BioTek Gen5 (DNA concentration, pathlength corrected, tab text)',
+  layout: { form: 'plate', samples: 'Layout', samplesLine: 'Well ID', values: 'Results', valuesLine: 'DNA concentration ng/uL', test: 'DNA concentration ng/uL', units: 'ng/uL' },
+};
+
+/**
+ * Gen5, a two-filter fluorescence read (DAPI and GFP) whose protocol
+ * normalises each reading and averages it over the sample's wells: the
+ * `Results` grid's lines `meanNormDAPI` and `meanNormGFP` are two results
+ * per well, each its own test (the line's name; the mean written in each of
+ * the sample's wells). Positive and negative controls (`POS`, `NEG`) are QC.
+ * Sample: Benchling-Open-Source/allotropy
+ * tests/parsers/agilent_gen5/testdata/fluorescence/endpoint_singleplate.txt (MIT).
+ */
+export const AGILENT_GEN5_DAPI_GFP: FileDialectProfile = {
+  ...AGILENT_GEN5_CONCENTRATION,
+  id: 'agilent-gen5-dapi-gfp',
+  label: 'Agilent BioTek Gen5 (DAPI and GFP means, tab text)',
+  layout: { form: 'plate', samples: 'Layout', samplesLine: 'Well ID', values: 'Results', valuesLine: ['meanNormDAPI', 'meanNormGFP'], test: { from: 'line' } },
+};
+
+/**
+ * Gen5, a nucleic acid plate's absorbance at 260 nm as read, no data
+ * reduction sent: the `Results` grid's line `260:260` (the read step `260`
+ * at its wavelength 260) holds each well's absorbance, the result (the test
+ * is the line's name). `OVRFLW` (above the reader's range) is no result.
+ * Sample: Benchling-Open-Source/allotropy
+ * tests/parsers/agilent_gen5/testdata/absorbance/absorbance_error_document_example.txt (MIT).
+ */
+export const AGILENT_GEN5_A260: FileDialectProfile = {
+  ...AGILENT_GEN5_CONCENTRATION,
+  id: 'agilent-gen5-a260',
+  label: 'Agilent BioTek Gen5 (absorbance at 260 nm, tab text)',
+  layout: { form: 'plate', samples: 'Layout', samplesLine: 'Well ID', values: 'Results', valuesLine: '260:260', test: '260:260' },
 };
