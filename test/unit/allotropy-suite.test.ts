@@ -11,7 +11,8 @@
  *
  * Comparison rules, the same for every file:
  * - allotropy writes `N/A` where the file's sample cell is empty (its
- *   placeholder): compared as the empty sample number;
+ *   placeholder), or an identifier made up from the well (expected.json:
+ *   null): compared as the empty sample number;
  * - a control whose value is one of the dialect's no-result words (an NTC's
  *   `Undetermined`: the control's expected outcome) is sent to QC as written;
  *   allotropy writes no value, so no row: each is counted (qcNoResult).
@@ -99,10 +100,29 @@ const ENTRIES: Entry[] = [
     extra: { count: 2, sample: /^(15SAMPLE_5\.3|16SAMPLE_6\.1)$/, why: '[Results] has wells A17 and A18, which [Sample Setup] lacks; allotropy lists only Sample Setup\'s wells' },
   },
   { file: `${QS}appbio_quantstudio_example10.xlsx`, dialect: 'appbio-quantstudio-xlsx' },
+  { file: `${QS}appbio_quantstudio_example08.xlsx`, dialect: 'appbio-quantstudio-crt-xlsx' },
+  { file: `${QS}appbio_quantstudio_example09.xlsx`, dialect: 'appbio-quantstudio-crt-xlsx' },
+  { file: `${QS}appbio_quantstudio_minimal_broken_path_calc_doc.txt`, dialect: 'appbio-quantstudio' },
   { file: `${DA}Diomni_v4.3_Presence_Absence.xlsx`, dialect: 'appbio-quantstudio-design-analysis-xlsx', qcNoResult: 4 },
   { file: `${DA}QS1_Standard_Curve_example01.xlsx`, dialect: 'appbio-quantstudio-design-analysis-xlsx', qcNoResult: 4 },
   { file: `${DA}QS7Pro_Presence_and_Absence_example10.xlsx`, dialect: 'appbio-quantstudio-design-analysis-xlsx', qcNoResult: 6 },
   { file: `${DA}QS7Pro_Presence_and_Absence_autoexport.xls`, dialect: 'appbio-quantstudio-design-analysis-xlsx' },
+  { file: `${DA}QS3_Relative_Quantification_example02.xlsx`, dialect: 'appbio-quantstudio-design-analysis-xlsx', qcNoResult: 4 },
+  { file: `${DA}QS7Pro_Genotyping_example07.xlsx`, dialect: 'appbio-quantstudio-design-analysis-xlsx', qcNoResult: 16 },
+  { file: `${DA}QS7Pro_PCR_with_Melt_example09.xlsx`, dialect: 'appbio-quantstudio-design-analysis-xlsx' },
+  { file: `${DA}QS7Pro_Relative_Quantification_Biogroup_example12.xlsx`, dialect: 'appbio-quantstudio-design-analysis-xlsx', qcNoResult: 15 },
+  { file: `${DA}QS7Pro_Relative_Quantification_example11.xlsx`, dialect: 'appbio-quantstudio-design-analysis-xlsx', qcNoResult: 3 },
+  { file: `${DA}QS7Pro_Standard_Curve_example14.xlsx`, dialect: 'appbio-quantstudio-design-analysis-xlsx', qcNoResult: 4 },
+  { file: `${DA}QS7_Standard_Curve_example06.xlsx`, dialect: 'appbio-quantstudio-design-analysis-xlsx', qcNoResult: 4 },
+  { file: `${DA}no_RQ_values_example1.xlsx`, dialect: 'appbio-quantstudio-design-analysis-xlsx' },
+  { file: 'appbio_quantstudio_designandanalysis/appbio_quantstudio_design_quantity_test.xlsx', dialect: 'appbio-quantstudio-design-analysis-xlsx', qcNoResult: 8 },
+  // Design & Analysis v1.5.2 exports the desktop software's columns (`Sample Name`, `Target Name`, `CT`).
+  { file: 'appbio_quantstudio_designandanalysis/appbio_quantstudio_design_and_analysis_example15_v1.5.2.xlsx', dialect: 'appbio-quantstudio-xlsx' },
+  {
+    file: 'appbio_quantstudio_designandanalysis/appbio_quantstudio_design_and_analysis_example16_v1.5.2.xlsx',
+    dialect: 'appbio-quantstudio-xlsx',
+    held: [{ count: 1, reason: 'no sample number', why: NO_SAMPLE }],
+  },
   { file: 'cfxmaestro/example01.csv', dialect: 'biorad-cfx-maestro', tests: { map: { FAM: 'N/A', VIC: 'N/A' }, why: 'the plate names no target (Target empty, allotropy: N/A): the test is the fluorophore' } },
   { file: 'appbio_absolute_q/Appbio_AbsoluteQ_example01.csv', dialect: 'appbio-absolute-q' },
   { file: 'appbio_absolute_q/Appbio_AbsoluteQ_example05.csv', dialect: 'appbio-absolute-q' },
@@ -247,6 +267,8 @@ const ENTRIES: Entry[] = [
 const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
 /** One value as compared: a number when it reads as one, else its text. */
 const valueKey = (v: string | number | null) => (v === null ? 'null' : NUMBER.test(String(v).trim()) ? `#${Number(v)}` : `"${String(v)}"`);
+/** allotropy's sample as compared: its placeholder for an empty cell (`N/A`) and a well's made-up name (null) are the empty sample. */
+const theirSample = (s: string | null) => (s === 'N/A' || s === null ? '' : s);
 const rowKey = (sample: string | null, test: string | null, value: string | number | null) => JSON.stringify([sample ?? null, test ?? null, valueKey(value)]);
 
 function counts(keys: string[]): Map<string, number> {
@@ -295,7 +317,7 @@ function compare(entry: Entry) {
 
   const rows = EXPECTED[entry.file]?.results;
   assert.ok(rows && rows.length > 0, `expected.json has rows for ${entry.file}`);
-  const expected = counts(rows.map(([s, t, v]) => rowKey(s === 'N/A' ? '' : s, t, v)));
+  const expected = counts(rows.map(([s, t, v]) => rowKey(theirSample(s), t, v)));
 
   // Each declared held reason: allotropy's rows matched to the items held with it, by test and value.
   const rowSample = sampleOfLine(cells, profile);
@@ -368,7 +390,7 @@ function sampleRenames(rows: readonly FileRow[], ours: string, theirs: string): 
  * text (or the sample empty); of several, the longest sample (`Unknown10`'s text holds `Unknown1` too).
  */
 function heldKey(item: UnassignedResult, test: string | null, rows: Row[], theirValue: number | string | undefined, left: Map<string, number>, rowSample: (line: number) => string | undefined): string | undefined {
-  const keyOf = ([s, t, v]: Row) => rowKey(s === 'N/A' ? '' : s, t, v);
+  const keyOf = ([s, t, v]: Row) => rowKey(theirSample(s), t, v);
   // A wide row's text is cut (…) before its sample cell: its sample is then read from the file's row of that line.
   const ofRow = item.text.endsWith('…') ? rowSample(item.record) : undefined;
   const names = (s: string) => item.text.includes(s) || ofRow === s;
