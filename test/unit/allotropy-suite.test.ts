@@ -103,6 +103,12 @@ const ENTRIES: Entry[] = [
   { file: `${QS}appbio_quantstudio_example08.xlsx`, dialect: 'appbio-quantstudio-crt-xlsx' },
   { file: `${QS}appbio_quantstudio_example09.xlsx`, dialect: 'appbio-quantstudio-crt-xlsx' },
   { file: `${QS}appbio_quantstudio_minimal_broken_path_calc_doc.txt`, dialect: 'appbio-quantstudio' },
+  {
+    file: `${QS}appbio_quantstudio_example03.txt`,
+    dialect: 'appbio-quantstudio-genotyping',
+    qcNoResult: 16,
+    tests: { map: { 'CYP19_2 Allele1 Ct': 'CYP19_2-Allele 1', 'CYP19_2 Allele2 Ct': 'CYP19_2-Allele 2' }, why: 'our test is the SNP assay and its Ct column, allotropy\'s the assay and the allele' },
+  },
   { file: `${DA}Diomni_v4.3_Presence_Absence.xlsx`, dialect: 'appbio-quantstudio-design-analysis-xlsx', qcNoResult: 4 },
   { file: `${DA}QS1_Standard_Curve_example01.xlsx`, dialect: 'appbio-quantstudio-design-analysis-xlsx', qcNoResult: 4 },
   { file: `${DA}QS7Pro_Presence_and_Absence_example10.xlsx`, dialect: 'appbio-quantstudio-design-analysis-xlsx', qcNoResult: 6 },
@@ -288,16 +294,18 @@ function compare(entry: Entry) {
   const fileName = entry.file.split('/').pop()!;
   const bytes = readFileSync(join(DIR, entry.file));
   const events = fileLabEvents(bytes, profile, { timeZone: 'UTC', fileName });
-  // The file's own cells, for the declarations read from it: cut once.
-  const cells = fileRows(bytes, profile);
-  const renames = entry.samples && sampleRenames(cells, entry.samples.ours, entry.samples.theirs);
+  // The file's own cells, for the declarations read from it: cut once, and only for an entry that reads them (a
+  // workbook's cells cost as much as its reading).
+  let cut: FileRow[] | undefined;
+  const cells = () => (cut ??= fileRows(bytes, profile));
+  const renames = entry.samples && sampleRenames(cells(), entry.samples.ours, entry.samples.theirs);
   const sampleOf = (ours: string) => {
     if (renames === undefined) return ours;
     const theirs = renames.get(ours);
     assert.ok(theirs, `the row of sample ${JSON.stringify(ours)} has a ${entry.samples!.theirs}`);
     return theirs;
   };
-  const map = entry.tests?.map ?? (entry.testNames ? testNamesOf(cells, entry.testNames.suffix) : {});
+  const map = entry.tests?.map ?? (entry.testNames ? testNamesOf(cells(), entry.testNames.suffix) : {});
   const test = (code: string | undefined) => (code !== undefined && code in map ? map[code]! : (code ?? null));
   const noResult = new Set(profile.noResult.map((w) => w.trim().toLowerCase()));
   const sent: string[] = [];
@@ -356,12 +364,17 @@ function compare(entry: Entry) {
 }
 
 /** The sample cell of the file's row on a line, by the first header row naming the layout's sample column. */
-function sampleOfLine(rows: readonly FileRow[], profile: FileDialectProfile): (line: number) => string | undefined {
+function sampleOfLine(rowsOf: () => readonly FileRow[], profile: FileDialectProfile): (line: number) => string | undefined {
   const column = profile.layout.form === 'plate' ? undefined : profile.layout.sample;
   if (typeof column !== 'string') return () => undefined;
-  const at = rows.find((r) => r.cells.includes(column))?.cells.indexOf(column) ?? -1;
-  const byLine = new Map(rows.map((r) => [r.line, r]));
-  return (line) => (at < 0 ? undefined : byLine.get(line)?.cells[at]?.trim());
+  let found: { at: number; byLine: Map<number, FileRow> } | undefined;
+  return (line) => {
+    if (found === undefined) {
+      const rows = rowsOf();
+      found = { at: rows.find((r) => r.cells.includes(column))?.cells.indexOf(column) ?? -1, byLine: new Map(rows.map((r) => [r.line, r])) };
+    }
+    return found.at < 0 ? undefined : found.byLine.get(line)?.cells[found.at]?.trim();
+  };
 }
 
 /** Each test column's code -> the analyte its `<code><suffix>` column names (its first cell that is not `NaN`). */

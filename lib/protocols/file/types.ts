@@ -109,6 +109,12 @@ export interface RowPerSample {
    * it, every block must have every test column.
    */
   readonly someTests?: boolean;
+  /**
+   * A column naming each row's assay, part of its test codes: each is the assay's cell, a space, then the test
+   * column's code (a genotyping run's `SNP Assay Name` `CYP19_2` and the column `Allele1 Ct`: `CYP19_2 Allele1 Ct`).
+   * A row whose assay cell is empty has no test code: its results are held.
+   */
+  readonly assay?: ColumnRef;
   readonly time?: TimeColumns;
 }
 

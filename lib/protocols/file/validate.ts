@@ -135,6 +135,10 @@ export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
       regex('layout.testPattern', l.testPattern);
       if (l.tests !== 'rest') add('layout.testPattern', 'picks the test columns of tests "rest" by their names: with a list of tests, list only the test columns');
     }
+    if (l.assay !== undefined) {
+      column('layout.assay', l.assay);
+      if (l.tests !== 'rest' && l.tests.some((t) => String(t) === String(l.assay))) add('layout.assay', 'names the column of each row\'s assay, part of its test codes: it is not one of layout.tests');
+    }
     if (l.someTests && (l.tests === 'rest' || p.table.blocks === undefined)) add('layout.someTests', 'lets each block of a file of blocks (table.blocks) read those of the listed layout.tests it has: it needs both');
     if (l.tests !== 'rest') {
       if (l.tests.length === 0) add('layout.tests', 'list at least one test column');
