@@ -28,6 +28,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileLabEvents, fileRows, fileRowsInSlices, previewFileSite, siteFileProfile, type FileDialectProfile } from '../../lib/protocols/file';
 import { headerUnit } from '../../lib/protocols/file/read';
+import { pendingColumns } from '../../lib/protocols/file/validate';
 import { zip } from '../support/zip';
 import type { InstrumentResult, LabEvent, UnassignedResult } from '../../lib/lab';
 
@@ -374,6 +375,8 @@ describe('the assay of each row part of its test codes (QuantStudio genotyping)'
     const issues = (overrides: unknown) => siteFileProfile({ base: 'appbio-quantstudio-genotyping', overrides }).issues.map((i) => i.path);
     assert.deepEqual(issues({ layout: { tests: ['Allele1 Ct', 'SNP Assay Name'] } }), ['layout.assay']);
     assert.deepEqual(issues({ layout: { assay: '' } }), ['layout.assay']);
+    // Without a header row the assay's column is still to be pointed at: the dialect stays a draft, never read without it.
+    assert.deepEqual(pendingColumns({ ...p, table: { ...p.table, header: false } }), ['layout.sample', 'layout.tests[0]', 'layout.tests[1]', 'layout.assay']);
   });
 });
 

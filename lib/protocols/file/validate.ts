@@ -50,7 +50,7 @@ export function pendingColumns(p: FileDialectProfile): string[] {
   const testColumns = l.form !== 'row-per-result' ? [] : Array.isArray(l.test) ? (l.test as readonly ColumnRef[]).flatMap((c, i) => named(`layout.test[${i}]`, c)) : typeof l.test === 'object' ? [] : named('layout.test', l.test as ColumnRef);
   if (l.form === 'row-per-result') return [...named('layout.sample', l.sample), ...testColumns, ...named('layout.value', l.value), ...named('layout.units', l.units), ...named('layout.flags', l.flags), ...time];
   const tests = l.tests === 'rest' ? ['layout.tests'] : l.tests.flatMap((c, i) => named(`layout.tests[${i}]`, c));
-  return [...named('layout.sample', l.sample), ...tests, ...time];
+  return [...named('layout.sample', l.sample), ...tests, ...named('layout.assay', l.assay), ...time];
 }
 
 export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
