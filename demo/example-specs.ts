@@ -456,6 +456,14 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     'QuantStudio desktop "Export > Results" saved as Excel (`.xlsx`): the `Results` sheet from the header row starting `Well`; one row per well and target, the Ct in `CT`; `Undetermined` is no result; standards and controls (`Task`) are counted as not for the LIS (Lab sidebar). Set the folder-link to pass files as bytes (it does).',
     codesNote("the experiment's target names (`Target Name`)", '`GeneA` and `RefGene`'),
   ]),
+  'appbio-quantstudio-genotyping': namedTests('Applied Biosystems QuantStudio 7 Flex (genotyping)', '*.txt', 'Whole blood', [['CYP19_2 Allele1 Ct', 'SNP-CYP19-A1', 'CYP19_2 allele 1 probe, Ct'], ['CYP19_2 Allele2 Ct', 'SNP-CYP19-A2', 'CYP19_2 allele 2 probe, Ct']], [
+    'QuantStudio "Export > Results" as text from a genotyping run (`[Results]` section): one row per well, the Ct of each allele\'s probe (`Allele1 Ct`, `Allele2 Ct`); `Undetermined` is no result; allele controls and NTC (`Task`) are counted as not for the LIS (Lab sidebar); the genotype call (`Call`) is not sent.',
+    codesNote("the SNP assay (`SNP Assay Name`) and the allele's Ct column", '`CYP19_2 Allele1 Ct` and `CYP19_2 Allele2 Ct`'),
+  ]),
+  'appbio-quantstudio-crt-xlsx': namedTests('Applied Biosystems QuantStudio 7 Flex (relative threshold)', '*.xlsx', 'Plasma', [['TJP-1 Rhesus', 'QPCR-TJP1', 'TJP-1 target, Crt'], ['18S', 'QPCR-18S', '18S reference, Crt']], [
+    'QuantStudio desktop "Export > Results" saved as Excel from an experiment analysed by relative threshold (`Quantification Cycle Method` `Crt`): the `Results` sheet from the header row starting `Well`; one row per well and target, the cycle in `CRT`; `Undetermined` is no result; standards and controls (`Task`) are counted as not for the LIS (Lab sidebar). Set the folder-link to pass files as bytes (it does).',
+    codesNote("the experiment's target names (`Target Name`)", '`TJP-1 Rhesus` and `18S`'),
+  ]),
   'agilent-gen5-concentration': namedTests('Agilent BioTek Gen5 (standard curve)', '*.txt', 'Serum', [['[Concentration]', 'GEN5-CONC', 'Concentration from the standard curve']], [
     'Gen5 plate export (tab text): the sample of each well from the `Layout` grid (`Well ID` line), its concentration from the `Results` grid (`[Concentration]` line of each plate row); standards (`STD…`) and blanks (`BLK`) are counted as not for the LIS (Lab sidebar).',
     codesNote('the calculated line\'s name (`[Concentration]`)', '`[Concentration]`'),

@@ -27,6 +27,8 @@ export const FILE_SAMPLES: Readonly<Record<string, string>> = {
   'senaite-two-dimension': 'senaite-two-dimension.csv',
   'appbio-quantstudio-design-analysis-xlsx': 'quantstudio-7-pro-diomni-presence-absence.xlsx',
   'appbio-quantstudio-xlsx': `${ALLOTROPY}appbio_quantstudio/appbio_quantstudio_example10.xlsx`,
+  'appbio-quantstudio-genotyping': `${ALLOTROPY}appbio_quantstudio/appbio_quantstudio_example03.txt`,
+  'appbio-quantstudio-crt-xlsx': `${ALLOTROPY}appbio_quantstudio/appbio_quantstudio_example08.xlsx`,
   'biorad-cfx-maestro': `${ALLOTROPY}cfxmaestro/example01.csv`,
   'agilent-gen5-concentration': `${ALLOTROPY}agilent_gen5/absorbance/endpoint_stdcurve_singleplate.txt`,
   'agilent-gen5-conc-grid': `${ALLOTROPY}agilent_gen5/absorbance/Lowry_Protein_Assay_no_results_matrix.txt`,

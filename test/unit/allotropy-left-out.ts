@@ -15,6 +15,8 @@ export const LEFT_OUT: Readonly<Record<string, string>> = {
   'appbio_quantstudio/appbio_quantstudio_minimal_missing_results.txt': NO_CT,
   'appbio_quantstudio/appbio_quantstudio_minimal_test01.txt': NO_CT,
   'appbio_quantstudio/appbio_quantstudio_minimal_test03.txt': NO_CT,
+  'appbio_quantstudio_designandanalysis/appbio_quantstudio_designandanalysis_QS7Pro_Genotyping_missing_stage_number.xlsx':
+    "QS7Pro_Genotyping_example07 (in the suite) without its stage number, the same 192 wells: read right by appbio-quantstudio-design-analysis-xlsx when tried (allotropy's 160 Cts all sent, with 16 controls Undetermined to QC), not copied to keep the fixtures near 20 MB (1.1 MB)",
   'bmg_labtech_smart_control/fluorescence_endpoint_example2.xlsx': LAYOUT_LABELS,
   'bmg_labtech_smart_control/fluroescence_endpoint_example1.xlsx': LAYOUT_LABELS,
   'thermo_skanit/multi-plate_example01.xlsx': LAYOUT_LABELS,
@@ -27,26 +29,4 @@ export const LEFT_OUT: Readonly<Record<string, string>> = {
   'unchained_labs_lunatic_stunner/Unchained_Labs_Stunner_example01.xlsx': STUNNER,
   'unchained_labs_lunatic_stunner/Unchained_Labs_Stunner_example02.xlsx': STUNNER,
   'unchained_labs_lunatic_stunner/Unchained_Labs_Stunner_example03.xlsx': STUNNER,
-};
-
-/** Files of the families in scope not yet read right by a built-in: each one open work, listed until it is read. */
-const PENDING = 'not yet read right by a built-in dialect';
-
-export const NOT_YET: Readonly<Record<string, string>> = {
-  'appbio_quantstudio/appbio_quantstudio_example03.txt': PENDING,
-  'appbio_quantstudio/appbio_quantstudio_example08.xlsx': PENDING,
-  'appbio_quantstudio/appbio_quantstudio_example09.xlsx': PENDING,
-  'appbio_quantstudio/appbio_quantstudio_minimal_broken_path_calc_doc.txt': PENDING,
-  'appbio_quantstudio_designandanalysis/appbio_quantstudio_design_and_analysis_example15_v1.5.2.xlsx': PENDING,
-  'appbio_quantstudio_designandanalysis/appbio_quantstudio_design_and_analysis_example16_v1.5.2.xlsx': PENDING,
-  'appbio_quantstudio_designandanalysis/appbio_quantstudio_design_quantity_test.xlsx': PENDING,
-  'appbio_quantstudio_designandanalysis/appbio_quantstudio_designandanalysis_QS3_Relative_Quantification_example02.xlsx': PENDING,
-  'appbio_quantstudio_designandanalysis/appbio_quantstudio_designandanalysis_QS7Pro_Genotyping_example07.xlsx': PENDING,
-  'appbio_quantstudio_designandanalysis/appbio_quantstudio_designandanalysis_QS7Pro_Genotyping_missing_stage_number.xlsx': PENDING,
-  'appbio_quantstudio_designandanalysis/appbio_quantstudio_designandanalysis_QS7Pro_PCR_with_Melt_example09.xlsx': PENDING,
-  'appbio_quantstudio_designandanalysis/appbio_quantstudio_designandanalysis_QS7Pro_Relative_Quantification_Biogroup_example12.xlsx': PENDING,
-  'appbio_quantstudio_designandanalysis/appbio_quantstudio_designandanalysis_QS7Pro_Relative_Quantification_example11.xlsx': PENDING,
-  'appbio_quantstudio_designandanalysis/appbio_quantstudio_designandanalysis_QS7Pro_Standard_Curve_example14.xlsx': PENDING,
-  'appbio_quantstudio_designandanalysis/appbio_quantstudio_designandanalysis_QS7_Standard_Curve_example06.xlsx': PENDING,
-  'appbio_quantstudio_designandanalysis/appbio_quantstudio_designandanalysis_no_RQ_values_example1.xlsx': PENDING,
 };

@@ -14,6 +14,9 @@
  * - lines that are each one quoted field holding a whole row, and a test code
  *   made of two columns (HACH DR3900, SENAITE's test data; UTF-8 and UTF-16),
  *   against the file's own cells read here;
+ * - the assay of each row part of its test codes (QuantStudio genotyping:
+ *   `SNP Assay Name` and each allele's Ct column), against the file's own
+ *   cells read here;
  * - tables repeated in blocks, each with its own header and its test in its
  *   title (QIAGEN Rotor-Gene, three assays), and the test named once in the
  *   section title above a single table;
@@ -30,6 +33,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileLabEvents, fileRows, fileRowsInSlices, previewFileSite, siteFileProfile, type FileDialectProfile } from '../../lib/protocols/file';
 import { headerUnit } from '../../lib/protocols/file/read';
+import { pendingColumns } from '../../lib/protocols/file/validate';
 import { zip } from '../support/zip';
 import type { InstrumentResult, LabEvent, UnassignedResult } from '../../lib/lab';
 
@@ -417,6 +421,46 @@ describe('an analyte and a statistic in one header cell (Luminex INTELLIFLEX)', 
     const issues = (overrides: unknown) => siteFileProfile({ base: 'luminex-intelliflex', overrides }).issues.map((i) => i.path);
     assert.deepEqual(issues({ layout: { testPattern: '(' } }), ['layout.testPattern']);
     assert.deepEqual(issues({ layout: { tests: ['R25: RP1 AVERAGE MFI'] } }), ['layout.testPattern']);
+  });
+});
+
+describe('the assay of each row part of its test codes (QuantStudio genotyping)', () => {
+  const FILE = 'appbio_quantstudio/appbio_quantstudio_example03.txt';
+  const text = readFileSync(join(SUITE, FILE), 'utf8');
+  // The [Results] section read here on its own: each well row's sample, its assay with each allele's Ct column, the Ct.
+  function cellsOf(t: string): string[][] {
+    const lines = t.split(/\r?\n/);
+    const start = lines.indexOf('[Results]') + 1;
+    const end = lines.findIndex((l, i) => i > start && l.trim() === '');
+    return lines.slice(start, end < 0 ? undefined : end).map((l) => l.split('\t'));
+  }
+  function expectedOf(t: string): string[][] {
+    const [names, ...rows] = cellsOf(t);
+    const col = (n: string) => names!.indexOf(n);
+    return rows.flatMap((r) => ['Allele1 Ct', 'Allele2 Ct'].map((c) => [r[col('Sample Name')]!, `${r[col('SNP Assay Name')]} ${c}`, r[col(c)]!]));
+  }
+
+  it('reads every well\'s two allele Cts under its SNP assay, a second assay apart, a row without one held', () => {
+    const p = site('appbio-quantstudio-genotyping', {});
+    const expected = expectedOf(text);
+    assert.equal(expected.length, 192);
+    assert.deepEqual(sorted(sent(read(FILE, p)).map((r) => [r.SampleNumber, r.instrumentCode, r.Result])), sorted(expected));
+    // Well A3 run with another assay: its two Cts are that assay's, not CYP19_2's.
+    const other = text.replace(/^(3\tA3\tfalse\t[^\t]*\t)CYP19_2\t/m, '$1CYP19_3\t');
+    assert.notEqual(other, text);
+    const otherSent = sent(fileLabEvents(Buffer.from(other), p, { timeZone: 'UTC' }));
+    assert.deepEqual(otherSent.filter((r) => r.instrumentCode.startsWith('CYP19_3')).map((r) => [r.SampleNumber, r.instrumentCode]), [['Allele 1', 'CYP19_3 Allele1 Ct'], ['Allele 1', 'CYP19_3 Allele2 Ct']]);
+    assert.deepEqual(sorted(otherSent.map((r) => [r.SampleNumber, r.instrumentCode, r.Result])), sorted(expectedOf(other)));
+    // A row without its assay has no test code: both its Cts held, none sent under the bare column.
+    const none = text.replace(/^(3\tA3\tfalse\t[^\t]*\t)CYP19_2\t/m, '$1\t');
+    const events = fileLabEvents(Buffer.from(none), p, { timeZone: 'UTC' });
+    assert.equal(sent(events).length, 190);
+    assert.deepEqual(held(events).map((i) => i.reason.replace(/^line \d+: /, '')), ['no test code: not sent', 'no test code: not sent']);
+    const issues = (overrides: unknown) => siteFileProfile({ base: 'appbio-quantstudio-genotyping', overrides }).issues.map((i) => i.path);
+    assert.deepEqual(issues({ layout: { tests: ['Allele1 Ct', 'SNP Assay Name'] } }), ['layout.assay']);
+    assert.deepEqual(issues({ layout: { assay: '' } }), ['layout.assay']);
+    // Without a header row the assay's column is still to be pointed at: the dialect stays a draft, never read without it.
+    assert.deepEqual(pendingColumns({ ...p, table: { ...p.table, header: false } }), ['layout.sample', 'layout.tests[0]', 'layout.tests[1]', 'layout.assay']);
   });
 });
 

@@ -690,7 +690,8 @@ function* tableCells(profile: FileDialectProfile, table: { header?: Header; data
     return;
   }
   const notTests = l.tests === 'rest' ? (l.notTests ?? []).map((c, i) => at(c, `layout.notTests[${i}]`)!) : [];
-  const used = new Set<number>([sample, ...timeCols, ...byColumn.map((r) => r.column), ...valid.map((v) => v.column), ...notTests]);
+  const assay = at(l.assay, 'layout.assay');
+  const used = new Set<number>([sample, ...timeCols, ...byColumn.map((r) => r.column), ...valid.map((v) => v.column), ...notTests, ...(assay === undefined ? [] : [assay])]);
   const width = header?.names.length ?? 0;
   const picked = l.tests === 'rest' && l.testPattern !== undefined ? new RegExp(l.testPattern, 'u') : undefined;
   const tests =
@@ -724,7 +725,10 @@ function* tableCells(profile: FileDialectProfile, table: { header?: Header; data
   const item = (r: number, i: number): Cellular => {
     const row = data[r]!;
     const { test: code, unit } = codeOf(i);
-    return { sample: sampleOf(r), test: code, value: cell(row, i)!, units: unit ?? l.units?.[code], time: timeOf(row), row, valueColumn: i, qc: isQc(row, sampleOf(r)), optional: true, invalid: invalidOf(row) };
+    // The row's assay (layout.assay) is part of its test codes; without it, none.
+    const assayName = cell(row, assay)?.trim();
+    const test = assayName === undefined ? code : assayName === '' ? '' : `${assayName} ${code}`;
+    return { sample: sampleOf(r), test, value: cell(row, i)!, units: unit ?? l.units?.[code], time: timeOf(row), row, valueColumn: i, qc: isQc(row, sampleOf(r)), optional: true, invalid: invalidOf(row) };
   };
   for (let r = 0; r < data.length; r++) {
     const row = data[r]!;

@@ -115,6 +115,12 @@ export interface RowPerSample {
    * end (SoftMax Pro's group tables name a sample on its first well's row only): its values are that sample's.
    */
   readonly replicatesBelow?: boolean;
+  /**
+   * A column naming each row's assay, part of its test codes: each is the assay's cell, a space, then the test
+   * column's code (a genotyping run's `SNP Assay Name` `CYP19_2` and the column `Allele1 Ct`: `CYP19_2 Allele1 Ct`).
+   * A row whose assay cell is empty has no test code: its results are held.
+   */
+  readonly assay?: ColumnRef;
   readonly time?: TimeColumns;
 }
 

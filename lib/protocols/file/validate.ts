@@ -51,7 +51,7 @@ export function pendingColumns(p: FileDialectProfile): string[] {
   const testColumns = l.form !== 'row-per-result' ? [] : Array.isArray(l.test) ? (l.test as readonly ColumnRef[]).flatMap((c, i) => named(`layout.test[${i}]`, c)) : typeof l.test === 'object' ? [] : named('layout.test', l.test as ColumnRef);
   if (l.form === 'row-per-result') return [...named('layout.sample', l.sample), ...testColumns, ...named('layout.value', l.value), ...named('layout.units', l.units), ...named('layout.flags', l.flags), ...time];
   const tests = l.tests === 'rest' ? ['layout.tests'] : l.tests.flatMap((c, i) => named(`layout.tests[${i}]`, c));
-  return [...named('layout.sample', l.sample), ...tests, ...time];
+  return [...named('layout.sample', l.sample), ...tests, ...named('layout.assay', l.assay), ...time];
 }
 
 export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
@@ -148,6 +148,10 @@ export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
       if (l.tests !== 'rest') add('layout.testPattern', 'picks the test columns of tests "rest" by their names: with a list of tests, list only the test columns');
     }
     if (l.replicatesBelow && !p.table.endsAtEmptyRow) add('layout.replicatesBelow', 'gives a row without a sample the sample above it, up to the table\'s end: it needs table.endsAtEmptyRow true, or the rows of what follows the table would be read as its last sample\'s');
+    if (l.assay !== undefined) {
+      column('layout.assay', l.assay);
+      if (l.tests !== 'rest' && l.tests.some((t) => String(t) === String(l.assay))) add('layout.assay', 'names the column of each row\'s assay, part of its test codes: it is not one of layout.tests');
+    }
     if (l.someTests && (l.tests === 'rest' || p.table.blocks === undefined)) add('layout.someTests', 'lets each block of a file of blocks (table.blocks) read those of the listed layout.tests it has: it needs both');
     if (l.tests !== 'rest') {
       if (l.tests.length === 0) add('layout.tests', 'list at least one test column');

@@ -9,7 +9,8 @@ import { APPBIO_QUANTSTUDIO } from './quantstudio';
  * with the text export's columns: `Sample Name`, `Target Name`, the Ct in
  * `CT` (`Undetermined`: no result), controls by `Task` as there. The run
  * date is not read (the sheet writes it `03-10-2024 10:05:00 AM EST`, month
- * first, and no row says the run ended). Sample:
+ * first, and no row says the run ended). Design & Analysis v1.5 writes the
+ * same sheet and columns. Sample:
  * Benchling-Open-Source/allotropy
  * tests/parsers/appbio_quantstudio/testdata/appbio_quantstudio_example10.xlsx (MIT).
  */
@@ -28,4 +29,20 @@ export const APPBIO_QUANTSTUDIO_XLSX: FileDialectProfile = {
   noResult: APPBIO_QUANTSTUDIO.noResult,
   sampleNumber: APPBIO_QUANTSTUDIO.sampleNumber,
   qc: APPBIO_QUANTSTUDIO.qc,
+};
+
+/**
+ * The same Excel results export from an experiment analysed by relative
+ * threshold (`Quantification Cycle Method` `Crt` in the sheet's header rows):
+ * the software names the cycle column `CRT` (with `Crt Mean`, `Delta Crt`)
+ * instead of `CT`; the other columns, the `Results` sheet and the rules are
+ * those of appbio-quantstudio-xlsx. Samples: Benchling-Open-Source/allotropy
+ * tests/parsers/appbio_quantstudio/testdata/appbio_quantstudio_example08.xlsx,
+ * appbio_quantstudio_example09.xlsx (MIT).
+ */
+export const APPBIO_QUANTSTUDIO_CRT_XLSX: FileDialectProfile = {
+  ...APPBIO_QUANTSTUDIO_XLSX,
+  id: 'appbio-quantstudio-crt-xlsx',
+  label: 'Applied Biosystems QuantStudio / 12K Flex (results Excel export, relative threshold Crt)',
+  layout: { form: 'row-per-result', sample: 'Sample Name', test: 'Target Name', value: 'CRT' },
 };

@@ -12,7 +12,8 @@ import { SAMPLE_NUMBER } from './sample-number';
  * (`UNDETERMINED` when the target did not amplify: no result).
  * Controls by `Task` (NTC, POSITIVE_CONTROL, BLOCKED_IPC, STANDARD; UNKNOWN
  * and IPC rows are patient wells, as in the text dialect); a well the
- * operator omitted (`Omit` TRUE) is never sent.
+ * operator omitted (`Omit` TRUE) is never sent. Design & Analysis v2.6
+ * writes the flag in lower case (`false`), the other versions `FALSE`.
  * The run date is `Run End Date/Time` (Diomni writes `Run End Data/Time`), a
  * 12-hour clock with AM/PM and a zone name (`2026-02-13 02:39:53 PM EST`):
  * the zone name is not read (the site's zone is).
@@ -35,6 +36,6 @@ export const APPBIO_QUANTSTUDIO_DA_XLSX: FileDialectProfile = {
   noResult: ['UNDETERMINED'],
   sampleNumber: { pattern: SAMPLE_NUMBER },
   qc: [{ by: 'column', column: 'Task', anyOf: ['NTC', 'POSITIVE_CONTROL', 'NEGATIVE_CONTROL', 'BLOCKED_IPC', 'STANDARD'] }],
-  validWhen: [{ column: 'Omit', anyOf: ['FALSE'] }],
+  validWhen: [{ column: 'Omit', anyOf: ['FALSE', 'false'] }],
   runDate: { from: 'header', pattern: '^Run End Dat[ae]/Time\\t(\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} [AP]M)', format: 'YYYY-MM-DD hh:mm:ss A' },
 };

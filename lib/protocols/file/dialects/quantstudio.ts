@@ -30,3 +30,22 @@ export const APPBIO_QUANTSTUDIO: FileDialectProfile = {
   qc: [{ by: 'column', column: 'Task', anyOf: ['STANDARD', 'NTC', 'BlockedIPC', 'PC_ALLELE_1', 'PC_ALLELE_2', 'PC_ALLELE_BOTH'] }],
   runDate: { from: 'header', pattern: '^\\* Experiment Run End Time = (\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2})', format: 'YYYY-MM-DD HH:mm:ss' },
 };
+
+/**
+ * The same text export of a genotyping experiment (`Experiment Type` Genotyping):
+ * its `[Results]` section has one row per well, the well's SNP assay in
+ * `SNP Assay Name` and the Ct of each allele's probe in `Allele1 Ct` and
+ * `Allele2 Ct` (`Undetermined`: no result); each test code is the assay and
+ * the column (`CYP19_2 Allele1 Ct`), so a sample run with several assays keeps
+ * them apart. The allele controls (PC_ALLELE_1, PC_ALLELE_2, PC_ALLELE_BOTH)
+ * and NTC are QC by `Task`, as in the other runs. The genotype call (`Call`)
+ * is the software's reading of the two Cts, not sent. Sample:
+ * Benchling-Open-Source/allotropy
+ * tests/parsers/appbio_quantstudio/testdata/appbio_quantstudio_example03.txt (MIT).
+ */
+export const APPBIO_QUANTSTUDIO_GENOTYPING: FileDialectProfile = {
+  ...APPBIO_QUANTSTUDIO,
+  id: 'appbio-quantstudio-genotyping',
+  label: 'Applied Biosystems QuantStudio / 7500 (genotyping results text export)',
+  layout: { form: 'row-per-sample', sample: 'Sample Name', tests: ['Allele1 Ct', 'Allele2 Ct'], assay: 'SNP Assay Name' },
+};
