@@ -105,6 +105,19 @@ describe('Applied Biosystems QuantStudio exports (allotropy test data)', () => {
     ]);
   });
 
+  it('a well the operator omitted (Omit true) is counted as not for the LIS, never sent; its replicates are', () => {
+    // The same export with one patient well marked omitted, as the software writes it (the capture itself is not edited).
+    const text = fixture('quantstudio-7-flex-results.txt').toString('latin1').split('\n');
+    assert.match(text[23]!, /^5\tA5\tfalse\t5000018696625\t/);
+    text[23] = text[23]!.replace(/^5\tA5\tfalse\t/, '5\tA5\ttrue\t');
+    const events = fileLabEvents(Buffer.from(text.join('\n'), 'latin1'), APPBIO_QUANTSTUDIO, { timeZone: 'UTC', fileName: 'omitted.txt' });
+    assert.deepEqual(of(events, 'results').filter((r) => r.SampleNumber === '5000018696625').map((r) => [r.record, r.Result]), [[23, '25.711'], [25, '25.589']]);
+    const held = events.flatMap((e) => (e.type === 'unassigned' ? e.items : []));
+    assert.equal(held.length, 1);
+    assert.ok(held[0]!.notForLis);
+    assert.match(held[0]!.reason, /^line 24: Omit is "true", not one of validWhen\[0\]\.anyOf \["FALSE","false"\]: not sent$/);
+  });
+
   it('6 Flex presence/absence export: [Results] found after four other sections; Undetermined never sent; controls by Task', () => {
     const events = read('quantstudio-6-flex-presence-absence.txt', APPBIO_QUANTSTUDIO);
     assert.equal(of(events, 'results').length, 0);

@@ -7,7 +7,7 @@ import { APPBIO_QUANTSTUDIO } from './quantstudio';
  * holds one sheet per section; the `Results` sheet has the experiment's
  * `key`/`value` rows, then the table whose header row starts with `Well`,
  * with the text export's columns: `Sample Name`, `Target Name`, the Ct in
- * `CT` (`Undetermined`: no result), controls by `Task` as there. The run
+ * `CT` (`Undetermined`: no result), controls by `Task` and omitted wells as there. The run
  * date is not read (the sheet writes it `03-10-2024 10:05:00 AM EST`, month
  * first, and no row says the run ended). Design & Analysis v1.5 writes the
  * same sheet and columns. Sample:
@@ -29,6 +29,7 @@ export const APPBIO_QUANTSTUDIO_XLSX: FileDialectProfile = {
   noResult: APPBIO_QUANTSTUDIO.noResult,
   sampleNumber: APPBIO_QUANTSTUDIO.sampleNumber,
   qc: APPBIO_QUANTSTUDIO.qc,
+  validWhen: APPBIO_QUANTSTUDIO.validWhen,
 };
 
 /**

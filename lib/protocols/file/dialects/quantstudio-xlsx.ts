@@ -1,4 +1,5 @@
 import type { FileDialectProfile } from '../types';
+import { NOT_OMITTED } from './quantstudio';
 import { SAMPLE_NUMBER } from './sample-number';
 
 /**
@@ -36,6 +37,6 @@ export const APPBIO_QUANTSTUDIO_DA_XLSX: FileDialectProfile = {
   noResult: ['UNDETERMINED'],
   sampleNumber: { pattern: SAMPLE_NUMBER },
   qc: [{ by: 'column', column: 'Task', anyOf: ['NTC', 'POSITIVE_CONTROL', 'NEGATIVE_CONTROL', 'BLOCKED_IPC', 'STANDARD'] }],
-  validWhen: [{ column: 'Omit', anyOf: ['FALSE', 'false'] }],
+  validWhen: NOT_OMITTED,
   runDate: { from: 'header', pattern: '^Run End Dat[ae]/Time\\t(\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} [AP]M)', format: 'YYYY-MM-DD hh:mm:ss A' },
 };

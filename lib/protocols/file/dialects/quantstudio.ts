@@ -2,13 +2,22 @@ import type { FileDialectProfile } from '../types';
 import { SAMPLE_NUMBER } from './sample-number';
 
 /**
+ * A well the operator omitted in the software (`Omit` true: a bubble, a failed
+ * replicate) is no result: only a row the software kept (`false`, written
+ * `FALSE` by the Excel exports) is sent; an omitted one is counted as not for
+ * the LIS, with its reason.
+ */
+export const NOT_OMITTED: NonNullable<FileDialectProfile['validWhen']> = [{ column: 'Omit', anyOf: ['FALSE', 'false'] }];
+
+/**
  * Applied Biosystems QuantStudio (6 and 7 Flex; the 7500 software's text
  * export has the same sections): the "Export > Results" text file, tab
  * separated, a `* key = value` header, then sections; results are the
  * `[Results]` section, one row per well and target, the Ct in `CT`
  * (`Undetermined` when the target did not amplify: no result).
  * Controls by the `Task` column (standards, no-template and blocked-IPC
- * controls; UNKNOWN and IPC rows are patient wells).
+ * controls; UNKNOWN and IPC rows are patient wells). A well `Omit` true is
+ * not sent (NOT_OMITTED).
  * The run date is `Experiment Run End Time`, written with a 24-hour clock
  * and an AM/PM suffix (`2024-10-01 15:02:50 PM EST`): the hour is read as
  * written and the zone name is not (the site's zone is).
@@ -28,6 +37,7 @@ export const APPBIO_QUANTSTUDIO: FileDialectProfile = {
   noResult: ['Undetermined'],
   sampleNumber: { pattern: SAMPLE_NUMBER },
   qc: [{ by: 'column', column: 'Task', anyOf: ['STANDARD', 'NTC', 'BlockedIPC', 'PC_ALLELE_1', 'PC_ALLELE_2', 'PC_ALLELE_BOTH'] }],
+  validWhen: NOT_OMITTED,
   runDate: { from: 'header', pattern: '^\\* Experiment Run End Time = (\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2})', format: 'YYYY-MM-DD HH:mm:ss' },
 };
 
