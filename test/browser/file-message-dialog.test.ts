@@ -5,7 +5,7 @@
  * QuantStudio 7 Flex results export, test/fixtures/file): the results table
  * shows each patient well's Ct under its sample number and target, and the
  * standards apart as QC, before anything is deployed. Then another built-in
- * picked from the list, and a setting of its typed in the dialect's JSON.
+ * picked from the list (grouped by vendor), and a setting of its typed in the dialect's JSON.
  *
  * Keeps a screenshot in test/artifacts/file-message-dialog.png; with
  * UPDATE_SCREENSHOTS=1 also in docs/ for the README (docs/*.png ship with the package).
@@ -93,6 +93,11 @@ describe('file-message dialog', () => {
     await editNode(page, 'fm');
     const paste = page.locator(`${FILE} .lis-dialect-paste`);
     await paste.waitFor({ state: 'visible' });
+    // Dozens of file dialects: grouped by vendor, the generic ones first, then by name.
+    const groups = await page.locator('#node-input-dialect optgroup').evaluateAll((els) => els.map((e) => e.getAttribute('label')));
+    assert.equal(groups[0], 'Generic');
+    assert.deepEqual(groups.slice(1), [...groups.slice(1)].sort((a, b) => a!.localeCompare(b!)));
+    assert.equal(await page.locator('#node-input-dialect optgroup[label="Luminex"] option[value="luminex-xponent"]').count(), 1);
     await page.locator('#node-input-dialect').selectOption('luminex-xponent');
     await paste.fill(readFileSync(XPONENT, 'utf8'));
     const rows = `${FILE} .lis-dialect-results tbody tr`;
