@@ -33,7 +33,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileLabEvents, fileRows, findFileProfile, type FileDialectProfile } from '../../lib/protocols/file';
+import { fileLabEvents, fileRows, findFileProfile } from '../../lib/protocols/file';
 import type { UnassignedResult } from '../../lib/lab';
 import type { FileRow } from '../../lib/protocols/file/table';
 import { LEFT_OUT } from './allotropy-left-out';
@@ -407,7 +407,6 @@ function compare(entry: Entry) {
   const expected = counts(rows.map(([s, t, v]) => rowKey(theirSample(s), t, v)));
 
   // Each declared held reason: allotropy's rows matched to the items held with it, by test and value.
-  const rowSample = sampleOfLine(cells, profile);
   const items = events.flatMap((e) => (e.type === 'unassigned' ? e.items : []));
   for (const h of entry.held ?? []) {
     const mine = items.filter((i) => {
@@ -418,7 +417,7 @@ function compare(entry: Entry) {
     for (const i of mine) {
       // A held item keeps the file's text: `-0,914` where the dialect reads a decimal comma.
       const own = profile.decimalComma && i.Result !== undefined ? i.Result.replace(',', '.') : i.Result;
-      const k = heldKey({ ...i, ...(own === undefined ? {} : { Result: own }) }, test(i.instrumentCode), rows, h.theirValue, expected, rowSample);
+      const k = heldKey({ ...i, ...(own === undefined ? {} : { Result: own }) }, test(i.instrumentCode), rows, h.theirValue, expected);
       if (k !== undefined) {
         expected.set(k, expected.get(k)! - 1);
         matched++;
@@ -440,20 +439,6 @@ function compare(entry: Entry) {
   assert.equal(onlyOurs.filter(isExtra).length, x?.count ?? 0, `rows only we send (${x?.why ?? 'none declared'})`);
   assert.equal(onlyAllotropy.filter(isNotRead).length, nr?.count ?? 0, `allotropy's rows not read (${nr?.why ?? 'none declared'})`);
   assert.deepEqual({ onlyOurs: onlyOurs.filter((k) => !isExtra(k)), onlyAllotropy: onlyAllotropy.filter((k) => !isNotRead(k)) }, { onlyOurs: [], onlyAllotropy: [] });
-}
-
-/** The sample cell of the file's row on a line, by the first header row naming the layout's sample column. */
-function sampleOfLine(rowsOf: () => readonly FileRow[], profile: FileDialectProfile): (line: number) => string | undefined {
-  const column = profile.layout.form === 'plate' ? undefined : profile.layout.sample;
-  if (typeof column !== 'string') return () => undefined;
-  let found: { at: number; byLine: Map<number, FileRow> } | undefined;
-  return (line) => {
-    if (found === undefined) {
-      const rows = rowsOf();
-      found = { at: rows.find((r) => r.cells.includes(column))?.cells.indexOf(column) ?? -1, byLine: new Map(rows.map((r) => [r.line, r])) };
-    }
-    return found.at < 0 ? undefined : found.byLine.get(line)?.cells[found.at]?.trim();
-  };
 }
 
 /** Each test column's code -> the analyte its `<code><suffix>` column names (its first cell that is not `NaN`). */
@@ -481,11 +466,10 @@ function sampleRenames(rows: readonly FileRow[], ours: string, theirs: string): 
  * The row of allotropy a held item is, among those not matched yet: same test and value, and its sample in the item's
  * text (or the sample empty); of several, the longest sample (`Unknown10`'s text holds `Unknown1` too).
  */
-function heldKey(item: UnassignedResult, test: string | null, rows: Row[], theirValue: number | string | undefined, left: Map<string, number>, rowSample: (line: number) => string | undefined): string | undefined {
+function heldKey(item: UnassignedResult, test: string | null, rows: Row[], theirValue: number | string | undefined, left: Map<string, number>): string | undefined {
   const keyOf = ([s, t, v]: Row) => rowKey(theirSample(s), t, v);
-  // A wide row's text is cut (…) before its sample cell: its sample is then read from the file's row of that line.
-  const ofRow = item.text.endsWith('…') ? rowSample(item.record) : undefined;
-  const names = (s: string) => item.text.includes(s) || ofRow === s;
+  // A wide row's text, cut before its sample cell, names the sample first (read.ts).
+  const names = (s: string) => item.text.includes(s);
   const candidates = rows.filter((r) => {
     const [s, t, v] = r;
     return t === test && valueKey(v) === valueKey(theirValue ?? item.Result ?? null) && (s === 'N/A' || s === null || names(s)) && (left.get(keyOf(r)) ?? 0) > 0;

@@ -422,6 +422,17 @@ describe('an analyte and a statistic in one header cell (Luminex INTELLIFLEX)', 
     assert.deepEqual(issues({ layout: { testPattern: '(' } }), ['layout.testPattern']);
     assert.deepEqual(issues({ layout: { tests: ['R25: RP1 AVERAGE MFI'] } }), ['layout.testPattern']);
   });
+
+  it("a held result of a row too wide for its text names the row's sample first (its cell comes after the run's columns)", () => {
+    const FILE = 'luminex_intelliflex/luminex_intelliflex_v2_2.csv';
+    const [names, ...rows] = readFileSync(join(SUITE, FILE), 'utf8').replace(/^\uFEFF/, '').trimEnd().split(/\r?\n/).map((l) => l.split(','));
+    const items = held(read(FILE, site('luminex-intelliflex', {})));
+    assert.equal(items.length, 112);
+    for (const item of items) {
+      const sample = rows[item.record - 2]![names!.indexOf('SAMPLE ID')]!;
+      assert.ok(item.text.startsWith(`sample ${JSON.stringify(sample)}: `) && item.text.endsWith('…'), item.text.slice(0, 60));
+    }
+  });
 });
 
 describe('the assay of each row part of its test codes (QuantStudio genotyping)', () => {

@@ -249,7 +249,13 @@ function* readSteps(rows: FileRow[], profile: FileDialectProfile, options: FileR
   const unassigned: UnassignedResult[] = [];
   // Made once, not per cell: a closure over the loop's constants would be one more allocation per row.
   // A plate's line holds a whole row of wells: its text says which well, and the sample its label names, is meant.
-  const textOf = (item: Cellular) => (item.well === undefined ? rowText(item.row) : `well ${item.well}${item.sample.trim() === '' ? '' : ` ${excerpt(item.sample.trim())}`}: ${rowText(item.row)}`);
+  // A wide row's text is cut before its sample cell (a column per analyte first): it then says the sample first.
+  const textOf = (item: Cellular) => {
+    const text = rowText(item.row);
+    const label = item.sample.trim();
+    if (item.well !== undefined) return `well ${item.well}${label === '' ? '' : ` ${excerpt(label)}`}: ${text}`;
+    return label !== '' && text.endsWith('…') && !text.includes(label) ? `sample ${excerpt(label)}: ${text}` : text;
+  };
   const keep = (item: Cellular, test: string, value: string, reason: string, notForLis = false) =>
     unassigned.push({ record: item.row.line, reason: `line ${item.row.line}: ${reason}`, ...(notForLis ? { notForLis: true as const } : {}), text: textOf(item), ...(test !== '' ? { instrumentCode: test } : {}), ...(value !== '' ? { Result: value } : {}), ...(item.units?.trim() ? { units: item.units.trim() } : {}) });
   const tick = checkpoints();
