@@ -32,7 +32,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileLabEvents, fileRows, fileRowsInSlices, previewFileSite, siteFileProfile, type FileDialectProfile } from '../../lib/protocols/file';
-import { headerUnit } from '../../lib/protocols/file/read';
+import { FileReadError, headerUnit } from '../../lib/protocols/file/read';
 import { pendingColumns } from '../../lib/protocols/file/validate';
 import { zip } from '../support/zip';
 import type { InstrumentResult, LabEvent, UnassignedResult } from '../../lib/lab';
@@ -330,6 +330,26 @@ describe('SoftMax Pro: every group a block, each with the mean column it has, gr
     assert.deepEqual(issues({ layout: { someTests: true } }), ['layout.someTests']);
     assert.deepEqual(issues({ qc: [{ by: 'block', pattern: '^Ctrl$' }] }), ['qc[0].by']);
     assert.deepEqual(issues({ qc: [{ by: 'block', pattern: '(' }] }).sort(), ['qc[0].by', 'qc[0].pattern']);
+  });
+});
+
+describe('SoftMax Pro: a group whose result is another column refuses the file (layout.notWith)', () => {
+  it("a MeanValue dialect reads a protocol without a curve, and refuses one whose group has the curve's MeanResult beside its MeanValue", () => {
+    const WITH_CURVE = 'moldev_softmax_pro/group_with_partial_rows.txt';
+    const lines = readFileSync(join(SUITE, WITH_CURVE)).toString('utf16le').replace(/^\uFEFF/, '').split('\r\n');
+    // The file's own first group read (the standard curve's is not) with both: the mean reading and the curve's mean result.
+    const at = lines.findIndex((l, i) => /^Group: (?!(?:Std|Standards?)(?: \d+)?$)/.test(l) && ['MeanValue', 'MeanResult'].every((c) => lines[i + 1]!.split('\t').includes(c)));
+    assert.ok(at >= 0);
+    const p = site('moldev-softmax-pro-values', {});
+    assert.throws(() => read(WITH_CURVE, p), (err: unknown) => err instanceof FileReadError && err.setting === 'layout.notWith'
+      && new RegExp(`line ${at + 2}: the table has the column "MeanResult" \\(layout\\.notWith\\)`).test(err.message));
+    // Without the rule, that group's mean readings would be sent as its results.
+    const readings = sent(read(WITH_CURVE, site('moldev-softmax-pro-values', { layout: { notWith: null } })));
+    assert.ok(readings.length > 0 && readings.every((r) => r.instrumentCode === 'MeanValue'));
+    assert.ok(sent(read('moldev_softmax_pro/MD_SMP_fluorescence_endpoint_example06.txt', p)).length > 0);
+    const issues = (overrides: unknown) => siteFileProfile({ base: 'moldev-softmax-pro-values', overrides }).issues.map((i) => i.path);
+    assert.deepEqual(issues({ layout: { notWith: [] } }), ['layout.notWith']);
+    assert.deepEqual(issues({ layout: { notWith: ['MeanValue'] } }), ['layout.notWith']);
   });
 });
 

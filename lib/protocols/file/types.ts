@@ -111,6 +111,12 @@ export interface RowPerSample {
    */
   readonly someTests?: boolean;
   /**
+   * Column names that say a table is not this dialect's to read: a table whose header names one is refused, naming
+   * it. SoftMax's `MeanValue` is a group's mean reading; beside a standard curve's `AvgConc` the group's result is the
+   * concentration, which another dialect reads: a dialect of MeanValue would send readings as results.
+   */
+  readonly notWith?: readonly string[];
+  /**
    * A row whose sample cell is empty is a replicate well of the sample named on a row above it, up to the table's
    * end (SoftMax Pro's group tables name a sample on its first well's row only): its values are that sample's.
    */

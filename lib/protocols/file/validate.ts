@@ -152,6 +152,11 @@ export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
       column('layout.assay', l.assay);
       if (l.tests !== 'rest' && l.tests.some((t) => String(t) === String(l.assay))) add('layout.assay', 'names the column of each row\'s assay, part of its test codes: it is not one of layout.tests');
     }
+    if (l.notWith !== undefined) {
+      if (l.notWith.length === 0 || l.notWith.some((c) => c.trim() === '')) add('layout.notWith', 'name the columns whose table this dialect does not read, each a column name');
+      const tests = l.tests === 'rest' ? [] : l.tests.map(String);
+      if (l.notWith.some((c) => tests.includes(c) || c === String(l.sample))) add('layout.notWith', 'names a column this dialect reads (layout.sample or layout.tests): a table with it would always be refused');
+    }
     if (l.someTests && (l.tests === 'rest' || p.table.blocks === undefined)) add('layout.someTests', 'lets each block of a file of blocks (table.blocks) read those of the listed layout.tests it has: it needs both');
     if (l.tests !== 'rest') {
       if (l.tests.length === 0) add('layout.tests', 'list at least one test column');

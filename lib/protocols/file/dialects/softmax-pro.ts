@@ -84,7 +84,8 @@ export const MOLDEV_SOFTMAX_PRO_GROUPS: FileDialectProfile = {
  * mean of its wells' values (every group must have it; one without refuses
  * the file, naming the group). Groups of controls are QC as there. A group
  * with a curve's concentration (`MeanResult` beside `MeanValue`) is
- * MOLDEV_SOFTMAX_PRO_GROUPS's: this dialect would send its mean reading.
+ * MOLDEV_SOFTMAX_PRO_GROUPS's: such a group refuses the file (layout.notWith),
+ * rather than its mean reading sent as a result.
  * Sample: Benchling-Open-Source/allotropy
  * tests/parsers/moldev_softmax_pro/testdata/MD_SMP_fluorescence_endpoint_example06.txt (MIT).
  */
@@ -92,7 +93,8 @@ export const MOLDEV_SOFTMAX_PRO_VALUES: FileDialectProfile = {
   ...MOLDEV_SOFTMAX_PRO_GROUPS,
   id: 'moldev-softmax-pro-values',
   label: 'Molecular Devices SoftMax Pro (no standard curve: each group\'s MeanValue, Unicode text export)',
-  layout: { form: 'row-per-sample', sample: 'Sample', tests: ['MeanValue'] },
+  // A group with a curve's result: moldev-softmax-pro-groups reads it, never its mean reading.
+  layout: { form: 'row-per-sample', sample: 'Sample', tests: ['MeanValue'], notWith: ['MeanResult', 'AvgConc', 'AdjConc', 'MeanResults'] },
 };
 
 /**
