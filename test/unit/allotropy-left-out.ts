@@ -7,7 +7,7 @@
 const KINETIC = 'kinetic or spectral data only: no endpoint result per sample';
 const NO_CT = "allotropy's output holds no Ct for it, only the reporter's amplification data";
 const LAYOUT_LABELS = "the plate's layout labels (Un0001, Sample X1, Standard S1) name wells, not samples a LIS holds";
-const STUNNER = 'Stunner dynamic light scattering (protein sizing): out of scope';
+const STUNNER = 'Stunner: dynamic light scattering and A280 of protein formulations, research, out of scope (its A280 column reads with unchained-lunatic-xlsx and a site\'s layout.tests)';
 
 export const LEFT_OUT: Readonly<Record<string, string>> = {
   'appbio_absolute_q/Appbio_AbsoluteQ_fluorescence_columns.csv': "per-partition fluorescence, no concentration: allotropy writes -0.0 with an error document for every row",
