@@ -488,9 +488,9 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     'Gen5 nucleic acid export of a UV plate with pathlength correction (tab text): the sample of each well from the `Layout` grid (`Well ID` line), its concentration in ng/µL from the `Results` grid\'s `DNA concentration ng/uL` line; the readings, corrected values and purity ratios are not read; blanks (`BLK`) are counted as not for the LIS (Lab sidebar).',
     codesNote('the calculated line\'s name (`DNA concentration ng/uL`)', '`DNA concentration ng/uL`'),
   ]),
-  'agilent-gen5-dapi-gfp': namedTests('Agilent BioTek Gen5 (DAPI and GFP)', '*.txt', 'Other', [['meanNormDAPI', 'GEN5-DAPI', 'DAPI, normalised mean'], ['meanNormGFP', 'GEN5-GFP', 'GFP, normalised mean']], [
-    'Gen5 two-filter fluorescence export (tab text): the sample of each well from the `Layout` grid (`Well ID` line), two results per well from the `Results` grid\'s `meanNormDAPI` and `meanNormGFP` lines (the sample\'s mean, written in each of its wells), each its own test; positive and negative controls (`POS`, `NEG`) are counted as not for the LIS (Lab sidebar).',
-    codesNote('the calculated lines\' names', '`meanNormDAPI` and `meanNormGFP`'),
+  'agilent-gen5-dapi-gfp': namedTests('Agilent BioTek Gen5 (DAPI and GFP)', '*.txt', 'Other', [['normDAPI', 'GEN5-DAPI', 'DAPI, normalised'], ['normGFP', 'GEN5-GFP', 'GFP, normalised']], [
+    'Gen5 two-filter fluorescence export (tab text): the sample of each well from the `Layout` grid (`Well ID` line), two results per well from the `Results` grid\'s `normDAPI` and `normGFP` lines (each well\'s normalised reading; not the sample\'s means, which the protocol repeats in each of its wells), each its own test; positive and negative controls (`POS`, `NEG`) are counted as not for the LIS (Lab sidebar).',
+    codesNote('the calculated lines\' names', '`normDAPI` and `normGFP`'),
   ]),
   'agilent-gen5-a260': namedTests('Agilent BioTek Gen5 (A260)', '*.txt', 'Other', [['260:260', 'GEN5-A260', 'Absorbance at 260 nm']], [
     'Gen5 absorbance export of a nucleic acid plate (tab text): the sample of each well from the `Layout` grid (`Well ID` line), its absorbance from the `Results` grid\'s `260:260` line (the read step `260` at 260 nm); `OVRFLW` (above the reader\'s range) is no result, held for a person; blanks (`BLK`) are counted as not for the LIS (Lab sidebar).',

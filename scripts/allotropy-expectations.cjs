@@ -57,8 +57,8 @@ const FIELDS = {
     // Ratio and Delta compare a well's two readings; Normalized Data, the reading normalised, is the result.
     'fluorescence/endpoint_singleplate_filter_withStepLabel_withCalculatedValues.txt': calc('Normalized Data'),
     'fluorescence/endpoint_singleplate_filter_withoutStepLabel_withCalculatedValues.txt': calc('Normalized Data'),
-    // Two tests per sample, each its own calculated line: both are results.
-    'fluorescence/endpoint_singleplate.txt': [calc('meanNormDAPI'), calc('meanNormGFP')],
+    // Two tests per well, each its own calculated line (the sample's means repeat in each of its wells: not those).
+    'fluorescence/endpoint_singleplate.txt': [calc('normDAPI'), calc('normGFP')],
     // No calculated value: the absorbance read at 260 nm is the result.
     'absorbance/absorbance_error_document_example.txt': meas('absorbance'),
   },

@@ -140,21 +140,21 @@ describe('plates', () => {
       qc: [{ by: 'sample', pattern: '^(?:POS|NEG)$' }],
       layout: { samples: 'Layout', samplesLine: 'Well ID', values: 'Results', valuesLine, test },
     });
-    const events = read(DAPI, site('thermo-multiskan-go', gen5(['meanNormDAPI', 'meanNormGFP'])));
+    const events = read(DAPI, site('thermo-multiskan-go', gen5(['normDAPI', 'normGFP'])));
     const ours = sent(events).map((r) => [r.SampleNumber, r.instrumentCode, Number(r.Result), r.well]);
     const theirs = EXPECTED[DAPI]!.results.map((r) => [r[0], r[1], r[2], r[4]]);
     assert.deepEqual(sorted(ours), sorted(theirs));
     assert.equal(ours.length, 192);
     // Well A1 (POS, a control) has both tests, each from its own line of plate row A.
-    assert.deepEqual(events.flatMap((e) => (e.type === 'qc' ? e.results.filter((r) => r.well === 'A1').map((r) => [r.instrumentCode, r.Result]) : [])), [['meanNormDAPI', '0.997'], ['meanNormGFP', '0.998']]);
+    assert.deepEqual(events.flatMap((e) => (e.type === 'qc' ? e.results.filter((r) => r.well === 'A1').map((r) => [r.instrumentCode, r.Result]) : [])), [['normDAPI', '0.992'], ['normGFP', '0.988']]);
     // One line a plate row lacks refuses the file, as one line alone does.
-    assert.throws(() => read(DAPI, site('thermo-multiskan-go', gen5(['meanNormDAPI', 'meanGFP']))), /plate row A of the grid on line 47 has no line named "meanGFP" in its last cell \(layout\.valuesLine\)/);
+    assert.throws(() => read(DAPI, site('thermo-multiskan-go', gen5(['normDAPI', 'meanGFP']))), /plate row A of the grid on line 47 has no line named "meanGFP" in its last cell \(layout\.valuesLine\)/);
     // Several lines under one test code would send two measures as one test; a line test needs a plate's valuesLine.
     const issues = (overrides: unknown) => siteFileProfile({ base: 'thermo-multiskan-go', overrides }).issues.map((i) => i.path);
-    assert.deepEqual(issues(gen5(['meanNormDAPI', 'meanNormGFP'], 'NORM')), ['layout.valuesLine']);
-    assert.deepEqual(issues(gen5(['meanNormDAPI', 'meanNormDAPI'])), ['layout.valuesLine']);
+    assert.deepEqual(issues(gen5(['normDAPI', 'normGFP'], 'NORM')), ['layout.valuesLine']);
+    assert.deepEqual(issues(gen5(['normDAPI', 'normDAPI'])), ['layout.valuesLine']);
     assert.deepEqual(issues(gen5([])), ['layout.valuesLine']);
-    assert.deepEqual(issues(gen5(['meanNormDAPI'])), []);
+    assert.deepEqual(issues(gen5(['normDAPI'])), []);
     assert.deepEqual(issues({ layout: { test: { from: 'line' } } }), ['layout.test.from']);
     assert.deepEqual(siteFileProfile({ base: 'generic-csv', overrides: { layout: { test: { from: 'line' } } } }).issues.map((i) => i.path), ['layout.test.from']);
   });

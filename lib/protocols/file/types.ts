@@ -155,7 +155,7 @@ export interface Plate {
   readonly samplesLine?: string;
   /**
    * In a value grid of several lines per plate row, the last cell of the line holding the values (`[Concentration]`);
-   * several lines (`meanNormDAPI`, `meanNormGFP`: a test each) are each read, with layout.test `{ from: 'line' }`.
+   * several lines (`normDAPI`, `normGFP`: a test each) are each read, with layout.test `{ from: 'line' }`.
    */
   readonly valuesLine?: string | readonly string[];
   /** The plate map the integrator gives: well (`A1`) to sample number, over the label grid's label for that well. */

@@ -110,18 +110,20 @@ export const AGILENT_GEN5_DNA: FileDialectProfile = {
 
 /**
  * Gen5, a two-filter fluorescence read (DAPI and GFP) whose protocol
- * normalises each reading and averages it over the sample's wells: the
- * `Results` grid's lines `meanNormDAPI` and `meanNormGFP` are two results
- * per well, each its own test (the line's name; the mean written in each of
- * the sample's wells). Positive and negative controls (`POS`, `NEG`) are QC.
+ * normalises each reading: the `Results` grid's lines `normDAPI` and
+ * `normGFP` are two results per well, each its own test (the line's name),
+ * a sample's wells its replicates as in every plate. Not `meanNormDAPI` and
+ * `meanNormGFP`: the protocol writes a sample's mean in each of its wells,
+ * so it would reach the LIS once per well, the same value again. Positive
+ * and negative controls (`POS`, `NEG`) are QC.
  * Sample: Benchling-Open-Source/allotropy
  * tests/parsers/agilent_gen5/testdata/fluorescence/endpoint_singleplate.txt (MIT).
  */
 export const AGILENT_GEN5_DAPI_GFP: FileDialectProfile = {
   ...AGILENT_GEN5_CONCENTRATION,
   id: 'agilent-gen5-dapi-gfp',
-  label: 'Agilent BioTek Gen5 (DAPI and GFP means, tab text)',
-  layout: { form: 'plate', samples: 'Layout', samplesLine: 'Well ID', values: 'Results', valuesLine: ['meanNormDAPI', 'meanNormGFP'], test: { from: 'line' } },
+  label: 'Agilent BioTek Gen5 (DAPI and GFP normalised per well, tab text)',
+  layout: { form: 'plate', samples: 'Layout', samplesLine: 'Well ID', values: 'Results', valuesLine: ['normDAPI', 'normGFP'], test: { from: 'line' } },
 };
 
 /**
