@@ -645,7 +645,7 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     codesNote('the bead regions (`R25: RP1`, the header\'s start)', '`R25: RP1` to `R77: RP2`'),
   ]),
   'moldev-softmax-pro-groups': namedTests('Molecular Devices SpectraMax (SoftMax Pro, every group)', '*.txt', 'Serum', [['MeanResult', 'ELISA-GRP', 'ELISA result (mean of replicates)']], [
-    'SoftMax Pro Unicode text export (UTF-16), every `Group:` but the standard curve\'s (`Std`, `Standards`), each from its own header, one row per sample with its replicate wells below; the value the group\'s `MeanResult`, `AvgConc`, `AdjConc` or `MeanResults`, whichever it has; groups of controls (`Ctrl`, `LOQ`, `Positive control`, `PositiveControl`…) and matrix spikes (`Matrix_Spike_1`) are counted as not for the LIS (Lab sidebar); `Range?` (outside the curve) and `Error` are held as no result.',
+    'SoftMax Pro Unicode text export (UTF-16), every `Group:` but the standard curve\'s (`Std`, `Standards`), each from its own header, one row per sample with its replicate wells below; the values each of `MeanResult`, `AvgConc`, `AdjConc`, `MeanResults` the group has, each its own test; groups of controls (`Ctrl`, `LOQ`, `Positive control`, `PositiveControl`…) and matrix spikes (`Matrix_Spike_1`) are counted as not for the LIS (Lab sidebar); `Range?` (outside the curve) and `Error` are held as no result.',
     codesNote('the mean column\'s name', '`MeanResult`'),
   ]),
   'moldev-softmax-pro-values': namedTests('Molecular Devices SpectraMax (SoftMax Pro, no standard curve)', '*.txt', 'Other', [['MeanValue', 'SMP-MEAN', 'Plate reading (mean of replicate wells)']], [

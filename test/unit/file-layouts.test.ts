@@ -333,7 +333,7 @@ describe('SoftMax Pro: every group a block, each with the mean column it has, gr
   });
 });
 
-describe('SoftMax Pro: a group whose result is another column refuses the file (layout.notWith)', () => {
+describe('a table whose columns say it is another dialect\'s refuses the file (layout.notWith)', () => {
   it("a MeanValue dialect reads a protocol without a curve, and refuses one whose group has the curve's MeanResult beside its MeanValue", () => {
     const WITH_CURVE = 'moldev_softmax_pro/group_with_partial_rows.txt';
     const lines = readFileSync(join(SUITE, WITH_CURVE)).toString('utf16le').replace(/^\uFEFF/, '').split('\r\n');
@@ -350,6 +350,20 @@ describe('SoftMax Pro: a group whose result is another column refuses the file (
     const issues = (overrides: unknown) => siteFileProfile({ base: 'moldev-softmax-pro-values', overrides }).issues.map((i) => i.path);
     assert.deepEqual(issues({ layout: { notWith: [] } }), ['layout.notWith']);
     assert.deepEqual(issues({ layout: { notWith: ['MeanValue'] } }), ['layout.notWith']);
+  });
+
+  it("one row per result or per sample alike: VISIONlite's per-wavelength CSV refuses a method's Result, NanoDrop's custom method a report with NA Type", () => {
+    const refusedBy = (file: string, id: string, column: string) =>
+      assert.throws(() => read(file, site(id, {})), (err: unknown) => err instanceof FileReadError && err.setting === 'layout.notWith' && err.message.includes(`the table has the column ${JSON.stringify(column)} (layout.notWith)`));
+    const VL = 'thermo_fisher_visionlite/';
+    assert.ok(readFileSync(join(SUITE, `${VL}Fixed_with_Result_Multi.csv`), 'utf8').split(/\r?\n/)[0]!.split(',').includes('Result'));
+    refusedBy(`${VL}Fixed_with_Result_Multi.csv`, 'thermo-visionlite-fixed-csv', 'Result');
+    refusedBy(`${VL}Thermo_VISIONlite_example_quant.csv`, 'thermo-visionlite-fixed-csv', 'Concentration [mg/L]');
+    assert.ok(sent(read(`${VL}Thermo_VISIONlite_example_fixed.csv`, site('thermo-visionlite-fixed-csv', {}))).length > 0);
+    refusedBy('thermo_fisher_nanodrop_8000/Thermo_NanoDrop_8000_example03.txt', 'thermo-nanodrop-8000-custom', 'NA Type');
+    assert.ok(sent(read('thermo_fisher_nanodrop_8000/Thermo_NanoDrop_mRNA.txt', site('thermo-nanodrop-8000-custom', {}))).length > 0);
+    const issues = (overrides: unknown) => siteFileProfile({ base: 'thermo-nanodrop-8000-custom', overrides }).issues.map((i) => i.path);
+    assert.deepEqual(issues({ layout: { notWith: ['Conc.'] } }), ['layout.notWith']);
   });
 });
 

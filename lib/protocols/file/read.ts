@@ -652,8 +652,8 @@ function* tableCells(profile: FileDialectProfile, table: { header?: Header; data
   const at = (ref: ColumnRef | undefined, setting: string) => (ref === undefined ? undefined : columnIndex(ref, header, setting));
   const cell = (row: FileRow, i: number | undefined) => (i === undefined ? undefined : (row.cells[i] ?? ''));
   const sample = at(l.sample, 'layout.sample')!;
-  const other = l.form === 'row-per-sample' ? l.notWith?.find((c) => header?.names.includes(c.trim()) === true) : undefined;
-  if (other !== undefined) throw new FileReadError(`line ${header!.line}: the table has the column ${excerpt(other.trim())} (layout.notWith): its results are that column's, which this dialect does not read; choose the dialect that reads it`, { line: header!.line, setting: 'layout.notWith' });
+  const other = l.notWith?.find((c) => header?.names.includes(c.trim()) === true);
+  if (other !== undefined) throw new FileReadError(`line ${header!.line}: the table has the column ${excerpt(other.trim())} (layout.notWith), which says the table is another dialect's to read: choose the dialect that reads it`, { line: header!.line, setting: 'layout.notWith' });
   const timeCols = l.time?.columns.map((c, i) => at(c, `layout.time.columns[${i}]`)!) ?? [];
   const bySample = profile.qc.flatMap((rule) => (rule.by === 'sample' ? [new RegExp(rule.pattern, 'u')] : []));
   const byColumn = profile.qc.flatMap((rule, i) => (rule.by === 'column' ? [{ column: at(rule.column, `qc[${i}].column`)!, anyOf: new Set(rule.anyOf.map((v) => v.trim())) }] : []));

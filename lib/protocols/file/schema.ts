@@ -15,7 +15,7 @@ const time = z.strictObject({ columns: z.array(column), format: text });
 const namedTest = z.union([z.strictObject({ from: z.enum(['header', 'name']), pattern: text }), z.strictObject({ constant: text }), z.strictObject({ from: z.enum(['block', 'line']) })]);
 
 const layout = z.discriminatedUnion('form', [
-  z.strictObject({ form: z.literal('row-per-result'), sample: column, test: z.union([column, z.array(column), namedTest]), value: column, headerUnits: z.boolean().optional(), units: column.optional(), flags: column.optional(), time: time.optional(), repeats: z.boolean().optional() }),
+  z.strictObject({ form: z.literal('row-per-result'), sample: column, test: z.union([column, z.array(column), namedTest]), value: column, headerUnits: z.boolean().optional(), units: column.optional(), flags: column.optional(), time: time.optional(), repeats: z.boolean().optional(), notWith: z.array(text).optional() }),
   z.strictObject({ form: z.literal('row-per-sample'), sample: column, tests: z.union([z.array(column), z.literal('rest')]), notTests: z.array(column).optional(), testPattern: text.optional(), units: z.record(text, text).optional(), headerUnits: z.boolean().optional(), someTests: z.boolean().optional(), notWith: z.array(text).optional(), replicatesBelow: z.boolean().optional(), assay: column.optional(), time: time.optional() }),
   z.strictObject({ form: z.literal('plate'), samples: text.optional(), values: text, test: z.union([text, namedTest]), units: text.optional(), samplesLine: text.optional(), valuesLine: z.union([text, z.array(text)]).optional(), wells: z.record(text, text).optional() }),
 ]);

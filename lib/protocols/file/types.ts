@@ -80,6 +80,8 @@ export interface RowPerResult {
    * after it; one result per group. Both name columns.
    */
   readonly repeats?: boolean;
+  /** Column names that say a table is another dialect's (as RowPerSample's notWith). */
+  readonly notWith?: readonly string[];
 }
 
 /** One row per sample, a column per test (its test code is the column's name, or `C<n>` without a header). */

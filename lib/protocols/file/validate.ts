@@ -152,11 +152,6 @@ export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
       column('layout.assay', l.assay);
       if (l.tests !== 'rest' && l.tests.some((t) => String(t) === String(l.assay))) add('layout.assay', 'names the column of each row\'s assay, part of its test codes: it is not one of layout.tests');
     }
-    if (l.notWith !== undefined) {
-      if (l.notWith.length === 0 || l.notWith.some((c) => c.trim() === '')) add('layout.notWith', 'name the columns whose table this dialect does not read, each a column name');
-      const tests = l.tests === 'rest' ? [] : l.tests.map(String);
-      if (l.notWith.some((c) => tests.includes(c) || c === String(l.sample))) add('layout.notWith', 'names a column this dialect reads (layout.sample or layout.tests): a table with it would always be refused');
-    }
     if (l.someTests && (l.tests === 'rest' || p.table.blocks === undefined)) add('layout.someTests', 'lets each block of a file of blocks (table.blocks) read those of the listed layout.tests it has: it needs both');
     if (l.tests !== 'rest') {
       if (l.tests.length === 0) add('layout.tests', 'list at least one test column');
@@ -202,6 +197,11 @@ export function fileProfileIssues(p: FileDialectProfile): ProfileIssue[] {
       if (rule.anyOf.length === 0) add(`qc[${i}].anyOf`, 'list at least one value');
     }
   });
+  if (l.form !== 'plate' && l.notWith !== undefined) {
+    if (l.notWith.length === 0 || l.notWith.some((c) => c.trim() === '')) add('layout.notWith', 'name the columns whose table this dialect does not read, each a column name');
+    const reads = l.form === 'row-per-result' ? [l.sample, l.value, ...(Array.isArray(l.test) ? l.test : typeof l.test === 'object' ? [] : [l.test])] : [l.sample, ...(l.tests === 'rest' ? [] : l.tests)];
+    if (l.notWith.some((c) => reads.map(String).includes(c.trim()))) add('layout.notWith', 'names a column this dialect reads (its sample, test or value): a table with it would always be refused');
+  }
   (p.validWhen ?? []).forEach((rule, i) => {
     column(`validWhen[${i}].column`, rule.column);
     const [key, values] = 'anyOf' in rule ? ['anyOf', rule.anyOf] : ['noneOf', rule.noneOf];

@@ -52,7 +52,8 @@ export const THERMO_NANODROP_8000_CUSTOM: FileDialectProfile = {
   ...THERMO_NANODROP_8000,
   id: 'thermo-nanodrop-8000-custom',
   label: 'Thermo Scientific NanoDrop 8000 (custom method report, text)',
-  layout: { form: 'row-per-result', sample: 'Sample ID', test: { constant: 'Conc.' }, value: 'Conc.', units: 'Units' },
+  // A nucleic-acid report names each row's type (NA Type): thermo-nanodrop-8000's, whose test it is.
+  layout: { form: 'row-per-result', sample: 'Sample ID', test: { constant: 'Conc.' }, value: 'Conc.', units: 'Units', notWith: ['NA Type'] },
 };
 
 /**

@@ -57,7 +57,7 @@ export const MOLDEV_SOFTMAX_PRO_UNKNOWNS: FileDialectProfile = {
  * curve's points are calibrators, no sample's result), each from its own
  * header, the value the group's calculated mean as the protocol names it:
  * `MeanResult` (SoftMax's templates, `MeanResults` in some), `AvgConc` or
- * `AdjConc`, whichever the group has (layout.someTests; a group with none
+ * `AdjConc`, each one the group has a test of its own (layout.someTests; a group with none
  * refuses the file, naming the group: a protocol without a standard curve,
  * whose groups have only `MeanValue`, is MOLDEV_SOFTMAX_PRO_VALUES's).
  * Groups of controls (`Ctrl`, `Controls`, `LOQ`, `QC`, `Positive control`, `PositiveControl`,

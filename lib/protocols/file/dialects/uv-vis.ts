@@ -72,7 +72,9 @@ export const THERMO_VISIONLITE_FIXED_CSV: FileDialectProfile = {
   id: 'thermo-visionlite-fixed-csv',
   label: 'Thermo Scientific VISIONlite Fixed (results CSV, a column per wavelength)',
   model: 'VISIONlite Fixed (GENESYS 10S, Evolution)',
-  layout: { form: 'row-per-sample', sample: 'Sample Name', tests: 'rest', headerUnits: true },
+  // A method with an equation (its Result) or a Quant method's export is another built-in's: its absorbances, or its
+  // dilution factor, would be sent as results of their own.
+  layout: { form: 'row-per-sample', sample: 'Sample Name', tests: 'rest', headerUnits: true, notWith: ['Result', 'Concentration [mg/L]'] },
 };
 
 /**
