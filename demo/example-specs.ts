@@ -460,9 +460,9 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     'QuantStudio "Export > Results" as text from a genotyping run (`[Results]` section): one row per well, the Ct of each allele\'s probe (`Allele1 Ct`, `Allele2 Ct`); `Undetermined` is no result; allele controls and NTC (`Task`) are counted as not for the LIS (Lab sidebar); the genotype call (`Call`) is not sent.',
     codesNote("the SNP assay (`SNP Assay Name`) and the allele's Ct column", '`CYP19_2 Allele1 Ct` and `CYP19_2 Allele2 Ct`'),
   ]),
-  'appbio-quantstudio-crt-xlsx': namedTests('Applied Biosystems QuantStudio 7 Flex (relative threshold)', '*.xlsx', 'Plasma', [['TJP-1 Rhesus', 'QPCR-TJP1', 'TJP-1 target, Crt'], ['18S', 'QPCR-18S', '18S reference, Crt']], [
+  'appbio-quantstudio-crt-xlsx': namedTests('Applied Biosystems QuantStudio 7 Flex (relative threshold)', '*.xlsx', 'Plasma', [['TJP-1 Rhesus', 'QPCR-TJP1R', 'TJP-1 (rhesus), Crt'], ['AqP4- Rhesus', 'QPCR-AQP4R', 'AQP4 (rhesus), Crt'], ['ANPEP-Rhesus', 'QPCR-ANPEPR', 'ANPEP (rhesus), Crt'], ['TJP-1 Human', 'QPCR-TJP1H', 'TJP-1 (human), Crt'], ['AQP4-Human', 'QPCR-AQP4H', 'AQP4 (human), Crt'], ['ANPEP-Human', 'QPCR-ANPEPH', 'ANPEP (human), Crt'], ['18S', 'QPCR-18S', '18S reference, Crt']], [
     'QuantStudio desktop "Export > Results" saved as Excel from an experiment analysed by relative threshold (`Quantification Cycle Method` `Crt`): the `Results` sheet from the header row starting `Well`; one row per well and target, the cycle in `CRT`; `Undetermined` is no result; standards and controls (`Task`) are counted as not for the LIS (Lab sidebar). Set the folder-link to pass files as bytes (it does).',
-    codesNote("the experiment's target names (`Target Name`)", '`TJP-1 Rhesus` and `18S`'),
+    codesNote("the experiment's target names (`Target Name`)", '`TJP-1 Rhesus`, `AqP4- Rhesus`, `ANPEP-Rhesus`, `TJP-1 Human`, `AQP4-Human`, `ANPEP-Human` and `18S`'),
   ]),
   'agilent-gen5-concentration': namedTests('Agilent BioTek Gen5 (standard curve)', '*.txt', 'Serum', [['[Concentration]', 'GEN5-CONC', 'Concentration from the standard curve']], [
     'Gen5 plate export (tab text): the sample of each well from the `Layout` grid (`Well ID` line), its concentration from the `Results` grid (`[Concentration]` line of each plate row); standards (`STD…`) and blanks (`BLK`) are counted as not for the LIS (Lab sidebar).',
@@ -516,8 +516,8 @@ const FILE_TESTS: Readonly<Record<string, Pick<ExampleSpec, 'analyzer' | 'tests'
     'Absolute Q run export as one ZIP archive: its member whose name ends `summary.csv` is read as the summary CSV is (a column group per dye, the `Average` row counted as not for the LIS); the other members are not read. Set the folder-link to pass files as bytes (it does).',
     codesNote('the targets (each group\'s `Target`)', '`TARGET 1` and `TARGET 2`'),
   ]),
-  'appbio-absolute-q-multichannel': namedTests('Applied Biosystems QuantStudio Absolute Q (multichannel)', '*.csv', 'Plasma', [['VIC', 'DPCR-MVIC', 'VIC channel, copies/µL'], ['FAM', 'DPCR-MFAM', 'FAM channel, copies/µL']], [
-    'Absolute Q multichannel CSV: one row per sample and channel (`Channels`: a dye, or the dyes a partition was positive in together, `VIC JUN`), the value `Copies per microliter`; each sample\'s row with no channel (the partitions positive in none) is counted as not for the LIS (Lab sidebar).',
+  'appbio-absolute-q-multichannel': namedTests('Applied Biosystems QuantStudio Absolute Q (multichannel)', '*.csv', 'Plasma', [['FAM', 'DPCR-MFAM', 'FAM channel, copies/µL'], ['VIC', 'DPCR-MVIC', 'VIC channel, copies/µL'], ['ABY', 'DPCR-MABY', 'ABY channel, copies/µL'], ['JUN', 'DPCR-MJUN', 'JUN channel, copies/µL']], [
+    'Absolute Q multichannel CSV: one row per sample and channel (`Channels`: a dye, or the dyes a partition was positive in together, `VIC JUN`), the value `Copies per microliter`; each sample\'s row with no channel (the partitions positive in none) is counted as not for the LIS (Lab sidebar). The four dyes are mapped here; a combination (`VIC JUN`: the partitions positive in both) waits for a person until mapped, or is left out with `validWhen` `{ "column": "Channels", "anyOf": ["FAM", "VIC", "ABY", "JUN"] }` (counted as not for the LIS).',
     codesNote('the channels (`Channels`)', '`JUN`, `VIC`, `FAM`, `VIC JUN` …'),
   ]),
   'qiagen-qiacuity': namedTests('QIAGEN QIAcuity', '*.csv', 'Plasma', [['eGFP', 'DPCR-EGFP', 'eGFP, copies/µL']], [
