@@ -310,5 +310,9 @@ describe('file reading: bytes that are no text export', () => {
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Sample,Test,Result\nS-1,GLU,5\n', 'utf16le')]);
     assert.throws(() => read(utf16, GENERIC_CSV), /UTF-16 byte-order mark but the dialect reads utf8: set encoding to utf16le/);
     assert.equal(results(read(utf16, { ...GENERIC_CSV, encoding: 'utf16le' })).length, 1);
+    // The reverse: an 8-bit export under a UTF-16 dialect would read as CJK characters; UTF-16 without its mark is read.
+    const UTF16 = { ...GENERIC_CSV, encoding: 'utf16le' as const };
+    assert.throws(() => read(Buffer.from('Sample,Test,Result\nS-1,GLU,5\n', 'latin1'), UTF16), (err: unknown) => err instanceof FileReadError && err.setting === 'encoding' && /^the file is not UTF-16 text \(no zero byte in its first 4 KB.*set encoding to utf8 or latin1/.test(err.message));
+    assert.equal(results(read(Buffer.from('Sample,Test,Result\nS-1,GLU,5\n', 'utf16le'), UTF16)).length, 1);
   });
 });

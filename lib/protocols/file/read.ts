@@ -171,6 +171,9 @@ function notText(bytes: Buffer, encoding: FileDialectProfile['encoding']): strin
   if (startsAsZip(bytes)) return 'the file is a ZIP archive (an Excel .xlsx workbook?) and the dialect reads text (format text): set format to xlsx (and sheet), or archive.member to read one text file inside the archive, or export CSV or text from the instrument software';
   if (starts(0xd0, 0xcf, 0x11, 0xe0)) return 'the file is an Excel 97-2003 workbook (.xls), and the dialect reads text (format text): set format to xlsx (it reads .xls and .xlsx workbooks, and sheet), or export CSV or text from the instrument software';
   if (encoding !== 'utf16le' && (starts(0xff, 0xfe) || starts(0xfe, 0xff))) return `the file starts with a UTF-16 byte-order mark but the dialect reads ${encoding}: set encoding to utf16le`;
+  // UTF-16 writes a zero byte beside every Latin letter, digit, tab and line end: a file of lines without one is 8-bit
+  // text, and read as UTF-16 it would show as CJK characters.
+  if (encoding === 'utf16le' && bytes.length >= 2 && !starts(0xff, 0xfe) && bytes.subarray(0, 4096).indexOf(0) < 0) return 'the file is not UTF-16 text (no zero byte in its first 4 KB, where UTF-16 writes one beside every Latin letter, digit and line end) but the dialect reads utf16le: set encoding to utf8 or latin1 (an 8-bit export)';
   return undefined;
 }
 
