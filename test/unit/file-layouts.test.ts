@@ -496,11 +496,11 @@ describe('the assay of each row part of its test codes (QuantStudio genotyping)'
     const otherSent = sent(fileLabEvents(Buffer.from(other), p, { timeZone: 'UTC' }));
     assert.deepEqual(otherSent.filter((r) => r.instrumentCode.startsWith('CYP19_3')).map((r) => [r.SampleNumber, r.instrumentCode]), [['Allele 1', 'CYP19_3 Allele1 Ct'], ['Allele 1', 'CYP19_3 Allele2 Ct']]);
     assert.deepEqual(sorted(otherSent.map((r) => [r.SampleNumber, r.instrumentCode, r.Result])), sorted(expectedOf(other)));
-    // A row without its assay has no test code: both its Cts held, none sent under the bare column.
+    // A row without its assay has no test code: both its Cts held, saying which column has no assay, none sent under the bare column.
     const none = text.replace(/^(3\tA3\tfalse\t[^\t]*\t)CYP19_2\t/m, '$1\t');
     const events = fileLabEvents(Buffer.from(none), p, { timeZone: 'UTC' });
     assert.equal(sent(events).length, 190);
-    assert.deepEqual(held(events).map((i) => i.reason.replace(/^line \d+: /, '')), ['no test code: not sent', 'no test code: not sent']);
+    assert.deepEqual(held(events).map((i) => i.reason.replace(/^line \d+: /, '')), ['no assay in "SNP Assay Name" (layout.assay) for "Allele1 Ct": not sent', 'no assay in "SNP Assay Name" (layout.assay) for "Allele2 Ct": not sent']);
     const issues = (overrides: unknown) => siteFileProfile({ base: 'appbio-quantstudio-genotyping', overrides }).issues.map((i) => i.path);
     assert.deepEqual(issues({ layout: { tests: ['Allele1 Ct', 'SNP Assay Name'] } }), ['layout.assay']);
     assert.deepEqual(issues({ layout: { assay: '' } }), ['layout.assay']);

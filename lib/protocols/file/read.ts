@@ -72,6 +72,8 @@ interface Cellular {
   invalid?: string;
   /** A plate's well (`C4`): its results carry it, and a well without a sample is held by its name. */
   well?: string;
+  /** Why its test code is empty, where the layout knows better than "no test code" (an assay cell left empty). */
+  noTest?: string;
 }
 
 export function fileLabEvents(bytes: Buffer, profile: FileDialectProfile, options: FileReadOptions): LabEvent[] {
@@ -280,7 +282,7 @@ function* readSteps(rows: FileRow[], profile: FileDialectProfile, options: FileR
       // A row the dialect's own rule says is not for the LIS (validWhen) is counted so, test code or none: Absolute Q's
       // multichannel export writes the partitions positive in no channel as a row with an empty channel.
       if (item.invalid !== undefined) keep(item, test, value, item.invalid, true);
-      else keep(item, test, value, 'no test code: not sent');
+      else keep(item, test, value, `${item.noTest ?? 'no test code'}: not sent`);
       continue;
     }
     if (value === '') {
@@ -739,7 +741,8 @@ function* tableCells(profile: FileDialectProfile, table: { header?: Header; data
     // The row's assay (layout.assay) is part of its test codes; without it, none.
     const assayName = cell(row, assay)?.trim();
     const test = assayName === undefined ? code : assayName === '' ? '' : `${assayName} ${code}`;
-    return { sample: sampleOf(r), test, value: cell(row, i)!, units: unit ?? l.units?.[code], time: timeOf(row), row, valueColumn: i, qc: isQc(row, sampleOf(r)), optional: true, invalid: invalidOf(row) };
+    const noTest = assayName === '' ? `no assay in ${excerpt(String(l.assay))} (layout.assay) for ${excerpt(code)}` : undefined;
+    return { sample: sampleOf(r), test, value: cell(row, i)!, units: unit ?? l.units?.[code], time: timeOf(row), row, valueColumn: i, qc: isQc(row, sampleOf(r)), optional: true, invalid: invalidOf(row), ...(noTest === undefined ? {} : { noTest }) };
   };
   for (let r = 0; r < data.length; r++) {
     const row = data[r]!;
