@@ -69,4 +69,7 @@ function publishChanges(RED: NodeAPI): void {
   whenJournalOpens(RED, (journal) => journal.onChange(() => editors.size > 0 && changed('queues')));
   orderGapsFor(RED).onChange(() => editors.size > 0 && changed('queues'));
   onQcChange(() => editors.size > 0 && changed('qc'));
+  // A deploy changes which held results can be acted on (their node, or the map that now names their code, deployed):
+  // nothing in the journal changes, so without this the sidebar would keep showing Send disabled until something else did.
+  RED.events.on('flows:started', () => editors.size > 0 && changed('queues'));
 }

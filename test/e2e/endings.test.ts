@@ -70,8 +70,11 @@ describe(`every result of a whole run of ${EXAMPLE} in exactly one ending, as th
     assert.equal(c.today.results, sentByAnalyzer + e.qc + e.unmapped + e.mapped + e.refused, 'results read');
     assert.equal(c.today.notForLis, e.qc, 'the QC run is not for the LIS');
     // And judged in the bridge: each test's three levels recorded against the targets the analyzer sent, in control.
-    const qc = (await (await fetch(`${r.red!.url}/lis-bridge/qc`)).json()) as { analyzers: Array<{ tests: Array<{ test: string; state: string; series: Array<{ material: string; target: { source: string } | null }> }> }> };
-    assert.deepEqual(qc.analyzers[0]!.tests.map((t) => [t.test, t.state, t.series.map((x) => `${x.material} ${x.target?.source}`).sort().join(', ')]), [['1', 'in-control', 'L1 message, L2 message, L3 message'], ['2', 'in-control', 'L1 message, L2 message, L3 message']]);
+    // The run is judged as its message is read and its points are on disk a moment later (the view shows them then).
+    type QcView = { analyzers: Array<{ tests: Array<{ test: string; state: string; series: Array<{ material: string; target: { source: string } | null }> }> }> };
+    const qcTests = async () => ((await (await fetch(`${r.red!.url}/lis-bridge/qc`)).json()) as QcView).analyzers[0]!.tests;
+    await waitUntil(async () => (await qcTests()).every((t) => t.series.length === 3), 10_000, "each test's three control series stored");
+    assert.deepEqual((await qcTests()).map((t) => [t.test, t.state, t.series.map((x) => `${x.material} ${x.target?.source}`).sort().join(', ')]), [['1', 'in-control', 'L1 message, L2 message, L3 message'], ['2', 'in-control', 'L1 message, L2 message, L3 message']]);
     assert.equal(c.today.heldForPerson, 1, 'the unmapped result is held for a person');
     assert.equal(c.waiting, 1);
     // Not ended yet: the refused batch is held, the unmapped result waits. The sidebar must not say all is well.
