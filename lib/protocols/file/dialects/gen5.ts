@@ -1,5 +1,8 @@
-import type { FileDialectProfile } from '../types';
+import type { FileDialectProfile, Plate } from '../types';
 import { SAMPLE_NUMBER } from './sample-number';
+
+/** A Gen5 plate: each well named by the `Layout` grid's `Well ID` line, its value one line of the `Results` grid, the test that line's name unless given. */
+const resultsLine = (line: string, units?: string, test: string = line): Plate => ({ form: 'plate', samples: 'Layout', samplesLine: 'Well ID', values: 'Results', valuesLine: line, test, ...(units === undefined ? {} : { units }) });
 
 /**
  * Agilent (BioTek) Gen5, a plate read against a standard curve, exported as
@@ -22,7 +25,7 @@ export const AGILENT_GEN5_CONCENTRATION: FileDialectProfile = {
   encoding: 'utf8',
   delimiter: 'tab',
   table: { skipRows: 0, header: false, endsAtEmptyRow: false },
-  layout: { form: 'plate', samples: 'Layout', samplesLine: 'Well ID', values: 'Results', valuesLine: '[Concentration]', test: '[Concentration]' },
+  layout: resultsLine('[Concentration]'),
   decimalComma: false,
   noResult: ['?????', 'OVRFLW'],
   sampleNumber: { pattern: SAMPLE_NUMBER },
@@ -57,7 +60,7 @@ export const AGILENT_GEN5_LUMINESCENCE: FileDialectProfile = {
   ...AGILENT_GEN5_CONCENTRATION,
   id: 'agilent-gen5-luminescence',
   label: 'Agilent BioTek Gen5 (luminescence endpoint, tab text)',
-  layout: { form: 'plate', samples: 'Layout', samplesLine: 'Well ID', values: 'Results', valuesLine: 'LUM:Lum', test: 'Lum', units: 'RLU' },
+  layout: resultsLine('LUM:Lum', 'RLU', 'Lum'),
 };
 
 /**
@@ -71,7 +74,7 @@ export const AGILENT_GEN5_POLARIZATION: FileDialectProfile = {
   ...AGILENT_GEN5_CONCENTRATION,
   id: 'agilent-gen5-polarization',
   label: 'Agilent BioTek Gen5 (fluorescence polarization, tab text)',
-  layout: { form: 'plate', samples: 'Layout', samplesLine: 'Well ID', values: 'Results', valuesLine: 'Polarization', test: 'Polarization', units: 'mP' },
+  layout: resultsLine('Polarization', 'mP'),
 };
 
 /**
@@ -88,7 +91,7 @@ export const AGILENT_GEN5_NORMALIZED: FileDialectProfile = {
   ...AGILENT_GEN5_CONCENTRATION,
   id: 'agilent-gen5-normalized',
   label: 'Agilent BioTek Gen5 (Normalized Data, tab text)',
-  layout: { form: 'plate', samples: 'Layout', samplesLine: 'Well ID', values: 'Results', valuesLine: 'Normalized Data', test: 'Normalized Data' },
+  layout: resultsLine('Normalized Data'),
 };
 
 /**
@@ -105,7 +108,7 @@ export const AGILENT_GEN5_DNA: FileDialectProfile = {
   ...AGILENT_GEN5_CONCENTRATION,
   id: 'agilent-gen5-dna',
   label: 'Agilent BioTek Gen5 (DNA concentration, pathlength corrected, tab text)',
-  layout: { form: 'plate', samples: 'Layout', samplesLine: 'Well ID', values: 'Results', valuesLine: 'DNA concentration ng/uL', test: 'DNA concentration ng/uL', units: 'ng/uL' },
+  layout: resultsLine('DNA concentration ng/uL', 'ng/uL'),
 };
 
 /**
@@ -138,5 +141,5 @@ export const AGILENT_GEN5_A260: FileDialectProfile = {
   ...AGILENT_GEN5_CONCENTRATION,
   id: 'agilent-gen5-a260',
   label: 'Agilent BioTek Gen5 (absorbance at 260 nm, tab text)',
-  layout: { form: 'plate', samples: 'Layout', samplesLine: 'Well ID', values: 'Results', valuesLine: '260:260', test: '260:260' },
+  layout: resultsLine('260:260'),
 };
